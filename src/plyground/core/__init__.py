@@ -1,0 +1,1 @@
+"""Game-agnostic building blocks: seeding, files written atomically."""

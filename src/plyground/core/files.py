@@ -1,0 +1,60 @@
+"""Reading and writing files safely: atomic writes, one-line errors for corrupt files."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from plyground.errors import CorruptFileError
+
+__all__ = ["atomic_write_text", "read_json", "write_json"]
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, and
+    then renamed over ``path``. Missing parent folders are created.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> None:
+    """Write ``data`` as indented JSON, atomically."""
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+        CorruptFileError: the file cannot be read or is not valid JSON (one-line message).
+    """
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorruptFileError(f"cannot read {target}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CorruptFileError(f"{target} is not valid JSON (line {exc.lineno}, column {exc.colno})") from None

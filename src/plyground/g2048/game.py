@@ -1,0 +1,369 @@
+"""A game of 2048: board, score, spawns from a seeded generator, undo, and a replay record.
+
+>>> game = Game(seed=7)
+>>> points = game.step(game.board.legal_moves()[0])
+>>> Replay.from_json(game.replay.to_json()).play().board == game.board
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from plyground.core.files import read_json, write_json
+from plyground.core.seeding import make_rng, resolve_seed
+from plyground.errors import (
+    CorruptFileError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidInputError,
+    NothingToUndoError,
+)
+from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four, direction_index
+
+__all__ = ["WIN_TILE", "Game", "Replay", "Spawn"]
+
+WIN_TILE = 2048
+REPLAY_FORMAT = "plyground.g2048.replay"
+REPLAY_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Spawn:
+    """A tile that appeared: ``tile`` (2 or 4) at ``(row, col)``."""
+
+    row: int
+    col: int
+    tile: int
+
+    def to_list(self) -> list[int]:
+        return [self.row, self.col, self.tile]
+
+
+@dataclass
+class Replay:
+    """Everything needed to replay a game exactly: the rules, the seed, every move and spawn.
+
+    ``start`` holds the two starting spawns; ``moves`` holds each move with the spawn
+    that followed it. :meth:`play` rebuilds the game, checking every step.
+    """
+
+    rows: int = 4
+    cols: int = 4
+    p_four: float = DEFAULT_P_FOUR
+    seed: int = 0
+    start: list[Spawn] = field(default_factory=list)
+    moves: list[tuple[Direction, Spawn]] = field(default_factory=list)
+    score: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "format": REPLAY_FORMAT,
+            "version": REPLAY_VERSION,
+            "rows": self.rows,
+            "cols": self.cols,
+            "p_four": self.p_four,
+            "seed": self.seed,
+            "start": [spawn.to_list() for spawn in self.start],
+            "moves": [[move, *spawn.to_list()] for move, spawn in self.moves],
+            "score": self.score,
+        }
+
+    def to_json(self) -> str:
+        """The replay as JSON text."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Replay:
+        """Read a replay dictionary, checking its shape (not yet its moves: see :meth:`play`).
+
+        Raises:
+            CorruptFileError: a missing or malformed field, named in the message.
+        """
+        if not isinstance(data, dict):
+            raise CorruptFileError("a replay must be a JSON object")
+        if data.get("format") != REPLAY_FORMAT:
+            raise CorruptFileError(f"not a 2048 replay: format is {data.get('format')!r}, expected {REPLAY_FORMAT!r}")
+        if data.get("version") != REPLAY_VERSION:
+            raise CorruptFileError(f"unsupported replay version {data.get('version')!r}, expected {REPLAY_VERSION}")
+        expected = {"format", "version", "rows", "cols", "p_four", "seed", "start", "moves", "score"}
+        missing, unknown = sorted(expected - data.keys()), sorted(data.keys() - expected)
+        if missing or unknown:
+            raise CorruptFileError(f"bad replay fields: missing {missing}, unknown {unknown}")
+        try:
+            replay = cls(
+                rows=_integer(data["rows"], "rows"),
+                cols=_integer(data["cols"], "cols"),
+                p_four=check_p_four(data["p_four"]),
+                seed=resolve_seed(_integer(data["seed"], "seed")),
+                start=[_spawn(item, "start") for item in _list(data["start"], "start")],
+                moves=[_move(item, i) for i, item in enumerate(_list(data["moves"], "moves"))],
+                score=_integer(data["score"], "score"),
+            )
+            Board.empty(replay.rows, replay.cols)
+        except CorruptFileError:
+            raise
+        except InvalidInputError as exc:
+            raise CorruptFileError(f"bad replay: {exc}") from None
+        if len(replay.start) != 2:
+            raise CorruptFileError(f"a replay starts with 2 spawns, this one has {len(replay.start)}")
+        return replay
+
+    @classmethod
+    def from_json(cls, text: str) -> Replay:
+        """Read a replay from JSON text.
+
+        Raises:
+            CorruptFileError: the text is not JSON or not a replay.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CorruptFileError(f"replay is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+        return cls.from_dict(data)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the replay to ``path`` as JSON, atomically."""
+        write_json(path, self.to_dict())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Replay:
+        """Read a replay file (see :meth:`from_dict` for the errors)."""
+        try:
+            return cls.from_dict(read_json(path))
+        except CorruptFileError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
+
+    def play(self) -> Game:
+        """Rebuild the game by applying every recorded move and spawn.
+
+        The generator of the returned game continues from the seed as if no move had
+        been made; :class:`Game` save files keep the generator state to continue exactly.
+
+        Raises:
+            CorruptFileError: a spawn on an occupied cell, an illegal move, or a score
+                that does not match the moves.
+        """
+        try:
+            game = Game(self.rows, self.cols, seed=self.seed, p_four=self.p_four, _start=self.start)
+        except InvalidInputError as exc:
+            raise CorruptFileError(f"replay start cannot be played: {exc}") from None
+        for i, (move, spawn) in enumerate(self.moves):
+            try:
+                game._apply(move, spawn)
+            except (IllegalMoveError, InvalidBoardError) as exc:
+                raise CorruptFileError(f"replay move {i + 1} ({move}) cannot be played: {exc}") from None
+        if game.score != self.score:
+            raise CorruptFileError(f"replay records a score of {self.score} but its moves score {game.score}")
+        return game
+
+
+class Game:
+    """A game of 2048 on a ``rows`` × ``cols`` board.
+
+    Two tiles are spawned at the start. :meth:`step` makes a move and spawns a tile
+    (a 4 with probability ``p_four``, else a 2, on a uniformly chosen empty cell).
+    Play goes on after 2048 (:attr:`won` turns true) until no move is legal.
+    The same ``seed`` and moves give the same game; :attr:`replay` records it.
+
+    Raises:
+        InvalidBoardError: an unsupported board size.
+        InvalidInputError: a bad seed or ``p_four``.
+    """
+
+    def __init__(
+        self,
+        rows: int = 4,
+        cols: int = 4,
+        seed: int | None = None,
+        p_four: float = DEFAULT_P_FOUR,
+        *,
+        _start: list[Spawn] | None = None,
+    ) -> None:
+        self._board = Board.empty(rows, cols)
+        self._p_four = check_p_four(p_four)
+        self._seed = resolve_seed(seed)
+        self._rng = make_rng(self._seed)
+        self._score = 0
+        self._history: list[tuple[Board, int]] = []
+        self._replay = Replay(rows, cols, self._p_four, self._seed)
+        for i in range(2):
+            spawn = _start[i] if _start is not None else self._draw_spawn(self._board)
+            self._board = self._board.with_tile((spawn.row, spawn.col), spawn.tile)
+            self._replay.start.append(spawn)
+
+    def _draw_spawn(self, board: Board) -> Spawn:
+        """Draw a spawn on ``board``: a uniform empty cell, then the tile."""
+        cells = board.empty_cells()
+        row, col = cells[int(self._rng.integers(len(cells)))]
+        tile = 4 if self._rng.random() < self._p_four else 2
+        return Spawn(row, col, tile)
+
+    @property
+    def board(self) -> Board:
+        """The current board."""
+        return self._board
+
+    @property
+    def score(self) -> int:
+        """The points scored so far (the sum of all merged tiles)."""
+        return self._score
+
+    @property
+    def move_count(self) -> int:
+        """The number of moves made (undone moves do not count)."""
+        return len(self._history)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the spawn generator."""
+        return self._seed
+
+    @property
+    def p_four(self) -> float:
+        """The probability that a spawned tile is a 4."""
+        return self._p_four
+
+    @property
+    def won(self) -> bool:
+        """A 2048 tile has been made (the game goes on)."""
+        return self._board.max_tile() >= WIN_TILE
+
+    @property
+    def over(self) -> bool:
+        """No move is legal."""
+        return self._board.is_terminal()
+
+    @property
+    def replay(self) -> Replay:
+        """The record of this game: a copy, safe to keep."""
+        r = self._replay
+        return Replay(r.rows, r.cols, r.p_four, r.seed, list(r.start), list(r.moves), self._score)
+
+    def step(self, direction: Direction | str) -> int:
+        """Move, spawn a tile, and return the points scored.
+
+        Raises:
+            UnknownDirectionError: not a direction name.
+            GameOverError: the game is over.
+            IllegalMoveError: the move changes nothing (nothing is spawned).
+        """
+        direction_index(direction)
+        if self.over:
+            raise GameOverError(f"the game is over (score {self._score}): no move is legal")
+        moved, points = self._board.move(direction)
+        if moved == self._board:
+            legal = ", ".join(self._board.legal_moves())
+            raise IllegalMoveError(f"illegal move {direction!r}: it changes nothing (legal: {legal})")
+        return self._commit(direction, moved, points, self._draw_spawn(moved))
+
+    def _apply(self, direction: Direction | str, spawn: Spawn) -> int:
+        """Replay a move with a given spawn (no generator draw)."""
+        direction_index(direction)
+        moved, points = self._board.move(direction)
+        if moved == self._board:
+            raise IllegalMoveError(f"illegal move {direction!r} on {self._board.to_text()}")
+        return self._commit(direction, moved, points, spawn)
+
+    def _commit(self, direction: Direction | str, moved: Board, points: int, spawn: Spawn) -> int:
+        after = moved.with_tile((spawn.row, spawn.col), spawn.tile)
+        self._history.append((self._board, self._score))
+        self._board = after
+        self._score += points
+        self._replay.moves.append((DIRECTIONS[direction_index(direction)], spawn))
+        return points
+
+    def undo(self) -> None:
+        """Take back the last move: board and score return to what they were.
+
+        The spawn generator is not rewound, so repeating the move may spawn elsewhere.
+
+        Raises:
+            NothingToUndoError: no move has been made.
+        """
+        if not self._history:
+            raise NothingToUndoError("nothing to undo: no move has been made")
+        self._board, self._score = self._history.pop()
+        self._replay.moves.pop()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as a JSON-ready dictionary: its replay and the generator state."""
+        return {"replay": self.replay.to_dict(), "rng": self._rng.bit_generator.state}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Game:
+        """Resume a game saved by :meth:`to_dict`: same board, score, undo history and generator.
+
+        Raises:
+            CorruptFileError: the data is not a saved game.
+        """
+        if not isinstance(data, dict) or set(data) != {"replay", "rng"}:
+            raise CorruptFileError("a saved game is a JSON object with exactly the fields 'replay' and 'rng'")
+        game = Replay.from_dict(data["replay"]).play()
+        try:
+            bit_generator = np.random.PCG64()
+            bit_generator.state = data["rng"]
+        except (TypeError, ValueError, KeyError) as exc:
+            raise CorruptFileError(f"bad generator state in saved game: {exc}") from None
+        game._rng = np.random.Generator(bit_generator)
+        return game
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the game to ``path`` (atomically) so that :meth:`load` resumes it exactly."""
+        write_json(path, self.to_dict())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Game:
+        """Resume a game saved with :meth:`save`.
+
+        Raises:
+            FileNotFoundError: no file at ``path``.
+            CorruptFileError: the file is not a valid saved game.
+        """
+        try:
+            return cls.from_dict(read_json(path))
+        except CorruptFileError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(rows={self._board.rows}, cols={self._board.cols}, seed={self._seed}, "
+            f"p_four={self._p_four}, score={self._score}, moves={self.move_count}, board={self._board.to_text()!r})"
+        )
+
+
+def _integer(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptFileError(f"replay field {name!r} must be an integer, got {value!r}")
+    return value
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise CorruptFileError(f"replay field {name!r} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _spawn(item: Any, where: str) -> Spawn:
+    if not (isinstance(item, list) and len(item) == 3 and all(isinstance(v, int) for v in item)):
+        raise CorruptFileError(f"bad spawn {item!r} in {where}: expected [row, col, tile]")
+    if item[2] not in (2, 4):
+        raise CorruptFileError(f"bad spawn {item!r} in {where}: a spawned tile is 2 or 4")
+    return Spawn(*item)
+
+
+def _move(item: Any, index: int) -> tuple[Direction, Spawn]:
+    if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str)):
+        raise CorruptFileError(f"bad move {index + 1}: {item!r}, expected [direction, row, col, tile]")
+    try:
+        d = direction_index(item[0])
+    except InvalidInputError as exc:
+        raise CorruptFileError(f"bad move {index + 1}: {exc}") from None
+    return DIRECTIONS[d], _spawn(item[1:], f"move {index + 1}")

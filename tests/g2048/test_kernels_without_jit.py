@@ -1,0 +1,39 @@
+"""Kernel bodies run as plain Python (``NUMBA_DISABLE_JIT=1``) must agree with the naive engine too.
+
+Compiled and interpreted numba code can differ (an untyped ``b + 1`` on a uint64 is
+int64 under JIT, uint64 without), so the kernel tests run once more in a subprocess
+with the JIT off.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_kernel_tests_pass_without_jit() -> None:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "HYPOTHESIS_PROFILE": "nojit"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-W",
+            "ignore::RuntimeWarning",
+            "tests/g2048/test_kernels.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert " passed" in result.stdout and " failed" not in result.stdout

@@ -1,0 +1,1 @@
+"""Pure-Python reference implementations used to check the fast engines."""
