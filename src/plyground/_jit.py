@@ -20,8 +20,6 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
@@ -31,6 +29,8 @@ def kernel(signature: str | None = None) -> Callable[[F], F]:
     """Decorate a kernel, compiled eagerly when ``signature`` is given."""
 
     def wrap(func: F) -> F:
+        import numba  # here, so that checking the cache (below) does not load numba
+
         if signature is None:
             return cast(F, numba.njit(**OPTIONS)(func))
         return cast(F, numba.njit(signature, **OPTIONS)(func))

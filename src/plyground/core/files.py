@@ -44,16 +44,14 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     """Read a JSON file.
 
     Raises:
-        FileNotFoundError: the file does not exist.
-        CorruptFileError: the file cannot be read or is not valid JSON (one-line message).
+        OSError: the file cannot be opened (FileNotFoundError when it does not exist).
+        CorruptFileError: the file is not UTF-8 JSON (one-line message).
     """
     target = Path(path)
     try:
         text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptFileError(f"cannot read {target}: {exc}") from None
+    except UnicodeDecodeError:
+        raise CorruptFileError(f"{target} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

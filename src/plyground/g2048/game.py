@@ -310,7 +310,7 @@ class Game:
         try:
             bit_generator = np.random.PCG64()
             bit_generator.state = data["rng"]
-        except (TypeError, ValueError, KeyError) as exc:
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:
             raise CorruptFileError(f"bad generator state in saved game: {exc}") from None
         game._rng = np.random.Generator(bit_generator)
         return game

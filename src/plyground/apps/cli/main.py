@@ -1,0 +1,86 @@
+"""The ``plyground`` command: the root app, its game sub-apps, and one-line errors.
+
+Run it as ``plyground`` (the installed script) or ``python -m plyground.apps.cli.main``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+
+from plyground import __version__
+from plyground.apps.cli import g2048
+from plyground.errors import InvalidInputError, PlygroundError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="plyground",
+    help="Search-based game AI: an exact 2048 engine with expectimax and a solver, and k-in-a-row.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# One line per game; each sub-app lives in its own module of this package.
+app.add_typer(g2048.app, name="2048")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"plyground {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and exit."),
+    ] = False,
+) -> None:
+    """Search-based game AI: an exact 2048 engine with expectimax and a solver, and k-in-a-row."""
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    """Run the command line with ``args`` (default: ``sys.argv[1:]``); return the exit status.
+
+    An error prints one line on stderr, ``error: <message>``, never a traceback: the
+    status is 2 for bad input (a malformed board, a bad option value, a corrupt file)
+    and 1 for other failures.
+    """
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(
+            args=list(args) if args is not None else None, prog_name="plyground", standalone_mode=False
+        )
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        return _fail("aborted", 1)
+    except typer.TyperException as exc:  # a usage error: unknown command, bad option value...
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            return 0  # no arguments: the help has been printed
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        return _fail(exc.format_message() + hint, 2 if exc.exit_code == 2 else 1)
+    except InvalidInputError as exc:
+        return _fail(str(exc), 2)
+    except PlygroundError as exc:
+        return _fail(str(exc), 1)
+    except OSError as exc:
+        return _fail(str(exc), 1)
+    return result if isinstance(result, int) else 0
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
