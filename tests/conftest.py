@@ -5,7 +5,5 @@ import os
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", max_examples=200, deadline=None)
-settings.register_profile(
-    "nojit", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("nojit", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

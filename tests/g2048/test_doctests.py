@@ -8,7 +8,16 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["plyground.g2048", "plyground.g2048.board", "plyground.g2048.game"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "plyground.g2048",
+        "plyground.g2048.board",
+        "plyground.g2048.game",
+        "plyground.g2048.heuristic",
+        "plyground.g2048.expectimax",
+    ],
+)
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

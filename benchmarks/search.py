@@ -1,0 +1,86 @@
+"""Expectimax speed: leaf evaluations per second at fixed depths, one core, against native C.
+
+Searches the 8 fixed positions of ``../shared/bench/native2048.c search DEPTH`` at each
+depth with one worker (the same cut-off of 1e-4 and a transposition table per search),
+then once more with two workers for the multi-core speed-up.
+
+    python benchmarks/search.py [--depths 3 4 5 6] [--repeats 3]
+
+Targets: >= 0.8x the native C rate; speed-up from 1 to 2 cores >= 1.6x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from _common import build_native, median_of, native_rate, print_json, run_native
+from plyground.g2048 import Board
+from plyground.g2048.expectimax import Expectimax
+
+POSITIONS = [
+    0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
+    0x0021013212348765, 0x0000010023414567, 0x00011022323489AB, 0x01200231456A789B,
+]  # fmt: skip
+
+
+def search_all(ai: Expectimax) -> tuple[int, float]:
+    """Evaluations and seconds to search every position."""
+    evaluations, start = 0, time.perf_counter()
+    for bits in POSITIONS:
+        evaluations += ai.choose(Board(bits)).evaluations
+    return evaluations, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5, 6])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    binary = build_native()
+    rows = []
+    for depth in args.depths:
+        one, two = Expectimax(depth=depth, workers=1), Expectimax(depth=depth, workers=2)
+        search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
+        rate_1 = median_of(args.repeats, lambda one=one: (lambda e, s: e / s)(*search_all(one)))
+        seconds_1 = median_of(args.repeats, lambda one=one: search_all(one)[1])
+        seconds_2 = median_of(args.repeats, lambda two=two: search_all(two)[1])
+        native = (
+            median_of(args.repeats, lambda depth=depth: native_rate(run_native(binary, "search", str(depth)), "evals"))
+            if binary is not None
+            else None
+        )
+        rows.append(
+            {
+                "depth": depth,
+                "evals_per_s": rate_1,
+                "native_evals_per_s": native,
+                "vs_native": rate_1 / native if native else None,
+                "speedup_2_cores": seconds_1 / seconds_2,
+                "seconds_1_core": seconds_1,
+            }
+        )
+        one.close(), two.close()
+
+    table = Table(title="2048 expectimax, 8 positions, one core unless said")
+    for name in ("depth", "evals/s", "native C evals/s", "numba / native", "1 core s", "speed-up 2 cores"):
+        table.add_column(name, justify="right")
+    for row in rows:
+        table.add_row(
+            str(row["depth"]),
+            f"{row['evals_per_s'] / 1e6:.2f} M",
+            f"{row['native_evals_per_s'] / 1e6:.2f} M" if row["native_evals_per_s"] else "-",
+            f"{row['vs_native']:.2f}x" if row["vs_native"] else "-",
+            f"{row['seconds_1_core']:.3f}",
+            f"{row['speedup_2_cores']:.2f}x",
+        )
+    Console().print(table)
+    print_json("search", {"rows": rows})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Numba kernels of the 2048 expectimax search.
+
+The search alternates chance nodes (a tile spawns on an empty cell) and move nodes (the
+player picks the best move). Values are heuristic values of the boards right after a
+move ("afterstates"), read from a weighted line table (see ``heuristic.line_table``).
+Only chance nodes are kernels: the move node is the loop over the four moves inside.
+
+State shared by one search lives in arrays owned by the caller:
+
+* ``tt`` - the transposition table, a record array (``TT_DTYPE``) indexed by a hash of
+  the afterstate; an entry holds the board, its value, the depth it was searched to and
+  the generation that wrote it. Bumping the generation clears the table for free.
+* ``counters`` - int64 ``[nodes, tt_hits, evaluations, generation]`` of this worker.
+* ``stop`` - uint8 ``[flag]``, set by another thread when the time budget is spent; the
+  search then unwinds at once and its result is thrown away.
+
+Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin is
+``tests/naive/expectimax_2048.py`` (no table, no cut-off, no sampling).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plyground._jit import kernel
+from plyground.g2048._kernels import _empty_bits, _mix64, _move, _popcount, _transpose
+
+TT_DTYPE = np.dtype([("key", np.uint64), ("value", np.float64), ("depth", np.int32), ("generation", np.int32)])
+NODES, TT_HITS, EVALUATIONS, GENERATION = 0, 1, 2, 3
+
+_ROW_MASK = np.uint64(0xFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+
+
+@kernel()
+def _evaluate(b, rows, cols, table, w_mono):
+    """The heuristic value of an afterstate: one table entry per row and per column."""
+    t = _transpose(b)
+    total = 0.0
+    down_h = 0.0
+    up_h = 0.0
+    for i in range(rows):
+        line = (b >> np.uint64(16 * i)) & _ROW_MASK
+        total += table[i, line, 0]
+        down_h += table[i, line, 1]
+        up_h += table[i, line, 2]
+    down_v = 0.0
+    up_v = 0.0
+    for j in range(cols):
+        line = (t >> np.uint64(16 * j)) & _ROW_MASK
+        total += table[4, line, 0]
+        down_v += table[4, line, 1]
+        up_v += table[4, line, 2]
+    return total + w_mono * (min(down_h, up_h) + min(down_v, up_v))
+
+
+@kernel()
+def _sample_cells(empty, n, k, rnd):
+    """Keep ``k`` of the ``n`` empty cells of the mask ``empty``, drawn without replacement by ``rnd``."""
+    kept = np.uint64(0)
+    for _ in range(k):
+        i = ((rnd >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
+        rest = empty
+        for _ in range(i):
+            rest &= rest - _ONE
+        cell = rest & (~rest + _ONE)
+        kept |= cell
+        empty ^= cell
+        n -= 1
+        rnd = _mix64(rnd + _GOLDEN)
+    return kept
+
+
+@kernel()
+def _chance(b, depth, prob, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop):
+    """Expected value of the afterstate ``b`` with ``depth`` moves left to search.
+
+    ``prob`` is the probability of reaching ``b``; below ``cutoff`` the board is evaluated.
+    """
+    counters[0] += 1
+    if depth <= 0 or prob < cutoff:
+        counters[2] += 1
+        return _evaluate(b, rows, cols, table, w_mono)
+    if stop[0]:
+        return 0.0
+    slot = np.int64((b * _GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    generation = counters[3]
+    entry = tt[slot]
+    if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
+        counters[1] += 1
+        return entry["value"]
+    empty = _empty_bits(b, rows, cols)
+    n = _popcount(empty)
+    if max_cells > 0 and n > max_cells:
+        empty = _sample_cells(empty, n, max_cells, _mix64(b ^ seed))
+        n = max_cells
+    total = 0.0
+    cell_prob = prob / n
+    while empty:
+        cell = empty & (~empty + _ONE)
+        empty ^= cell
+        for tile in range(1, 3):
+            p = 1.0 - p_four if tile == 1 else p_four
+            if p == 0.0:
+                continue
+            child = b | (cell * np.uint64(tile))
+            best = lost
+            for d in range(4):
+                moved = _move(child, d, rows, cols)
+                if moved != child:
+                    value = _chance(
+                        moved,
+                        depth - 1,
+                        cell_prob * p,
+                        rows,
+                        cols,
+                        table,
+                        w_mono,
+                        p_four,
+                        cutoff,
+                        lost,
+                        max_cells,
+                        seed,
+                        tt,
+                        counters,
+                        stop,
+                    )
+                    if value > best:
+                        best = value
+            total += p * best
+    value = total / n
+    entry["key"] = b
+    entry["value"] = value
+    entry["depth"] = depth
+    entry["generation"] = generation
+    return value
+
+
+@kernel()
+def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop):
+    """The expected value of playing move ``d`` on ``b``, searched ``depth`` moves deep (>= 1).
+
+    Starts a new table generation, so the result does not depend on earlier searches.
+    """
+    counters[3] += 1
+    moved = _move(b, d, rows, cols)
+    return _chance(
+        moved, depth - 1, 1.0, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop
+    )

@@ -1,0 +1,254 @@
+"""Expectimax search for 2048: a time budget or a fixed depth, on every core.
+
+>>> from plyground.g2048 import Board
+>>> decision = Expectimax(depth=2, workers=1).choose(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"))
+>>> decision.move in decision.values, decision.depth
+(True, 2)
+
+A *depth* counts moves: depth 1 values each move by the heuristic value of the board it
+leaves, depth 2 adds every spawn and the best reply to it, and so on. Each legal root move
+is searched by its own worker (threads running kernels that release the GIL), with its
+own transposition table, so a decision does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.errors import InvalidInputError
+from plyground.g2048 import _search_kernels as S
+from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
+from plyground.g2048.heuristic import Weights, default_weights, line_table, lost_value
+
+__all__ = ["Decision", "Expectimax", "policy_depth"]
+
+MAX_DEPTH = 30
+DEFAULT_CUTOFF = 1e-4
+DEFAULT_TT_BITS = 20
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one search.
+
+    Attributes:
+        move: the chosen direction, None when no move is legal.
+        values: each legal move's expected heuristic value at the completed depth.
+        depth: the deepest fully searched depth (0 when no move is legal).
+        nodes: chance nodes visited (all depths, aborted ones included).
+        tt_hits: transposition-table hits.
+        evaluations: heuristic evaluations (leaves).
+        seconds: wall-clock time of the search.
+    """
+
+    move: Direction | None
+    values: dict[Direction, float] = field(default_factory=dict)
+    depth: int = 0
+    nodes: int = 0
+    tt_hits: int = 0
+    evaluations: int = 0
+    seconds: float = 0.0
+
+
+def policy_depth(board: Board) -> int:
+    """The search depth for ``board`` when none is given: deeper as the board gets harder.
+
+    Harder boards have more distinct tiles to keep in order; small boards need less.
+    """
+    distinct = len({board.exponent(r, c) for r in range(board.rows) for c in range(board.cols)} - {0})
+    return max(2, min(distinct - 3, 8 if board.rows * board.cols >= 12 else 6))
+
+
+class _Worker:
+    """One search thread's private state: transposition table and counters."""
+
+    def __init__(self, tt_bits: int) -> None:
+        self.tt = np.zeros(1 << tt_bits, dtype=S.TT_DTYPE)
+        self.counters = np.zeros(4, dtype=np.int64)
+
+
+class Expectimax:
+    """Expectimax search over moves and tile spawns, with a transposition table and cut-off.
+
+    Args:
+        time_ms: per-move time budget; the search deepens one depth at a time and keeps
+            the deepest depth it finished (always at least depth 1).
+        depth: a fixed depth (with ``time_ms``: the deepest depth to try). With neither,
+            :func:`policy_depth` picks the depth from the board.
+        weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`).
+        workers: threads searching root moves in parallel (default: every core).
+        p_four: the probability that a spawned tile is a 4.
+        cutoff: boards reached with a smaller probability are evaluated, not searched.
+        max_cells: search at most this many empty cells per spawn, drawn at random (None: all).
+        tt_bits: each worker's transposition table has ``2**tt_bits`` entries.
+        seed: seeds the cell sampling; the same seed gives the same decisions.
+
+    Raises:
+        InvalidInputError: a parameter out of range.
+    """
+
+    def __init__(
+        self,
+        time_ms: float | None = None,
+        depth: int | None = None,
+        weights: Weights | None = None,
+        workers: int | None = None,
+        *,
+        p_four: float = DEFAULT_P_FOUR,
+        cutoff: float = DEFAULT_CUTOFF,
+        max_cells: int | None = None,
+        tt_bits: int = DEFAULT_TT_BITS,
+        seed: int = 0,
+    ) -> None:
+        if time_ms is not None and not (isinstance(time_ms, int | float) and time_ms > 0):
+            raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
+        if depth is not None and not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
+            raise InvalidInputError(f"depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+        if workers is not None and not (isinstance(workers, int) and workers >= 1):
+            raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
+        if not (isinstance(cutoff, int | float) and 0.0 <= cutoff < 1.0):
+            raise InvalidInputError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
+        if max_cells is not None and not (isinstance(max_cells, int) and max_cells >= 1):
+            raise InvalidInputError(f"max_cells must be a positive integer or None, got {max_cells!r}")
+        if not (isinstance(tt_bits, int) and 8 <= tt_bits <= 24):
+            raise InvalidInputError(f"tt_bits must be an integer from 8 to 24, got {tt_bits!r}")
+        if not (isinstance(seed, int) and seed >= 0):
+            raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
+        if weights is not None and not isinstance(weights, Weights):
+            raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
+        self.time_ms = time_ms
+        self.depth = depth
+        self.weights = weights if weights is not None else default_weights()
+        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        self.p_four = check_p_four(p_four)
+        self.cutoff = float(cutoff)
+        self.max_cells = max_cells or 0
+        self.seed = seed
+        self._tt_bits = tt_bits
+        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float32], float]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+
+    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float32], float]:
+        key = (rows, cols)
+        if key not in self._tables:
+            self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))
+        return self._tables[key]
+
+    def _ensure_pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="expectimax")
+            for _ in range(self.workers):
+                self._idle.put(_Worker(self._tt_bits))
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker threads (a later :meth:`choose` starts them again)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+            self._idle = queue.SimpleQueue()
+
+    def __enter__(self) -> Expectimax:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def choose(self, board: Board) -> Decision:
+        """Search ``board`` and return the best move with every legal move's value.
+
+        Raises:
+            InvalidInputError: ``board`` is not a :class:`~plyground.g2048.Board`.
+        """
+        if not isinstance(board, Board):
+            raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
+        start = time.perf_counter()
+        legal = [DIRECTIONS.index(d) for d in board.legal_moves()]
+        if not legal:
+            return Decision(None, seconds=time.perf_counter() - start)
+        with self._lock:
+            return self._search(board, legal, start)
+
+    def _search(self, board: Board, legal: list[int], start: float) -> Decision:
+        pool = self._ensure_pool()
+        table, lost = self._table(board.rows, board.cols)
+        stop = np.zeros(1, dtype=np.uint8)
+        totals = np.zeros(4, dtype=np.int64)
+        deadline = start + self.time_ms / 1000.0 if self.time_ms is not None else None
+        if deadline is None:
+            depths = [self.depth if self.depth is not None else policy_depth(board)]
+        else:
+            depths = list(range(1, (self.depth or MAX_DEPTH) + 1))
+        if len(legal) == 1:
+            depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
+
+        def run(d: int, depth: int) -> tuple[float, npt.NDArray[np.int64]]:
+            worker = self._idle.get()
+            try:
+                worker.counters[:3] = 0
+                value = S._search_move(
+                    np.uint64(board.bits),
+                    d,
+                    depth,
+                    board.rows,
+                    board.cols,
+                    table,
+                    self.weights.monotonicity,
+                    self.p_four,
+                    self.cutoff,
+                    lost,
+                    self.max_cells,
+                    np.uint64(self.seed),
+                    worker.tt,
+                    worker.counters,
+                    stop,
+                )
+                return float(value), worker.counters.copy()
+            finally:
+                self._idle.put(worker)
+
+        values: dict[Direction, float] = {}
+        completed = 0
+        previous_time = 0.0
+        for depth in depths:
+            depth_start = time.perf_counter()
+            if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
+                break  # the next depth would not finish in time
+            futures = [(d, pool.submit(run, d, depth)) for d in legal]
+            timed_out = False
+            for _, future in futures:
+                remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
+                try:
+                    future.result(timeout=remaining)
+                except TimeoutError:
+                    timed_out = True
+                    stop[0] = 1
+                    break
+            results = {DIRECTIONS[d]: future.result() for d, future in futures}
+            for _, counters in results.values():
+                totals += counters
+            if timed_out:
+                break
+            values = {name: value for name, (value, _) in results.items()}
+            completed = depth
+            previous_time = time.perf_counter() - depth_start
+        best = max(values, key=lambda name: (values[name], -DIRECTIONS.index(name)))
+        return Decision(
+            move=best,
+            values=values,
+            depth=completed,
+            nodes=int(totals[S.NODES]),
+            tt_hits=int(totals[S.TT_HITS]),
+            evaluations=int(totals[S.EVALUATIONS]),
+            seconds=time.perf_counter() - start,
+        )

@@ -1,0 +1,311 @@
+"""The heuristic evaluation of 2048 boards: named features, versioned weights, row tables.
+
+Features, on the ranks (exponents) of the tiles; a board's *lines* are its rows (left to
+right) and its columns (top to bottom); a *compacted* line is its non-empty ranks in order:
+
+* ``empty`` - the number of empty cells;
+* ``merges`` - over all lines, the tiles with an equal neighbour in their compacted line
+  (rank 15 excluded: two 32768 tiles never merge);
+* ``monotonicity`` - a penalty measured per axis over the whole board: along a line, each
+  step down costs ``a**4 - b**4`` towards one direction, each step up towards the other;
+  each axis adds the smaller of its two directions summed over *all* its lines, so the
+  whole board, not each line, picks the direction;
+* ``smoothness`` - over all lines, the sum of rank differences between consecutive tiles
+  of the compacted line (a penalty);
+* ``rank_sum`` - the sum of ``rank**3.5`` over all cells (a penalty on many big tiles);
+* ``position`` - the sum of ``matrix[r][c] * rank`` over all cells: a positional weight
+  matrix (corner or snake gradient); an R×C board uses the top-left corner of the 4×4 matrix.
+
+The value of a board is the sum of the weighted features. Each feature is a sum over
+lines, so it is precomputed for all 65,536 rows of every width; a board then evaluates
+in one table lookup per line (:func:`line_table` builds the weighted table the search
+kernels read).
+
+Weights live in a versioned JSON file (``weights/default.json`` is the default)::
+
+    {"format": "plyground.g2048.weights", "version": 1,
+     "weights": {"empty": 540.0, "merges": 700.0, "monotonicity": -47.0, "smoothness": 0.0,
+                 "rank_sum": -22.0, "position": [[0, 0, 0, 0], ...], "game_over": 0.0}}
+
+``game_over`` (>= 0) is how far below the worst possible live board a lost board is valued.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.core.files import read_json, write_json
+from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.g2048.board import Board
+
+__all__ = [
+    "FEATURES",
+    "MONO_POWER",
+    "RANK_POWER",
+    "Evaluation",
+    "Weights",
+    "default_weights",
+    "evaluate",
+    "line_table",
+    "lost_value",
+]
+
+MONO_POWER = 4.0
+RANK_POWER = 3.5
+FEATURES: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank_sum", "position")
+"""The named features, in the order they are reported."""
+
+WEIGHTS_FORMAT = "plyground.g2048.weights"
+WEIGHTS_VERSION = 1
+_SCALARS = ("empty", "merges", "monotonicity", "smoothness", "rank_sum", "game_over")
+_KEYS = frozenset((*_SCALARS, "position"))
+
+# Columns of the raw per-row feature tables.
+_EMPTY, _MERGES, _MONO_DOWN, _MONO_UP, _SMOOTH, _RANKS = range(6)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weight of every feature and the 4×4 positional matrix.
+
+    Build with :meth:`from_dict`, :meth:`load` or :func:`default_weights`.
+    """
+
+    empty: float
+    merges: float
+    monotonicity: float
+    smoothness: float
+    rank_sum: float
+    position: tuple[tuple[float, ...], ...]
+    game_over: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``weights`` object of the JSON file."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in _SCALARS}
+        data["position"] = [list(row) for row in self.position]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Weights:
+        """Weights from the ``weights`` object of a weights file.
+
+        Raises:
+            InvalidInputError: unknown or missing keys (all named), or a bad value.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidInputError(f"weights must be a JSON object, got {type(data).__name__}")
+        missing, unknown = sorted(_KEYS - data.keys()), sorted(data.keys() - _KEYS)
+        if missing or unknown:
+            parts = [
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unknown {', '.join(unknown)}" if unknown else "",
+            ]
+            raise InvalidInputError(f"bad weight keys: {'; '.join(p for p in parts if p)}")
+        values: dict[str, Any] = {}
+        for name in _SCALARS:
+            values[name] = _finite(data[name], name)
+        if values["game_over"] < 0:
+            raise InvalidInputError(f"weight 'game_over' must be >= 0, got {values['game_over']}")
+        matrix = data["position"]
+        if not (
+            isinstance(matrix, list) and len(matrix) == 4 and all(isinstance(r, list) and len(r) == 4 for r in matrix)
+        ):
+            raise InvalidInputError("weight 'position' must be a 4x4 matrix (a list of 4 lists of 4 numbers)")
+        values["position"] = tuple(tuple(_finite(v, "position") for v in row) for row in matrix)
+        return cls(**values)
+
+    def to_json(self) -> str:
+        """The weights file as JSON text."""
+        return json.dumps({"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, "weights": self.to_dict()}, indent=1)
+
+    @classmethod
+    def from_json_data(cls, data: Any) -> Weights:
+        """Weights from a parsed weights file (with its format and version).
+
+        Raises:
+            InvalidInputError: not a weights file, an unsupported version, or bad weights.
+        """
+        if not isinstance(data, Mapping) or data.get("format") != WEIGHTS_FORMAT:
+            raise InvalidInputError(f"not a 2048 weights file: expected format {WEIGHTS_FORMAT!r}")
+        if data.get("version") != WEIGHTS_VERSION:
+            raise InvalidInputError(f"unsupported weights version {data.get('version')!r}, expected {WEIGHTS_VERSION}")
+        extra = sorted(set(data) - {"format", "version", "weights", "note"})
+        if extra:
+            raise InvalidInputError(f"unknown keys in weights file: {', '.join(extra)}")
+        return cls.from_dict(data.get("weights"))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Weights:
+        """Read a weights file.
+
+        Raises:
+            FileNotFoundError: no such file.
+            CorruptFileError: not JSON, or not valid weights (the message names the file and the problem).
+        """
+        try:
+            return cls.from_json_data(read_json(path))
+        except InvalidInputError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the weights file atomically."""
+        write_json(path, json.loads(self.to_json()))
+
+
+def _finite(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInputError(f"weight {name!r} must be a finite number, got {value!r}")
+    return float(value)
+
+
+@functools.cache
+def default_weights() -> Weights:
+    """The weights shipped with plyground (``plyground/g2048/weights/default.json``)."""
+    text = resources.files("plyground.g2048").joinpath("weights/default.json").read_text(encoding="utf-8")
+    return Weights.from_json_data(json.loads(text))
+
+
+# ---------------------------------------------------------------------------------------
+# Raw feature tables: for each width, six features of every 16-bit row (weights-free).
+
+
+def _line_features(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """The six raw features of lines given as an (n, width) array of ranks."""
+    n, width = ranks.shape
+    out = np.zeros((n, 6), dtype=np.float64)
+    out[:, _EMPTY] = (ranks == 0).sum(axis=1)
+    out[:, _RANKS] = (ranks.astype(np.float64) ** RANK_POWER).sum(axis=1)
+    powered = ranks.astype(np.float64) ** MONO_POWER
+    for i in range(1, width):
+        step = powered[:, i - 1] - powered[:, i]
+        out[:, _MONO_DOWN] += np.where(ranks[:, i - 1] > ranks[:, i], step, 0.0)
+        out[:, _MONO_UP] += np.where(ranks[:, i - 1] > ranks[:, i], 0.0, -step)
+    # Compacted lines: non-empty ranks moved to the front, in order.
+    order = np.argsort(ranks == 0, axis=1, kind="stable")
+    packed = np.take_along_axis(ranks, order, axis=1)
+    count = (ranks != 0).sum(axis=1)
+    can_merge = np.zeros((n, width), dtype=bool)
+    for i in range(1, width):
+        both = i < count
+        pair = both & (packed[:, i] == packed[:, i - 1]) & (packed[:, i] != 15)
+        can_merge[:, i] |= pair
+        can_merge[:, i - 1] |= pair
+        out[:, _SMOOTH] += np.where(both, np.abs(packed[:, i] - packed[:, i - 1]), 0)
+    out[:, _MERGES] = can_merge.sum(axis=1)
+    return out
+
+
+@functools.cache
+def _raw_tables() -> npt.NDArray[np.float64]:
+    """``RAW[width, row, feature]`` for widths 2-4 (cells beyond the width are ignored)."""
+    rows = np.arange(1 << 16, dtype=np.int64)
+    ranks = np.stack([(rows >> (4 * i)) & 0xF for i in range(4)], axis=1)
+    raw = np.zeros((5, 1 << 16, 6), dtype=np.float64)
+    for width in (2, 3, 4):
+        raw[width] = _line_features(ranks[:, :width])
+    return raw
+
+
+def _rank_rows() -> npt.NDArray[np.float64]:
+    rows = np.arange(1 << 16, dtype=np.int64)
+    return np.stack([(rows >> (4 * i)) & 0xF for i in range(4)], axis=1).astype(np.float64)
+
+
+_RANK_ROWS = functools.cache(_rank_rows)
+
+COLUMN_TABLE = 4
+"""Index of the column entries in a :func:`line_table` (rows use indices 0-3)."""
+
+
+def line_table(weights: Weights, rows: int, cols: int) -> npt.NDArray[np.float32]:
+    """The weighted table the search kernels read, for an R×C board.
+
+    ``table[i, row]`` for a row at index ``i`` (0-3) and ``table[4, column]`` for a column
+    (read top to bottom, i.e. a row of the transposed board) hold four float32 numbers:
+    the additive part (empty, merges, smoothness, rank sum, and, for rows, position), and
+    the two monotonicity sums of the line. A board's value is the sum of the additive
+    parts plus ``monotonicity * (min(rows' sums) + min(columns' sums))``.
+    """
+    raw = _raw_tables()
+    table = np.zeros((5, 1 << 16, 4), dtype=np.float64)
+
+    def additive(width: int, count_cells: bool) -> npt.NDArray[np.float64]:
+        part = weights.merges * raw[width, :, _MERGES] + weights.smoothness * raw[width, :, _SMOOTH]
+        if count_cells:  # cell features are counted on rows only, so each cell once
+            part += weights.empty * raw[width, :, _EMPTY] + weights.rank_sum * raw[width, :, _RANKS]
+        return part
+
+    row_part = additive(cols, True)
+    position = np.asarray(weights.position, dtype=np.float64)
+    for i in range(rows):
+        table[i, :, 0] = row_part + _RANK_ROWS()[:, :cols] @ position[i, :cols]
+        table[i, :, 1] = raw[cols, :, _MONO_DOWN]
+        table[i, :, 2] = raw[cols, :, _MONO_UP]
+    table[COLUMN_TABLE, :, 0] = additive(rows, False)
+    table[COLUMN_TABLE, :, 1] = raw[rows, :, _MONO_DOWN]
+    table[COLUMN_TABLE, :, 2] = raw[rows, :, _MONO_UP]
+    return table.astype(np.float32)
+
+
+class Evaluation(NamedTuple):
+    """A board's heuristic value and the contribution of each feature to it."""
+
+    total: float
+    contributions: dict[str, float]
+
+
+def _board_features(board: Board) -> dict[str, float]:
+    raw = _raw_tables()
+    row_words = [(board.bits >> (16 * r)) & 0xFFFF for r in range(board.rows)]
+    col_words = [sum(board.exponent(r, c) << (4 * r) for r in range(board.rows)) for c in range(board.cols)]
+    rows = raw[board.cols, row_words]
+    cols = raw[board.rows, col_words]
+    return {
+        "empty": float(rows[:, _EMPTY].sum()),
+        "merges": float(rows[:, _MERGES].sum() + cols[:, _MERGES].sum()),
+        "monotonicity": float(
+            min(rows[:, _MONO_DOWN].sum(), rows[:, _MONO_UP].sum())
+            + min(cols[:, _MONO_DOWN].sum(), cols[:, _MONO_UP].sum())
+        ),
+        "smoothness": float(rows[:, _SMOOTH].sum() + cols[:, _SMOOTH].sum()),
+        "rank_sum": float(rows[:, _RANKS].sum()),
+    }
+
+
+def evaluate(board: Board, weights: Weights | None = None) -> Evaluation:
+    """The heuristic value of ``board`` and each feature's weighted contribution.
+
+    >>> value = evaluate(Board.parse("2 4/8 16"))
+    >>> round(value.total, 6) == round(sum(value.contributions.values()), 6)
+    True
+    """
+    weights = weights if weights is not None else default_weights()
+    features = _board_features(board)
+    contributions = {name: getattr(weights, name) * features[name] for name in FEATURES[:-1]}
+    contributions["position"] = float(
+        sum(weights.position[r][c] * board.exponent(r, c) for r in range(board.rows) for c in range(board.cols))
+    )
+    return Evaluation(sum(contributions.values()), contributions)
+
+
+def lost_value(weights: Weights, rows: int, cols: int) -> float:
+    """The value of a lost board: below every live board, by ``weights.game_over`` more.
+
+    A live board's value is bounded below by each feature's smallest weighted value
+    over all lines, times the number of lines.
+    """
+    table = line_table(weights, rows, cols).astype(np.float64)
+    low = sum(table[i, :, 0].min() for i in range(rows)) + cols * table[COLUMN_TABLE, :, 0].min()
+    mono_max = rows * table[0, :, 1:3].max() + cols * table[COLUMN_TABLE, :, 1:3].max()
+    low += min(0.0, weights.monotonicity * mono_max)
+    return float(low - weights.game_over - 1.0)

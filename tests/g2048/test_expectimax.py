@@ -1,0 +1,199 @@
+"""The expectimax search against the naive expectimax, and its promises: no lost move, determinism, time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plyground.errors import InvalidInputError
+from plyground.g2048 import DIRECTIONS, Board, Game
+from plyground.g2048.expectimax import Decision, Expectimax, policy_depth
+from plyground.g2048.heuristic import Weights, default_weights, lost_value
+from tests.g2048.strategies import grids
+from tests.naive import expectimax_2048 as naive
+
+WEIGHTS = default_weights()
+NAIVE_WEIGHTS = {k: v for k, v in WEIGHTS.to_dict().items() if k != "game_over"}
+
+
+def _searchers() -> dict[int, Expectimax]:
+    return {depth: Expectimax(depth=depth, workers=2, cutoff=0.0) for depth in (1, 2, 3)}
+
+
+SEARCHERS = _searchers()
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_cells: int) -> list[list[int]]:
+    """A live position of any size with few empty cells, so that the naive search stays quick."""
+    grid = draw(grids())
+    empties = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == 0]
+    for r, c in empties[max_cells:]:
+        grid[r][c] = 2 << draw(st.integers(0, 6))
+    return grid
+
+
+@settings(max_examples=40)
+@given(positions(max_cells=4), st.sampled_from([1, 2]))
+def test_search_equals_naive_expectimax(grid: list[list[int]], depth: int) -> None:
+    board = Board.from_rows(grid)
+    decision = SEARCHERS[depth].choose(board)
+    lost = lost_value(WEIGHTS, board.rows, board.cols)
+    expected = naive.root_values(grid, depth, NAIVE_WEIGHTS, 0.1, lost)
+    assert list(decision.values) == list(expected)
+    for move, value in expected.items():
+        assert decision.values[move] == pytest.approx(value, rel=1e-5, abs=1.0), move
+    if expected:
+        assert decision.values[decision.move] == max(decision.values.values())
+    else:
+        assert decision.move is None and decision.depth == 0
+
+
+@settings(max_examples=10)
+@given(positions(max_cells=2).filter(lambda g: len(g) * len(g[0]) <= 9))
+def test_search_equals_naive_expectimax_depth_3(grid: list[list[int]]) -> None:
+    board = Board.from_rows(grid)
+    decision = SEARCHERS[3].choose(board)
+    expected = naive.root_values(grid, 3, NAIVE_WEIGHTS, 0.1, lost_value(WEIGHTS, board.rows, board.cols))
+    assert decision.values == pytest.approx(expected, rel=1e-5)
+
+
+def test_lost_board_is_never_chosen() -> None:
+    # "up" brings the 8 to the top-left corner, which the weights love, but every spawn then ends the game.
+    corner = Weights(0, 0, 0, 0, 0, ((1000, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
+    board = Board.parse("0 2 4/8 8 2")
+    assert Expectimax(depth=1, weights=corner, workers=1).choose(board).move == "up"
+    for depth in (2, 3):
+        decision = Expectimax(depth=depth, weights=corner, workers=1).choose(board)
+        assert decision.move != "up"
+        assert decision.values["up"] < min(v for m, v in decision.values.items() if m != "up")
+
+
+@settings(max_examples=30)
+@given(positions(max_cells=3))
+def test_moves_into_certain_loss_value_below_live_moves(grid: list[list[int]]) -> None:
+    board = Board.from_rows(grid)
+    decision = SEARCHERS[2].choose(board)
+    lost = lost_value(WEIGHTS, board.rows, board.cols)
+    doomed = {m for m in decision.values if all(o.board.is_terminal() for o in board.move(m)[0].spawn_outcomes())}
+    for move in doomed:
+        assert decision.values[move] == pytest.approx(lost)
+    for move in set(decision.values) - doomed:
+        assert decision.values[move] > lost
+    if doomed != set(decision.values):
+        assert decision.move not in doomed
+
+
+def _game_positions(n: int) -> list[Board]:
+    game, boards = Game(seed=4), []
+    for i in range(n * 10):
+        legal = game.board.legal_moves()
+        if not legal:
+            break
+        game.step(legal[i % len(legal)])
+        if i % 10 == 0:
+            boards.append(game.board)
+    return boards
+
+
+def test_decisions_are_deterministic_and_independent_of_workers() -> None:
+    boards = _game_positions(6)
+    runs = [
+        [Expectimax(depth=3, workers=w, max_cells=cells, seed=5).choose(b) for b in boards]
+        for w in (1, 2, 1)
+        for cells in (None, 3)
+    ]
+    values = [[d.values for d in run] for run in runs]
+    assert values[0] == values[4] and values[1] == values[5]  # same settings, same values
+    assert values[0] == values[2] and values[1] == values[3]  # 1 or 2 workers, same values
+    assert values[0] != values[1]  # sampling 3 cells is not the full search
+
+
+def test_sampling_seed_changes_the_sample() -> None:
+    board = Board.parse("2 0 0 0/0 4 0 0/0 0 8 0/0 0 0 16")
+    a = Expectimax(depth=3, workers=1, max_cells=2, seed=1).choose(board)
+    b = Expectimax(depth=3, workers=1, max_cells=2, seed=2).choose(board)
+    assert a.values != b.values
+    assert Expectimax(depth=3, workers=1, max_cells=2, seed=1).choose(board).values == a.values
+
+
+@pytest.mark.parametrize("time_ms", [5, 20, 60])
+def test_time_budget_is_respected(time_ms: int) -> None:
+    ai = Expectimax(time_ms=time_ms, workers=2)
+    ai.choose(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"))  # threads and tables ready
+    boards = [Board(0x0021013212348765), Board(0x01200231456A789B), Board(0x0000000000001021), *_game_positions(4)]
+    for board in boards:
+        start = time.perf_counter()
+        decision = ai.choose(board)
+        elapsed = time.perf_counter() - start
+        assert elapsed <= 2 * time_ms / 1000 + 0.05, (board, elapsed)
+        assert decision.depth >= 1 and decision.move in board.legal_moves()
+    ai.close()
+
+
+def test_more_time_searches_deeper() -> None:
+    board = Board(0x0021013212348765)
+    quick = Expectimax(time_ms=2, workers=2).choose(board)
+    slow = Expectimax(time_ms=200, workers=2).choose(board)
+    assert slow.depth > quick.depth >= 1
+    assert slow.nodes > quick.nodes > 0
+
+
+def test_decision_fields() -> None:
+    decision = Expectimax(depth=3, workers=2).choose(Board(0x0000001000201232))
+    assert isinstance(decision, Decision)
+    assert decision.depth == 3 and decision.nodes > decision.evaluations / 10 > 0 and decision.tt_hits > 0
+    assert set(decision.values) == set(Board(0x0000001000201232).legal_moves())
+    assert decision.move == max(decision.values, key=decision.values.__getitem__)
+    assert decision.seconds > 0
+    assert Expectimax(depth=2).choose(Board.parse("2 4/8 16")) == Decision(None, seconds=pytest.approx(0, abs=1))
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(r, c) for r in range(2, 5) for c in range(2, 5)])
+def test_every_board_size_plays_a_game(rows: int, cols: int) -> None:
+    game = Game(rows, cols, seed=rows * 10 + cols)
+    ai = Expectimax(depth=2, workers=1)
+    while not game.over and game.move_count < 300:
+        decision = ai.choose(game.board)
+        assert decision.move in game.board.legal_moves()
+        game.step(decision.move)
+    assert game.move_count > 0
+
+
+def test_policy_depth_grows_with_distinct_tiles() -> None:
+    easy = Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
+    hard = Board.parse("2 4 8 16/32 64 128 256/512 1024 2048 4096/0 0 0 0")
+    assert policy_depth(easy) < policy_depth(hard)
+    assert policy_depth(Board.parse("2 4 8/16 32 64/128 256 512")) <= 6
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"time_ms": 0}, "time_ms"),
+        ({"depth": 0}, "depth"),
+        ({"depth": 99}, "depth"),
+        ({"workers": 0}, "workers"),
+        ({"cutoff": 2.0}, "cutoff"),
+        ({"max_cells": 0}, "max_cells"),
+        ({"tt_bits": 40}, "tt_bits"),
+        ({"seed": -3}, "seed"),
+        ({"p_four": 3}, "p_four"),
+        ({"weights": {"empty": 1}}, "Weights object"),
+    ],
+)
+def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        Expectimax(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="expected a Board"):
+        Expectimax(depth=1).choose("2 2/0 0")  # type: ignore[arg-type]
+
+
+def test_directions_order_breaks_ties() -> None:
+    board = Board.parse("0 0/2 0")
+    decision = Expectimax(depth=1, workers=1).choose(board)
+    best = max(decision.values.values())
+    assert decision.move == next(d for d in DIRECTIONS if decision.values.get(d) == best)
