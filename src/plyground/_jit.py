@@ -25,8 +25,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def kernel(signature: str | None = None) -> Callable[[F], F]:
-    """Decorate a kernel, compiled eagerly when ``signature`` is given."""
+def kernel(signature: Any = None) -> Callable[[F], F]:
+    """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given."""
 
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba

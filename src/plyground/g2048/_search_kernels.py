@@ -21,6 +21,7 @@ Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin 
 from __future__ import annotations
 
 import numpy as np
+from numba import from_dtype, types
 
 from plyground._jit import kernel
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _popcount, _transpose
@@ -28,12 +29,23 @@ from plyground.g2048._kernels import _empty_bits, _mix64, _move, _popcount, _tra
 TT_DTYPE = np.dtype([("key", np.uint64), ("value", np.float64), ("depth", np.int32), ("generation", np.int32)])
 NODES, TT_HITS, EVALUATIONS, GENERATION = 0, 1, 2, 3
 
+# Eager signatures: one compiled version of each kernel. (Several versions of a recursive
+# kernel in the on-disk cache can resolve the recursive call to the wrong one.)
+_TABLE = types.float32[:, :, ::1]
+_SEARCH_ARGS = (
+    types.int64, types.int64, _TABLE, types.float64, types.float64, types.float64, types.float64, types.int64,
+    types.uint64, types.Array(from_dtype(TT_DTYPE), 1, "C"), types.int64[::1], types.uint8[::1],
+)  # fmt: skip
+_EVALUATE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, _TABLE, types.float64)
+_CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS)
+_SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
+
 _ROW_MASK = np.uint64(0xFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 
 
-@kernel()
+@kernel(_EVALUATE_SIGNATURE)
 def _evaluate(b, rows, cols, table, w_mono):
     """The heuristic value of an afterstate: one table entry per row and per column."""
     t = _transpose(b)
@@ -55,7 +67,7 @@ def _evaluate(b, rows, cols, table, w_mono):
     return total + w_mono * (min(down_h, up_h) + min(down_v, up_v))
 
 
-@kernel()
+@kernel("u8(u8, i8, i8, u8)")
 def _sample_cells(empty, n, k, rnd):
     """Keep ``k`` of the ``n`` empty cells of the mask ``empty``, drawn without replacement by ``rnd``."""
     kept = np.uint64(0)
@@ -72,7 +84,7 @@ def _sample_cells(empty, n, k, rnd):
     return kept
 
 
-@kernel()
+@kernel(_CHANCE_SIGNATURE)
 def _chance(b, depth, prob, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop):
     """Expected value of the afterstate ``b`` with ``depth`` moves left to search.
 
@@ -137,7 +149,7 @@ def _chance(b, depth, prob, rows, cols, table, w_mono, p_four, cutoff, lost, max
     return value
 
 
-@kernel()
+@kernel(_SEARCH_MOVE_SIGNATURE)
 def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop):
     """The expected value of playing move ``d`` on ``b``, searched ``depth`` moves deep (>= 1).
 
