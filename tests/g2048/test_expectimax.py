@@ -45,7 +45,7 @@ def test_search_equals_naive_expectimax(grid: list[list[int]], depth: int) -> No
     expected = naive.root_values(grid, depth, NAIVE_WEIGHTS, 0.1, lost)
     assert list(decision.values) == list(expected)
     for move, value in expected.items():
-        assert decision.values[move] == pytest.approx(value, rel=1e-5, abs=1.0), move
+        assert decision.values[move] == pytest.approx(value, rel=1e-9, abs=1e-6), move
     if expected:
         assert decision.values[decision.move] == max(decision.values.values())
     else:
@@ -58,7 +58,7 @@ def test_search_equals_naive_expectimax_depth_3(grid: list[list[int]]) -> None:
     board = Board.from_rows(grid)
     decision = SEARCHERS[3].choose(board)
     expected = naive.root_values(grid, 3, NAIVE_WEIGHTS, 0.1, lost_value(WEIGHTS, board.rows, board.cols))
-    assert decision.values == pytest.approx(expected, rel=1e-5)
+    assert decision.values == pytest.approx(expected, rel=1e-9, abs=1e-6)
 
 
 def test_lost_board_is_never_chosen() -> None:

@@ -57,7 +57,7 @@ def test_table_evaluation_matches_naive(grid: list[list[int]], w: Weights) -> No
     )
     expected, _ = naive.evaluate(grid, _naive_weights(w))
     scale = 1.0 + sum(abs(v) for v in naive.evaluate(grid, _naive_weights(w))[1].values())
-    assert abs(value - expected) <= 1e-5 * scale  # float32 table entries
+    assert abs(value - expected) <= 1e-9 * scale
 
 
 @given(grids(), weights())

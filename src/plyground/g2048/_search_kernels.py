@@ -31,7 +31,7 @@ NODES, TT_HITS, EVALUATIONS, GENERATION = 0, 1, 2, 3
 
 # Eager signatures: one compiled version of each kernel. (Several versions of a recursive
 # kernel in the on-disk cache can resolve the recursive call to the wrong one.)
-_TABLE = types.float32[:, :, ::1]
+_TABLE = types.float64[:, :, ::1]
 _SEARCH_ARGS = (
     types.int64, types.int64, _TABLE, types.float64, types.float64, types.float64, types.float64, types.int64,
     types.uint64, types.Array(from_dtype(TT_DTYPE), 1, "C"), types.int64[::1], types.uint8[::1],
@@ -47,24 +47,20 @@ _ONE = np.uint64(1)
 
 @kernel(_EVALUATE_SIGNATURE)
 def _evaluate(b, rows, cols, table, w_mono):
-    """The heuristic value of an afterstate: one table entry per row and per column."""
+    """The heuristic value of an afterstate: one table entry per row and per column (see ``line_table``)."""
     t = _transpose(b)
     total = 0.0
-    down_h = 0.0
-    up_h = 0.0
+    rows_slope = 0.0
     for i in range(rows):
         line = (b >> np.uint64(16 * i)) & _ROW_MASK
         total += table[i, line, 0]
-        down_h += table[i, line, 1]
-        up_h += table[i, line, 2]
-    down_v = 0.0
-    up_v = 0.0
+        rows_slope += table[i, line, 1]
+    cols_slope = 0.0
     for j in range(cols):
         line = (t >> np.uint64(16 * j)) & _ROW_MASK
         total += table[4, line, 0]
-        down_v += table[4, line, 1]
-        up_v += table[4, line, 2]
-    return total + w_mono * (min(down_h, up_h) + min(down_v, up_v))
+        cols_slope += table[4, line, 1]
+    return total - w_mono * (max(0.0, rows_slope) + max(0.0, cols_slope))
 
 
 @kernel("u8(u8, i8, i8, u8)")

@@ -133,12 +133,12 @@ class Expectimax:
         self.max_cells = max_cells or 0
         self.seed = seed
         self._tt_bits = tt_bits
-        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float32], float]] = {}
+        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float64], float]] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._lock = threading.Lock()
 
-    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float32], float]:
+    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float64], float]:
         key = (rows, cols)
         if key not in self._tables:
             self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))

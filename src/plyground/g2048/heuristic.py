@@ -227,17 +227,9 @@ COLUMN_TABLE = 4
 """Index of the column entries in a :func:`line_table` (rows use indices 0-3)."""
 
 
-def line_table(weights: Weights, rows: int, cols: int) -> npt.NDArray[np.float32]:
-    """The weighted table the search kernels read, for an R×C board.
-
-    ``table[i, row]`` for a row at index ``i`` (0-3) and ``table[4, column]`` for a column
-    (read top to bottom, i.e. a row of the transposed board) hold four float32 numbers:
-    the additive part (empty, merges, smoothness, rank sum, and, for rows, position), and
-    the two monotonicity sums of the line. A board's value is the sum of the additive
-    parts plus ``monotonicity * (min(rows' sums) + min(columns' sums))``.
-    """
+def _additive_parts(weights: Weights, rows: int, cols: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each line's weighted features but monotonicity: ``(row_parts[i, row], column_part[column])``."""
     raw = _raw_tables()
-    table = np.zeros((5, 1 << 16, 4), dtype=np.float64)
 
     def additive(width: int, count_cells: bool) -> npt.NDArray[np.float64]:
         part = weights.merges * raw[width, :, _MERGES] + weights.smoothness * raw[width, :, _SMOOTH]
@@ -247,14 +239,29 @@ def line_table(weights: Weights, rows: int, cols: int) -> npt.NDArray[np.float32
 
     row_part = additive(cols, True)
     position = np.asarray(weights.position, dtype=np.float64)
+    row_parts = np.stack([row_part + _RANK_ROWS()[:, :cols] @ position[i, :cols] for i in range(rows)])
+    return row_parts, additive(rows, False)
+
+
+def line_table(weights: Weights, rows: int, cols: int) -> npt.NDArray[np.float64]:
+    """The weighted table the search kernels read, for an R×C board.
+
+    ``table[i, row]`` for the row at index ``i`` (0-3) and ``table[4, column]`` for a
+    column (read top to bottom: a row of the transposed board) hold two numbers: the
+    line's part of the value, and the difference ``down - up`` of its two monotonicity
+    sums. As ``min(D, U) = D - max(0, D - U)``, a board's value is the sum of the parts
+    minus ``monotonicity * (max(0, sum of the rows' differences) + max(0, sum of the
+    columns' differences))``: two table reads per line.
+    """
+    raw = _raw_tables()
+    row_parts, column_part = _additive_parts(weights, rows, cols)
+    table = np.zeros((5, 1 << 16, 2), dtype=np.float64)
     for i in range(rows):
-        table[i, :, 0] = row_part + _RANK_ROWS()[:, :cols] @ position[i, :cols]
-        table[i, :, 1] = raw[cols, :, _MONO_DOWN]
-        table[i, :, 2] = raw[cols, :, _MONO_UP]
-    table[COLUMN_TABLE, :, 0] = additive(rows, False)
-    table[COLUMN_TABLE, :, 1] = raw[rows, :, _MONO_DOWN]
-    table[COLUMN_TABLE, :, 2] = raw[rows, :, _MONO_UP]
-    return table.astype(np.float32)
+        table[i, :, 0] = row_parts[i] + weights.monotonicity * raw[cols, :, _MONO_DOWN]
+        table[i, :, 1] = raw[cols, :, _MONO_DOWN] - raw[cols, :, _MONO_UP]
+    table[COLUMN_TABLE, :, 0] = column_part + weights.monotonicity * raw[rows, :, _MONO_DOWN]
+    table[COLUMN_TABLE, :, 1] = raw[rows, :, _MONO_DOWN] - raw[rows, :, _MONO_UP]
+    return table
 
 
 class Evaluation(NamedTuple):
@@ -301,11 +308,13 @@ def evaluate(board: Board, weights: Weights | None = None) -> Evaluation:
 def lost_value(weights: Weights, rows: int, cols: int) -> float:
     """The value of a lost board: below every live board, by ``weights.game_over`` more.
 
-    A live board's value is bounded below by each feature's smallest weighted value
-    over all lines, times the number of lines.
+    A live board's value is at least the sum over its lines of each line's smallest
+    possible part, plus the most negative the monotonicity term can be.
     """
-    table = line_table(weights, rows, cols).astype(np.float64)
-    low = sum(table[i, :, 0].min() for i in range(rows)) + cols * table[COLUMN_TABLE, :, 0].min()
-    mono_max = rows * table[0, :, 1:3].max() + cols * table[COLUMN_TABLE, :, 1:3].max()
-    low += min(0.0, weights.monotonicity * mono_max)
-    return float(low - weights.game_over - 1.0)
+    raw = _raw_tables()
+    row_parts, column_part = _additive_parts(weights, rows, cols)
+    low = float(row_parts.min(axis=1).sum() + cols * column_part.min())
+    mono = slice(_MONO_DOWN, _MONO_UP + 1)
+    mono_max = rows * raw[cols, :, mono].max() + cols * raw[rows, :, mono].max()
+    low += min(0.0, weights.monotonicity * float(mono_max))
+    return low - weights.game_over - 1.0
