@@ -1,23 +1,30 @@
-"""``plyground 2048``: look at a board, play in the terminal.
+"""``plyground 2048``: look at a board, play in the terminal, watch the AI play, ask it for a hint.
 
 Game modules are imported inside the commands, so that ``--help`` stays fast.
 """
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import Annotated
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.errors import DependencyNotInstalled, PlygroundError
+from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
+
+if TYPE_CHECKING:
+    from plyground.g2048 import Decision, Expectimax, Game, Weights
+    from plyground.g2048.autoplay import GameResult
 
 __all__ = ["app", "format_grid"]
 
 app = typer.Typer(
     name="2048",
-    help="2048 on boards from 2x2 to 4x4: show a board, play in the terminal.",
+    help="2048 on boards from 2x2 to 4x4: show a board, play in the terminal, watch the AI, get a hint.",
     no_args_is_help=True,
 )
 
@@ -111,3 +118,228 @@ def play(
             f"2048 {rows}x{cols}: {game.score} points after {game.move_count} moves (best {controller.best}); "
             "saved: 'plyground 2048 play' resumes it."
         )
+
+
+# Options shared by the AI commands.
+TimeOption = Annotated[
+    float | None,
+    typer.Option("--time-ms", help="Time budget per move, in milliseconds (with --depth: up to that depth)."),
+]
+DepthOption = Annotated[
+    int | None, typer.Option(min=1, max=30, help="Search depth (fixed, unless --time-ms is given).")
+]
+WorkersOption = Annotated[
+    int | None, typer.Option(min=1, help="Threads searching root moves in parallel (default: every core).")
+]
+WeightsOption = Annotated[
+    Path | None, typer.Option(help="A weights file for the heuristic (default: the weights shipped with plyground).")
+]
+PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
+
+
+def _load_weights(path: Path | None) -> Weights | None:
+    """The weights in ``path`` (None: the default weights); a missing file is bad input."""
+    if path is None:
+        return None
+    from plyground.g2048 import Weights
+
+    try:
+        return Weights.load(path)
+    except FileNotFoundError:
+        raise InvalidInputError(f"weights file {path} does not exist") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
+
+
+def _save_folder(path: Path | None) -> Path | None:
+    """Create the folder that receives the replays, before any game is played."""
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InvalidInputError(f"cannot save replays in {path}: it is a file, not a folder") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot save replays in {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def _budget(time_ms: float | None, depth: int | None) -> str:
+    if time_ms is None:
+        return f"depth {depth}"
+    return f"{time_ms:g} ms/move" + (f" up to depth {depth}" if depth is not None else "")
+
+
+@app.command()
+def ai(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 1,
+    time_ms: TimeOption = None,
+    depth: DepthOption = None,
+    workers: WorkersOption = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
+    ] = None,
+    weights: WeightsOption = None,
+    p_four: PFourOption = 0.1,
+    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
+    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
+    save: Annotated[
+        Path | None, typer.Option(help="Folder for the replays: <DIR>/2048-<R>x<C>-seed<seed>.json.")
+    ] = None,
+) -> None:
+    """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
+
+    One game on a terminal is shown live; otherwise a progress bar runs over the games and a
+    table gives each game's seed, score, max tile and moves, the mean score with its 95%
+    interval, the median, and the share of games reaching 2048 to 32768. Ctrl-C stops and
+    prints the games finished so far (exit status 130).
+    """
+    announce_compilation(_PACKAGE, "2048")
+    from rich.console import Console
+
+    from plyground.apps import aiview
+    from plyground.g2048.autoplay import play_game, summarize
+    from plyground.g2048.expectimax import Expectimax
+
+    loaded = _load_weights(weights)
+    folder = _save_folder(save)
+    if time_ms is None and depth is None:
+        time_ms = 20.0
+    title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
+    console = Console()
+    live = games == 1 and console.is_terminal and sys.stdout.isatty()  # FORCE_COLOR alone is not a terminal
+    results: list[GameResult] = []
+    view: aiview.LiveGame | None = None
+    engine = Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four)
+    try:
+        with engine:
+            if live:
+                with aiview.live_game(console, title) as view:
+                    result = play_game(engine, rows=rows, cols=cols, seed=seed, p_four=p_four, on_move=view.update)
+                _keep(result, results, folder)
+            else:
+                _play_with_progress(engine, games, seed, rows=rows, cols=cols, p_four=p_four, into=results, save=folder)
+    except KeyboardInterrupt:
+        if view is not None and view.last is not None:
+            board, score, moves = view.last
+            console.print(aiview.board_grid(board))
+            print(f"interrupted after {moves:,} moves with a score of {score:,}", file=sys.stderr)
+        else:
+            print(f"interrupted: {len(results)} of {games} games finished", file=sys.stderr)
+        if results:
+            console.print(aiview.summary_view(summarize(results), title=title))
+        raise typer.Exit(130) from None
+
+    if live:
+        console.print(aiview.board_grid(results[0].replay.play().board))
+        console.print(aiview.result_line(results[0]), highlight=False)
+        return
+    if games == 1:
+        typer.echo(format_grid(results[0].replay.play().board.to_rows()))
+    console.print(aiview.summary_view(summarize(results), title=title))
+
+
+def _keep(result: GameResult, results: list[GameResult], folder: Path | None) -> None:
+    """Add a finished game to ``results`` and save its replay in ``folder``."""
+    results.append(result)
+    if folder is not None:
+        replay = result.replay
+        replay.save(folder / f"2048-{replay.rows}x{replay.cols}-seed{result.seed}.json")
+
+
+def _play_with_progress(
+    engine: Expectimax,
+    games: int,
+    seed: int | None,
+    *,
+    rows: int,
+    cols: int,
+    p_four: float,
+    into: list[GameResult],
+    save: Path | None,
+) -> None:
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``...) under a progress bar on stderr."""
+    from rich.console import Console
+
+    from plyground.apps.aiview import games_progress
+    from plyground.g2048.autoplay import play_game
+
+    with games_progress(Console(stderr=True)) as progress:
+        task = progress.add_task("games", total=games, mean="-", current="")
+
+        def on_move(game: Game, decision: Decision) -> None:
+            current = f"game {len(into) + 1}: {game.move_count:,} moves, score {game.score:,}"
+            progress.update(task, current=current)
+
+        for i in range(games):
+            game_seed = seed + i if seed is not None else None
+            _keep(play_game(engine, rows=rows, cols=cols, seed=game_seed, p_four=p_four, on_move=on_move), into, save)
+            mean = sum(result.score for result in into) / len(into)
+            progress.update(task, advance=1, mean=f"{mean:,.0f}", current="")
+
+
+@app.command()
+def hint(
+    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
+    time_ms: TimeOption = None,
+    depth: DepthOption = None,
+    workers: WorkersOption = None,
+    weights: WeightsOption = None,
+    p_four: PFourOption = 0.1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+) -> None:
+    """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
+
+    Prints each legal move's expected value, best first, the depth searched, nodes and time,
+    and the heuristic value of the board feature by feature.
+    """
+    announce_compilation(_PACKAGE, "2048")
+    from plyground.g2048 import DIRECTIONS, Board, evaluate
+    from plyground.g2048.expectimax import Expectimax
+
+    parsed = Board.parse(board)
+    loaded = _load_weights(weights)
+    if time_ms is None and depth is None:
+        time_ms = 200.0
+    with Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four) as engine:
+        decision = engine.choose(parsed)
+    evaluation = evaluate(parsed, engine.weights)
+    ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "board": parsed.to_text(),
+                    "move": decision.move,
+                    "depth": decision.depth,
+                    "values": dict(ranked),
+                    "nodes": decision.nodes,
+                    "tt_hits": decision.tt_hits,
+                    "seconds": decision.seconds,
+                    "evaluation": {"total": evaluation.total, "contributions": evaluation.contributions},
+                }
+            )
+        )
+        return
+    typer.echo(format_grid(parsed.to_rows()))
+    typer.echo(_hint_text(decision, ranked))
+    typer.echo("heuristic value of the board:")
+    width = max(len(name) for name in evaluation.contributions)
+    for name, value in evaluation.contributions.items():
+        typer.echo(f"  {name:<{width}}  {value:>14,.1f}")
+    typer.echo(f"  {'total':<{width}}  {evaluation.total:>14,.1f}")
+
+
+def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
+    """The moves, best first, and what the search did."""
+    if decision.move is None:
+        return "no legal move: the game is over"
+    lines = [f"best move: {decision.move}", "  move    expected value"]
+    for move, value in ranked:
+        mark = "  <- chosen" if move == decision.move else ""
+        lines.append(f"  {move:<6}  {value:>14,.1f}{mark}")
+    lines.append(
+        f"depth {decision.depth} completed: {decision.nodes:,} nodes, {decision.tt_hits:,} TT hits, "
+        f"{decision.seconds:.3f} s"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,152 @@
+"""The AI playing whole games of 2048, and statistics over many games.
+
+>>> from plyground.g2048.expectimax import Expectimax
+>>> with Expectimax(depth=1, workers=1) as ai:
+...     result = play_game(ai, rows=2, cols=2, seed=3)
+>>> result.replay.play().score == result.score, result.moves == len(result.replay.moves)
+(True, True)
+>>> summarize([result]).interval is None  # one game: a mean, no interval
+True
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from plyground.errors import InvalidInputError
+from plyground.g2048.board import DEFAULT_P_FOUR
+from plyground.g2048.expectimax import Decision, Expectimax
+from plyground.g2048.game import Game, Replay
+
+__all__ = ["REACH_TILES", "GameResult", "Summary", "play_game", "summarize"]
+
+REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384, 32768)
+"""The tiles whose reach :func:`summarize` reports: the share of games that made each."""
+
+Z_95 = 1.96
+"""The normal quantile of a two-sided 95% interval."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game played by the AI.
+
+    Attributes:
+        seed: the seed of the game's spawns (drawn afresh when none was given).
+        score: the final score.
+        max_tile: the largest tile on the final board.
+        moves: the moves played.
+        seconds: the wall-clock time of the game.
+        mean_depth: the mean completed search depth over the moves (0 without a move).
+        replay: the record of the game, which :meth:`Replay.play` replays exactly.
+    """
+
+    seed: int
+    score: int
+    max_tile: int
+    moves: int
+    seconds: float
+    mean_depth: float
+    replay: Replay
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Statistics over games played by the AI.
+
+    Attributes:
+        results: the games, in the order given.
+        mean_score: the mean score.
+        median_score: the median score.
+        interval: the 95% confidence interval of the mean score (normal approximation,
+            mean ± 1.96·s/√n); None for a single game.
+        reach: for each tile of :data:`REACH_TILES`, the share (0 to 1) of the games whose
+            largest tile reached at least that tile.
+    """
+
+    results: tuple[GameResult, ...]
+    mean_score: float
+    median_score: float
+    interval: tuple[float, float] | None
+    reach: Mapping[int, float]
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return len(self.results)
+
+
+def play_game(
+    ai: Expectimax,
+    *,
+    rows: int = 4,
+    cols: int = 4,
+    seed: int | None = None,
+    p_four: float = DEFAULT_P_FOUR,
+    max_moves: int | None = None,
+    on_move: Callable[[Game, Decision], None] | None = None,
+) -> GameResult:
+    """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves).
+
+    Each turn plays ``ai.choose(game.board).move``, then calls ``on_move(game, decision)``.
+    The game spawns a 4 with probability ``p_four``; the AI assumes its own ``ai.p_four``.
+    The same seed and a fixed-depth AI give the same game.
+
+    Raises:
+        InvalidBoardError: an unsupported board size.
+        InvalidInputError: a bad seed, ``p_four`` or ``max_moves``.
+    """
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
+        raise InvalidInputError(f"max_moves must be a non-negative integer or None, got {max_moves!r}")
+    game = Game(rows, cols, seed=seed, p_four=p_four)
+    start = time.perf_counter()
+    depths = 0
+    while not game.over and (max_moves is None or game.move_count < max_moves):
+        decision = ai.choose(game.board)
+        if decision.move is None:  # cannot happen on a live board; stop rather than loop
+            break
+        game.step(decision.move)
+        depths += decision.depth
+        if on_move is not None:
+            on_move(game, decision)
+    seconds = time.perf_counter() - start
+    moves = game.move_count
+    return GameResult(
+        seed=game.seed,
+        score=game.score,
+        max_tile=game.board.max_tile(),
+        moves=moves,
+        seconds=seconds,
+        mean_depth=depths / moves if moves else 0.0,
+        replay=game.replay,
+    )
+
+
+def summarize(results: Iterable[GameResult]) -> Summary:
+    """Mean and median score, the 95% interval of the mean, and the share reaching each tile.
+
+    >>> from plyground.g2048.game import Replay
+    >>> games = [GameResult(i, score, tile, 0, 0.0, 0.0, Replay()) for i, (score, tile) in
+    ...          enumerate([(100, 4096), (200, 2048), (600, 8192)])]
+    >>> summary = summarize(games)
+    >>> summary.mean_score, summary.median_score, summary.reach[4096]
+    (300.0, 200.0, 0.6666666666666666)
+
+    Raises:
+        InvalidInputError: no game.
+    """
+    games = tuple(results)
+    if not games:
+        raise InvalidInputError("cannot summarize zero games")
+    scores = [float(game.score) for game in games]
+    mean = statistics.fmean(scores)
+    interval = None
+    if len(scores) > 1:
+        half = Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
+        interval = (mean - half, mean + half)
+    reach = {tile: sum(game.max_tile >= tile for game in games) / len(games) for tile in REACH_TILES}
+    return Summary(games, mean, float(statistics.median(scores)), interval, reach)

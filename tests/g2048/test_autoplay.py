@@ -1,0 +1,121 @@
+"""Whole games played by the AI, and the statistics over them."""
+
+from __future__ import annotations
+
+import doctest
+import math
+from collections.abc import Iterator
+
+import pytest
+
+from plyground.errors import InvalidInputError
+from plyground.g2048 import Board, Decision, Replay
+from plyground.g2048 import autoplay as autoplay_module
+from plyground.g2048.autoplay import REACH_TILES, GameResult, play_game, summarize
+from plyground.g2048.expectimax import Expectimax
+
+
+@pytest.fixture(scope="module")
+def depth_2() -> Iterator[Expectimax]:
+    with Expectimax(depth=2, workers=1) as ai:
+        yield ai
+
+
+def test_the_same_seed_plays_the_same_game(depth_2: Expectimax) -> None:
+    first = play_game(depth_2, rows=3, cols=3, seed=11)
+    second = play_game(depth_2, rows=3, cols=3, seed=11)
+    assert (first.seed, first.score, first.max_tile, first.moves) == (
+        second.seed,
+        second.score,
+        second.max_tile,
+        second.moves,
+    )
+    assert first.replay.to_dict() == second.replay.to_dict()
+    assert first.moves > 0 and first.mean_depth == 2.0
+
+
+def test_a_game_is_played_to_the_end_and_replays_exactly(depth_2: Expectimax) -> None:
+    boards: list[Board] = []
+    result = play_game(depth_2, rows=2, cols=3, seed=4, on_move=lambda game, _: boards.append(game.board))
+    game = result.replay.play()
+    assert game.over
+    assert game.board == boards[-1] and len(boards) == result.moves
+    assert (game.score, game.board.max_tile(), game.move_count) == (result.score, result.max_tile, result.moves)
+    assert result.replay.score == result.score and result.replay.seed == 4
+    assert Replay.from_json(result.replay.to_json()).play().board == game.board
+
+
+def test_on_move_is_called_once_after_each_move(depth_2: Expectimax) -> None:
+    calls: list[tuple[int, int, Decision]] = []
+    result = play_game(
+        depth_2, rows=3, cols=3, seed=2, on_move=lambda game, d: calls.append((game.move_count, game.score, d))
+    )
+    assert [count for count, _, _ in calls] == list(range(1, result.moves + 1))
+    assert [d.move for _, _, d in calls] == [move for move, _ in result.replay.moves]
+    assert calls[-1][1] == result.score
+    assert all(d.depth == 2 for _, _, d in calls)
+
+
+def test_max_moves_stops_the_game_early(depth_2: Expectimax) -> None:
+    result = play_game(depth_2, rows=3, cols=3, seed=2, max_moves=5)
+    assert result.moves == 5 and not result.replay.play().over
+    assert play_game(depth_2, rows=3, cols=3, seed=2, max_moves=0).moves == 0
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, True, "3"])
+def test_a_bad_max_moves_is_refused(depth_2: Expectimax, bad: object) -> None:
+    with pytest.raises(InvalidInputError, match="max_moves"):
+        play_game(depth_2, rows=2, cols=2, max_moves=bad)  # type: ignore[arg-type]
+
+
+def test_without_a_seed_the_fresh_seed_is_recorded() -> None:
+    with Expectimax(depth=1, workers=1) as ai:
+        result = play_game(ai, rows=2, cols=3, p_four=0.5)
+        again = play_game(ai, rows=2, cols=3, seed=result.seed, p_four=0.5)
+    assert result.replay.seed == result.seed and result.replay.p_four == 0.5
+    assert again.replay.to_dict() == result.replay.to_dict()
+
+
+def make_result(score: int, max_tile: int, seed: int = 0) -> GameResult:
+    return GameResult(seed, score, max_tile, moves=10, seconds=1.0, mean_depth=2.0, replay=Replay())
+
+
+def test_summarize_hand_made_results() -> None:
+    results = [make_result(100, 1024), make_result(200, 2048), make_result(300, 4096), make_result(400, 16384)]
+    summary = summarize(results)
+    assert summary.games == 4 and summary.results == tuple(results)
+    assert summary.mean_score == 250.0
+    assert summary.median_score == 250.0
+    half = 1.96 * math.sqrt(((150**2 + 50**2) * 2) / 3) / math.sqrt(4)
+    assert summary.interval is not None
+    assert summary.interval[0] == pytest.approx(250.0 - half)
+    assert summary.interval[1] == pytest.approx(250.0 + half)
+    assert dict(summary.reach) == {2048: 0.75, 4096: 0.5, 8192: 0.25, 16384: 0.25, 32768: 0.0}
+    assert tuple(summary.reach) == REACH_TILES
+
+
+def test_summarize_an_odd_count_and_a_32768() -> None:
+    summary = summarize([make_result(5, 32768), make_result(1, 8), make_result(9, 8192)])
+    assert summary.median_score == 5.0 and summary.mean_score == 5.0
+    assert summary.reach[32768] == pytest.approx(1 / 3) and summary.reach[8192] == pytest.approx(2 / 3)
+
+
+def test_one_game_has_a_mean_and_no_interval() -> None:
+    summary = summarize([make_result(1234, 2048)])
+    assert (summary.mean_score, summary.median_score, summary.interval) == (1234.0, 1234.0, None)
+    assert summary.reach[2048] == 1.0 and summary.reach[4096] == 0.0
+
+
+def test_equal_scores_have_an_empty_interval() -> None:
+    assert summarize([make_result(50, 4)] * 3).interval == (50.0, 50.0)
+
+
+def test_summarize_nothing_is_an_error() -> None:
+    with pytest.raises(InvalidInputError, match="zero games"):
+        summarize([])
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(autoplay_module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
