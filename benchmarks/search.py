@@ -44,7 +44,7 @@ def main() -> None:
     binary = build_native()
     rows = []
     for depth in args.depths:
-        one, two = Expectimax(depth=depth, workers=1), Expectimax(depth=depth, workers=2)
+        one, two = (Expectimax(depth=depth, workers=w, tt_bits=22) for w in (1, 2))  # 2**22 entries, as native C
         search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
         rate_1 = median_of(args.repeats, lambda one=one: (lambda e, s: e / s)(*search_all(one)))
         seconds_1 = median_of(args.repeats, lambda one=one: search_all(one)[1])

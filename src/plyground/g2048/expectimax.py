@@ -32,7 +32,7 @@ __all__ = ["Decision", "Expectimax", "policy_depth"]
 
 MAX_DEPTH = 30
 DEFAULT_CUTOFF = 1e-4
-DEFAULT_TT_BITS = 22
+DEFAULT_TT_BITS = 20
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class _Worker:
 
     def __init__(self, tt_bits: int) -> None:
         self.tt = np.zeros(1 << tt_bits, dtype=S.TT_DTYPE)
+        self.tt["generation"] = -1  # no entry is valid; also touches every page now, not during a timed search
         self.counters = np.zeros(4, dtype=np.int64)
 
 
