@@ -15,8 +15,11 @@ test-suite to cover kernel bodies).
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import hashlib
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -31,11 +34,70 @@ def kernel(signature: Any = None) -> Callable[[F], F]:
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba
 
+        module = sys.modules.get(func.__module__)
+        if module is not None and getattr(module, "__file__", None):
+            drop_stale_cache(module.__file__)  # type: ignore[arg-type]
+
         if signature is None:
             return cast(F, numba.njit(**OPTIONS)(func))
         return cast(F, numba.njit(signature, **OPTIONS)(func))
 
     return wrap
+
+
+_CHECKED: set[str] = set()
+_STAMP = "kernels.sha256"
+
+
+def _kernel_digest(directory: str) -> tuple[list[str], str]:
+    """The kernel files of a folder and a digest of their contents."""
+    sources = sorted(glob.glob(os.path.join(directory, "*kernels.py")))
+    digest = hashlib.sha256()
+    for source in sources:
+        with open(source, "rb") as handle:
+            digest.update(handle.read())
+    return sources, digest.hexdigest()
+
+
+def _stamp_matches(directory: str, digest: str) -> bool:
+    try:
+        with open(os.path.join(directory, "__pycache__", _STAMP), encoding="ascii") as handle:
+            return handle.read().strip() == digest
+    except OSError:
+        return False
+
+
+def drop_stale_cache(module_file: str) -> None:
+    """Forget cached kernels of a package folder when any of its kernel files changed.
+
+    numba checks a cached kernel against its own file only, not against the kernels of
+    other files that it calls (and compiles into itself), so a change to ``_kernels.py``
+    could leave ``_search_kernels.py`` running stale code. The kernel files of a folder
+    are therefore treated as one: a digest of all of them is kept beside the cache, and
+    when it changes, their cache files are removed before anything is loaded.
+    """
+    directory = os.path.dirname(os.path.abspath(module_file))
+    if directory in _CHECKED or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    _CHECKED.add(directory)
+    sources, digest = _kernel_digest(directory)
+    if _stamp_matches(directory, digest):
+        return
+    cache = os.path.join(directory, "__pycache__")
+    stamp = os.path.join(cache, _STAMP)
+    for source in sources:
+        stem = os.path.splitext(os.path.basename(source))[0]
+        for cached in glob.glob(os.path.join(cache, f"{stem}.*.nb[ic]")):
+            with contextlib.suppress(OSError):
+                os.remove(cached)
+    try:
+        os.makedirs(cache, exist_ok=True)
+        temporary = f"{stamp}.{os.getpid()}"
+        with open(temporary, "w", encoding="ascii") as handle:
+            handle.write(digest)
+        os.replace(temporary, stamp)
+    except OSError:
+        pass  # a read-only install: numba then caches elsewhere, or not at all
 
 
 def cache_is_warm(module_file: str) -> bool:
@@ -46,8 +108,10 @@ def cache_is_warm(module_file: str) -> bool:
     """
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return True
-    directory, name = os.path.split(module_file)
+    directory, name = os.path.split(os.path.abspath(module_file))
     stem = os.path.splitext(name)[0]
+    if not _stamp_matches(directory, _kernel_digest(directory)[1]):
+        return False  # the kernels changed since they were cached: they compile again
     candidates = [os.path.join(directory, "__pycache__")]
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
     if cache_dir:

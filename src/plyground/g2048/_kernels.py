@@ -40,21 +40,21 @@ def _transpose(b):
     return (a & _T_KEEP_2) | ((a & _T_DOWN_24) >> np.uint64(24)) | ((a & _T_UP_24) << np.uint64(24))
 
 
-@kernel("u8(u8, i8)")
-def _slide_rows_left(b, n_rows):
-    """Slide the first ``n_rows`` rows towards column 0."""
+@kernel("u8(u8)")
+def _slide_rows_left(b):
+    """Slide every row towards column 0 (an empty row stays empty, so any board size works)."""
     out = np.uint64(0)
-    for i in range(n_rows):
+    for i in range(4):
         shift = np.uint64(16 * i)
         out |= np.uint64(ROW_LEFT[(b >> shift) & _ROW_MASK]) << shift
     return out
 
 
-@kernel("u8(u8, i8, i8)")
-def _slide_rows_right(b, n_rows, width):
-    """Slide the first ``n_rows`` rows towards column ``width - 1``."""
+@kernel("u8(u8, i8)")
+def _slide_rows_right(b, width):
+    """Slide every row towards column ``width - 1``."""
     out = np.uint64(0)
-    for i in range(n_rows):
+    for i in range(4):
         shift = np.uint64(16 * i)
         out |= np.uint64(ROW_RIGHT[width, (b >> shift) & _ROW_MASK]) << shift
     return out
@@ -64,13 +64,13 @@ def _slide_rows_right(b, n_rows, width):
 def _move(b, d, rows, cols):
     """The board after moving in direction ``d``; the same board if the move is illegal."""
     if d == LEFT:
-        return _slide_rows_left(b, rows)
+        return _slide_rows_left(b)
     if d == RIGHT:
-        return _slide_rows_right(b, rows, cols)
-    t = _transpose(b)  # columns become rows: ``cols`` rows of width ``rows``
+        return _slide_rows_right(b, cols)
+    t = _transpose(b)  # columns become rows of width ``rows``
     if d == UP:
-        return _transpose(_slide_rows_left(t, cols))
-    return _transpose(_slide_rows_right(t, cols, rows))
+        return _transpose(_slide_rows_left(t))
+    return _transpose(_slide_rows_right(t, rows))
 
 
 @kernel("i8(u8, i8, i8, i8)")

@@ -51,12 +51,12 @@ def _evaluate(b, rows, cols, table, w_mono):
     t = _transpose(b)
     total = 0.0
     rows_slope = 0.0
-    for i in range(rows):
+    for i in range(4):  # lines beyond the board are empty and read (0, 0)
         line = (b >> np.uint64(16 * i)) & _ROW_MASK
         total += table[i, line, 0]
         rows_slope += table[i, line, 1]
     cols_slope = 0.0
-    for j in range(cols):
+    for j in range(4):
         line = (t >> np.uint64(16 * j)) & _ROW_MASK
         total += table[4, line, 0]
         cols_slope += table[4, line, 1]

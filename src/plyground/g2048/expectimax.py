@@ -226,11 +226,15 @@ class Expectimax:
         values: dict[Direction, float] = {}
         completed = 0
         previous_time = 0.0
+        # Longest job first keeps the workers evenly busy: a move's cost is guessed from the empty
+        # cells it leaves, then known from the nodes it took at the previous depth.
+        cost = {d: len(board.move(DIRECTIONS[d])[0].empty_cells()) for d in legal}
         for depth in depths:
             depth_start = time.perf_counter()
             if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
                 break  # the next depth would not finish in time
-            futures = [(d, pool.submit(run, d, depth)) for d in legal]
+            submitted = {d: pool.submit(run, d, depth) for d in sorted(legal, key=lambda d: -cost[d])}
+            futures = [(d, submitted[d]) for d in legal]
             timed_out = False
             for _, future in futures:
                 remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
@@ -241,8 +245,9 @@ class Expectimax:
                     stop[0] = 1
                     break
             results = {DIRECTIONS[d]: future.result() for d, future in futures}
-            for _, counters in results.values():
-                totals += counters
+            for d in legal:
+                cost[d] = int(results[DIRECTIONS[d]][1][S.NODES])
+                totals += results[DIRECTIONS[d]][1]
             if timed_out:
                 break
             values = {name: value for name, (value, _) in results.items()}
