@@ -151,7 +151,11 @@ def test_show_through_the_real_entry_point() -> None:
     assert "legal moves: up, right, down, left" in result.stdout
 
 
-@pytest.mark.parametrize("args", [["--help"], ["2048", "--help"], ["2048", "play", "--help"], ["--version"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["2048", "--help"], ["2048", "play", "--help"], ["2048", "ai", "--help"], ["2048", "hint", "--help"],
+     ["--version"]],
+)  # fmt: skip
 def test_help_does_not_import_numba_nor_the_games(args: list[str]) -> None:
     script = (
         "import sys\n"
