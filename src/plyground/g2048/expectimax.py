@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plyground.errors import InvalidInputError
+from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.heuristic import Weights, default_weights, line_table, lost_value
@@ -228,23 +229,27 @@ class Expectimax:
         previous_time = 0.0
         # Longest job first keeps the workers evenly busy: a move's cost is guessed from the empty
         # cells it leaves, then known from the nodes it took at the previous depth.
-        cost = {d: len(board.move(DIRECTIONS[d])[0].empty_cells()) for d in legal}
+        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
+        cost = {d: int(K._count_empty(K._move(bits, d, rows, cols), rows, cols)) for d in legal}
         for depth in depths:
             depth_start = time.perf_counter()
             if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
                 break  # the next depth would not finish in time
-            submitted = {d: pool.submit(run, d, depth) for d in sorted(legal, key=lambda d: -cost[d])}
-            futures = [(d, submitted[d]) for d in legal]
             timed_out = False
-            for _, future in futures:
-                remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
-                try:
-                    future.result(timeout=remaining)
-                except TimeoutError:
-                    timed_out = True
-                    stop[0] = 1
-                    break
-            results = {DIRECTIONS[d]: future.result() for d, future in futures}
+            if depth == 1 or (deadline is None and self.workers == 1):
+                # nothing to share out, or nothing to interrupt: no thread hand-offs
+                results = {DIRECTIONS[d]: run(d, depth) for d in legal}
+            else:
+                submitted = {d: pool.submit(run, d, depth) for d in sorted(legal, key=lambda d: -cost[d])}
+                for future in submitted.values():
+                    remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
+                    try:
+                        future.result(timeout=remaining)
+                    except TimeoutError:
+                        timed_out = True
+                        stop[0] = 1
+                        break
+                results = {DIRECTIONS[d]: submitted[d].result() for d in legal}
             for d in legal:
                 cost[d] = int(results[DIRECTIONS[d]][1][S.NODES])
                 totals += results[DIRECTIONS[d]][1]
