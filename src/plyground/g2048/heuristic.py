@@ -206,22 +206,19 @@ def _line_features(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
 
 
 @functools.cache
+def _rank_rows() -> npt.NDArray[np.int64]:
+    """The four ranks of every 16-bit row: ``ranks[row, cell]``."""
+    rows = np.arange(1 << 16, dtype=np.int64)
+    return np.stack([(rows >> (4 * i)) & 0xF for i in range(4)], axis=1)
+
+
+@functools.cache
 def _raw_tables() -> npt.NDArray[np.float64]:
     """``RAW[width, row, feature]`` for widths 2-4 (cells beyond the width are ignored)."""
-    rows = np.arange(1 << 16, dtype=np.int64)
-    ranks = np.stack([(rows >> (4 * i)) & 0xF for i in range(4)], axis=1)
     raw = np.zeros((5, 1 << 16, 6), dtype=np.float64)
     for width in (2, 3, 4):
-        raw[width] = _line_features(ranks[:, :width])
+        raw[width] = _line_features(_rank_rows()[:, :width])
     return raw
-
-
-def _rank_rows() -> npt.NDArray[np.float64]:
-    rows = np.arange(1 << 16, dtype=np.int64)
-    return np.stack([(rows >> (4 * i)) & 0xF for i in range(4)], axis=1).astype(np.float64)
-
-
-_RANK_ROWS = functools.cache(_rank_rows)
 
 COLUMN_TABLE = 4
 """Index of the column entries in a :func:`line_table` (rows use indices 0-3)."""
@@ -239,7 +236,7 @@ def _additive_parts(weights: Weights, rows: int, cols: int) -> tuple[npt.NDArray
 
     row_part = additive(cols, True)
     position = np.asarray(weights.position, dtype=np.float64)
-    row_parts = np.stack([row_part + _RANK_ROWS()[:, :cols] @ position[i, :cols] for i in range(rows)])
+    row_parts = np.stack([row_part + _rank_rows()[:, :cols] @ position[i, :cols] for i in range(rows)])
     return row_parts, additive(rows, False)
 
 
