@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import _thread
+import threading
 import time
 
 import pytest
@@ -197,3 +199,14 @@ def test_directions_order_breaks_ties() -> None:
     decision = Expectimax(depth=1, workers=1).choose(board)
     best = max(decision.values.values())
     assert decision.move == next(d for d in DIRECTIONS if decision.values.get(d) == best)
+
+
+def test_ctrl_c_stops_the_workers_at_once() -> None:
+    ai = Expectimax(depth=12, workers=2)  # a search of minutes
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        ai.choose(Board(0x0021013212348765))
+    ai.close()  # waits for the worker threads: they must have stopped
+    assert time.perf_counter() - start < 5.0

@@ -249,6 +249,9 @@ class Expectimax:
                         timed_out = True
                         stop[0] = 1
                         break
+                    except BaseException:  # Ctrl-C: the workers stop at once too
+                        stop[0] = 1
+                        raise
                 results = {DIRECTIONS[d]: submitted[d].result() for d in legal}
             for d in legal:
                 cost[d] = int(results[DIRECTIONS[d]][1][S.NODES])
