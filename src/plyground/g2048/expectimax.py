@@ -13,10 +13,13 @@ own transposition table, so a decision does not depend on the number of workers.
 
 from __future__ import annotations
 
+import collections
+import functools
 import os
 import queue
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -57,6 +60,40 @@ class Decision:
     tt_hits: int = 0
     evaluations: int = 0
     seconds: float = 0.0
+
+
+def _share_out(
+    order: list[int],
+    run: Callable[[int], tuple[float, npt.NDArray[np.int64]]],
+    helpers: int,
+    pool: ThreadPoolExecutor,
+    stop: npt.NDArray[np.uint8],
+) -> dict[Direction, tuple[float, npt.NDArray[np.int64]]]:
+    """Run ``run(d)`` for every move of ``order`` on this thread and up to ``helpers`` pool threads.
+
+    Each thread takes the next job as it becomes free (longest first when ``order`` is sorted so).
+    """
+    jobs = collections.deque(order)
+    done: dict[int, tuple[float, npt.NDArray[np.int64]]] = {}
+
+    def drain() -> None:
+        while True:
+            try:
+                d = jobs.popleft()
+            except IndexError:
+                return
+            done[d] = run(d)
+
+    started = [pool.submit(drain) for _ in range(min(helpers, len(order) - 1))]
+    try:
+        drain()
+    except BaseException:
+        stop[0] = 1
+        raise
+    finally:
+        for future in started:
+            future.result()
+    return {DIRECTIONS[d]: done[d] for d in sorted(done)}
 
 
 def policy_depth(board: Board) -> int:
@@ -236,11 +273,12 @@ class Expectimax:
             if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
                 break  # the next depth would not finish in time
             timed_out = False
-            if depth == 1 or (deadline is None and self.workers == 1):
-                # nothing to share out, or nothing to interrupt: no thread hand-offs
-                results = {DIRECTIONS[d]: run(d, depth) for d in legal}
+            order = sorted(legal, key=lambda d: -cost[d])
+            if deadline is None or depth == 1:
+                # Nothing to interrupt: this thread takes jobs too, with one hand-off per helper.
+                results = _share_out(order, functools.partial(run, depth=depth), self.workers - 1, pool, stop)
             else:
-                submitted = {d: pool.submit(run, d, depth) for d in sorted(legal, key=lambda d: -cost[d])}
+                submitted = {d: pool.submit(run, d, depth) for d in order}
                 for future in submitted.values():
                     remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
                     try:

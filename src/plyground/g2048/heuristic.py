@@ -220,6 +220,7 @@ def _raw_tables() -> npt.NDArray[np.float64]:
         raw[width] = _line_features(_rank_rows()[:, :width])
     return raw
 
+
 COLUMN_TABLE = 4
 """Index of the column entries in a :func:`line_table` (rows use indices 0-3)."""
 
