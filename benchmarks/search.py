@@ -1,8 +1,8 @@
 """Expectimax speed: leaf evaluations per second at fixed depths, one core, against native C.
 
 Searches the 8 fixed positions of ``../shared/bench/native2048.c search DEPTH`` at each
-depth with one worker (the same cut-off of 1e-4 and a transposition table per search),
-then once more with two workers for the multi-core speed-up.
+depth with one worker (the same cut-off of 1e-4 and a table of 2**22 entries), then with
+two workers for the multi-core speed-up, interleaved with the native runs; medians.
 
     python benchmarks/search.py [--depths 3 4 5 6] [--repeats 3]
 
@@ -12,12 +12,13 @@ Targets: >= 0.8x the native C rate; speed-up from 1 to 2 cores >= 1.6x.
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import build_native, median_of, native_rate, print_json, run_native
+from _common import build_native, native_rate, print_json, run_native
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
 
@@ -46,22 +47,26 @@ def main() -> None:
     for depth in args.depths:
         one, two = (Expectimax(depth=depth, workers=w, tt_bits=22) for w in (1, 2))  # 2**22 entries, as native C
         search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
-        rate_1 = median_of(args.repeats, lambda one=one: (lambda e, s: e / s)(*search_all(one)))
-        seconds_1 = median_of(args.repeats, lambda one=one: search_all(one)[1])
-        seconds_2 = median_of(args.repeats, lambda two=two: search_all(two)[1])
-        native = (
-            median_of(args.repeats, lambda depth=depth: native_rate(run_native(binary, "search", str(depth)), "evals"))
-            if binary is not None
-            else None
-        )
+        # Interleaved, so that a slow spell of the machine hits every side alike; medians of the repeats.
+        rates_1, seconds_1, seconds_2, natives = [], [], [], []
+        for _ in range(args.repeats):
+            evaluations, seconds = search_all(one)
+            rates_1.append(evaluations / seconds)
+            seconds_1.append(seconds)
+            seconds_2.append(search_all(two)[1])
+            if binary is not None:
+                natives.append(native_rate(run_native(binary, "search", str(depth)), "evals"))
+        rate_1 = statistics.median(rates_1)
+        native = statistics.median(natives) if natives else None
+        speedup = statistics.median(a / b for a, b in zip(seconds_1, seconds_2, strict=True))
         rows.append(
             {
                 "depth": depth,
                 "evals_per_s": rate_1,
                 "native_evals_per_s": native,
                 "vs_native": rate_1 / native if native else None,
-                "speedup_2_cores": seconds_1 / seconds_2,
-                "seconds_1_core": seconds_1,
+                "speedup_2_cores": speedup,
+                "seconds_1_core": statistics.median(seconds_1),
             }
         )
         one.close(), two.close()
