@@ -96,6 +96,32 @@ def _share_out(
     return {DIRECTIONS[d]: done[d] for d in sorted(done)}
 
 
+def _until(
+    order: list[int],
+    run: Callable[[int], tuple[float, npt.NDArray[np.int64]]],
+    pool: ThreadPoolExecutor,
+    stop: npt.NDArray[np.uint8],
+    deadline: float,
+) -> tuple[dict[Direction, tuple[float, npt.NDArray[np.int64]]], bool]:
+    """Run ``run(d)`` for every move of ``order`` in the pool; stop them all at ``deadline``.
+
+    Returns the results (those of stopped jobs are meaningless) and whether time ran out.
+    """
+    submitted = {d: pool.submit(run, d) for d in order}
+    timed_out = False
+    for future in submitted.values():
+        try:
+            future.result(timeout=max(0.0, deadline - time.perf_counter()))
+        except TimeoutError:
+            timed_out = True
+            stop[0] = 1
+            break
+        except BaseException:  # Ctrl-C: the workers stop at once too
+            stop[0] = 1
+            raise
+    return {DIRECTIONS[d]: submitted[d].result() for d in sorted(submitted)}, timed_out
+
+
 def policy_depth(board: Board) -> int:
     """The search depth for ``board`` when none is given: deeper as the board gets harder.
 
@@ -272,25 +298,13 @@ class Expectimax:
             depth_start = time.perf_counter()
             if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
                 break  # the next depth would not finish in time
-            timed_out = False
             order = sorted(legal, key=lambda d: -cost[d])
+            timed_out = False
             if deadline is None or depth == 1:
                 # Nothing to interrupt: this thread takes jobs too, with one hand-off per helper.
                 results = _share_out(order, functools.partial(run, depth=depth), self.workers - 1, pool, stop)
-            else:
-                submitted = {d: pool.submit(run, d, depth) for d in order}
-                for future in submitted.values():
-                    remaining = None if deadline is None or not completed else max(0.0, deadline - time.perf_counter())
-                    try:
-                        future.result(timeout=remaining)
-                    except TimeoutError:
-                        timed_out = True
-                        stop[0] = 1
-                        break
-                    except BaseException:  # Ctrl-C: the workers stop at once too
-                        stop[0] = 1
-                        raise
-                results = {DIRECTIONS[d]: submitted[d].result() for d in legal}
+            else:  # every job in the pool, so that this thread can stop them at the deadline
+                results, timed_out = _until(order, functools.partial(run, depth=depth), pool, stop, deadline)
             for d in legal:
                 cost[d] = int(results[DIRECTIONS[d]][1][S.NODES])
                 totals += results[DIRECTIONS[d]][1]
