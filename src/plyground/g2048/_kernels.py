@@ -136,6 +136,15 @@ def _mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
+@kernel("u8(u8, i8, u8)")
+def _pick_cell(cells, n, rnd):
+    """One of the ``n`` cells of the mask ``cells``, picked uniformly by the high 32 bits of ``rnd``."""
+    k = ((rnd >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
+    for _ in range(k):
+        cells &= cells - np.uint64(1)  # drop the lowest cell
+    return cells & (~cells + np.uint64(1))
+
+
 @kernel("u8(u8, u8, u8, i8, i8)")
 def _spawn_with(b, rnd, four_threshold, rows, cols):
     """Spawn a tile chosen by the random word ``rnd``.
@@ -148,12 +157,8 @@ def _spawn_with(b, rnd, four_threshold, rows, cols):
     n = _popcount(empty)
     if n == 0:
         return b
-    k = ((rnd >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
-    for _ in range(k):
-        empty &= empty - np.uint64(1)  # drop the lowest empty cell
-    lowest = empty & (~empty + np.uint64(1))
     tile = np.uint64(2) if (rnd & _LOW_32) < four_threshold else np.uint64(1)
-    return b | (lowest * tile)
+    return b | (_pick_cell(empty, n, rnd) * tile)
 
 
 @kernel("UniTuple(u8, 3)(i8, u8, i8, i8, u8)")

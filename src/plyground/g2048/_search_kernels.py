@@ -24,7 +24,7 @@ import numpy as np
 from numba import from_dtype, types
 
 from plyground._jit import kernel
-from plyground.g2048._kernels import _empty_bits, _mix64, _move, _popcount, _transpose
+from plyground.g2048._kernels import _empty_bits, _mix64, _move, _pick_cell, _popcount, _transpose
 
 TT_DTYPE = np.dtype([("key", np.uint64), ("value", np.float64), ("depth", np.int32), ("generation", np.int32)])
 NODES, TT_HITS, EVALUATIONS, GENERATION = 0, 1, 2, 3
@@ -68,11 +68,7 @@ def _sample_cells(empty, n, k, rnd):
     """Keep ``k`` of the ``n`` empty cells of the mask ``empty``, drawn without replacement by ``rnd``."""
     kept = np.uint64(0)
     for _ in range(k):
-        i = ((rnd >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
-        rest = empty
-        for _ in range(i):
-            rest &= rest - _ONE
-        cell = rest & (~rest + _ONE)
+        cell = _pick_cell(empty, n, rnd)
         kept |= cell
         empty ^= cell
         n -= 1
