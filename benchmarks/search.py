@@ -2,7 +2,9 @@
 
 Searches the 8 fixed positions of ``../shared/bench/native2048.c search DEPTH`` at each
 depth with one worker (the same cut-off of 1e-4 and a table of 2**22 entries), then with
-two workers for the multi-core speed-up, interleaved with the native runs; medians.
+two workers for the multi-core speed-up, interleaved with the native runs; medians. The
+"bound" column is the best speed-up two cores could reach by searching whole root moves
+in parallel with free hand-offs (each root move timed alone, split evenly by hand).
 
     python benchmarks/search.py [--depths 3 4 5 6] [--repeats 3]
 
@@ -12,15 +14,18 @@ Targets: >= 0.8x the native C rate; speed-up from 1 to 2 cores >= 1.6x.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import time
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from _common import build_native, native_rate, print_json, run_native
 from plyground.g2048 import Board
-from plyground.g2048.expectimax import Expectimax
+from plyground.g2048 import _search_kernels as S
+from plyground.g2048.expectimax import DIRECTIONS, Expectimax
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -34,6 +39,40 @@ def search_all(ai: Expectimax) -> tuple[int, float]:
     for bits in POSITIONS:
         evaluations += ai.choose(Board(bits)).evaluations
     return evaluations, time.perf_counter() - start
+
+
+def split_bound(ai: Expectimax, repeats: int) -> float:
+    """The best 2-core speed-up that searching root moves in parallel allows on these positions.
+
+    Times each legal root move of each position alone (one core, median of ``repeats``), splits each
+    position's moves between two cores as evenly as possible, and compares the sums: even with free
+    hand-offs, two cores cannot beat this ratio while each searches whole root moves.
+    """
+    assert ai.depth is not None
+    table, lost = ai._table(4, 4)
+    tt = np.zeros(1 << 22, dtype=S.TT_DTYPE)
+    tt["generation"] = -1
+    counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    one_core = two_cores = 0.0
+    for bits in POSITIONS:
+        board, times = Board(bits), []
+        for move in board.legal_moves():
+            runs = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                S._search_move(
+                    np.uint64(bits), DIRECTIONS.index(move), ai.depth, 4, 4, table, ai.weights.monotonicity,
+                    ai.p_four, ai.cutoff, lost, ai.max_cells, np.uint64(ai.seed), tt, counters, stop,
+                )  # fmt: skip
+                runs.append(time.perf_counter() - start)
+            times.append(statistics.median(runs))
+        one_core += sum(times)
+        loads = (
+            (sum(t for t, mine in zip(times, side, strict=True) if mine), sum(times))
+            for side in itertools.product((True, False), repeat=len(times))
+        )
+        two_cores += min(max(mine, total - mine) for mine, total in loads)
+    return one_core / two_cores
 
 
 def main() -> None:
@@ -59,6 +98,7 @@ def main() -> None:
         rate_1 = statistics.median(rates_1)
         native = statistics.median(natives) if natives else None
         speedup = statistics.median(a / b for a, b in zip(seconds_1, seconds_2, strict=True))
+        bound = split_bound(one, args.repeats)
         rows.append(
             {
                 "depth": depth,
@@ -66,13 +106,14 @@ def main() -> None:
                 "native_evals_per_s": native,
                 "vs_native": rate_1 / native if native else None,
                 "speedup_2_cores": speedup,
+                "root_split_bound": bound,
                 "seconds_1_core": statistics.median(seconds_1),
             }
         )
         one.close(), two.close()
 
     table = Table(title="2048 expectimax, 8 positions, one core unless said")
-    for name in ("depth", "evals/s", "native C evals/s", "numba / native", "1 core s", "speed-up 2 cores"):
+    for name in ("depth", "evals/s", "native C evals/s", "numba / native", "1 core s", "speed-up 2 cores", "bound"):
         table.add_column(name, justify="right")
     for row in rows:
         table.add_row(
@@ -82,6 +123,7 @@ def main() -> None:
             f"{row['vs_native']:.2f}x" if row["vs_native"] else "-",
             f"{row['seconds_1_core']:.3f}",
             f"{row['speedup_2_cores']:.2f}x",
+            f"{row['root_split_bound']:.2f}x",
         )
     Console().print(table)
     print_json("search", {"rows": rows})
