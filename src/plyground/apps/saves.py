@@ -22,16 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from plyground.core.files import read_json, write_json
+from plyground.core.files import DATA_DIR_ENV, data_dir, read_json, write_json
 from plyground.errors import CorruptFileError, PlygroundError
 from plyground.g2048 import Game
 
 __all__ = ["DATA_DIR_ENV", "Resumed", "Saves2048", "data_dir", "set_aside"]
-
-DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
-"""The environment variable that overrides the data folder."""
 
 _CURRENT_NAME = re.compile(r"current-(\d+)x(\d+)\.json")
 _SIZE_KEY = re.compile(r"\d+x\d+")
@@ -39,14 +34,6 @@ _SIZE_KEY = re.compile(r"\d+x\d+")
 # What Game.from_dict may raise on a hand-edited or damaged file, besides
 # InvalidInputError (a ValueError): such a file is set aside, never a crash.
 _BAD_GAME_DATA = (ValueError, TypeError, KeyError, IndexError, OverflowError)
-
-
-def data_dir() -> Path:
-    """The folder of plyground's user data: ``$PLYGROUND_DATA_DIR`` or the platform's default."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_data_dir("plyground", appauthor=False))
 
 
 def set_aside(path: Path) -> Path:

@@ -1,4 +1,7 @@
-"""Reading and writing files safely: atomic writes, one-line errors for corrupt files."""
+"""Reading and writing files safely: atomic writes, one-line errors for corrupt files.
+
+Also where plyground keeps its files: :func:`data_dir`.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +9,47 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from plyground.errors import CorruptFileError
 
-__all__ = ["atomic_write_text", "read_json", "write_json"]
+__all__ = ["DATA_DIR_ENV", "atomic_write", "atomic_write_text", "data_dir", "read_json", "write_json"]
+
+DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
+"""The environment variable that overrides the data folder."""
+
+
+def data_dir() -> Path:
+    """The folder of plyground's user data: ``$PLYGROUND_DATA_DIR`` or the platform's default."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("plyground", appauthor=False))
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None]) -> None:
+    """Call ``write(handle)`` on a temporary file beside ``path``, then rename it to ``path``.
+
+    A crash leaves either the old file or the new one, never a part of it. Missing parent
+    folders are created.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -20,19 +58,12 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     The text goes to a temporary file in the same folder, is flushed to disk, and
     then renamed over ``path``. Missing parent folders are created.
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    data = text.encode("utf-8")
+
+    def write(handle: IO[bytes]) -> None:
+        handle.write(data)
+
+    atomic_write(path, write)
 
 
 def write_json(path: str | os.PathLike[str], data: Any) -> None:

@@ -11,6 +11,8 @@ to an UPPER_CASE name that the kernels read as a compile-time constant.
 * ``ROW_POINTS[row]``: the points scored by merging the row. The same pairs merge in
   both directions along a line (runs of equal tiles split into the same number of
   pairs), so one table serves left and right.
+* ``ROW_MIRROR[width, row]``: the first ``width`` cells of the row in reverse order
+  (the left-right mirror image of a row of a board ``width`` cells wide).
 * ``VALID_CELLS[rows, cols]``: the lowest bit of every cell of an R×C board.
 
 Two 32768 tiles (exponent 15) never merge: a cell holds 4 bits, 15 is the largest.
@@ -21,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_EXPONENT", "ROW_LEFT", "ROW_POINTS", "ROW_RIGHT", "VALID_CELLS"]
+__all__ = ["MAX_EXPONENT", "ROW_LEFT", "ROW_MIRROR", "ROW_POINTS", "ROW_RIGHT", "VALID_CELLS"]
 
 MAX_EXPONENT = 15
 
@@ -75,6 +77,16 @@ def _build_right() -> npt.NDArray[np.uint16]:
     return table
 
 
+def _build_mirror() -> npt.NDArray[np.uint16]:
+    table = np.zeros((5, 1 << 16), dtype=np.uint16)
+    cells = _cells(_ROWS)
+    for width in (2, 3, 4):
+        result = cells.copy()
+        result[:, :width] = cells[:, width - 1 :: -1]
+        table[width] = _pack(result).astype(np.uint16)
+    return table
+
+
 def _build_valid_cells() -> npt.NDArray[np.uint64]:
     table = np.zeros((5, 5), dtype=np.uint64)
     for rows in range(2, 5):
@@ -89,4 +101,5 @@ def _build_valid_cells() -> npt.NDArray[np.uint64]:
 
 ROW_LEFT, ROW_POINTS = _build_left()
 ROW_RIGHT = _build_right()
+ROW_MIRROR = _build_mirror()
 VALID_CELLS = _build_valid_cells()
