@@ -141,7 +141,7 @@ class _Store:
             arrays = elias_fano.encode(packed).to_arrays()
 
             def write(handle: IO[bytes]) -> None:
-                np.savez(handle, **arrays)
+                np.savez(handle, n=arrays["n"], low_bits=arrays["low_bits"], lows=arrays["lows"], highs=arrays["highs"])
 
         else:
 
@@ -573,24 +573,26 @@ class Solution:
             raise InvalidBoardError(f"{_one_line(board)} is not a reachable {self.rows}x{self.cols} state")
         return float(values[k])
 
-    def _spawn_value(self, bits: np.uint64, age: int, board: Board) -> float:
-        """V of a board before a spawn: the average over the spawns, one-tile boards spawning again."""
-        empty = int(K._empty_bits(bits, self.rows, self.cols))
-        cells = [1 << i for i in range(64) if empty >> i & 1]
-        if not cells:
-            raise InvalidBoardError(f"{_one_line(board)} has no empty cell to spawn on")
-        total = 0.0
-        for cell in cells:
-            for exponent, p in ((1, 1.0 - self.p_four), (2, self.p_four)):
-                if p == 0.0:
-                    continue
-                spawned = np.uint64(int(bits) | cell * exponent)
-                if int(K._count_empty(spawned, self.rows, self.cols)) >= self.rows * self.cols - 1:
-                    value = self._spawn_value(spawned, age + 2 * exponent, board)
-                else:
-                    value = self._state_value(spawned, age + 2 * exponent, board)
-                total += p * value
-        return total / len(cells)
+    def _spawn_values(self, boards: Codes, age: int, board: Board) -> Values:
+        """V of boards of ``age`` before a spawn: the average over the spawns of the states they become.
+
+        The empty board spawns one-tile boards, which spawn again (the start of a game).
+        """
+        if age == 0:  # the empty board
+            empty = np.uint64(int(boards[0]))
+            twos, fours = (np.uint64(1), np.uint64(2))
+            cells = [np.uint64(1 << i) for i in range(64) if int(K._empty_bits(empty, self.rows, self.cols)) >> i & 1]
+            one_2 = self._spawn_values(np.array([c * twos for c in cells], dtype=np.uint64), 2, board)
+            one_4 = self._spawn_values(np.array([c * fours for c in cells], dtype=np.uint64), 4, board)
+            return np.array([((1.0 - self.p_four) * one_2.sum() + self.p_four * one_4.sum()) / len(cells)])
+        out = np.empty(boards.shape[0], dtype=np.float64)
+        layer_2, layer_4 = self._layer(age + 2), self._layer(age + 4)
+        missing = SK._chance_values(
+            boards, self.rows, self.cols, self.p_four, layer_2[0], layer_2[1], layer_4[0], layer_4[1], out
+        )
+        if missing:
+            raise InvalidBoardError(f"{_one_line(board)} does not lead to reachable {self.rows}x{self.cols} states")
+        return out
 
     def value(self, board: Board) -> float:
         """The optimal expected future score of ``board`` as a state (the player to move).
@@ -607,24 +609,27 @@ class Solution:
         The empty board and one-tile boards are valued as the start of a game.
         """
         bits = self._check(board)
-        return self._spawn_value(bits, board.tile_sum(), board)
+        if K._count_empty(bits, self.rows, self.cols) == 0:
+            raise InvalidBoardError(f"{_one_line(board)} has no empty cell to spawn on")
+        return float(self._spawn_values(np.array([bits]), board.tile_sum(), board)[0])
 
     def move_values(self, board: Board) -> dict[Direction, float]:
         """Each legal move's points plus the value of its afterstate, in direction order."""
         bits = self._check(board)
-        self._state_value(bits, board.tile_sum(), board)  # reachable?
-        out: dict[Direction, float] = {}
-        for d, name in enumerate(DIRECTIONS):
-            after = K._move(bits, d, self.rows, self.cols)
-            if after != bits:
-                points = int(K._points(bits, d, self.rows, self.cols))
-                out[name] = points + self._spawn_value(after, board.tile_sum(), board)
-        return out
+        age = board.tile_sum()
+        self._state_value(bits, age, board)  # reachable?
+        moves = [d for d in range(4) if K._move(bits, d, self.rows, self.cols) != bits]
+        after = np.array([K._move(bits, d, self.rows, self.cols) for d in moves], dtype=np.uint64)
+        values = self._spawn_values(after, age, board) if moves else _NO_VALUES
+        return {
+            DIRECTIONS[d]: int(K._points(bits, d, self.rows, self.cols)) + float(value)
+            for d, value in zip(moves, values, strict=True)
+        }
 
     def best_move(self, board: Board) -> Direction | None:
         """An optimal move (the first in direction order among equals), None on a finished board."""
         values = self.move_values(board)
-        return max(values, key=lambda name: values[name]) if values else None
+        return max(values.items(), key=lambda item: item[1])[0] if values else None
 
     def expected_score(self) -> float:
         """The expected final score of optimal play from the random start."""

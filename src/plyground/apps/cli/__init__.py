@@ -17,22 +17,23 @@ from pathlib import Path
 __all__ = ["announce_compilation"]
 
 
-def announce_compilation(package: str, label: str) -> None:
+def announce_compilation(package: str, label: str, *, kernels: str = "_kernels.py") -> None:
     """Say on stderr, in one line, when importing ``package`` will compile its kernels.
 
     Call it just before the first import of a game package (``"plyground.g2048"``);
-    it looks for the package's ``_kernels.py`` without importing the package, and
-    says nothing when the package is already imported or its kernels are cached.
+    it looks for the package's kernel file ``kernels`` (``_kernels.py``, or one that only
+    some commands use, like ``_solver_kernels.py``) without importing it, and says
+    nothing when that module is already imported or its kernels are cached.
     """
-    if package in sys.modules:
+    if f"{package}.{kernels.removesuffix('.py')}" in sys.modules:
         return
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return
-    kernels = Path(next(iter(spec.submodule_search_locations))) / "_kernels.py"
-    if not kernels.is_file():
+    path = Path(next(iter(spec.submodule_search_locations))) / kernels
+    if not path.is_file():
         return
     from plyground._jit import cache_is_warm
 
-    if not cache_is_warm(str(kernels)):
+    if not cache_is_warm(str(path)):
         print(f"Compiling plyground's {label} kernels (first run only, about a minute)...", file=sys.stderr, flush=True)

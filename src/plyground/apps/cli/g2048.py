@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation
+from plyground.apps.cli import announce_compilation, g2048_solver
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
@@ -343,3 +343,7 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
         f"{decision.seconds:.3f} s"
     )
     return "\n".join(lines)
+
+
+app.command()(g2048_solver.solve)
+app.command()(g2048_solver.optimal)

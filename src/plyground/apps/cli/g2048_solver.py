@@ -1,0 +1,219 @@
+"""``plyground 2048 solve`` and ``plyground 2048 optimal``: the strong solver on the command line.
+
+Registered on the ``2048`` sub-app by :mod:`plyground.apps.cli.g2048`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from plyground.apps.cli import announce_compilation
+from plyground.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+    from rich.table import Table
+
+    from plyground.g2048.solver import AgeCounts, Solution
+    from plyground.g2048.solver import Progress as OnLayer
+
+__all__ = ["optimal", "parse_size", "solve"]
+
+_SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
+
+DirOption = Annotated[
+    Path | None,
+    typer.Option("--dir", help="The solution folder (default: solutions/<RxC>-p<p_four> in the data folder)."),
+]
+PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"3x3"`` -> (3, 3).
+
+    Raises:
+        InvalidInputError: not of the form RxC.
+    """
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise InvalidInputError(f"a board size is written RxC, like 3x3 or 2x4, got {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def solve(
+    size: Annotated[str, typer.Argument(help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")],
+    directory: DirOption = None,
+    p_four: PFourOption = 0.1,
+    forward_only: Annotated[
+        bool, typer.Option("--forward-only", help="Only list and count the reachable boards, without values.")
+    ] = False,
+    max_age: Annotated[
+        int | None, typer.Option(min=4, help="With --forward-only: stop after this age (sum of tiles).")
+    ] = None,
+    compact: Annotated[
+        bool, typer.Option("--compact", help="Store the board codes Elias-Fano encoded (a new folder only).")
+    ] = False,
+    workers: Annotated[int | None, typer.Option(min=1, help="Threads (default: every core).")] = None,
+    per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
+) -> None:
+    """Solve a small board exactly: every reachable state's optimal expected score.
+
+    A forward pass lists the reachable boards age by age (age = sum of the tiles), a backward
+    pass values them from the largest age down. Every finished age is saved, so an interrupted
+    solve resumes when run again, and a solved board is not solved twice. Ends with a table
+    of counts (per symmetry class and unreduced) and the expected score of optimal play.
+    """
+    rows, cols = parse_size(size)
+    if max_age is not None and not forward_only:
+        raise InvalidInputError("--max-age limits the forward pass: give it with --forward-only")
+    announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
+    from rich.console import Console
+
+    from plyground.g2048.solver import default_directory
+    from plyground.g2048.solver import solve as run_solver
+
+    folder = directory if directory is not None else default_directory(rows, cols, p_four)
+    console = Console(stderr=True)
+    start = time.perf_counter()
+    progress, on_layer = _progress(console)
+    try:
+        with progress:
+            solution = run_solver(
+                rows,
+                cols,
+                p_four=p_four,
+                directory=folder,
+                compact=compact,
+                forward_only=forward_only,
+                max_age=max_age,
+                workers=workers,
+                progress=on_layer,
+            )
+    except KeyboardInterrupt:
+        print(f"interrupted: every finished age is saved in {folder}; run the same command to resume", file=sys.stderr)
+        raise typer.Exit(130) from None
+    out = Console()
+    out.print(summary_table(solution, time.perf_counter() - start))
+    if per_age:
+        out.print(ages_table(solution.counts()))
+
+
+def _progress(console: Console) -> tuple[Progress, OnLayer]:
+    """A rich progress display with a line per pass, and the callback that advances it."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("{task.description:<9}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[detail]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+    tasks: dict[str, TaskID] = {}
+    states = [0]
+
+    def on_layer(phase: str, age: int, counts: AgeCounts | None) -> None:
+        if phase not in tasks:
+            if phase == "backward" and "forward" in tasks:  # the forward pass is over: its bar is full
+                progress.update(tasks["forward"], total=progress.tasks[tasks["forward"]].completed)
+            # The forward pass does not know its last age; the backward pass goes down to age 4.
+            tasks[phase] = progress.add_task(phase, total=None if phase == "forward" else age // 2 - 1, detail="")
+        if counts is not None:
+            states[0] += counts.states
+            detail = f"age {age:,}: {counts.states:,} states, {counts.afterstates:,} afterstates ({states[0]:,} so far)"
+        else:
+            detail = f"age {age:,}"
+        progress.update(tasks[phase], advance=1, detail=detail)
+
+    return progress, on_layer
+
+
+def summary_table(solution: Solution, seconds: float) -> Table:
+    """Counts per symmetry class and unreduced, the expected score, the files and the time."""
+    from rich.table import Table
+
+    totals = solution.totals()
+    state = "solved" if solution.solved else "forward pass only" + ("" if solution.complete else ", unfinished")
+    table = Table(title=f"2048 {solution.rows}x{solution.cols}, p_four {solution.p_four:g}: {state}")
+    table.add_column("")
+    table.add_column("per symmetry class", justify="right")
+    table.add_column("unreduced", justify="right")
+    table.add_row("states", f"{totals.states:,}", f"{totals.states_unreduced:,}")
+    table.add_row("afterstates", f"{totals.afterstates:,}", f"{totals.afterstates_unreduced:,}")
+    table.add_row("terminal states", f"{totals.terminal:,}", f"{totals.terminal_unreduced:,}")
+    table.add_row("largest age", f"{totals.age:,}", "")
+    if solution.solved:
+        table.add_row("expected score", f"{solution.expected_score():,.3f}", "optimal play, random start")
+    stored = solution.stored_bytes()
+    codes = stored["states"] + stored["after"]
+    per_code = codes / max(1, totals.states + totals.afterstates)
+    detail = "Elias-Fano" if solution.compact else "8-byte codes"
+    table.add_row("code files", f"{codes / 2**20:,.1f} MiB", f"{per_code:.2f} bytes per board, {detail}")
+    table.add_row("folder", str(solution.directory), "")
+    table.add_row("time", f"{seconds:,.1f} s", "")
+    return table
+
+
+def ages_table(counts: list[AgeCounts]) -> Table:
+    """The counts of every age."""
+    from rich.table import Table
+
+    table = Table(title="boards per age (per symmetry class)")
+    for name in ("age", "states", "terminal", "afterstates", "states unreduced"):
+        table.add_column(name, justify="right")
+    for row in counts:
+        table.add_row(
+            str(row.age), f"{row.states:,}", f"{row.terminal:,}", f"{row.afterstates:,}", f"{row.states_unreduced:,}"
+        )
+    return table
+
+
+def optimal(
+    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
+    directory: DirOption = None,
+    p_four: PFourOption = 0.1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+) -> None:
+    """The optimal move on a board of a solved size, and each legal move's exact expected value.
+
+    The size must have been solved with "plyground 2048 solve RxC" (same --dir and --p-four).
+    """
+    announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
+    from plyground.apps.cli.g2048 import format_grid
+    from plyground.g2048 import DIRECTIONS, Board
+    from plyground.g2048.solver import Solution, default_directory
+
+    parsed = Board.parse(board)
+    folder = directory if directory is not None else default_directory(parsed.rows, parsed.cols, p_four)
+    if not (folder / "solution.json").exists():
+        size = f"{parsed.rows}x{parsed.cols}"
+        raise InvalidInputError(
+            f"no solution of {size} in {folder}: run 'plyground 2048 solve {size}'"
+            + (f" --dir {folder}" if directory is not None else "")
+        )
+    solution = Solution(folder)
+    value = solution.value(parsed)
+    values = solution.move_values(parsed)
+    ranked = sorted(values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
+    best = ranked[0][0] if ranked else None
+    if as_json:
+        typer.echo(json.dumps({"board": parsed.to_text(), "move": best, "value": value, "values": dict(ranked)}))
+        return
+    typer.echo(format_grid(parsed.to_rows()))
+    if best is None:
+        typer.echo("no legal move: the game is over (value 0)")
+        return
+    typer.echo(f"optimal move: {best}   expected future score: {value:,.4f}")
+    typer.echo("  move    expected value (points + afterstate)")
+    for move, move_value in ranked:
+        typer.echo(f"  {move:<6}  {move_value:>14,.4f}{'  <- optimal' if move == best else ''}")
