@@ -25,7 +25,7 @@ where it stopped and a solved board loads without solving again::
     after-0004.npy           canonical afterstate codes of age 4, sorted
     values-0004.npy          V of each state of age 4 (float64)
 
-With ``compact=True`` the code arrays are stored Elias-Fano encoded (``*.ef.npz``) over
+With ``compact=True`` the code arrays are stored Elias-Fano encoded (``*.ef.npy``) over
 the cells packed 4 bits each, as the paper does.
 """
 
@@ -129,24 +129,15 @@ class _Store:
         return self.directory / "solution.json"
 
     def _path(self, kind: str, age: int) -> Path:
-        suffix = ".ef.npz" if self.compact and kind != "values" else ".npy"
+        suffix = ".ef.npy" if self.compact and kind != "values" else ".npy"
         return self.directory / f"{kind}-{age:04d}{suffix}"
 
     def save(self, kind: str, age: int, array: npt.NDArray[Any]) -> None:
         if self.compact and kind != "values":
-            from plyground.core import elias_fano
+            array = _compact(array, self.rows, self.cols)
 
-            packed = np.empty_like(array)
-            SK._pack_dense(array, self.rows, self.cols, packed)
-            arrays = elias_fano.encode(packed).to_arrays()
-
-            def write(handle: IO[bytes]) -> None:
-                np.savez(handle, n=arrays["n"], low_bits=arrays["low_bits"], lows=arrays["lows"], highs=arrays["highs"])
-
-        else:
-
-            def write(handle: IO[bytes]) -> None:
-                np.save(handle, array, allow_pickle=False)
+        def write(handle: IO[bytes]) -> None:
+            np.save(handle, array, allow_pickle=False)
 
         atomic_write(self._path(kind, age), write)
 
@@ -154,23 +145,15 @@ class _Store:
         path = self._path(kind, age)
         dtype = np.float64 if kind == "values" else np.uint64
         try:
-            if self.compact and kind != "values":
-                from plyground.core import elias_fano
-
-                with np.load(path, allow_pickle=False) as data:
-                    packed = elias_fano.EliasFano.from_arrays(dict(data)).decode()
-                array = np.empty_like(packed)
-                SK._unpack_dense(packed, self.rows, self.cols, array)
-            else:
-                array = np.load(path, allow_pickle=False)
+            array = np.load(path, allow_pickle=False)
         except FileNotFoundError:
             raise CorruptFileError(f"{path} is missing: the solution folder is incomplete") from None
         except (ValueError, OSError, EOFError) as exc:
-            if isinstance(exc, CorruptFileError):
-                raise
             raise CorruptFileError(f"{path} cannot be read ({exc})") from None
         if array.dtype != dtype or array.ndim != 1:
             raise CorruptFileError(f"{path} holds {array.dtype} of shape {array.shape}, expected a 1-D {dtype}")
+        if self.compact and kind != "values":
+            array = _expand(array, self.rows, self.cols, path)
         return np.ascontiguousarray(array)
 
     def nbytes(self, kind: str, age: int) -> int:
@@ -268,6 +251,42 @@ class _Layers:
         if sum(self._map(states.shape[0], job)):
             raise CorruptFileError("an afterstate is missing from its layer: the solution folder is damaged")
         return out
+
+
+def _compact(codes: Codes, rows: int, cols: int) -> Codes:
+    """Sorted codes as one array: ``[n, low bits, words of lows, lows..., highs...]`` of their Elias-Fano code.
+
+    The cells are packed 4 bits each first, so that the codes of an R×C board take ``4RC`` bits.
+    """
+    from plyground.core import elias_fano
+
+    packed = np.empty_like(codes)
+    SK._pack_dense(codes, rows, cols, packed)
+    code = elias_fano.encode(packed)
+    head = np.array([code.n, code.low_bits, code.lows.shape[0]], dtype=np.uint64)
+    return np.concatenate([head, code.lows, code.highs])
+
+
+def _expand(words: Codes, rows: int, cols: int, path: Path) -> Codes:
+    """The codes stored by :func:`_compact`."""
+    from plyground.core import elias_fano
+
+    if words.shape[0] < 3 or int(words[2]) > words.shape[0] - 3:
+        raise CorruptFileError(f"{path} is not an Elias-Fano code (its header is cut)")
+    n, low_bits, n_lows = (int(w) for w in words[:3])
+    arrays = {
+        "n": np.array(n, dtype=np.int64),
+        "low_bits": np.array(low_bits, dtype=np.int64),
+        "lows": words[3 : 3 + n_lows],
+        "highs": words[3 + n_lows :],
+    }
+    try:
+        packed = elias_fano.EliasFano.from_arrays(arrays).decode()
+    except CorruptFileError as exc:
+        raise CorruptFileError(f"{path}: {exc}") from None
+    codes = np.empty_like(packed)
+    SK._unpack_dense(packed, rows, cols, codes)
+    return codes
 
 
 def _one_tile_boards(rows: int, cols: int, exponent: int) -> Codes:
