@@ -1,0 +1,124 @@
+"""``plyground 2048 solve`` and ``plyground 2048 optimal``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from plyground.apps.cli.g2048_solver import parse_size
+from plyground.errors import InvalidInputError
+from plyground.g2048 import Board, Solution
+from tests.apps.test_cli import assert_one_line_error, run_cli
+
+
+@pytest.fixture(scope="module")
+def solved_2x3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("cli") / "2x3"
+    from plyground.g2048 import solve
+
+    solve(2, 3, directory=folder)
+    return folder
+
+
+def test_parse_size() -> None:
+    assert parse_size("3x3") == (3, 3)
+    assert parse_size(" 2X4 ") == (2, 4)
+    assert parse_size("4×3") == (4, 3)
+    with pytest.raises(InvalidInputError, match="RxC"):
+        parse_size("3by3")
+
+
+def test_solve_prints_the_counts_and_the_expected_score(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(tmp_path), "--per-age")
+    assert status == 0, err
+    assert "2048 2x2, p_four 0.1: solved" in out
+    assert "110" in out and "662" in out  # states per class and unreduced
+    assert "66.964" in out  # the expected score
+    assert "boards per age" in out
+    assert Solution(tmp_path).solved
+
+    status, out, _ = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(tmp_path))
+    assert status == 0 and "solved" in out  # loaded, not solved again
+
+
+def test_solve_forward_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, err = run_cli(
+        capsys, "2048", "solve", "4x3", "--dir", str(tmp_path), "--forward-only", "--max-age", "20"
+    )
+    assert status == 0, err
+    assert "forward pass only, unfinished" in out
+    assert "15,013" in out  # the published states of 4x3 up to age 20
+    assert not Solution(tmp_path).solved
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (["3by3"], ["RxC"]),
+        (["4x4"], ["at most 12 cells"]),
+        (["5x2"], ["2 to 4 rows"]),
+        (["3x3", "--max-age", "20"], ["--forward-only"]),
+        (["3x3", "--forward-only", "--max-age", "2"], ["--max-age"]),
+        (["3x3", "--p-four", "2"], ["--p-four"]),
+    ],
+)
+def test_solve_refuses_bad_input_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], parts: list[str]
+) -> None:
+    status, _, err = run_cli(capsys, "2048", "solve", *args, "--dir", str(tmp_path / "s"))
+    assert status == 2
+    assert_one_line_error(err, *parts)
+
+
+def test_solve_refuses_a_folder_of_another_size(capsys: pytest.CaptureFixture[str], solved_2x3: Path) -> None:
+    status, _, err = run_cli(capsys, "2048", "solve", "3x2", "--dir", str(solved_2x3))
+    assert status == 2
+    assert_one_line_error(err, "holds the solution of 2x3")
+
+
+def test_optimal_prints_the_best_move_and_every_value(capsys: pytest.CaptureFixture[str], solved_2x3: Path) -> None:
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3))
+    assert status == 0, err
+    solution = Solution(solved_2x3)
+    position = Board.parse("2 2 0/0 4 0")
+    best = solution.best_move(position)
+    assert f"optimal move: {best}" in out
+    for move, value in solution.move_values(position).items():
+        assert f"{value:,.4f}" in out and move in out
+
+    status, out, _ = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3), "--json")
+    data = json.loads(out)
+    assert data["move"] == best and data["values"] == solution.move_values(position)
+    assert data["value"] == solution.value(position)
+
+
+def test_optimal_on_a_finished_board(capsys: pytest.CaptureFixture[str], solved_2x3: Path) -> None:
+    status, out, _ = run_cli(capsys, "2048", "optimal", "2 4 2/4 2 4", "--dir", str(solved_2x3))
+    assert status == 0
+    assert "game is over" in out
+
+
+@pytest.mark.parametrize(
+    ("board", "parts"),
+    [
+        ("2 2 0/0 4", ["row"]),  # malformed
+        ("2 0 0/0 0 0", ["not a reachable 2x3 state"]),  # one tile: never a state
+    ],
+)
+def test_optimal_refuses_bad_boards_in_one_line(
+    capsys: pytest.CaptureFixture[str], solved_2x3: Path, board: str, parts: list[str]
+) -> None:
+    status, _, err = run_cli(capsys, "2048", "optimal", board, "--dir", str(solved_2x3))
+    assert status == 2
+    assert_one_line_error(err, *parts)
+
+
+def test_optimal_says_how_to_solve_a_size_first(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    status, _, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0/0 0 0")
+    assert status == 2
+    assert_one_line_error(err, "no solution of 3x3", "plyground 2048 solve 3x3")
