@@ -3,7 +3,7 @@
 Solves each size from scratch in a temporary folder, each in a fresh process (so that its
 peak memory is its own), on every core; then Elias-Fano encodes the stored code arrays to
 report the compact size beside the plain one. Also runs the 4x3 forward pass to age 120
-and compares its per-age counts with the published ones (``../shared/data``).
+and compares its per-age counts with the published ones (``tests/data``).
 
     python benchmarks/solver.py [--sizes 2x4 3x3] [--published-age 120] [--keep DIR]
 
@@ -28,7 +28,7 @@ from rich.table import Table
 
 from _common import ROOT, print_json
 
-PUBLISHED_4X3 = ROOT.parent / "shared" / "data" / "published_4x3_states_per_age.txt"
+PUBLISHED_4X3 = ROOT / "tests" / "data" / "published_4x3_states_per_age.txt"
 PAPER_BYTES_PER_CODE = 1.4 * 2**40 / 7.4e11
 
 

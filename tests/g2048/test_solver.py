@@ -17,7 +17,9 @@ from plyground.g2048.solver import AgeCounts, default_directory
 from tests.naive import g2048 as naive
 from tests.naive import solver_2048 as brute
 
-PUBLISHED_4X3 = Path(__file__).resolve().parents[3] / "shared" / "data" / "published_4x3_states_per_age.txt"
+# Per-age state counts of 4x3 (per class under its 4 symmetries), published with Kaneko & Yamashita,
+# "Strongly Solving 2048 4x3" (arXiv:2510.04580).
+PUBLISHED_4X3 = Path(__file__).resolve().parents[1] / "data" / "published_4x3_states_per_age.txt"
 
 
 @functools.cache
