@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +126,27 @@ def test_optimal_says_how_to_solve_a_size_first(
     status, _, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0/0 0 0")
     assert status == 2
     assert_one_line_error(err, "no solution of 3x3", "plyground 2048 solve 3x3")
+
+
+def test_ctrl_c_keeps_the_finished_ages_and_the_same_command_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "2x4"
+    command = [sys.executable, "-m", "plyground.apps.cli.main", "2048", "solve", "2x4", "--dir", str(folder)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and child.poll() is None:
+        try:
+            if json.loads((folder / "solution.json").read_text())["forward"]["age"] >= 200:
+                break
+        except (FileNotFoundError, json.JSONDecodeError):
+            pass
+        time.sleep(0.02)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    assert "interrupted: every finished age is saved" in err and "Traceback" not in err
+    stopped = json.loads((folder / "solution.json").read_text())
+    assert not stopped["backward"]["complete"]
+
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "4,980,767" in done.stdout and "2,641.873" in done.stdout
