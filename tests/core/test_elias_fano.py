@@ -1,6 +1,6 @@
 """Elias-Fano codes: kernels against the slow twin in ``tests/naive/elias_fano.py``, the checks of the public API.
 
-The kernel tests run once more with ``NUMBA_DISABLE_JIT=1`` (``test_kernel_tests_pass_without_jit``).
+The kernel tests run once more with ``NUMBA_DISABLE_JIT=1`` (``tests/test_kernels_without_jit.py``).
 """
 
 from __future__ import annotations
@@ -8,11 +8,7 @@ from __future__ import annotations
 import doctest
 import io
 import math
-import os
-import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,8 +23,6 @@ from plyground.errors import CorruptFileError, InvalidInputError
 from tests.naive import elias_fano as naive
 
 MAX64 = 2**64 - 1
-ROOT = Path(__file__).resolve().parents[2]
-THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
 
 
 @st.composite
@@ -293,44 +287,3 @@ def test_sparse_36_bit_codes_take_about_2_plus_low_bits_per_value() -> None:
     assert 2 + code.low_bits <= code.bits_per_value <= 2 + math.log2(universe / n) + 1e-3
     assert code.bits_per_value == pytest.approx(2 + code.low_bits, abs=0.6)
     assert np.array_equal(code.decode(), values)
-
-
-# --------------------------------------------------------------------------
-# Kernel bodies as plain Python
-# --------------------------------------------------------------------------
-
-KERNEL_TESTS = [
-    "test_kernels_match_naive",
-    "test_count_ones_matches_naive",
-    "test_every_bit_position_decodes",
-    "test_encode_matches_naive_and_round_trips",
-    "test_read_only_input_and_arrays",
-    "test_corrupt_arrays_are_refused",
-    "test_a_value_past_64_bits_is_refused",
-]
-
-
-def test_kernel_tests_pass_without_jit() -> None:
-    """As ``tests/g2048/test_kernels_without_jit.py`` does for the 2048 kernels: the same tests, JIT off."""
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "HYPOTHESIS_PROFILE": "nojit"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-W",
-            "ignore::RuntimeWarning",
-            *[f"{THIS}::{name}" for name in KERNEL_TESTS],
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    summary = result.stdout.strip().splitlines()[-1]
-    assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary

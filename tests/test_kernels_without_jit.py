@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 KERNEL_TESTS = [
     "tests/g2048/test_kernels.py",
     "tests/g2048/test_heuristic.py::test_table_evaluation_matches_naive",
@@ -22,6 +22,18 @@ KERNEL_TESTS = [
     "tests/g2048/test_solver_kernels.py",
     "tests/g2048/test_solver.py::test_values_equal_the_brute_force_on_every_reachable_state[2-2-0.1-True]",
     "tests/g2048/test_solver.py::test_counts_equal_the_brute_force[2-2-0.1-True]",
+    *(
+        f"tests/core/test_elias_fano.py::{name}"
+        for name in (
+            "test_kernels_match_naive",
+            "test_count_ones_matches_naive",
+            "test_every_bit_position_decodes",
+            "test_encode_matches_naive_and_round_trips",
+            "test_read_only_input_and_arrays",
+            "test_corrupt_arrays_are_refused",
+            "test_a_value_past_64_bits_is_refused",
+        )
+    ),
 ]
 
 
