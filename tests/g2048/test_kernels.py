@@ -1,6 +1,6 @@
 """Every kernel against its slow twin in ``tests/naive/g2048.py``, on random boards of every size.
 
-Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``test_kernels_without_jit.py``).
+Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit.py``).
 """
 
 from __future__ import annotations
