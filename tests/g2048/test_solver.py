@@ -38,13 +38,20 @@ def close(a: float, b: float, tolerance: float) -> bool:
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int, float], Solution]:
     base = tmp_path_factory.mktemp("solutions")
-    sizes = [(2, 2, 0.1), (2, 2, 0.5), (2, 3, 0.1), (3, 2, 0.1), (2, 3, 0.0)]
+    sizes = [(2, 2, 0.1), (2, 2, 0.5), (2, 2, 1.0), (2, 3, 0.1), (3, 2, 0.1), (2, 3, 0.0)]
     return {(r, c, p): solve(r, c, p_four=p, directory=base / f"{r}x{c}-{p}") for r, c, p in sizes}
 
 
 @pytest.mark.parametrize(
     ("rows", "cols", "p_four", "exact"),
-    [(2, 2, 0.1, True), (2, 2, 0.5, True), (2, 3, 0.1, False), (3, 2, 0.1, False), (2, 3, 0.0, False)],
+    [
+        (2, 2, 0.1, True),
+        (2, 2, 0.5, True),
+        (2, 2, 1.0, True),
+        (2, 3, 0.1, False),
+        (3, 2, 0.1, False),
+        (2, 3, 0.0, False),
+    ],
 )
 def test_values_equal_the_brute_force_on_every_reachable_state(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool
@@ -65,7 +72,14 @@ def test_values_equal_the_brute_force_on_every_reachable_state(
 
 @pytest.mark.parametrize(
     ("rows", "cols", "p_four", "exact"),
-    [(2, 2, 0.1, True), (2, 2, 0.5, True), (2, 3, 0.1, False), (3, 2, 0.1, False), (2, 3, 0.0, False)],
+    [
+        (2, 2, 0.1, True),
+        (2, 2, 0.5, True),
+        (2, 2, 1.0, True),
+        (2, 3, 0.1, False),
+        (3, 2, 0.1, False),
+        (2, 3, 0.0, False),
+    ],
 )
 def test_counts_equal_the_brute_force(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool

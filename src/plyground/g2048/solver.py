@@ -406,7 +406,10 @@ class _Solver:
         if forward["complete"] or (max_age is not None and forward["age"] >= max_age):
             return
         layers = _Layers(self.rows, self.cols, self.p_four, pool, self.workers)
-        one_tile = {2: _one_tile_boards(self.rows, self.cols, 1), 4: _one_tile_boards(self.rows, self.cols, 2)}
+        # The first spawn of a game: one-tile boards, of the tiles that can spawn.
+        one_tile = {
+            2 * e: _one_tile_boards(self.rows, self.cols, e) for e, p in ((1, 1 - self.p_four), (2, self.p_four)) if p
+        }
 
         def sources(age: int, after: Codes) -> Codes:
             """What a spawn at ``age`` lands on: the afterstates, and the one-tile start boards."""
@@ -419,11 +422,12 @@ class _Solver:
         while True:
             age += 2
             states = layers.spawned(spawn_from.get(age - 2, _EMPTY), spawn_from.get(age - 4, _EMPTY))
-            if states.shape[0] == 0 and spawn_from.get(age - 2, _EMPTY).shape[0] == 0:
+            # Past the start (two spawns on the empty board: ages 4 to 8), nothing more is reachable
+            # once a layer is empty and so is the one that a 4 would spawn on next.
+            if age > 8 and states.shape[0] == 0 and spawn_from.get(age - 2, _EMPTY).shape[0] == 0:
                 forward["complete"] = True
-                while self.meta["ages"] and self.meta["ages"][-1][1] == 0:  # the empty layers at the end
+                while self.meta["ages"] and self.meta["ages"][-1][1] == 0:  # empty layers at the end (p_four 1)
                     self.meta["ages"].pop()
-                forward["max_age"] = self.meta["ages"][-1][0] if self.meta["ages"] else 0
                 self._save_meta()
                 return
             after, terminal, terminal_boards = layers.afterstates(states)
@@ -598,12 +602,13 @@ class Solution:
         The empty board spawns one-tile boards, which spawn again (the start of a game).
         """
         if age == 0:  # the empty board
-            empty = np.uint64(int(boards[0]))
-            twos, fours = (np.uint64(1), np.uint64(2))
-            cells = [np.uint64(1 << i) for i in range(64) if int(K._empty_bits(empty, self.rows, self.cols)) >> i & 1]
-            one_2 = self._spawn_values(np.array([c * twos for c in cells], dtype=np.uint64), 2, board)
-            one_4 = self._spawn_values(np.array([c * fours for c in cells], dtype=np.uint64), 4, board)
-            return np.array([((1.0 - self.p_four) * one_2.sum() + self.p_four * one_4.sum()) / len(cells)])
+            cells = [1 << i for i in range(64) if int(K._empty_bits(boards[0], self.rows, self.cols)) >> i & 1]
+            total = 0.0
+            for exponent, p in ((1, 1.0 - self.p_four), (2, self.p_four)):
+                if p:
+                    one_tile = np.array([cell * exponent for cell in cells], dtype=np.uint64)
+                    total += p * float(self._spawn_values(one_tile, 2 * exponent, board).sum())
+            return np.array([total / len(cells)])
         out = np.empty(boards.shape[0], dtype=np.float64)
         layer_2, layer_4 = self._layer(age + 2), self._layer(age + 4)
         missing = SK._chance_values(
