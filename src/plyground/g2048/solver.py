@@ -593,7 +593,7 @@ class Solution:
         codes, values = self._layer(age)
         k = int(SK._find(codes, SK._canonical(bits, self.rows, self.cols)))
         if k < 0 or values is None:
-            raise InvalidBoardError(f"{_one_line(board)} is not a reachable {self.rows}x{self.cols} state")
+            raise InvalidBoardError(f"{board.to_text()} is not a reachable {self.rows}x{self.cols} state")
         return float(values[k])
 
     def _spawn_values(self, boards: Codes, age: int, board: Board) -> Values:
@@ -615,7 +615,7 @@ class Solution:
             boards, self.rows, self.cols, self.p_four, layer_2[0], layer_2[1], layer_4[0], layer_4[1], out
         )
         if missing:
-            raise InvalidBoardError(f"{_one_line(board)} does not lead to reachable {self.rows}x{self.cols} states")
+            raise InvalidBoardError(f"{board.to_text()} does not lead to reachable {self.rows}x{self.cols} states")
         return out
 
     def value(self, board: Board) -> float:
@@ -634,7 +634,7 @@ class Solution:
         """
         bits = self._check(board)
         if K._count_empty(bits, self.rows, self.cols) == 0:
-            raise InvalidBoardError(f"{_one_line(board)} has no empty cell to spawn on")
+            raise InvalidBoardError(f"{board.to_text()} has no empty cell to spawn on")
         return float(self._spawn_values(np.array([bits]), board.tile_sum(), board)[0])
 
     def move_values(self, board: Board) -> dict[Direction, float]:
@@ -688,7 +688,3 @@ class Solution:
 
 def _shift(cell: int, cols: int) -> int:
     return 16 * (cell // cols) + 4 * (cell % cols)
-
-
-def _one_line(board: Board) -> str:
-    return "/".join(" ".join(str(t) for t in row) for row in board.to_rows())
