@@ -1,0 +1,61 @@
+"""Numba kernels of k-in-a-row: win detection through the last stone, winning moves.
+
+A board is an ``int8`` array of its n*n cells, row-major (cell ``r * n + c``): 0 empty,
+1 for X, 2 for O. A win is k *or more* stones of one player in a row, column or diagonal.
+Kernels do no validation; :mod:`plyground.kinrow.board` does. Twins in ``tests/naive/kinrow.py``.
+"""
+
+from __future__ import annotations
+
+from plyground._jit import kernel
+
+# Directions (dr, dc) of the four lines through a cell: row, column, diagonal, anti-diagonal.
+_DR = (0, 1, 1, 1)
+_DC = (1, 0, 1, -1)
+
+
+@kernel("i8(i1[::1], i8, i8, i8, i8, i8, i8)")
+def _run(cells, n, r, c, dr, dc, player):
+    """The number of ``player`` stones next to (r, c) in direction (dr, dc), (r, c) itself excluded."""
+    count = 0
+    r += dr
+    c += dc
+    while 0 <= r < n and 0 <= c < n and cells[r * n + c] == player:
+        count += 1
+        r += dr
+        c += dc
+    return count
+
+
+@kernel("b1(i1[::1], i8, i8, i8, i8)")
+def _wins_at(cells, n, k, index, player):
+    """Whether a ``player`` stone on ``index`` makes k or more in a line (whatever ``cells[index]`` holds)."""
+    r = index // n
+    c = index % n
+    for d in range(4):
+        dr = _DR[d]
+        dc = _DC[d]
+        if 1 + _run(cells, n, r, c, dr, dc, player) + _run(cells, n, r, c, -dr, -dc, player) >= k:
+            return True
+    return False
+
+
+@kernel("i8(i1[::1], i8, i8)")
+def _winner(cells, n, k):
+    """The player with k or more in a line (the first found in cell order), or 0."""
+    for i in range(n * n):
+        p = cells[i]
+        if p != 0 and _wins_at(cells, n, k, i, p):
+            return p
+    return 0
+
+
+@kernel("i8(i1[::1], i8, i8, i8, i8[::1])")
+def _winning_moves(cells, n, k, player, out):
+    """Write the empty cells where ``player`` would win at once into ``out``; returns how many."""
+    count = 0
+    for i in range(n * n):
+        if cells[i] == 0 and _wins_at(cells, n, k, i, player):
+            out[count] = i
+            count += 1
+    return count

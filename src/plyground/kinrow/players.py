@@ -1,0 +1,151 @@
+"""Players of k-in-a-row: the protocol every player follows, the simple players, and a factory.
+
+A player has a ``name``, a ``time_budget`` (seconds per move, or None) that a driver may
+change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
+``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.mcts`
+and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
+immediate loss first (:func:`forced_move`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from plyground.core.seeding import make_rng, resolve_seed
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow.board import O, State, X
+
+__all__ = [
+    "PLAYER_KINDS",
+    "FirstLegalPlayer",
+    "HumanPlayer",
+    "Player",
+    "RandomPlayer",
+    "forced_move",
+    "make_player",
+]
+
+PLAYER_KINDS = ("mcts", "alphabeta", "random", "first_legal", "human")
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What a driver (play, self-play, the Gomocup brain) needs from a player."""
+
+    name: str
+    time_budget: float | None
+
+    def choose(self, state: State) -> int:
+        """A legal move of ``state`` (a game not over) for the player to move."""
+        ...
+
+    def reset(self) -> None:
+        """Forget what was learnt about the previous game."""
+        ...
+
+
+def forced_move(state: State) -> int | None:
+    """An immediate win of the player to move, else the block of the opponent's immediate win, else None.
+
+    When the opponent threatens to win in two places the game is lost anyway; the first
+    threat is blocked.
+    """
+    wins = state.winning_moves()
+    if wins:
+        return wins[0]
+    threats = state.winning_moves(O if state.to_move == X else X)
+    return threats[0] if threats else None
+
+
+class RandomPlayer:
+    """A uniformly random legal move, from a seeded generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = resolve_seed(seed)
+        self._rng = make_rng(self.seed)
+        self.name = "random"
+        self.time_budget: float | None = None
+
+    def choose(self, state: State) -> int:
+        moves = state.legal_moves()
+        return moves[int(self._rng.integers(len(moves)))]
+
+    def reset(self) -> None:
+        pass
+
+
+class FirstLegalPlayer:
+    """The first empty cell in reading order: a fixed, trivial opponent."""
+
+    def __init__(self) -> None:
+        self.name = "first_legal"
+        self.time_budget: float | None = None
+
+    def choose(self, state: State) -> int:
+        return state.legal_moves()[0]
+
+    def reset(self) -> None:
+        pass
+
+
+class HumanPlayer:
+    """Asks a person: ``ask(state)`` returns the text of a move (``c2`` or ``1,2``); asks again until legal.
+
+    ``tell(message)`` reports a move that cannot be played.
+    """
+
+    def __init__(self, ask: Callable[[State], str], tell: Callable[[str], None] = print) -> None:
+        self.ask, self.tell = ask, tell
+        self.name = "human"
+        self.time_budget: float | None = None
+
+    def choose(self, state: State) -> int:
+        while True:
+            try:
+                move = state.parse_move(self.ask(state))
+            except IllegalMoveError as exc:
+                self.tell(str(exc))
+                continue
+            if move in state.legal_moves():
+                return move
+            self.tell(f"{state.name(move)} is taken")
+
+    def reset(self) -> None:
+        pass
+
+
+def make_player(
+    kind: str,
+    *,
+    depth: int = 2,
+    iterations: int | None = None,
+    time_budget: float | None = None,
+    symmetry: bool = True,
+    c: float = math.sqrt(2),
+    seed: int | None = None,
+    ask: Callable[[State], str] | None = None,
+) -> Player:
+    """A player by name (one of :data:`PLAYER_KINDS`).
+
+    Raises:
+        InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
+    """
+    if kind == "mcts":
+        from plyground.kinrow.mcts import MCTS
+
+        return MCTS(iterations=iterations, time_budget=time_budget, c=c, symmetry=symmetry, seed=seed)
+    if kind == "alphabeta":
+        from plyground.kinrow.alphabeta import AlphaBeta
+
+        return AlphaBeta(depth=depth, time_budget=time_budget)
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "first_legal":
+        return FirstLegalPlayer()
+    if kind == "human":
+        if ask is None:
+            raise InvalidInputError("a human player needs a way to ask for moves")
+        return HumanPlayer(ask)
+    raise InvalidInputError(f"unknown player {kind!r}; known players: {', '.join(PLAYER_KINDS)}")
