@@ -123,7 +123,8 @@ class State:
         """The empty cells, in order; none once the game is over."""
         if self._result is not None:
             return []
-        return np.flatnonzero(self._cells == EMPTY).tolist()
+        moves: list[int] = np.flatnonzero(self._cells == EMPTY).tolist()
+        return moves
 
     def winning_moves(self, player: int | None = None) -> list[int]:
         """The empty cells where ``player`` (default: the player to move) would win at once."""

@@ -1,0 +1,219 @@
+"""Monte Carlo tree search (UCT) for k-in-a-row, sharing statistics between symmetric positions.
+
+Each iteration walks down the tree choosing the child with the best
+``wins / visits + c * sqrt(ln(parent visits) / visits)`` (an unvisited child first),
+expands a leaf with all its empty cells, plays a random game out from the new position
+(in numba), and adds the result to every position on the way. Statistics are kept per
+*position* in a table keyed by the smallest Zobrist key of the position's 8 symmetric
+images, so a position and its rotations and reflections share what was learnt, wherever
+they occur in the tree; the tree's structure stays local. ``symmetry=False`` keys the
+table by the plain position key instead. The move played is the most visited child.
+
+>>> from plyground.kinrow import State
+>>> state = State.parse("XX./OO./...", k=3)
+>>> MCTS(iterations=200, seed=1).choose(state)   # the immediate win
+2
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.core.seeding import resolve_seed
+from plyground.core.symmetry import permutations
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import _mcts_kernels as M
+from plyground.kinrow.board import State, zobrist
+from plyground.kinrow.players import forced_move
+
+__all__ = ["MCTS", "SearchStats"]
+
+_BATCH_SECONDS = 0.02  # a timed search checks the clock this often
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What the last search did: iterations, tree nodes, table entries, seconds, the root's children."""
+
+    iterations: int
+    nodes: int
+    table_entries: int
+    seconds: float
+    visits: dict[int, float]
+    win_rates: dict[int, float]
+
+
+class MCTS:
+    """UCT search with random playouts.
+
+    Args:
+        iterations: iterations per move (with ``time_budget``: at most this many).
+        time_budget: seconds per move. With neither, 2,000 iterations.
+        c: the exploration constant (√2 by default).
+        symmetry: share statistics between symmetric positions.
+        seed: seeds the playouts; the same seed gives the same moves at a fixed iteration count.
+
+    Raises:
+        InvalidInputError: a parameter out of range.
+    """
+
+    DEFAULT_ITERATIONS = 2000
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time_budget: float | None = None,
+        c: float = math.sqrt(2),
+        symmetry: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise InvalidInputError(f"iterations must be a positive integer, got {iterations!r}")
+        if time_budget is not None and not (isinstance(time_budget, int | float) and time_budget > 0):
+            raise InvalidInputError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
+        if not (isinstance(c, int | float) and c >= 0):
+            raise InvalidInputError(f"c must be a non-negative number, got {c!r}")
+        self.name = "mcts"
+        self.iterations = iterations
+        self.time_budget = time_budget
+        self.c = float(c)
+        self.symmetry = bool(symmetry)
+        self.seed = resolve_seed(seed)
+        self._rng = np.array([self.seed], dtype=np.uint64)
+        self.last: SearchStats | None = None
+
+    def reset(self) -> None:
+        """Nothing is kept between moves; the playout stream goes on."""
+
+    def choose(self, state: State) -> int:
+        """The move to play: an immediate win, else a block, else the most visited root child.
+
+        Raises:
+            IllegalMoveError: the game is over.
+        """
+        if state.is_over:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        forced = forced_move(state)
+        if forced is not None:
+            self.last = None
+            return forced
+        stats = self.search(state)
+        return max(stats.visits, key=lambda move: (stats.visits[move], -move))
+
+    def search(self, state: State) -> SearchStats:
+        """Run the search from ``state`` and return its statistics (the root's children and their visits)."""
+        if state.is_over:
+            raise IllegalMoveError("the game is over: there is nothing to search")
+        limit = self.iterations
+        if limit is None and self.time_budget is None:
+            limit = self.DEFAULT_ITERATIONS
+        deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
+        tree = _Tree(state, self.symmetry)
+        start = time.perf_counter()
+        done, batch = 0, 64
+        while limit is None or done < limit:
+            want = batch if limit is None else min(batch, limit - done)
+            tree.make_room()
+            t0 = time.perf_counter()
+            done += tree.run(want, self.c, self._rng)
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                spent = max(now - t0, 1e-6)  # aim for batches of about _BATCH_SECONDS, never past the deadline
+                batch = max(1, min(int(want * _BATCH_SECONDS / spent) + 1, int(want * (deadline - now) / spent) + 1))
+        self.last = tree.stats(done, time.perf_counter() - start)
+        return self.last
+
+
+class _Tree:
+    """The arrays of one search."""
+
+    keys: npt.NDArray[np.uint64]
+    visits: npt.NDArray[np.float64]
+    wins: npt.NDArray[np.float64]
+
+    def __init__(self, state: State, symmetry: bool) -> None:
+        n = state.n
+        self.state, self.n, self.symmetry = state, n, symmetry
+        self.perm = permutations(n).copy()  # writable copies: the kernels' signatures take plain arrays
+        self.zob = zobrist(n).copy()
+        self.cells = state.cells.copy()
+        self.hashes = np.zeros(8, dtype=np.uint64)
+        for move in np.flatnonzero(self.cells):
+            M._toggle(self.hashes, int(move), int(self.cells[move]), self.perm, self.zob)
+        self.sizes = np.array([1, 0], dtype=np.int64)
+        self._allocate_nodes(max(4096, 8 * n * n))
+        self._allocate_table(1 << 14)
+        self.node_key[0] = M._key(self.hashes, symmetry)
+        self.node_slot[0] = M._slot(self.keys, self.node_key[0], self.sizes)
+        self.node_result[0] = 0
+
+    def _allocate_nodes(self, capacity: int) -> None:
+        used = int(self.sizes[0]) if hasattr(self, "node_move") else 0
+
+        def grown(name: str, dtype: type[np.generic]) -> npt.NDArray[Any]:
+            new = np.zeros(capacity, dtype=dtype)
+            if used:
+                new[:used] = getattr(self, name)[:used]
+            return new
+
+        self.node_move = grown("node_move", np.int32)
+        self.node_first = grown("node_first", np.int32)
+        self.node_count = grown("node_count", np.int32)
+        self.node_result = grown("node_result", np.int8)
+        self.node_slot = grown("node_slot", np.int64)
+        self.node_key = grown("node_key", np.uint64)
+
+    def _allocate_table(self, capacity: int) -> None:
+        keys = np.zeros(capacity, dtype=np.uint64)
+        visits = np.zeros(capacity, dtype=np.float64)
+        wins = np.zeros(capacity, dtype=np.float64)
+        if hasattr(self, "keys"):
+            old = (self.keys, self.visits, self.wins)
+            M._rehash(*old, keys, visits, wins, self.node_key, self.node_slot, int(self.sizes[0]))
+        self.keys, self.visits, self.wins = keys, visits, wins
+
+    def make_room(self) -> None:
+        """Grow the arrays so that a batch can run (the kernel stops early when they fill up)."""
+        cells = self.n * self.n
+        if self.sizes[0] + 64 * cells > self.node_move.shape[0]:
+            self._allocate_nodes(2 * self.node_move.shape[0] + 64 * cells)
+        if 2 * (self.sizes[1] + 64 * cells) > self.keys.shape[0]:
+            self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
+
+    def run(self, iterations: int, c: float, rng: npt.NDArray[np.uint64]) -> int:
+        done = 0
+        while done < iterations:
+            ran = int(
+                M._iterate(
+                    self.cells, self.hashes, self.n, self.state.k, self.state.to_move, iterations - done,
+                    self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
+                    self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
+                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng,
+                )
+            )  # fmt: skip
+            done += ran
+            if done < iterations:
+                cells = self.n * self.n
+                self._allocate_nodes(2 * self.node_move.shape[0] + 64 * cells)
+                self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
+        return done
+
+    def stats(self, iterations: int, seconds: float) -> SearchStats:
+        first, count = int(self.node_first[0]), int(self.node_count[0])
+        children = range(first, first + count)
+        visits = {int(self.node_move[i]): float(self.visits[self.node_slot[i]]) for i in children}
+        win_rates = {
+            int(self.node_move[i]): float(self.wins[self.node_slot[i]] / max(1.0, self.visits[self.node_slot[i]]))
+            for i in children
+        }
+        return SearchStats(iterations, int(self.sizes[0]), int(self.sizes[1]), seconds, visits, win_rates)

@@ -1,0 +1,130 @@
+"""MCTS: tactics, determinism, sharing between symmetric positions, agreement with the numpy twin."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import O, State, X
+from plyground.kinrow.mcts import MCTS
+from plyground.kinrow.memo import memoize, memoize_canonical
+from tests.naive.mcts_kinrow import NaiveMCTS
+
+
+@pytest.mark.parametrize(
+    ("text", "k", "expected"),
+    [
+        ("XX./OO./...", 3, {2}),  # X wins at once
+        ("X../OO./X..", 3, {5}),  # X blocks O's row
+        ("XXX./OO../O.../....", 4, {3}),  # k = 4: the fourth X
+        (".XXX.../......./OOO..../......./......./......./.......", 4, {0, 4}),  # either end wins
+    ],
+)
+def test_takes_the_win_or_blocks_the_loss(text: str, k: int, expected: set[int]) -> None:
+    state = State.parse(text, k)
+    for symmetry in (True, False):
+        assert MCTS(iterations=50, seed=3, symmetry=symmetry).choose(state) in expected
+
+
+def test_makes_a_double_threat_and_defends_against_one() -> None:
+    # X to move: blocking O's diagonal on 6 also threatens 3 and 7 at once, a won game.
+    state = State.parse("X.O/.O./..X", 3)
+    stats = MCTS(iterations=3000, seed=1).search(state)
+    assert max(stats.visits, key=stats.visits.get) == 6 and stats.win_rates[6] > 0.9  # type: ignore[arg-type]
+    # O to move against X in opposite corners: a corner lets X fork; only an edge holds the draw.
+    state = State.parse("X../.O./..X", 3)
+    stats = MCTS(iterations=5000, seed=1).search(state)
+    assert max(stats.visits, key=stats.visits.get) in {1, 3, 5, 7}  # type: ignore[arg-type]
+
+
+def test_tic_tac_toe_root_values_are_draws_with_enough_iterations() -> None:
+    stats = MCTS(iterations=20000, seed=5).search(State(3, 3))
+    best = max(stats.visits, key=stats.visits.get)  # type: ignore[arg-type]
+    assert best == 4  # the centre
+    assert 0.4 < stats.win_rates[best] < 0.7  # a draw scores 0.5
+
+
+def test_same_seed_same_search_and_the_seed_matters() -> None:
+    state = State.from_moves(7, 4, [24, 25])
+    a = MCTS(iterations=2000, seed=11).search(state)
+    b = MCTS(iterations=2000, seed=11).search(state)
+    c = MCTS(iterations=2000, seed=12).search(state)
+    assert a.visits == b.visits and a.win_rates == b.win_rates
+    assert a.win_rates != c.win_rates
+
+
+def test_symmetric_moves_share_statistics() -> None:
+    stats = MCTS(iterations=3000, seed=2).search(State(4, 3))
+    corners = {stats.visits[m] for m in (0, 3, 12, 15)}
+    centre = {stats.visits[m] for m in (5, 6, 9, 10)}
+    assert len(corners) == 1 and len(centre) == 1  # one table entry each
+    plain = MCTS(iterations=3000, seed=2, symmetry=False).search(State(4, 3))
+    assert stats.table_entries < plain.table_entries / 1.5
+
+
+def test_time_budget_is_kept_and_iterations_grow_with_it() -> None:
+    state = State(9, 5)
+    short = MCTS(time_budget=0.05, seed=1).search(state)
+    long = MCTS(time_budget=0.3, seed=1).search(state)
+    assert short.seconds < 0.05 + 0.1 and long.seconds < 0.3 + 0.1
+    assert long.iterations > 2 * short.iterations
+
+
+def test_big_boards_and_long_searches_grow_the_arrays() -> None:
+    stats = MCTS(iterations=20000, seed=4).search(State(15, 5))
+    assert stats.iterations == 20000 and stats.nodes > 4096 * 4
+    assert sum(stats.visits.values()) >= 20000 - 1
+
+
+def test_agrees_with_the_numpy_twin() -> None:
+    # Different random streams, the same algorithm: the same moves, and close values where both looked hard.
+    for text, symmetry in (("X.O/.X./...", True), ("XO./.../...", False), ("X../.O./..X", True)):
+        state = State.parse(text, 3)
+        stats = MCTS(iterations=4000, seed=1, symmetry=symmetry).search(state)
+        board = state.cells.reshape(3, 3).astype(np.int8)
+        twin = NaiveMCTS(symmetry=symmetry, seed=1)
+        visits = twin.search(board, 3, state.to_move, 4000)
+        assert set(visits) == set(stats.visits)
+        compared = 0
+        for move, count in visits.items():
+            if count >= 300 and stats.visits[move] >= 300:
+                after = board.copy()
+                after[divmod(move, 3)] = state.to_move
+                rate = twin.wins[twin.key(after)] / twin.visits[twin.key(after)]
+                assert abs(rate - stats.win_rates[move]) < 0.08, (text, move)
+                compared += 1
+        assert compared >= 1
+
+
+def test_bad_arguments_and_finished_games_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="iterations"):
+        MCTS(iterations=0)
+    with pytest.raises(InvalidInputError, match="time_budget"):
+        MCTS(time_budget=-1)
+    with pytest.raises(InvalidInputError, match="c must"):
+        MCTS(c=-0.5)
+    finished = State.parse("XXX/OO./...", 3)
+    assert finished.result == X
+    with pytest.raises(IllegalMoveError, match="over"):
+        MCTS(iterations=10).choose(finished)
+
+
+def test_memoize_by_position_and_by_class() -> None:
+    calls: list[str] = []
+
+    @memoize
+    def plain(state: State) -> int:
+        calls.append("plain")
+        return len(state.history)
+
+    @memoize_canonical
+    def by_class(state: State) -> int:
+        calls.append("class")
+        return len(state.history)
+
+    images = [State.from_moves(5, 4, [m, 12]) for m in (0, 4, 20, 24)]  # a corner and the centre, 4 ways
+    assert [by_class(s) for s in images] == [2, 2, 2, 2] and calls.count("class") == 1
+    assert [plain(s) for s in images] == [2, 2, 2, 2] and calls.count("plain") == 4
+    assert by_class.cache_size() == 1 and plain.cache_size() == 4
+    assert O == 2
