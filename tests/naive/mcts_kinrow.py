@@ -41,7 +41,7 @@ class Node:
 
 
 class NaiveMCTS:
-    """UCT: select (unvisited child first, in cell order), expand every empty cell, random playout, back up."""
+    """UCT: select (a child not looked at or unvisited first, in cell order), expand, random playout, back up."""
 
     def __init__(self, c: float = math.sqrt(2), symmetry: bool = True, seed: int = 0) -> None:
         self.c, self.symmetry = c, symmetry
@@ -63,21 +63,12 @@ class NaiveMCTS:
             node, to_move, path = root, player, [root]
             result = root.result
             while result == 0:
-                if node.children is None:
-                    node.children = []
-                    stones = int(np.count_nonzero(work))
-                    for move in np.flatnonzero(work.reshape(-1) == 0):
-                        r, c = divmod(int(move), n)
-                        work[r, c] = to_move
-                        outcome = to_move if wins_at(work, k, r, c, to_move) else 3 if stones + 1 == n * n else 0
-                        child = Node(int(move), outcome)
-                        child.key = self.key(work)
-                        work[r, c] = 0
-                        node.children.append(child)
+                if node.children is None:  # the empty cells, looked at when first chosen
+                    node.children = [Node(int(move), 0) for move in np.flatnonzero(work.reshape(-1) == 0)]
                 log_parent = math.log(max(1.0, self.visits.get(node.key, 0.0)))
                 best, best_score = None, -1.0
                 for child in node.children:
-                    v = self.visits.get(child.key, 0.0)
+                    v = self.visits.get(child.key, 0.0) if child.key else 0.0
                     if v == 0.0:
                         best = child
                         break
@@ -86,7 +77,12 @@ class NaiveMCTS:
                         best, best_score = child, score
                 assert best is not None and best.move is not None
                 node = best
-                work[divmod(node.move, n)] = to_move
+                r, c = divmod(node.move, n)
+                work[r, c] = to_move
+                if not node.key:  # first look: the position's key and whether the game ends here
+                    node.key = self.key(work)
+                    full = not (work == 0).any()
+                    node.result = to_move if wins_at(work, k, r, c, to_move) else 3 if full else 0
                 to_move = 3 - to_move
                 path.append(node)
                 result = node.result

@@ -2,7 +2,8 @@
 
 The tree is a set of flat arrays (one entry per node: its move, its children's block, its
 result if the game ends there, its statistics slot); a node's children are the empty
-cells, created together when the node is first expanded. Statistics (visits, and wins of
+cells, created together when the node is first expanded, each looked up in the table
+(key, slot, whether the game ends there) only when it is first chosen. Statistics (visits, and wins of
 the player who moved into the position, a draw counting half) live in an open-addressing
 table keyed by a position key: the *canonical* key (the smallest Zobrist key among the 8
 symmetric images) when sharing is on, so symmetric positions anywhere in the tree pool
@@ -85,7 +86,8 @@ def _rehash(keys, visits, wins, new_keys, new_visits, new_wins, node_key, node_s
             new_visits[j] = visits[i]
             new_wins[j] = wins[i]
     for node in range(nodes):
-        node_slot[node] = _slot(new_keys, node_key[node], sizes)
+        if node_slot[node] >= 0:
+            node_slot[node] = _slot(new_keys, node_key[node], sizes)
 
 
 @kernel("i8(i1[::1], i8, i8, i8, u8[::1], i8[::1])")
@@ -144,9 +146,10 @@ def _iterate(
 
     ``sizes`` holds [nodes used, table slots used]; the run stops early when another
     expansion might not fit in ``max_nodes`` nodes or would fill the table past half.
-    Each iteration: select by UCT (``c`` the exploration constant; an unvisited child
-    first, the first in cell order), expand a leaf's empty cells, play a random game
-    out from it, and add the result to every position on the path.
+    Each iteration: select by UCT (``c`` the exploration constant; a child not looked at
+    yet or never visited first, the first in cell order), expand a leaf's empty cells,
+    play a random game out from the first new position, and add the result to every
+    position on the path.
     """
     cells = np.empty(n * n, dtype=np.int8)
     hashes = np.empty(8, dtype=np.uint64)
@@ -154,7 +157,7 @@ def _iterate(
     empties = np.empty(n * n, dtype=np.int64)
     done = 0
     while done < iterations:
-        if sizes[0] + n * n > max_nodes or 2 * (sizes[1] + n * n) > keys.shape[0]:
+        if sizes[0] + n * n > max_nodes or 2 * (sizes[1] + n * n + 2) > keys.shape[0]:
             break
         cells[:] = root_cells
         hashes[:] = root_hashes
@@ -168,39 +171,31 @@ def _iterate(
         path[0] = 0
         result = node_result[0]
         while result == 0:
-            if node_count[node] == 0:  # a leaf: expand it
+            if node_count[node] == 0:  # a leaf: its children are its empty cells, looked at when first chosen
+                if sizes[0] + n * n > max_nodes:
+                    break  # no room to grow the tree in this run: play out from here
                 first = sizes[0]
                 m = 0
                 for move in range(n * n):
-                    if cells[move] != 0:
-                        continue
-                    child = first + m
-                    node_move[child] = move
-                    node_first[child] = 0
-                    node_count[child] = 0
-                    cells[move] = player
-                    _toggle(hashes, move, player, perm, zob)
-                    if _wins_at(cells, n, k, move, player):
-                        node_result[child] = player
-                    elif stones + 1 == n * n:
-                        node_result[child] = 3
-                    else:
-                        node_result[child] = 0
-                    node_key[child] = _key(hashes, symmetry)
-                    node_slot[child] = _slot(keys, node_key[child], sizes)
-                    cells[move] = 0
-                    _toggle(hashes, move, player, perm, zob)
-                    m += 1
+                    if cells[move] == 0:
+                        node_move[first + m] = move
+                        node_first[first + m] = 0
+                        node_count[first + m] = 0
+                        node_slot[first + m] = -1
+                        m += 1
                 node_first[node] = first
                 node_count[node] = m
                 sizes[0] += m
-            # Select a child by UCT.
+            # Select a child by UCT; a child never looked at, or never visited, first.
             parent_visits = visits[node_slot[node]]
             log_parent = math.log(parent_visits if parent_visits > 1.0 else 1.0)
             best = -1
             best_score = -1.0
             for j in range(node_count[node]):
                 child = node_first[node] + j
+                if node_slot[child] < 0:
+                    best = child
+                    break
                 v = visits[node_slot[child]]
                 if v == 0.0:
                     best = child
@@ -210,9 +205,19 @@ def _iterate(
                     best_score = score
                     best = child
             node = best
-            cells[node_move[node]] = player
-            _toggle(hashes, node_move[node], player, perm, zob)
+            move = node_move[node]
+            cells[move] = player
+            _toggle(hashes, move, player, perm, zob)
             stones += 1
+            if node_slot[node] < 0:  # first look at this child: its position's key, slot and result
+                node_key[node] = _key(hashes, symmetry)
+                node_slot[node] = _slot(keys, node_key[node], sizes)
+                if _wins_at(cells, n, k, move, player):
+                    node_result[node] = player
+                elif stones == n * n:
+                    node_result[node] = 3
+                else:
+                    node_result[node] = 0
             player = 3 - player
             depth += 1
             path[depth] = node

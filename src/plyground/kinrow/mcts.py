@@ -210,10 +210,10 @@ class _Tree:
 
     def stats(self, iterations: int, seconds: float) -> SearchStats:
         first, count = int(self.node_first[0]), int(self.node_count[0])
-        children = range(first, first + count)
-        visits = {int(self.node_move[i]): float(self.visits[self.node_slot[i]]) for i in children}
-        win_rates = {
-            int(self.node_move[i]): float(self.wins[self.node_slot[i]] / max(1.0, self.visits[self.node_slot[i]]))
-            for i in children
-        }
+        visits: dict[int, float] = {}
+        win_rates: dict[int, float] = {}
+        for i in range(first, first + count):
+            move, slot = int(self.node_move[i]), int(self.node_slot[i])
+            visits[move] = float(self.visits[slot]) if slot >= 0 else 0.0
+            win_rates[move] = float(self.wins[slot] / self.visits[slot]) if slot >= 0 and self.visits[slot] else 0.0
         return SearchStats(iterations, int(self.sizes[0]), int(self.sizes[1]), seconds, visits, win_rates)
