@@ -25,6 +25,7 @@ from plyground.kinrow._kernels import _wins_at
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
+_INV_SQRT = 1.0 / np.sqrt(np.arange(1 << 16, dtype=np.float64).clip(1.0))  # 1/sqrt(v) for small visit counts
 _EMPTY_KEY = np.uint64(0)  # no position has key 0 (the empty board's key is 0: it is stored as 1)
 
 
@@ -188,7 +189,7 @@ def _iterate(
                 sizes[0] += m
             # Select a child by UCT; a child never looked at, or never visited, first.
             parent_visits = visits[node_slot[node]]
-            log_parent = math.log(parent_visits if parent_visits > 1.0 else 1.0)
+            explore = c * math.sqrt(math.log(parent_visits if parent_visits > 1.0 else 1.0))
             best = -1
             best_score = -1.0
             for j in range(node_count[node]):
@@ -200,7 +201,8 @@ def _iterate(
                 if v == 0.0:
                     best = child
                     break
-                score = wins[node_slot[child]] / v + c * math.sqrt(log_parent / v)
+                inv_sqrt = _INV_SQRT[np.int64(v)] if v < 65536.0 else 1.0 / math.sqrt(v)
+                score = (wins[node_slot[child]] * inv_sqrt + explore) * inv_sqrt
                 if score > best_score:
                     best_score = score
                     best = child
