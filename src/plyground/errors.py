@@ -15,6 +15,7 @@ __all__ = [
     "InvalidBoardError",
     "InvalidInputError",
     "NothingToUndoError",
+    "PlayerError",
     "PlygroundError",
     "UnknownDirectionError",
 ]
@@ -50,6 +51,10 @@ class NothingToUndoError(PlygroundError):
 
 class CorruptFileError(InvalidInputError):
     """A saved file (game, replay, weights) cannot be read back."""
+
+
+class PlayerError(PlygroundError):
+    """A game player raised an error or chose a move that cannot be played; the message names it and the move."""
 
 
 class DependencyNotInstalled(PlygroundError, ImportError):

@@ -130,7 +130,8 @@ class State:
         """The empty cells where ``player`` (default: the player to move) would win at once."""
         out = np.empty(self.n * self.n, dtype=np.int64)
         count = K._winning_moves(self._cells, self.n, self.k, player or self.to_move, out)
-        return out[:count].tolist()
+        moves: list[int] = out[:count].tolist()
+        return moves
 
     def index(self, row: int, col: int) -> int:
         """The move number of cell (row, col)."""

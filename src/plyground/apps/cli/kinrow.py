@@ -1,0 +1,361 @@
+"""``plyground kinrow``: play k-in-a-row against the AI, watch two players play a match, run a Gomocup brain.
+
+Game modules are imported inside the commands, so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from plyground.apps.cli import announce_compilation
+from plyground.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from plyground.kinrow.board import State
+    from plyground.kinrow.players import Player
+    from plyground.kinrow.selfplay import GameRecord, MatchSummary
+
+__all__ = ["app"]
+
+app = typer.Typer(
+    name="kinrow",
+    help="k-in-a-row on n×n boards (tic-tac-toe to gomoku): play the AI, run a match, or a Gomocup brain.",
+    no_args_is_help=True,
+)
+
+_PACKAGE = "plyground.kinrow"
+_KERNELS = {"mcts": ("MCTS", "_mcts_kernels.py"), "alphabeta": ("alpha-beta", "_alphabeta_kernels.py")}
+
+
+class AI(StrEnum):
+    """The players a command can make."""
+
+    mcts = "mcts"
+    alphabeta = "alphabeta"
+    random = "random"
+    first_legal = "first_legal"
+
+
+class First(StrEnum):
+    """Who moves first (and plays X) in ``play``."""
+
+    human = "human"
+    ai = "ai"
+
+
+def _positive_seconds(value: float | None) -> float | None:
+    if value is not None and not (value > 0 and math.isfinite(value)):
+        raise typer.BadParameter(f"must be a positive number of seconds, got {value:g}")
+    return value
+
+
+# Options shared by the commands.
+NOption = Annotated[int, typer.Option("--n", min=3, max=19, help="Side of the board (3 to 19).")]
+KOption = Annotated[int, typer.Option("--k", min=3, max=19, help="Stones in a row that win (3 to --n).")]
+NIterationsOption = Annotated[
+    int | None,
+    typer.Option("--n-iterations", min=1, help="MCTS iterations per move (with a time budget: at most this many)."),
+]
+DepthOption = Annotated[int, typer.Option("--depth", min=1, max=30, help="Alpha-beta search depth.")]
+SymmetryOption = Annotated[
+    bool,
+    typer.Option("--symmetry/--no-symmetry", help="MCTS shares what it learns between the 8 symmetric positions."),
+]
+SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the AI (default: random).")]
+
+
+def _check_k(n: int, k: int) -> None:
+    if k > n:
+        raise InvalidInputError(f"--k {k} is more than --n {n}: k is from 3 to the side of the board")
+
+
+def _announce(*kinds: str) -> None:
+    """Say when the kernels of the board, and of the searching players among ``kinds``, are compiled."""
+    announce_compilation(_PACKAGE, "k-in-a-row")
+    for kind in dict.fromkeys(kinds):
+        if kind in _KERNELS:
+            label, kernels = _KERNELS[kind]
+            announce_compilation(_PACKAGE, label, kernels=kernels)
+
+
+def _factory(
+    kind: AI, *, depth: int, iterations: int | None, time_budget: float | None, symmetry: bool
+) -> Callable[[int | None], Player]:
+    """Makes a player of ``kind`` with these options from a seed."""
+    from plyground.kinrow.players import make_player
+
+    def make(seed: int | None) -> Player:
+        return make_player(
+            kind.value, depth=depth, iterations=iterations, time_budget=time_budget, symmetry=symmetry, seed=seed
+        )
+
+    return make
+
+
+# -- play -------------------------------------------------------------------
+
+_HELP = (
+    "Type a move as column letter and row number (c2), 'undo' to take back your last move and the AI's reply, "
+    "'quit' to leave."
+)
+
+
+@app.command()
+def play(
+    n: NOption = 7,
+    k: KOption = 4,
+    opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.mcts,
+    time_budget: Annotated[
+        float,
+        typer.Option("--time-budget", callback=_positive_seconds, help="Seconds the AI may think per move."),
+    ] = 2.0,
+    first: Annotated[First, typer.Option("--first", help="Who moves first and plays X.")] = First.human,
+    seed: SeedOption = None,
+    n_iterations: NIterationsOption = None,
+    depth: DepthOption = 2,
+    symmetry: SymmetryOption = True,
+) -> None:
+    """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
+
+    Type moves like c2 (column letter, row number from 1 at the top); 'undo' takes back your
+    last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
+    """
+    _check_k(n, k)
+    _announce(opponent.value)
+    from plyground.kinrow.board import O, State, X
+
+    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)(seed)
+    try:
+        _play(State(n, k), ai, human=X if first is First.human else O)
+    except KeyboardInterrupt:
+        print("\ninterrupted: game left", file=sys.stderr)
+        raise typer.Exit(130) from None
+
+
+def _play(state: State, ai: Player, *, human: int) -> None:
+    """The game loop: the person types moves and commands, the AI answers, until the game ends or they leave."""
+    from plyground.errors import IllegalMoveError
+    from plyground.kinrow.board import DRAW, EMPTY, O, X, player_name
+    from plyground.kinrow.selfplay import timed_choice
+
+    you, it = player_name(human), player_name(O if human == X else X)
+    order = "move first" if you == "X" else "move second"
+    typer.echo(f"k-in-a-row on {state.n}x{state.n}, {state.k} in a row wins: you are {you} and {order}; ", nl=False)
+    typer.echo(f"the AI ({ai.name}) is {it}.")
+    typer.echo(_HELP)
+    typer.echo(str(state))
+    while state.result is None:
+        if state.to_move != human:
+            if sys.stdout.isatty():
+                typer.echo(f"{it} ({ai.name}) is thinking...")
+            move, seconds = timed_choice(ai, state)
+            state.play(move)
+            typer.echo(f"{it} ({ai.name}) plays {state.name(move)} ({seconds:.2f} s)")
+            typer.echo(str(state))
+            continue
+        try:
+            text = input(f"your move ({you}): ")
+        except EOFError:
+            typer.echo(f"\ngame left after {len(state.history)} moves")
+            return
+        if not sys.stdin.isatty():  # a script: show what it typed, as a terminal would
+            typer.echo(text)
+        command = text.strip().lower()
+        if not command:
+            continue
+        if command in ("quit", "q", "exit"):
+            typer.echo(f"game left after {len(state.history)} moves")
+            return
+        if command in ("help", "?"):
+            typer.echo(_HELP)
+            continue
+        if command in ("undo", "u"):
+            if len(state.history) < (2 if human == X else 3):  # O keeps the AI's opening move
+                typer.echo("nothing to undo: you have not moved yet")
+                continue
+            state.undo()
+            state.undo()
+            typer.echo("took back your last move and the AI's reply")
+            typer.echo(str(state))
+            continue
+        try:
+            move = state.parse_move(command)
+        except IllegalMoveError as exc:
+            typer.echo(str(exc))
+            continue
+        if state.cells[move] != EMPTY:
+            typer.echo(f"{state.name(move)} is taken")
+            continue
+        state.play(move)
+        typer.echo(str(state))
+    if state.result == DRAW:
+        typer.echo(f"draw after {len(state.history)} moves.")
+    elif state.result == human:
+        typer.echo(f"{you} wins after {len(state.history)} moves: you win!")
+    else:
+        typer.echo(f"{it} ({ai.name}) wins after {len(state.history)} moves.")
+
+
+# -- selfplay ---------------------------------------------------------------
+
+
+@app.command()
+def selfplay(
+    n: NOption = 9,
+    k: KOption = 5,
+    x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = AI.mcts,
+    o: Annotated[AI, typer.Option("--o", help="The player of O.")] = AI.alphabeta,
+    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 10,
+    swap: Annotated[bool, typer.Option("--swap", help="The players change sides after each game.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the table: no progress, no games.")] = False,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Seed of the first game; game i uses seed+i (default: random).")
+    ] = None,
+    time_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--time-budget",
+            callback=_positive_seconds,
+            help="Seconds per move of each player (default: MCTS 2,000 iterations, alpha-beta its depth).",
+        ),
+    ] = None,
+    n_iterations: NIterationsOption = None,
+    depth: DepthOption = 2,
+    symmetry: SymmetryOption = True,
+) -> None:
+    """Play a match between two players and print the results: wins, draws, losses and time per move.
+
+    Both players of game i are made with seed --seed + i, so a seeded match without a time
+    budget plays the same games again. A progress bar runs over the games and each game gets
+    a line, unless --quiet. Ctrl-C stops and prints the games finished so far (exit status 130).
+    """
+    _check_k(n, k)
+    _announce(x.value, o.value)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plyground.core.seeding import resolve_seed
+    from plyground.kinrow.selfplay import play_match, summarize
+
+    x_factory, o_factory = (
+        _factory(kind, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)
+        for kind in (x, o)
+    )
+    for make in (x_factory, o_factory):
+        make(0)  # bad options fail here, before any game
+    base = resolve_seed(seed)
+    title = f"k-in-a-row {n}x{n}, {k} in a row: {x.value} vs {o.value}" + (", changing sides" if swap else "")
+    out = Console(highlight=False)
+    records: list[GameRecord] = []
+    progress = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[score]}"),
+        console=out if out.is_terminal else Console(stderr=True),
+        transient=True,
+        disable=quiet,
+    )
+    width = len(str(games))
+
+    def on_game(i: int, record: GameRecord) -> None:
+        records.append(record)
+        if not quiet:
+            out.print(_game_line(i, games, width, record), soft_wrap=True, markup=False)
+        summary = summarize(records, swap=swap)
+        score = f"{x.value} {summary.first.wins} - {summary.second.wins} {o.value}, {summary.draws} drawn"
+        progress.update(task, advance=1, score=score)
+
+    try:
+        with progress:
+            task = progress.add_task("games", total=games, score="")
+            summary = play_match(x_factory, o_factory, games, n, k, seed=base, swap=swap, on_game=on_game)
+    except KeyboardInterrupt:
+        print(f"interrupted: {len(records)} of {games} games finished", file=sys.stderr)
+        if records:
+            out.print(_results_table(summarize(records, swap=swap), title))
+        raise typer.Exit(130) from None
+    out.print(_results_table(summary, title))
+
+
+def _game_line(i: int, games: int, width: int, record: GameRecord) -> str:
+    """One game in a line: number, seed, players, result and mean time per move of each side."""
+    x_mean = _mean(record.x_seconds)
+    o_mean = _mean(record.o_seconds)
+    return (
+        f"game {i + 1:>{width}}/{games}  seed {record.seed}  X {record.x_name}, O {record.o_name}: "
+        f"{record.describe()}  (ms/move: X {x_mean}, O {o_mean})"
+    )
+
+
+def _mean(seconds: tuple[float, ...]) -> str:
+    return f"{1000 * sum(seconds) / len(seconds):,.2f}" if seconds else "-"
+
+
+def _results_table(summary: MatchSummary, title: str) -> Table:
+    """Wins, draws, losses and mean milliseconds per move of each player."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("side")
+    table.add_column("player")
+    for name in ("wins", "draws", "losses", "games", "ms/move"):
+        table.add_column(name, justify="right")
+    sides = ("X then O", "O then X") if summary.swap else ("X", "O")
+    for side, player in zip(sides, (summary.first, summary.second), strict=True):
+        mean = "-" if math.isnan(player.mean_seconds) else f"{1000 * player.mean_seconds:,.2f}"
+        table.add_row(side, player.name, *map(str, (player.wins, player.draws, player.losses, player.games)), mean)
+    if summary.swap:
+        table.caption = f"X won {summary.x_wins}, O won {summary.o_wins}, {summary.draws} drawn"
+    return table
+
+
+# -- pbrain -----------------------------------------------------------------
+
+
+@app.command()
+def pbrain(
+    player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
+    time_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--time-budget",
+            callback=_positive_seconds,
+            help="Seconds per move until the manager sends INFO timeout_turn (default: the player's own).",
+        ),
+    ] = None,
+    n_iterations: NIterationsOption = None,
+    depth: DepthOption = 2,
+    symmetry: SymmetryOption = True,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Seed of the first game; game i uses seed+i (default: random).")
+    ] = None,
+) -> None:
+    """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
+
+    Plays free-style gomoku (five or more in a row wins) on square boards from 3 to 19;
+    INFO timeout_turn sets the time per move, with a safety margin.
+    """
+    _announce(player.value)
+    from plyground.apps.pbrain import main as run_brain
+
+    make = _factory(player, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)
+    make(seed)  # bad options fail here, before the manager talks
+    seeds = itertools.count(seed) if seed is not None else None
+
+    def new_player() -> Player:
+        return make(next(seeds) if seeds is not None else None)
+
+    status = run_brain(new_player)
+    if status:
+        raise typer.Exit(status)

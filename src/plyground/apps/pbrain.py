@@ -1,0 +1,412 @@
+"""A Gomocup brain: plyground's k-in-a-row players behind the Piskvork protocol on text streams.
+
+The manager (Piskvork, a Gomocup tournament, a test) writes one command a line; the brain
+answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm)::
+
+    START 15          -> OK                 a new game on a 15x15 board (3 to 19)
+    BEGIN             -> 7,7                the brain moves first
+    TURN 8,7          -> 7,8                the opponent's move, then the brain's
+    BOARD             (then x,y,field lines: 1 own stone, 2 opponent's, 3 a blocked cell
+    DONE              -> 6,6                of a continuous game) a whole new position
+    TAKEBACK 7,8      -> OK                 take back the last stone
+    RESTART           -> OK                 a new game on the same board
+    INFO timeout_turn 5000                  milliseconds per move (no answer)
+    ABOUT             -> name="plyground", version="...", ...
+    END                                     the brain exits
+
+Coordinates are ``x,y`` = column,row from 0. The game is gomoku, free-style (five or more
+in a row wins; ``k = min(5, size)`` on small boards). An unknown command is answered
+``UNKNOWN ...``, a malformed or impossible one ``ERROR ...``, and the brain carries on:
+it never stops on bad input and never prints a traceback.
+
+Run it with ``plyground kinrow pbrain`` or ``python -m plyground.apps.pbrain``; drive it
+in-process with :class:`Brain` (:meth:`Brain.feed` takes one line).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from plyground import __version__
+from plyground.errors import PlygroundError
+from plyground.kinrow.board import EMPTY, MAX_N, MIN_N, O, State, X
+from plyground.kinrow.players import Player
+from plyground.kinrow.selfplay import timed_choice
+
+__all__ = ["ABOUT", "Brain", "budget_from_timeout", "main"]
+
+ABOUT = f'name="plyground", version="{__version__}", author="plyground contributors", country="", www=""'
+"""The answer to ``ABOUT``."""
+
+_K = 5  # gomoku
+_SAFETY_FRACTION = 0.8  # of the manager's time per move that the search may use...
+_SAFETY_SECONDS = 0.05  # ...less this, for the answer to reach the manager
+_MIN_BUDGET = 0.01
+_MOVES_LEFT_GUESS = 20  # with a match clock, a move gets at most its time left over this many moves
+
+# INFO rule is a bit set; plyground plays free-style, so these rules are reported and ignored.
+_UNSUPPORTED_RULES = {1: "exactly-five", 4: "renju", 8: "caro"}
+
+_POINT = re.compile(r"(\d+)\s*,\s*(\d+)")
+_BOARD_LINE = re.compile(r"(\d+)\s*,\s*(\d+)\s*,\s*(\d+)")
+_HUGE = 10**12
+
+
+def _number(digits: str) -> int:
+    """The value of a string of digits, or a huge number for a very long one (never a slow conversion)."""
+    return int(digits) if len(digits) <= 12 else _HUGE
+
+
+class _ProtocolError(Exception):
+    """A command that is malformed or cannot be done now; answered ``ERROR <message>``."""
+
+
+def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -> float:
+    """The seconds a search may take when the manager allows ``timeout_turn_ms`` per move.
+
+    Keeps a safety margin (80% of the time, less 50 ms); ``0`` (play fast) gives 10 ms. With a
+    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left.
+
+    >>> budget_from_timeout(5000)
+    3.95
+    >>> budget_from_timeout(5000, time_left_ms=20000)
+    0.8
+    >>> budget_from_timeout(0)
+    0.01
+    """
+    budget = timeout_turn_ms / 1000 * _SAFETY_FRACTION - _SAFETY_SECONDS if timeout_turn_ms > 0 else 0.0
+    if time_left_ms is not None:
+        budget = min(budget, time_left_ms / 1000 * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
+    return round(max(_MIN_BUDGET, budget), 6)
+
+
+class Brain:
+    """The Piskvork protocol over text streams, with players made by ``make_player``.
+
+    A new player is made for each ``START`` (and reset on ``RESTART`` and ``BOARD``); its
+    ``time_budget`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
+    ``stdin`` to ``END`` or its end; :meth:`feed` handles one line, for drivers and tests.
+    """
+
+    def __init__(self, make_player: Callable[[], Player], stdin: TextIO, stdout: TextIO) -> None:
+        self._make_player = make_player
+        self._in, self._out = stdin, stdout
+        self._player: Player | None = None
+        self._state: State | None = None
+        self._me: int | None = None  # X or O once known
+        self._blocked: set[int] = set()  # cells of a previous game's winning line (continuous games)
+        self._board_lines: list[str] | None = None  # collecting the lines of BOARD
+        self._timeout_turn: int | None = None
+        self._timeout_match: int | None = None
+        self._time_left: int | None = None
+        self._own_budget: float | None = None  # the player's own budget, used without INFO timeout_turn
+        self.ended = False
+
+    @property
+    def state(self) -> State | None:
+        """The position of the game (None before a successful ``START``)."""
+        return self._state
+
+    # -- the loop ------------------------------------------------------------
+
+    def run(self) -> None:
+        """Answer commands from ``stdin`` until ``END`` or the end of the stream."""
+        while not self.ended:
+            line = self._in.readline()
+            if not line:
+                return
+            self.feed(line)
+
+    def feed(self, line: str) -> None:
+        """Handle one line from the manager (CR LF or LF, or none), writing any answer."""
+        text = line.strip()
+        try:
+            if self._board_lines is not None:
+                self._board_line(text)
+            elif text:
+                self._command(text)
+        except (_ProtocolError, PlygroundError) as exc:  # PlygroundError: a player that fails or cannot be made
+            self._send(f"ERROR {exc}")
+        except Exception as exc:  # a bug must not take the brain down in a tournament
+            self._send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+
+    def _send(self, line: str) -> None:
+        """Write one answer: on one line, in ASCII (what the manager sent is echoed escaped), ending in CR LF."""
+        text = " ".join(line.split()).encode("ascii", "backslashreplace").decode("ascii")
+        self._out.write(text + "\r\n")
+        self._out.flush()
+
+    def _command(self, text: str) -> None:
+        word, _, rest = text.partition(" ")
+        command = word.upper()
+        rest = rest.strip()
+        handlers: dict[str, Callable[[str], None]] = {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "BOARD": self._board,
+            "TAKEBACK": self._takeback,
+            "INFO": self._info,
+            "ABOUT": lambda _: self._send(ABOUT),
+            "END": self._end,
+        }
+        handler = handlers.get(command)
+        if handler is None:
+            if command == "DONE":
+                raise _ProtocolError("DONE without BOARD")
+            self._send(f"UNKNOWN command {word[:40]!r}")
+            return
+        handler(rest)
+
+    # -- games ---------------------------------------------------------------
+
+    def _start(self, rest: str) -> None:
+        if not re.fullmatch(r"\d+", rest):
+            raise _ProtocolError(f"START needs a board size, got {rest[:40]!r}")
+        self._new_game(_number(rest), rest)
+
+    def _rectstart(self, rest: str) -> None:
+        match = _POINT.fullmatch(rest)
+        if match is None:
+            raise _ProtocolError(f"RECTSTART needs width,height, got {rest[:40]!r}")
+        width, height = _number(match[1]), _number(match[2])
+        if width != height:
+            self._forget_game()
+            raise _ProtocolError(f"only square boards are supported, got {rest[:40]}")
+        self._new_game(width, match[1])
+
+    def _new_game(self, size: int, text: str) -> None:
+        if not MIN_N <= size <= MAX_N:
+            self._forget_game()
+            shown = text if len(text) <= 20 else text[:20] + "..."
+            raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
+        self._forget_game()
+        self._player = self._make_player()
+        self._own_budget = self._player.time_budget
+        self._apply_budget()
+        self._state = State(size, min(_K, size))
+        self._send("OK")
+
+    def _forget_game(self) -> None:
+        self._state, self._me, self._blocked = None, None, set()
+
+    def _restart(self, rest: str) -> None:
+        state = self._game()
+        self._state = State(state.n, state.k)
+        self._me = None
+        self._blocked = set()
+        self._player_now().reset()
+        self._send("OK")
+
+    def _begin(self, rest: str) -> None:
+        state = self._game()
+        if state.history or self._blocked:
+            raise _ProtocolError("BEGIN on a board that is not empty (use BOARD)")
+        self._me = X
+        self._move()
+
+    def _turn(self, rest: str) -> None:
+        state = self._game()
+        move = self._cell(rest, "TURN")
+        if state.is_over:
+            raise _ProtocolError(f"TURN {rest}: the game is over")
+        if self._me is not None and state.to_move == self._me:
+            raise _ProtocolError(f"TURN {rest}: it is the brain's turn, not the opponent's")
+        self._check_empty(move, f"TURN {rest}")
+        state.play(move)
+        self._me = state.to_move
+        if state.result is not None:
+            raise _ProtocolError(f"the game is over after TURN {rest}: " + self._over(state))
+        self._move()
+
+    def _takeback(self, rest: str) -> None:
+        state = self._game()
+        move = self._cell(rest, "TAKEBACK")
+        if not state.history or state.history[-1] != move:
+            last = (
+                f"the last stone is {self._point(state.history[-1])}" if state.history else "no stone is on the board"
+            )
+            raise _ProtocolError(f"TAKEBACK {rest}: only the last stone can be taken back; {last}")
+        state.undo()
+        self._send("OK")
+
+    def _board(self, rest: str) -> None:
+        self._board_lines = []
+
+    def _board_line(self, text: str) -> None:
+        lines = self._board_lines
+        assert lines is not None
+        upper = text.upper()
+        if upper == "DONE":
+            self._board_lines = None
+            self._set_board(lines)
+        elif upper == "END":
+            self._board_lines = None
+            self._end("")
+        elif text:
+            if _BOARD_LINE.fullmatch(text) is None:
+                raise _ProtocolError(f"expected x,y,field or DONE after BOARD, got {text[:40]!r}")
+            lines.append(text)
+
+    def _set_board(self, lines: list[str]) -> None:
+        old = self._game()
+        cells: dict[int, int] = {}
+        for text in lines:
+            match = _BOARD_LINE.fullmatch(text)
+            assert match is not None
+            move = self._cell(f"{match[1]},{match[2]}", "BOARD")
+            field = _number(match[3])
+            if field not in (1, 2, 3):
+                raise _ProtocolError(f"BOARD {text}: field must be 1 (own), 2 (opponent) or 3 (blocked)")
+            if move in cells:
+                raise _ProtocolError(f"BOARD {text}: the cell {self._point(move)} is given twice")
+            cells[move] = field
+        own = [move for move, field in cells.items() if field == 1]
+        theirs = [move for move, field in cells.items() if field == 2]
+        if len(own) == len(theirs):
+            me, order = X, [m for pair in zip(own, theirs, strict=True) for m in pair]
+        elif len(theirs) == len(own) + 1:
+            me, order = O, [m for pair in zip(theirs, [*own, -1], strict=True) for m in pair if m >= 0]
+        else:
+            raise _ProtocolError(
+                f"BOARD with {len(own)} own and {len(theirs)} opponent stones: with the brain to move, "
+                "the opponent has as many stones or one more"
+            )
+        state = State(old.n, old.k)
+        for move in order:
+            if state.is_over:
+                break
+            state.play(move)
+        if state.is_over:
+            winner = "a player has" if state.result in (X, O) else "the board is full, no one has"
+            raise _ProtocolError(f"BOARD: the game is over on this board: {winner} {state.k} in a row")
+        self._state, self._me = state, me
+        self._blocked = {move for move, field in cells.items() if field == 3}
+        self._player_now().reset()
+        self._move()
+
+    def _move(self) -> None:
+        """Choose, play and send the brain's move."""
+        state, player = self._game(), self._player_now()
+        free = [m for m in state.legal_moves() if m not in self._blocked]
+        if not free:
+            raise _ProtocolError("no empty cell is left to play")
+        move, _ = timed_choice(player, state)
+        if move in self._blocked:
+            move = free[0]  # the player does not see the blocked cells
+        state.play(move)
+        self._send(self._point(move))
+
+    def _end(self, rest: str) -> None:
+        self.ended = True
+
+    # -- INFO ----------------------------------------------------------------
+
+    def _info(self, rest: str) -> None:
+        key, _, value = rest.partition(" ")
+        key, value = key.lower(), value.strip()
+        if not key:
+            raise _ProtocolError("INFO needs a key and a value")
+        if key in ("timeout_turn", "timeout_match", "time_left"):
+            if not re.fullmatch(r"-?\d{1,12}", value):
+                raise _ProtocolError(f"INFO {key} needs milliseconds, got {value[:40]!r}")
+            number = int(value)
+            if key == "timeout_turn":
+                if number < 0:
+                    raise _ProtocolError(f"INFO timeout_turn must not be negative, got {number}")
+                self._timeout_turn = number
+            elif key == "timeout_match":
+                self._timeout_match = number
+            else:
+                self._time_left = number
+            self._apply_budget()
+        elif key == "rule":
+            if not re.fullmatch(r"\d{1,9}", value):
+                raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
+            unsupported = [name for bit, name in _UNSUPPORTED_RULES.items() if int(value) & bit]
+            if unsupported:
+                self._send(
+                    f"MESSAGE plyground does not support the {' and '.join(unsupported)} rule"
+                    f"{'s' if len(unsupported) > 1 else ''}: "
+                    "it plays free-style (five or more in a row wins)"
+                )
+        # max_memory, game_type, evaluate, folder and any other key: accepted and ignored
+
+    def _apply_budget(self) -> None:
+        if self._player is None:
+            return
+        if self._timeout_turn is None:
+            self._player.time_budget = self._own_budget
+            return
+        clock = self._time_left if self._timeout_match and self._time_left is not None else None
+        self._player.time_budget = budget_from_timeout(self._timeout_turn, clock)
+
+    # -- helpers -------------------------------------------------------------
+
+    def _game(self) -> State:
+        if self._state is None:
+            raise _ProtocolError("no game: send START first")
+        return self._state
+
+    def _player_now(self) -> Player:
+        assert self._player is not None  # made with the state
+        return self._player
+
+    def _cell(self, text: str, command: str) -> int:
+        state = self._game()
+        match = _POINT.fullmatch(text.strip())
+        if match is None:
+            raise _ProtocolError(f"{command} needs x,y, got {text[:40]!r}")
+        x, y = _number(match[1]), _number(match[2])
+        if not (x < state.n and y < state.n):
+            raise _ProtocolError(f"{command} {x},{y}: off the {state.n}x{state.n} board")
+        return state.index(y, x)
+
+    def _check_empty(self, move: int, what: str) -> None:
+        state = self._game()
+        if state.cells[move] != EMPTY or move in self._blocked:
+            raise _ProtocolError(f"{what}: the cell is taken")
+
+    def _point(self, move: int) -> str:
+        row, col = self._game().coords(move)
+        return f"{col},{row}"
+
+    def _over(self, state: State) -> str:
+        if state.result == self._me:
+            return "the brain has won"
+        if state.result in (X, O):
+            return "the opponent has won"
+        return "the board is full"
+
+
+def main(make_player: Callable[[], Player] | None = None) -> int:
+    """Run a brain on stdin and stdout (MCTS players by default); return the exit status."""
+    if make_player is None:
+        from plyground.kinrow.players import make_player as make
+
+        def make_player() -> Player:
+            return make("mcts")
+
+    stdin = sys.stdin
+    stdout = sys.stdout
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(errors="replace")  # garbage bytes are a malformed command, not a crash
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(newline="")  # the CR LF of each answer is written as is
+    try:
+        Brain(make_player, stdin, stdout).run()
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the manager has gone
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

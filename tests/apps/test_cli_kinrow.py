@@ -1,0 +1,304 @@
+"""``plyground kinrow``: play with a scripted person, self-play tables, the brain command, bad options."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from plyground.kinrow.board import State
+from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer
+from plyground.kinrow.selfplay import play_match
+from tests.apps.test_cli import assert_one_line_error, run_cli
+
+BOARD_5 = ["   a b c d e", " 1 . . . . .", " 2 . . . . .", " 3 . . . . .", " 4 . . . . .", " 5 . . . . ."]
+
+
+def play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, typed: str, *args: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    return run_cli(capsys, "kinrow", "play", "--n", "5", "--k", "4", "--opponent", "first_legal", *args)
+
+
+def test_the_person_wins_against_first_legal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "e2\ne3\ne4\ne5\n")
+    assert status == 0, err
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0] == "k-in-a-row on 5x5, 4 in a row wins: you are X and move first; the AI (first_legal) is O."
+    assert lines[2:8] == BOARD_5
+    assert lines[8] == "your move (X): e2"
+    assert "O (first_legal) plays a1 (0.00 s)" in lines
+    assert "O (first_legal) plays c1 (0.00 s)" in lines
+    assert lines[-7:] == [
+        "   a b c d e",
+        " 1 O O O . .",
+        " 2 . . . . X",
+        " 3 . . . . X",
+        " 4 . . . . X",
+        " 5 . . . . X",
+        "X wins after 7 moves: you win!",
+    ]
+
+
+def test_the_ai_moves_first_and_wins(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = play(capsys, monkeypatch, "e5\ne4\ne3\n", "--first", "ai")
+    assert status == 0
+    assert "the AI (first_legal) is X" in out and "you are O and move second" in out
+    assert out.splitlines()[-1] == "X (first_legal) wins after 7 moves."
+
+
+def test_bad_moves_are_explained_and_asked_again(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = play(capsys, monkeypatch, "zz\nf1\na1\n\nc3\nc3\nhelp\nquit\n")
+    assert status == 0
+    assert "cannot read a move from 'zz'" in out
+    assert "cell (0, 5) is off the 5x5 board" in out
+    assert "a1 is taken" not in out  # a1 is empty when the person moves first...
+    assert "c3 is taken" in out
+    assert "'undo' to take back" in out
+    assert out.splitlines()[-1] == "game left after 4 moves"
+
+
+def test_undo_takes_back_a_pair_of_moves(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = play(capsys, monkeypatch, "undo\nc3\nundo\nd4\nquit\n")
+    assert status == 0
+    assert "nothing to undo: you have not moved yet" in out
+    assert "took back your last move and the AI's reply" in out
+    after_undo = out.split("took back your last move and the AI's reply\n", 1)[1].splitlines()
+    assert after_undo[:6] == BOARD_5
+    assert out.splitlines()[-1] == "game left after 2 moves"
+
+
+def test_undo_keeps_the_ais_opening_move(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = play(capsys, monkeypatch, "u\nc3\nu\nq\n", "--first", "ai")
+    assert status == 0
+    assert out.count("nothing to undo") == 1
+    assert "took back your last move and the AI's reply" in out
+    assert out.splitlines()[-1] == "game left after 1 moves"
+
+
+def test_the_end_of_the_input_leaves_cleanly(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "c3\n")
+    assert status == 0
+    assert err == ""
+    assert out.splitlines()[-1] == "game left after 2 moves"
+
+
+def test_ctrl_c_leaves_cleanly(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    status, _, err = run_cli(capsys, "kinrow", "play", "--n", "5", "--k", "4", "--opponent", "random", "--seed", "1")
+    assert status == 130
+    assert "interrupted: game left" in err and "Traceback" not in err
+
+
+def test_a_failing_ai_is_a_one_line_error(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(FirstLegalPlayer):
+        def choose(self, state: State) -> int:
+            raise RuntimeError("lost")
+
+    monkeypatch.setattr("plyground.kinrow.players.make_player", lambda kind, **options: Broken())
+    status, _, err = play(capsys, monkeypatch, "c3\n")
+    assert status == 1
+    assert_one_line_error(err, "O (first_legal) failed on move 2: RuntimeError: lost")
+
+
+def test_play_against_mcts(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("plyground.kinrow.mcts")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a1\nb1\nc1\n"))
+    status, out, _ = run_cli(
+        capsys, "kinrow", "play", "--n", "5", "--k", "4", "--opponent", "mcts", "--n-iterations", "50", "--seed", "1"
+    )
+    assert status == 0
+    assert "the AI (mcts) is O" in out
+    assert "O (mcts) plays d1" in out  # blocks a1 b1 c1
+    assert out.splitlines()[-1] == "game left after 6 moves"
+
+
+# -- selfplay --------------------------------------------------------------------------------------
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    """The rows of the results table, by player: [side, player, wins, draws, losses, games, ms/move]."""
+    rows = {}
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("│").split("│")]
+        if len(cells) == 7 and cells[2].isdigit():
+            rows[cells[1]] = cells
+    return rows
+
+
+def test_selfplay_prints_a_line_per_game_and_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--n", "5", "--k", "4", "--x", "random", "--o", "first_legal", "--games", "3", "--seed", "2"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args)
+    assert status == 0, err
+    assert "Traceback" not in err
+
+    def first_legal(seed: int) -> Player:
+        return FirstLegalPlayer()
+
+    expected = play_match(RandomPlayer, first_legal, 3, 5, 4, seed=2)
+    game_lines = [line for line in out.splitlines() if line.startswith("game ")]
+    assert len(game_lines) == 3
+    for i, (line, record) in enumerate(zip(game_lines, expected.games, strict=True)):
+        assert line.startswith(
+            f"game {i + 1}/3  seed {2 + i}  X random, O first_legal: {record.describe()}  (ms/move: X "
+        )
+    assert "k-in-a-row 5x5, 4 in a row: random vs first_legal" in out
+    rows = table_rows(out)
+    for side, player in (("X", expected.first), ("O", expected.second)):
+        row = rows[player.name]
+        assert row[0] == side
+        assert row[2:6] == [str(player.wins), str(player.draws), str(player.losses), "3"]
+        assert float(row[6].replace(",", "")) >= 0
+
+
+def test_selfplay_quiet_prints_only_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--n", "4", "--k", "3", "--x", "first_legal", "--o", "random", "--games", "4", "--quiet", "--swap"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args, "--seed", "0")
+    assert status == 0
+    assert err == ""
+    assert not any(line.startswith("game ") for line in out.splitlines())
+    rows = table_rows(out)
+    assert rows["first_legal"][0] == "X then O" and rows["random"][0] == "O then X"
+    assert rows["first_legal"][5] == rows["random"][5] == "4"
+    assert "changing sides" in out and "X won" in out
+
+
+def test_selfplay_same_seed_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["kinrow", "selfplay", "--n", "5", "--k", "4", "--x", "random", "--o", "random"]
+    args += ["--games", "2", "--seed", "9"]
+    outs = []
+    for _ in range(2):
+        status, out, _ = run_cli(capsys, *args)
+        assert status == 0
+        outs.append([line.split("  (ms/move")[0] for line in out.splitlines() if line.startswith("game ")])
+    assert outs[0] == outs[1] and len(outs[0]) == 2
+
+
+def test_selfplay_ctrl_c_prints_the_finished_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plyground.kinrow.selfplay as selfplay_module
+
+    real = selfplay_module.play_game
+    played: list[int] = []
+
+    def interrupting(*args: object, **kwargs: object) -> object:
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(selfplay_module, "play_game", interrupting)
+    args = ["--n", "4", "--k", "3", "--x", "random", "--o", "random", "--games", "5", "--seed", "1"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args)
+    assert status == 130
+    assert "interrupted: 2 of 5 games finished" in err
+    assert table_rows(out)["random"][5] == "2"
+
+
+def test_selfplay_mcts_against_alphabeta(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("plyground.kinrow.mcts")
+    pytest.importorskip("plyground.kinrow.alphabeta")
+    args = ["--n", "4", "--k", "3", "--x", "mcts", "--o", "alphabeta", "--depth", "1", "--n-iterations", "50"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args, "--games", "2", "--seed", "1", "--no-symmetry")
+    assert status == 0, err
+    rows = table_rows(out)
+    assert rows["mcts"][0] == "X" and rows["alphabeta"][0] == "O"
+    assert rows["mcts"][5] == "2"
+
+
+def test_a_failing_player_in_selfplay_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken(FirstLegalPlayer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.name = "broken"
+
+        def choose(self, state: State) -> int:
+            return 99
+
+    monkeypatch.setattr("plyground.kinrow.players.make_player", lambda kind, **options: Broken())
+    status, _, err = run_cli(capsys, "kinrow", "selfplay", "--n", "3", "--k", "3", "--quiet")
+    assert status == 1
+    assert_one_line_error(err, "X (broken) chose 99 on move 1: not a cell of the 3x3 board")
+
+
+# -- bad options and help -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "part"),
+    [
+        (["play", "--n", "2"], "'--n'"),
+        (["play", "--n", "20"], "'--n'"),
+        (["play", "--k", "2"], "'--k'"),
+        (["play", "--n", "5", "--k", "6"], "--k 6 is more than --n 5"),
+        (["play", "--opponent", "deep_blue"], "'--opponent'"),
+        (["play", "--opponent", "human"], "'--opponent'"),
+        (["play", "--first", "nobody"], "'--first'"),
+        (["play", "--time-budget", "0"], "'--time-budget'"),
+        (["play", "--time-budget", "-1"], "'--time-budget'"),
+        (["play", "--time-budget", "nan"], "'--time-budget'"),
+        (["play", "--time-budget", "soon"], "'--time-budget'"),
+        (["play", "--depth", "0"], "'--depth'"),
+        (["play", "--n-iterations", "0"], "'--n-iterations'"),
+        (["play", "--seed", "-1"], "'--seed'"),
+        (["selfplay", "--games", "0"], "'--games'"),
+        (["selfplay", "--x", "human"], "'--x'"),
+        (["selfplay", "--o", "nobody"], "'--o'"),
+        (["selfplay", "--n", "9", "--k", "10"], "--k 10 is more than --n 9"),
+        (["selfplay", "--time-budget", "0"], "'--time-budget'"),
+        (["pbrain", "--player", "random_walk"], "'--player'"),
+        (["pbrain", "--n-iterations", "-3"], "'--n-iterations'"),
+        (["pbrain", "--bogus"], "--bogus"),
+        (["nope"], "nope"),
+    ],
+)
+def test_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: list[str], part: str) -> None:
+    status, out, err = run_cli(capsys, "kinrow", *args)
+    assert status == 2
+    assert out == ""
+    assert_one_line_error(err, part)
+
+
+@pytest.mark.parametrize("args", [["kinrow"], ["kinrow", "--help"]])
+def test_kinrow_help_lists_its_commands(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    status, out, _ = run_cli(capsys, *args)
+    assert status == 0
+    for command in ("play", "selfplay", "pbrain"):
+        assert command in out
+
+
+def test_root_help_lists_kinrow(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "--help")
+    assert status == 0
+    assert "kinrow" in out
+
+
+def test_help_does_not_import_numba_nor_the_game() -> None:
+    script = (
+        "import sys\n"
+        "from plyground.apps.cli.main import main\n"
+        "statuses = [main(args) for args in (['kinrow', '--help'], ['kinrow', 'play', '--help'],\n"
+        "            ['kinrow', 'selfplay', '--help'], ['kinrow', 'pbrain', '--help'])]\n"
+        "loaded = sorted(m for m in sys.modules if m == 'numba' or m.startswith(('numba.', 'plyground.kinrow',\n"
+        "                'plyground.apps.pbrain')))\n"
+        "print('LOADED', statuses, loaded)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "LOADED [0, 0, 0, 0] []"

@@ -1,0 +1,541 @@
+"""The Gomocup brain: a manager drives whole games in-process, sends malformed input, and runs it as a process."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+
+from plyground import __version__
+from plyground.apps import pbrain
+from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
+from plyground.kinrow.board import O, State, X
+from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
+
+
+class Recorder(FirstLegalPlayer):
+    """The first legal move; remembers the time budget it was asked with and its resets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "recorder"
+        self.budgets: list[float | None] = []
+        self.resets = 0
+
+    def choose(self, state: State) -> int:
+        self.budgets.append(self.time_budget)
+        return super().choose(state)
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+class Manager:
+    """A test client: sends one line at a time and returns the lines the brain answered."""
+
+    def __init__(self, make_player: Callable[[], Player] = FirstLegalPlayer) -> None:
+        self.players: list[Player] = []
+
+        def make() -> Player:
+            player = make_player()
+            self.players.append(player)
+            return player
+
+        self.out = io.StringIO()
+        self.brain = Brain(make, io.StringIO(), self.out)
+        self._read = 0
+
+    def send(self, line: str, end: str = "\r\n") -> list[str]:
+        self.brain.feed(line + end)
+        text = self.out.getvalue()[self._read :]
+        self._read += len(text)
+        assert text == "" or text.endswith("\r\n"), repr(text)
+        lines = text.split("\r\n")[:-1]
+        assert all("\n" not in line and "\r" not in line for line in lines)
+        assert not any("Traceback" in line for line in lines)
+        return lines
+
+    def move(self, line: str) -> tuple[int, int]:
+        """Send a command answered by a move; return the move's x, y."""
+        answer = self.send(line)
+        assert len(answer) == 1 and re.fullmatch(r"\d+,\d+", answer[0]), answer
+        x, y = map(int, answer[0].split(","))
+        return x, y
+
+    def error(self, line: str, *parts: str) -> None:
+        """Send a command that must be answered by one ERROR line holding ``parts``."""
+        answer = self.send(line)
+        assert len(answer) == 1 and answer[0].startswith("ERROR "), answer
+        for part in parts:
+            assert part in answer[0], answer
+
+    def board(self, *stones: str) -> list[str]:
+        """Send BOARD, the stones and DONE; return the answer to DONE."""
+        assert self.send("BOARD") == []
+        for stone in stones:
+            assert self.send(stone) == []
+        return self.send("DONE")
+
+
+def xy(state: State, move: int) -> str:
+    row, col = state.coords(move)
+    return f"{col},{row}"
+
+
+def test_a_whole_game_until_someone_wins() -> None:
+    manager = Manager(lambda: RandomPlayer(3))
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("INFO timeout_turn 1000") == []
+    mirror = State(9, 5)
+    opponent = RandomPlayer(4)
+    x, y = manager.move("BEGIN")
+    mirror.play(mirror.index(y, x))
+    while mirror.result is None:
+        move = opponent.choose(mirror)
+        mirror.play(move)
+        if mirror.result is not None:
+            manager.error(f"TURN {xy(mirror, move)}", "the game is over", "the opponent has won")
+            break
+        x, y = manager.move(f"TURN {xy(mirror, move)}")
+        reply = mirror.index(y, x)
+        assert reply in mirror.legal_moves()
+        mirror.play(reply)
+    assert mirror.result in (X, O)
+    brain_state = manager.brain.state
+    assert brain_state is not None and brain_state.history == mirror.history
+    if mirror.result == X:  # the brain won with its last move: the manager sends nothing more
+        manager.error("TURN 0,0" if mirror.cells[0] == 0 else "TURN 8,8", "the game is over")
+
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.history == ()
+    assert manager.send("ABOUT") == [ABOUT]
+    assert manager.send("END") == []
+    assert manager.brain.ended
+
+
+def test_the_brain_moves_second_after_turn() -> None:
+    manager = Manager()
+    assert manager.send("START 15") == ["OK"]
+    assert manager.move("TURN 7,7") == (0, 0)  # first legal: the top left corner
+    assert manager.move("TURN 8,7") == (1, 0)
+    state = manager.brain.state
+    assert state is not None and state.k == 5
+    assert [xy(state, m) for m in state.history] == ["7,7", "0,0", "8,7", "1,0"]
+
+
+def test_small_boards_play_k_equal_to_the_size() -> None:
+    manager = Manager()
+    assert manager.send("START 3") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and (state.n, state.k) == (3, 3)
+    assert manager.send("START 4") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and (state.n, state.k) == (4, 4)
+    assert manager.send("START 19") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and (state.n, state.k) == (19, 5)
+    assert manager.send("RECTSTART 9,9") == ["OK"]
+
+
+def test_board_sets_a_position_and_the_brain_moves() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    # the brain (own = 1) and the opponent have two stones each: the brain is X and moves
+    assert manager.board("4,4,1", "5,5,2", "4,5,1", "0,0,2") == ["1,0"]
+    state = manager.brain.state
+    assert state is not None
+    assert [xy(state, m) for m in state.history] == ["4,4", "5,5", "4,5", "0,0", "1,0"]
+    assert state.to_move == O
+    # the opponent has one stone more: the brain is O
+    assert manager.board("4,4,2", "0,0,1", "5,5,2") == ["1,0"]
+    state = manager.brain.state
+    assert state is not None and [xy(state, m) for m in state.history] == ["4,4", "0,0", "5,5", "1,0"]
+    assert manager.move("TURN 8,8") == (2, 0)
+    # an empty board: the brain moves first
+    assert manager.board() == ["0,0"]
+
+
+def test_takeback_takes_back_the_last_stones() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+    assert manager.move("TURN 4,4") == (1, 0)
+    assert manager.send("TAKEBACK 1,0") == ["OK"]
+    assert manager.send("TAKEBACK 4,4") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and [xy(state, m) for m in state.history] == ["0,0"]
+    assert manager.move("TURN 5,5") == (1, 0)
+    manager.error("TAKEBACK 0,0", "only the last stone", "the last stone is 1,0")
+    manager.error("TAKEBACK 8,8", "only the last stone")
+    for stone in ("1,0", "5,5", "0,0"):
+        assert manager.send(f"TAKEBACK {stone}") == ["OK"]
+    manager.error("TAKEBACK 0,0", "no stone is on the board")
+    assert manager.move("BEGIN") == (0, 0)
+
+
+def test_info_timeout_turn_sets_the_time_budget_with_a_margin() -> None:
+    manager = Manager(Recorder)
+    assert manager.send("INFO timeout_turn 5000") == []  # before START: kept for the player to come
+    assert manager.send("START 9") == ["OK"]
+    player = manager.players[-1]
+    assert player.time_budget == pytest.approx(3.95)
+    assert manager.send("INFO timeout_turn 2000") == []
+    assert player.time_budget == pytest.approx(1.55)
+    manager.move("BEGIN")
+    assert isinstance(player, Recorder) and player.budgets == [pytest.approx(1.55)]
+    assert manager.send("INFO timeout_match 100000") == []
+    assert manager.send("INFO time_left 10000") == []
+    assert player.time_budget == pytest.approx(0.4)  # 80% of the time left over 20 moves
+    assert manager.send("INFO timeout_match 0") == []  # no match clock: time_left means nothing
+    assert player.time_budget == pytest.approx(1.55)
+    assert manager.send("INFO timeout_turn 0") == []  # as fast as possible
+    assert player.time_budget == pytest.approx(0.01)
+    assert manager.send("START 9") == ["OK"]  # a new player gets the budget too
+    assert manager.players[-1].time_budget == pytest.approx(0.01)
+
+
+def test_without_timeout_turn_the_player_keeps_its_own_budget() -> None:
+    def make() -> Player:
+        player = FirstLegalPlayer()
+        player.time_budget = 7.0
+        return player
+
+    manager = Manager(make)
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("INFO max_memory 83886080") == []
+    assert manager.send("INFO timeout_match 100000") == []
+    assert manager.players[-1].time_budget == 7.0
+
+
+def test_budget_from_timeout() -> None:
+    assert budget_from_timeout(1000) == pytest.approx(0.75)
+    assert budget_from_timeout(30) == 0.01
+    assert budget_from_timeout(5000, time_left_ms=1_000_000) == pytest.approx(3.95)
+    assert budget_from_timeout(5000, time_left_ms=0) == 0.01
+
+
+@pytest.mark.parametrize(
+    ("value", "parts"),
+    [
+        ("1", ["MESSAGE", "exactly-five rule:", "free-style"]),
+        ("5", ["MESSAGE", "exactly-five and renju rules"]),
+        ("8", ["MESSAGE", "caro"]),
+    ],
+)
+def test_unsupported_rules_are_reported_and_play_goes_on(value: str, parts: list[str]) -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    answer = manager.send(f"INFO rule {value}")
+    assert len(answer) == 1
+    for part in parts:
+        assert part in answer[0]
+    assert manager.move("BEGIN") == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "INFO rule 0",
+        "INFO rule 2",
+        "INFO game_type 1",
+        "INFO evaluate 3,4",
+        "INFO folder C:\\data dir",
+        "INFO max_memory 0",
+        "INFO some_new_key 12",
+        "info TIMEOUT_TURN 1000",
+        "INFO time_left 5000",
+    ],
+)
+def test_other_info_is_accepted_quietly(line: str) -> None:
+    manager = Manager()
+    assert manager.send(line) == []
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send(line) == []
+
+
+def test_about() -> None:
+    manager = Manager()
+    (line,) = manager.send("ABOUT")
+    assert line.startswith(f'name="plyground", version="{__version__}", author="')
+    assert re.fullmatch(r'(\w+="[^"]*", )*\w+="[^"]*"', line)
+    for key in ("name", "version", "author", "country", "www"):
+        assert f'{key}="' in line
+
+
+def test_commands_are_case_insensitive_and_lf_is_accepted() -> None:
+    manager = Manager()
+    assert manager.send("start 9", end="\n") == ["OK"]
+    assert manager.send("Begin", end="") == ["0,0"]
+    assert manager.send("turn 4,4  ", end="\r\n") == ["1,0"]
+    assert manager.send("TURN 5 , 5") == ["2,0"]
+
+
+# -- malformed input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "part"),
+    [
+        ("TURN 3,3", "no game: send START first"),
+        ("BEGIN", "no game"),
+        ("RESTART", "no game"),
+        ("TAKEBACK 1,1", "no game"),
+        ("DONE", "DONE without BOARD"),
+        ("START", "START needs a board size"),
+        ("START abc", "START needs a board size"),
+        ("START -1", "START needs a board size"),
+        ("START 9.5", "START needs a board size"),
+        ("START 0", "unsupported size 0"),
+        ("START 2", "unsupported size 2"),
+        ("START 20", "unsupported size 20: plyground plays boards from 3 to 19"),
+        ("START " + "9" * 5000, "unsupported size 99999999999999999999..."),
+        ("RECTSTART 10,12", "only square boards are supported"),
+        ("RECTSTART 20,20", "unsupported size 20"),
+        ("RECTSTART 10", "RECTSTART needs width,height"),
+        ("INFO", "INFO needs a key"),
+        ("INFO timeout_turn", "INFO timeout_turn needs milliseconds"),
+        ("INFO timeout_turn fast", "needs milliseconds"),
+        ("INFO timeout_turn -5", "must not be negative"),
+        ("INFO rule five", "INFO rule needs a number"),
+    ],
+)
+def test_malformed_commands_are_errors_and_the_brain_keeps_working(line: str, part: str) -> None:
+    manager = Manager()
+    manager.error(line, part)
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("line", "part"),
+    [
+        ("TURN 9,0", "TURN 9,0: off the 9x9 board"),
+        ("TURN 0,9", "off the 9x9 board"),
+        ("TURN 123456789012345678901234567890,1", "off the 9x9 board"),
+        ("TURN -1,2", "TURN needs x,y"),
+        ("TURN a,b", "TURN needs x,y"),
+        ("TURN 3", "TURN needs x,y"),
+        ("TURN", "TURN needs x,y"),
+        ("TURN 1,2,3", "TURN needs x,y"),
+        ("TURN 0,0", "TURN 0,0: the cell is taken"),  # the brain's stone
+        ("TURN 4,4", "TURN 4,4: the cell is taken"),  # the opponent's
+        ("TAKEBACK 0,0", "only the last stone"),
+        ("TAKEBACK 99,0", "TAKEBACK 99,0: off the 9x9 board"),
+        ("BEGIN", "BEGIN on a board that is not empty"),
+    ],
+)
+def test_bad_moves_are_errors_and_the_game_goes_on(line: str, part: str) -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+    assert manager.move("TURN 4,4") == (1, 0)
+    manager.error(line, part)
+    assert manager.move("TURN 5,5") == (2, 0)
+
+
+@pytest.mark.parametrize("line", ["garbage", "HELLO world", "PLAY 1,1", "\x00\xff\u2603", "SWAP2BOARD", "MESSAGE hi"])
+def test_unknown_commands_are_answered_unknown(line: str) -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    (answer,) = manager.send(line)
+    assert answer.startswith("UNKNOWN ")
+    assert manager.move("BEGIN") == (0, 0)
+
+
+@pytest.mark.parametrize("line", ["", "   ", "\t", "\r"])
+def test_empty_lines_are_ignored(line: str) -> None:
+    manager = Manager()
+    assert manager.send(line) == []
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send(line) == []
+    assert manager.move("BEGIN") == (0, 0)
+
+
+def test_a_turn_out_of_turn_is_an_error() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+    assert manager.send("TAKEBACK 0,0") == ["OK"]  # the brain (X) is to move again
+    manager.error("TURN 4,4", "it is the brain's turn")
+    assert manager.move("BEGIN") == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("stones", "part"),
+    [
+        (["1,1,4"], "field must be 1 (own), 2 (opponent) or 3 (blocked)"),
+        (["1,1,0"], "field must be"),
+        (["9,1,1"], "BOARD 9,1: off the 9x9 board"),
+        (["1,1,1", "1,1,2"], "the cell 1,1 is given twice"),
+        (["1,1,1"], "BOARD with 1 own and 0 opponent stones"),
+        (["1,1,2", "2,2,2"], "BOARD with 0 own and 2 opponent stones"),
+        ([f"{i},0,2" for i in range(5)] + [f"{i},2,1" for i in range(4)] + ["8,8,1"], "the game is over"),
+    ],
+)
+def test_impossible_boards_are_errors_and_keep_the_old_position(stones: list[str], part: str) -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+    answer = manager.board(*stones)
+    assert len(answer) == 1 and answer[0].startswith("ERROR ") and part in answer[0], answer
+    state = manager.brain.state
+    assert state is not None and state.history == (0,)
+    assert manager.move("TURN 4,4") == (1, 0)
+
+
+def test_garbage_inside_board_is_an_error_and_the_rest_is_read() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("BOARD") == []
+    assert manager.send("4,4,2") == []
+    (answer,) = manager.send("bogus line")
+    assert answer.startswith("ERROR expected x,y,field or DONE after BOARD")
+    assert manager.send("") == []
+    assert manager.send("done") == ["0,0"]
+    state = manager.brain.state
+    assert state is not None and [xy(state, m) for m in state.history] == ["4,4", "0,0"]
+
+
+def test_board_before_start_is_read_to_done_then_refused() -> None:
+    manager = Manager()
+    assert manager.send("BOARD") == []
+    assert manager.send("1,1,1") == []
+    assert manager.send("2,2,2") == []
+    manager.error("DONE", "no game: send START first")
+    assert manager.send("START 9") == ["OK"]
+
+
+def test_end_inside_board_ends_the_brain() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("BOARD") == []
+    assert manager.send("END") == []
+    assert manager.brain.ended
+
+
+def test_blocked_cells_of_a_continuous_game_are_never_played() -> None:
+    manager = Manager()
+    assert manager.send("START 9") == ["OK"]
+    assert manager.board("0,0,3", "1,0,3", "4,4,2") == ["2,0"]  # first legal would be 0,0
+    manager.error("TURN 1,0", "TURN 1,0: the cell is taken")
+    manager.error("BEGIN", "not empty")
+    assert manager.move("TURN 5,5") == (3, 0)
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)  # a new game forgets them
+
+
+def test_a_board_filled_by_the_opponent_is_reported() -> None:
+    manager = Manager()
+    assert manager.send("START 3") == ["OK"]
+    for turn, reply in (("1,0", (0, 0)), ("0,1", (2, 0)), ("1,1", (2, 1)), ("0,2", (1, 2))):
+        assert manager.move(f"TURN {turn}") == reply
+    manager.error("TURN 2,2", "the game is over after TURN 2,2: the board is full")
+    manager.error("TURN 2,2", "the game is over")
+
+
+def test_the_brain_fills_the_board_then_takes_back() -> None:
+    manager = Manager()
+    assert manager.send("START 3") == ["OK"]
+    # a 3x3 draw without its last cell (2,2): four stones each, so the brain is X and fills the board
+    own = ["1,1,1", "2,0,1", "0,1,1", "1,0,1"]
+    theirs = ["0,0,2", "0,2,2", "2,1,2", "1,2,2"]
+    assert manager.board(*(stone for pair in zip(own, theirs, strict=True) for stone in pair)) == ["2,2"]
+    state = manager.brain.state
+    assert state is not None and state.is_over and len(state.history) == 9
+    manager.error("TURN 2,2", "the game is over")
+    assert manager.send("TAKEBACK 2,2") == ["OK"]
+    assert manager.send("TAKEBACK 1,2") == ["OK"]
+    assert manager.move("TURN 2,2") == (1, 2)  # the brain completes the middle column
+    state = manager.brain.state
+    assert state is not None and state.result == X
+
+
+class Failing:
+    def __init__(self, answer: object = None) -> None:
+        self.answer = answer
+        self.name = "failing"
+        self.time_budget: float | None = None
+
+    def choose(self, state: State) -> int:
+        if self.answer is None:
+            raise RuntimeError("boom")
+        return self.answer  # type: ignore[return-value]
+
+    def reset(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("answer", "part"),
+    [(None, "X (failing) failed on move 1: RuntimeError: boom"), (99, "chose 99 on move 1: not a cell")],
+)
+def test_a_failing_player_is_an_error_not_a_crash(answer: object, part: str) -> None:
+    manager = Manager(lambda: Failing(answer))
+    assert manager.send("START 5") == ["OK"]
+    manager.error("BEGIN", part)
+    state = manager.brain.state
+    assert state is not None and state.history == ()
+    assert manager.send("ABOUT") == [ABOUT]
+
+
+def test_a_player_that_cannot_be_made_is_an_error() -> None:
+    manager = Manager(lambda: make_player("nobody"))
+    manager.error("START 9", "unknown player 'nobody'")
+    manager.error("BEGIN", "no game")
+
+
+def test_run_reads_to_end_and_stops() -> None:
+    script = "START 9\r\nBEGIN\nTURN 4,4\r\n\r\nABOUT\nEND\r\nSTART 9\nBEGIN\n"
+    out = io.StringIO()
+    brain = Brain(FirstLegalPlayer, io.StringIO(script), out)
+    brain.run()
+    assert brain.ended
+    assert out.getvalue() == f"OK\r\n0,0\r\n1,0\r\n{ABOUT}\r\n"
+
+
+def test_run_stops_at_the_end_of_the_input() -> None:
+    out = io.StringIO()
+    Brain(FirstLegalPlayer, io.StringIO("START 5\nBEGIN"), out).run()
+    assert out.getvalue() == "OK\r\n0,0\r\n"
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(pbrain)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+def test_an_mcts_brain_completes_its_five() -> None:
+    pytest.importorskip("plyground.kinrow.mcts")
+    manager = Manager(lambda: make_player("mcts", iterations=200, seed=1))
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("INFO timeout_turn 2000") == []
+    answer = manager.board("2,2,1", "0,8,2", "3,3,1", "8,0,2", "4,4,1", "8,7,2", "5,5,1", "7,8,2")
+    assert answer in (["6,6"], ["1,1"])
+
+
+def test_the_brain_as_a_process() -> None:
+    script = b"START 9\r\nINFO timeout_turn 500\r\nBEGIN\r\nbogus\r\nTURN 9,9\nTURN 4,4\nABOUT\r\nEND\r\nBEGIN\r\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", "first_legal"],
+        input=script,
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    lines = result.stdout.split(b"\r\n")
+    assert lines[-1] == b"" and all(b"\n" not in line and b"\r" not in line for line in lines)
+    assert lines[:-1] == [
+        b"OK",
+        b"0,0",
+        b"UNKNOWN command 'bogus'",
+        b"ERROR TURN 9,9: off the 9x9 board",
+        b"1,0",
+        ABOUT.encode(),
+    ]

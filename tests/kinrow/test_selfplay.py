@@ -1,0 +1,285 @@
+"""Self-play: one game and its record, seeded matches and their summaries, players that fail."""
+
+from __future__ import annotations
+
+import doctest
+import math
+
+import numpy as np
+import pytest
+
+from plyground.errors import InvalidInputError
+from plyground.kinrow import selfplay
+from plyground.kinrow.board import DRAW, O, State, X
+from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
+from plyground.kinrow.selfplay import GameRecord, PlayerError, play_game, play_match, summarize, timed_choice
+
+DRAWN_GAME = (4, 0, 2, 6, 3, 5, 1, 7, 8)  # a full 3x3 board without a line
+
+
+class Scripted:
+    """Plays the moves it is given, in order; counts resets."""
+
+    def __init__(self, moves: list[object], name: str = "scripted") -> None:
+        self.moves = list(moves)
+        self.name = name
+        self.time_budget: float | None = None
+        self.resets = 0
+
+    def choose(self, state: State) -> int:
+        return self.moves.pop(0)  # type: ignore[return-value]
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+class Broken:
+    name = "broken"
+    time_budget: float | None = None
+
+    def choose(self, state: State) -> int:
+        raise RuntimeError("out of ideas")
+
+    def reset(self) -> None:
+        pass
+
+
+class Meddler(FirstLegalPlayer):
+    """Plays a stone on the position it is given before answering: must not change the game."""
+
+    def choose(self, state: State) -> int:
+        move = super().choose(state)
+        state.play(state.legal_moves()[-1])
+        return move
+
+
+def test_a_game_records_moves_result_and_times() -> None:
+    record = play_game(FirstLegalPlayer(), FirstLegalPlayer(), 3, 3)
+    assert record.moves == (0, 1, 2, 3, 4, 5, 6)  # X: a1 c1 b2 a3 on the diagonal
+    assert record.result == X
+    assert (record.n, record.k, record.x_name, record.o_name) == (3, 3, "first_legal", "first_legal")
+    assert len(record.seconds) == 7 and all(s >= 0 for s in record.seconds)
+    assert record.x_seconds == record.seconds[0::2] and len(record.x_seconds) == 4
+    assert record.o_seconds == record.seconds[1::2] and len(record.o_seconds) == 3
+    assert record.state().result == X
+    assert record.describe() == "X (first_legal) wins after 7 moves"
+    assert record.seed is None
+
+
+def test_a_drawn_game() -> None:
+    x = Scripted(list(DRAWN_GAME[0::2]), "x-script")
+    o = Scripted(list(DRAWN_GAME[1::2]), "o-script")
+    record = play_game(x, o, 3, 3)
+    assert record.moves == DRAWN_GAME
+    assert record.result == DRAW
+    assert record.describe() == "draw after 9 moves"
+    assert (x.resets, o.resets) == (1, 1)
+
+
+def test_o_can_win() -> None:
+    record = play_game(Scripted([0, 1, 8], "x-script"), Scripted([3, 4, 5], "o-script"), 3, 3)
+    assert record.result == O
+    assert record.describe() == "O (o-script) wins after 6 moves"
+
+
+def test_on_move_sees_each_position() -> None:
+    seen: list[tuple[int, int, tuple[int, ...]]] = []
+
+    def on_move(state: State, move: int, seconds: float) -> None:
+        assert seconds >= 0
+        seen.append((move, len(state.history), state.history))
+
+    record = play_game(FirstLegalPlayer(), FirstLegalPlayer(), 3, 3, on_move=on_move)
+    assert [move for move, _, _ in seen] == list(record.moves)
+    assert [count for _, count, _ in seen] == list(range(1, 8))
+    assert seen[-1][2] == record.moves
+
+
+def test_players_get_a_copy_of_the_position() -> None:
+    record = play_game(Meddler(), FirstLegalPlayer(), 3, 3)
+    assert record.moves == (0, 1, 2, 3, 4, 5, 6)
+
+
+def test_a_player_that_raises_is_named_in_a_clear_error() -> None:
+    with pytest.raises(PlayerError, match=r"^O \(broken\) failed on move 2: RuntimeError: out of ideas$") as info:
+        play_game(FirstLegalPlayer(), Broken(), 3, 3)
+    assert isinstance(info.value.__cause__, RuntimeError)
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (0, r"^O \(scripted\) chose a1 on move 2: the cell is taken$"),
+        (9, r"^O \(scripted\) chose 9 on move 2: not a cell of the 3x3 board$"),
+        (-1, r"not a cell"),
+        (True, r"chose True on move 2: not a cell"),
+        ("b2", r"chose 'b2' on move 2: not a cell"),
+        (None, r"chose None"),
+        (4.0, r"chose 4.0"),
+    ],
+)
+def test_an_illegal_move_is_an_error_not_a_forfeit(answer: object, message: str) -> None:
+    with pytest.raises(PlayerError, match=message):
+        play_game(FirstLegalPlayer(), Scripted([answer]), 3, 3)
+
+
+def test_a_numpy_integer_move_is_accepted() -> None:
+    move, seconds = timed_choice(Scripted([np.int64(4)]), State(3, 3))
+    assert move == 4 and type(move) is int
+    assert seconds >= 0
+
+
+def test_keyboard_interrupt_is_not_wrapped() -> None:
+    class Interrupted(Broken):
+        def choose(self, state: State) -> int:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play_game(Interrupted(), FirstLegalPlayer(), 3, 3)
+
+
+def test_bad_boards_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="k must be"):
+        play_game(FirstLegalPlayer(), FirstLegalPlayer(), 3, 4)
+
+
+def random_factory(seed: int) -> Player:
+    return RandomPlayer(seed)
+
+
+def test_a_seeded_match_is_reproducible_and_records_its_seeds() -> None:
+    first = play_match(random_factory, random_factory, 4, 5, 4, seed=10)
+    again = play_match(random_factory, random_factory, 4, 5, 4, seed=10)
+    other = play_match(random_factory, random_factory, 4, 5, 4, seed=11)
+    assert [g.moves for g in first.games] == [g.moves for g in again.games]
+    assert [g.moves for g in first.games] != [g.moves for g in other.games]
+    assert [g.seed for g in first.games] == [10, 11, 12, 13]
+    assert [g.moves for g in first.games[1:]] == [g.moves for g in other.games[:3]]  # game i depends on seed + i
+
+
+def test_players_are_made_from_seed_plus_i_and_games_reported_in_order() -> None:
+    made: list[tuple[str, int]] = []
+    reported: list[int] = []
+
+    def factory(label: str) -> selfplay.PlayerFactory:
+        def make(seed: int) -> Player:
+            made.append((label, seed))
+            return RandomPlayer(seed)
+
+        return make
+
+    summary = play_match(factory("x"), factory("o"), 3, 4, 3, seed=7, on_game=lambda i, record: reported.append(i))
+    assert made == [("x", 7), ("o", 7), ("x", 8), ("o", 8), ("x", 9), ("o", 9)]
+    assert reported == [0, 1, 2]
+    assert len(summary.games) == 3
+
+
+def test_an_unseeded_match_still_records_consecutive_seeds() -> None:
+    summary = play_match(random_factory, random_factory, 3, 3, 3)
+    seeds = [g.seed for g in summary.games]
+    assert seeds[0] is not None and seeds == [seeds[0] + i for i in range(3)]
+    replay = play_match(random_factory, random_factory, 3, 3, 3, seed=seeds[0])
+    assert [g.moves for g in replay.games] == [g.moves for g in summary.games]
+
+
+def test_the_summary_counts_each_side() -> None:
+    summary = play_match(lambda seed: FirstLegalPlayer(), random_factory, 6, 4, 3, seed=0)
+    first, second = summary.first, summary.second
+    assert (first.name, second.name) == ("first_legal", "random")
+    assert first.wins == second.losses and first.losses == second.wins and first.draws == second.draws
+    assert first.games == second.games == 6
+    assert summary.x_wins == first.wins and summary.o_wins == second.wins
+    assert summary.x_wins + summary.o_wins + summary.draws == 6
+    assert first.moves == sum(len(g.x_seconds) for g in summary.games)
+    assert second.moves == sum(len(g.o_seconds) for g in summary.games)
+    assert first.mean_seconds == pytest.approx(sum(sum(g.x_seconds) for g in summary.games) / first.moves)
+
+
+def test_swapped_players_change_sides_each_game() -> None:
+    summary = play_match(lambda seed: FirstLegalPlayer(), random_factory, 4, 4, 3, seed=3, swap=True)
+    assert [(g.x_name, g.o_name) for g in summary.games] == [
+        ("first_legal", "random"),
+        ("random", "first_legal"),
+    ] * 2
+    assert summary.swap
+    assert (summary.first.name, summary.second.name) == ("first_legal", "random")
+    assert summary.first.wins == summary.second.losses and summary.first.games == 4
+    wins_of_first = sum((g.result == X) == (i % 2 == 0) and g.result != DRAW for i, g in enumerate(summary.games))
+    assert summary.first.wins == wins_of_first
+
+
+def record(result: int, seconds: tuple[float, ...], x: str = "a", o: str = "b") -> GameRecord:
+    return GameRecord(3, 3, x, o, tuple(range(len(seconds))), seconds, result)
+
+
+def test_summarize_by_hand() -> None:
+    games = [
+        record(X, (1.0, 2.0, 1.0)),  # a (X) wins: a 2 moves 2 s, b 1 move 2 s
+        record(O, (3.0, 1.0), "b", "a"),  # swapped: b is X, a (O) wins: a 1 move 1 s, b 1 move 3 s
+        record(DRAW, (1.0, 1.0)),
+    ]
+    summary = summarize(games, swap=True)
+    a, b = summary.first, summary.second
+    assert (a.name, a.wins, a.draws, a.losses, a.moves, a.seconds) == ("a", 2, 1, 0, 4, 4.0)
+    assert (b.name, b.wins, b.draws, b.losses, b.moves, b.seconds) == ("b", 0, 1, 2, 3, 6.0)
+    assert a.mean_seconds == 1.0 and b.mean_seconds == 2.0
+    assert (summary.x_wins, summary.o_wins, summary.draws) == (1, 1, 1)
+    plain = summarize(games[:1])
+    assert (plain.first.wins, plain.second.losses, plain.swap) == (1, 1, False)
+
+
+def test_summaries_need_games() -> None:
+    with pytest.raises(InvalidInputError, match="at least one game"):
+        summarize([])
+    empty = selfplay.SideSummary("p", 0, 0, 0, 0, 0.0)
+    assert math.isnan(empty.mean_seconds)
+
+
+@pytest.mark.parametrize("games", [0, -1, True, 2.0])
+def test_a_match_needs_a_positive_number_of_games(games: object) -> None:
+    with pytest.raises(InvalidInputError, match="games must be a positive integer"):
+        play_match(random_factory, random_factory, games, 3, 3)  # type: ignore[arg-type]
+
+
+def test_a_bad_board_fails_before_any_player_is_made() -> None:
+    made: list[int] = []
+
+    def factory(seed: int) -> Player:
+        made.append(seed)
+        return RandomPlayer(seed)
+
+    with pytest.raises(InvalidInputError, match="n must be"):
+        play_match(factory, factory, 2, 20, 5)
+    with pytest.raises(InvalidInputError, match="seed must be non-negative"):
+        play_match(factory, factory, 2, 5, 4, seed=-1)
+    assert made == []
+
+
+def test_a_failing_player_stops_the_match_with_its_error() -> None:
+    with pytest.raises(PlayerError, match=r"X \(broken\) failed on move 1"):
+        play_match(lambda seed: Broken(), random_factory, 3, 3, 3, seed=0)
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(selfplay)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+def test_mcts_matches_are_reproducible_with_a_fixed_iteration_count() -> None:
+    pytest.importorskip("plyground.kinrow.mcts")
+
+    def mcts(seed: int) -> Player:
+        return make_player("mcts", iterations=100, seed=seed)
+
+    first = play_match(mcts, random_factory, 2, 5, 4, seed=1)
+    again = play_match(mcts, random_factory, 2, 5, 4, seed=1)
+    assert [g.moves for g in first.games] == [g.moves for g in again.games]
+    assert first.first.name == "mcts" and first.first.moves > 0
+
+
+def test_alphabeta_plays_a_match() -> None:
+    pytest.importorskip("plyground.kinrow.alphabeta")
+    summary = play_match(lambda seed: make_player("alphabeta", depth=1), random_factory, 2, 4, 3, seed=0)
+    assert summary.first.name and summary.first.games == 2
+    assert all(g.result in (X, O, DRAW) for g in summary.games)
