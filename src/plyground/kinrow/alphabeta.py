@@ -1,0 +1,232 @@
+"""Alpha-beta search for k-in-a-row: depth-limited negamax with a transposition table and a line heuristic.
+
+A *depth* counts plies: depth 1 values each move by the position it leaves, depth 2 adds
+the opponent's best reply, and so on. Leaves are valued by a heuristic over every window
+of k cells in a line (see :mod:`plyground.kinrow._alphabeta_kernels`); a win ``p`` plies
+ahead is worth :data:`WIN_VALUE` ``- p`` (ply 1 is the move chosen), a loss the opposite,
+so the search takes the fastest win and puts off a loss. Moves are searched best first
+(the transposition table's move, then by how much they change the heuristic), and the
+search deepens one ply at a time up to ``depth``; with a time budget it stops at the
+deadline and keeps the deepest depth it finished.
+
+On boards up to 6×6 every empty cell is a candidate move; on larger boards only the
+empty cells within two steps of a stone (the centre on an empty board).
+
+>>> from plyground.kinrow import State
+>>> AlphaBeta(depth=2).search(State.parse("XX./OO./...", k=3), 1)
+(2, 4503599627370495.0)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import _alphabeta_kernels as A
+from plyground.kinrow.board import State, zobrist
+from plyground.kinrow.players import forced_move
+
+__all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
+
+WIN_VALUE = float(A.WIN)
+"""The value of a win on the spot: a value of ``WIN_VALUE - p`` is a forced win in ``p`` plies."""
+WON_VALUE = float(A.WON)
+"""Values at or above are forced wins, at or below ``-WON_VALUE`` forced losses; the heuristic stays below."""
+MAX_DEPTH = 64
+FULL_WIDTH_N = 6
+"""Up to this board side, every empty cell is a candidate move."""
+NEAR_RADIUS = 2
+"""On larger boards, the candidate moves are the empty cells within this many king steps of a stone."""
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What the last search did.
+
+    Attributes:
+        move: the move chosen.
+        value: its value at ``depth`` for the player to move (see :data:`WIN_VALUE`).
+        depth: the deepest depth finished.
+        nodes: positions searched (all depths, an interrupted one included).
+        tt_hits: positions whose value the transposition table gave.
+        seconds: wall-clock time of the search.
+    """
+
+    move: int
+    value: float
+    depth: int
+    nodes: int
+    tt_hits: int
+    seconds: float
+
+
+def _check_depth(depth: object, *, optional: bool) -> int | None:
+    if depth is None and optional:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise InvalidInputError(f"depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+    return depth
+
+
+def _check_time_budget(time_budget: object) -> float | None:
+    if time_budget is None:
+        return None
+    if (
+        isinstance(time_budget, bool)
+        or not isinstance(time_budget, int | float)
+        or not math.isfinite(time_budget)
+        or time_budget <= 0
+    ):
+        raise InvalidInputError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
+    return float(time_budget)
+
+
+def _check_state(state: object) -> State:
+    if not isinstance(state, State):
+        raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
+    if state.is_over:
+        raise IllegalMoveError("the game is over: there is no move to choose")
+    return state
+
+
+class AlphaBeta:
+    """Depth-limited negamax with alpha-beta pruning, move ordering and a transposition table.
+
+    Args:
+        depth: plies to search (with ``time_budget``: the deepest depth to try; None: no
+            limit but the budget).
+        time_budget: seconds per move, or None; may be changed between moves.
+        tt_bits: the transposition table has ``2**tt_bits`` entries (24 bytes each), kept
+            from move to move and cleared by :meth:`reset`.
+
+    Raises:
+        InvalidInputError: a parameter out of range, or no depth and no time budget.
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, depth: int | None = 2, time_budget: float | None = None, *, tt_bits: int = 20) -> None:
+        if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 8 <= tt_bits <= 26:
+            raise InvalidInputError(f"tt_bits must be an integer from 8 to 26, got {tt_bits!r}")
+        self._depth = _check_depth(depth, optional=True)
+        self._time_budget = _check_time_budget(time_budget)
+        if self._depth is None and self._time_budget is None:
+            raise InvalidInputError("an alpha-beta player needs a depth, a time budget or both")
+        self.tt_bits = tt_bits
+        self.last: SearchInfo | None = None
+        self._tt: npt.NDArray[np.void] | None = None
+        self._shape: tuple[int, int] | None = None
+
+    @property
+    def depth(self) -> int | None:
+        """Plies to search (with a time budget: at most); None: as deep as the time budget allows."""
+        return self._depth
+
+    @depth.setter
+    def depth(self, depth: int | None) -> None:
+        depth = _check_depth(depth, optional=self._time_budget is not None)
+        self._depth = depth
+
+    @property
+    def time_budget(self) -> float | None:
+        """Seconds per move, or None (search ``depth`` plies, however long it takes)."""
+        return self._time_budget
+
+    @time_budget.setter
+    def time_budget(self, time_budget: float | None) -> None:
+        time_budget = _check_time_budget(time_budget)
+        if time_budget is None and self._depth is None:
+            raise InvalidInputError("an alpha-beta player without a depth needs a time budget")
+        self._time_budget = time_budget
+
+    def reset(self) -> None:
+        """Clear the transposition table."""
+        if self._tt is not None:
+            self._tt["depth"] = -1
+
+    def choose(self, state: State) -> int:
+        """The move to play: an immediate win, else a block, else the best move found by the search.
+
+        Raises:
+            InvalidInputError: ``state`` is not a :class:`~plyground.kinrow.board.State`.
+            IllegalMoveError: the game is over.
+        """
+        _check_state(state)
+        forced = forced_move(state)
+        if forced is not None:
+            self.last = None
+            return forced
+        return self._deepen(state, self._depth or MAX_DEPTH, self._time_budget).move
+
+    def search(self, state: State, depth: int) -> tuple[int, float]:
+        """The best move of ``state`` and its value for the player to move, searched ``depth`` plies.
+
+        No time budget and no forced-move shortcut: the search alone (it finds an immediate
+        win at depth 1 and the block of one at depth 2). Equal to plain minimax over the
+        same candidate moves, with the same heuristic at the leaves.
+
+        Raises:
+            InvalidInputError: ``state`` is not a State, or ``depth`` out of range.
+            IllegalMoveError: the game is over.
+        """
+        _check_state(state)
+        checked = _check_depth(depth, optional=False)
+        assert checked is not None
+        info = self._deepen(state, checked, None)
+        return info.move, info.value
+
+    def _table(self, state: State) -> npt.NDArray[np.void]:
+        """The transposition table, cleared when the board size or k changed."""
+        if self._tt is None:
+            self._tt = np.zeros(1 << self.tt_bits, dtype=A.TT_DTYPE)
+            self._tt["depth"] = -1  # no entry is valid; also touches every page now, not during a search
+        elif self._shape != (state.n, state.k):
+            self._tt["depth"] = -1
+        self._shape = (state.n, state.k)
+        return self._tt
+
+    def _deepen(self, state: State, max_depth: int, budget: float | None) -> SearchInfo:
+        """Iterative deepening from depth 1 to ``max_depth`` (stopping early on a forced result or at the deadline)."""
+        tt = self._table(state)
+        start = time.perf_counter()
+        n, k, player = state.n, state.k, state.to_move
+        cells = np.array(state.cells)  # the kernels play and undo on their own copy
+        radius = 0 if n <= FULL_WIDTH_N else NEAR_RADIUS
+        empty = int(np.count_nonzero(cells == 0))
+        zob = zobrist(n)
+        stop = np.zeros(1, dtype=np.uint8)
+        stats = np.zeros(3, dtype=np.int64)
+        nodes = hits = 0
+        timer: threading.Timer | None = None
+        move, value, finished = -1, 0, 0
+        try:
+            for depth in range(1, min(max_depth, empty) + 1):
+                if budget is not None and depth == 2:  # depth 1 always finishes; deeper ones stop at the deadline
+                    remaining = start + budget - time.perf_counter()
+                    if remaining <= 0:
+                        break
+                    timer = threading.Timer(remaining, stop.fill, args=(1,))
+                    timer.daemon = True
+                    timer.start()
+                stats[:] = 0
+                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, stop, stats))
+                nodes += int(stats[A.NODES])
+                hits += int(stats[A.TT_HITS])
+                if stop[0]:
+                    break
+                move, value, finished = int(stats[A.BEST]), result, depth
+                if abs(result) >= A.WON:  # a forced win or loss: deeper searches see the same
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if not (0 <= move < n * n and cells[move] == 0):
+            raise AssertionError(f"alpha-beta chose {move}, not an empty cell of {state.to_text()}")
+        self.last = SearchInfo(move, float(value), finished, nodes, hits, time.perf_counter() - start)
+        return self.last

@@ -1,0 +1,483 @@
+"""The alpha-beta player: kernels against their naive twins, search against plain minimax, tactics, errors.
+
+The kernel tests run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit.py``).
+"""
+
+from __future__ import annotations
+
+import doctest
+import math
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import _alphabeta_kernels as A
+from plyground.kinrow import _kernels as K
+from plyground.kinrow import alphabeta
+from plyground.kinrow.alphabeta import WIN_VALUE, WON_VALUE, AlphaBeta
+from plyground.kinrow.board import DRAW, O, State, X, zobrist
+from plyground.kinrow.players import Player, make_player
+from tests.naive import kinrow as naive
+
+Board = tuple[list[int], int, int]  # cells, n, k
+
+# -- strategies --------------------------------------------------------------
+
+
+@st.composite
+def boards(draw: st.DrawFn, min_n: int = 3, max_n: int = 19, fill: float = 0.5) -> Board:
+    """Any cells (not necessarily from a game) of an n×n board, with a k; about ``fill`` of them stones."""
+    n = draw(st.integers(min_n, max_n))
+    k = draw(st.integers(3, n))
+    stones = draw(st.floats(0.0, fill))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))  # quicker to draw than n*n hypothesis integers
+    cells = np.where(rng.random(n * n) < stones, rng.integers(1, 3, n * n), 0)
+    return cells.tolist(), n, k
+
+
+@st.composite
+def positions(draw: st.DrawFn, sizes: tuple[int, ...], max_stones: int | None = None, min_stones: int = 0) -> State:
+    """A live position of a game: random moves from the empty board (the last one taken back if it ended the game)."""
+    n = draw(st.sampled_from(sizes))
+    k = draw(st.integers(3, n))
+    order = draw(st.permutations(range(n * n)))
+    upper = min(n * n - 1, max_stones if max_stones is not None else n * n)
+    count = draw(st.integers(min(min_stones, upper), upper))
+    state = State(n, k)
+    for move in order[:count]:
+        if state.is_over:
+            break
+        state.play(move)
+    if state.is_over:
+        state.undo()
+    return state
+
+
+def _cells(cells: list[int]) -> np.ndarray:
+    return np.array(cells, dtype=np.int8)
+
+
+def _naive_value(state: State, depth: int, radius: int = 0) -> int:
+    return naive.minimax(state.cells.tolist(), state.n, state.k, state.to_move, depth, radius)
+
+
+def _table() -> np.ndarray:
+    tt = np.zeros(1 << 10, dtype=A.TT_DTYPE)
+    tt["depth"] = -1
+    return tt
+
+
+# -- kernels against their twins ---------------------------------------------
+
+
+@given(boards(), st.sampled_from([X, O]))
+def test_evaluate_matches_naive(board: Board, player: int) -> None:
+    cells, n, k = board
+    assert int(A._evaluate(_cells(cells), n, k, player)) == naive.evaluate(cells, n, k, player)
+
+
+@given(boards(), st.sampled_from([X, O]), st.data())
+def test_gain_is_the_change_of_the_evaluation(board: Board, player: int, data: st.DataObject) -> None:
+    cells, n, k = board
+    index = data.draw(st.integers(0, n * n - 1))
+    cells[index] = 0
+    after = list(cells)
+    after[index] = player
+    expected = naive.evaluate(after, n, k, player) - naive.evaluate(cells, n, k, player)
+    assert int(A._gain(_cells(cells), n, k, index, player)) == expected
+
+
+@given(boards(fill=0.9), st.sampled_from([X, O]), st.data())
+def test_wins_at_matches_naive(board: Board, player: int, data: st.DataObject) -> None:
+    cells, n, k = board
+    index = data.draw(st.integers(0, n * n - 1))
+    assert bool(K._wins_at(_cells(cells), n, k, index, player)) == naive.wins_at(cells, n, k, index, player)
+
+
+@given(boards(fill=0.1), st.integers(0, 3))
+def test_candidates_match_naive(board: Board, radius: int) -> None:
+    cells, n, _ = board
+    near = np.zeros(n * n, dtype=np.int32)
+    A._near_counts(_cells(cells), n, radius, near)
+    out = np.zeros(n * n, dtype=np.int64)
+    count = int(A._candidates(_cells(cells), n, radius, near, out))
+    assert out[:count].tolist() == naive.candidates(cells, n, radius)
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 3), (7, 5), (15, 15), (19, 16), (19, 19)])
+def test_heuristic_extremes_match_naive_and_stay_below_a_win(n: int, k: int) -> None:
+    full = [X] * (n * n)
+    line = [X if i < k - 1 else O if i >= n * n - (k - 1) else 0 for i in range(n * n)]  # k - 1 X's, k - 1 O's
+    for cells in (full, line):
+        value = int(A._evaluate(_cells(cells), n, k, X))
+        assert value == naive.evaluate(cells, n, k, X)
+        assert abs(value) < A.WON
+
+
+@pytest.mark.parametrize("value", [0, 5, -5, A.WON, A.WIN - 3, -A.WON, 3 - A.WIN])
+def test_table_values_round_trip(value: int) -> None:
+    for ply in (0, 1, 7):
+        assert int(A._from_table(A._to_table(value, ply), ply)) == value
+    assert int(A._to_table(A.WIN - 5, 3)) == A.WIN - 2  # a win 5 plies from the root is 2 plies from a node at ply 3
+
+
+# -- the search against plain minimax ----------------------------------------
+
+SHARED = AlphaBeta(depth=3, tt_bits=8)  # one small table for every example: entries of other positions collide
+
+
+@settings(max_examples=60)
+@given(positions((3, 4)), st.integers(1, 3))
+def test_search_equals_plain_minimax(state: State, depth: int) -> None:
+    move, value = AlphaBeta(depth=depth).search(state, depth)
+    assert value == _naive_value(state, depth)
+    assert state.cells[move] == 0
+    _, shared_value = SHARED.search(state, depth)
+    assert shared_value == value
+
+
+@settings(max_examples=40)
+@given(positions((3, 4), min_stones=9), st.data())
+def test_deep_search_equals_plain_minimax(state: State, data: st.DataObject) -> None:
+    # Deep enough for transpositions: the table gives values of positions reached by other move orders.
+    empty = state.n * state.n - len(state.history)
+    deepest = max(d for d in range(1, empty + 1) if math.perm(empty, d) <= 20_000)  # the naive search stays quick
+    depth = data.draw(st.integers(min(4, deepest), deepest))
+    value = AlphaBeta(depth=depth).search(state, depth)[1]
+    assert value == _naive_value(state, depth)
+    assert SHARED.search(state, depth)[1] == value
+
+
+@settings(max_examples=30)
+@given(positions((5, 6, 7), max_stones=5), st.integers(1, 2), st.data())
+def test_kernel_search_near_stones_equals_plain_minimax(state: State, radius: int, data: st.DataObject) -> None:
+    n, k = state.n, state.k
+    moves = len(naive.candidates(state.cells.tolist(), n, radius))
+    depth = data.draw(st.integers(1, 3 if math.perm(moves, min(3, moves)) <= 3_000 else 2))
+    stats = np.zeros(3, dtype=np.int64)
+    cells = np.array(state.cells)
+    value = A._search(cells, n, k, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
+    assert int(value) == _naive_value(state, depth, radius)
+    assert cells.tolist() == state.cells.tolist()  # played and taken back
+    assert int(stats[A.BEST]) in naive.candidates(state.cells.tolist(), n, radius)
+
+
+@settings(max_examples=30)
+@given(positions((7, 9, 15), max_stones=8), st.integers(1, 2), st.integers(1, 3))
+def test_negamax_restores_the_board_and_the_near_counts(state: State, radius: int, depth: int) -> None:
+    n, k, player = state.n, state.k, state.to_move
+    cells = np.array(state.cells)
+    near = np.zeros(n * n, dtype=np.int32)
+    A._near_counts(cells, n, radius, near)
+    before = near.copy()
+    empty = n * n - len(state.history)
+    value = A._evaluate(cells, n, k, player)
+    stats = np.zeros(3, dtype=np.int64)
+    A._negamax(
+        cells, n, k, radius, near, zobrist(n), np.uint64(state.key), empty, value, player, depth, 0,
+        -A.INFINITY, A.INFINITY, _table(), np.zeros(1, np.uint8), stats,
+    )  # fmt: skip
+    assert cells.tolist() == state.cells.tolist()
+    assert near.tolist() == before.tolist()
+    assert stats[A.NODES] >= 1 and cells[stats[A.BEST]] == 0
+
+
+# Positions found by a long random search where storing a bound as an exact value changes the result,
+# with their values by ``naive.minimax`` (seconds each; the first is checked again below).
+BOUND_SENSITIVE = [
+    ("O.XX/..OO/..../OXX.", 4, 4, 0, -8),
+    ("...../...../...../...../XX..O", 4, 5, 1, 13),
+    ("...../...../..XO./...../....X", 4, 5, 1, 22),
+]
+
+
+@pytest.mark.parametrize(("text", "k", "depth", "radius", "expected"), BOUND_SENSITIVE)
+def test_bounds_in_the_table_are_kept_apart_from_values(
+    text: str, k: int, depth: int, radius: int, expected: int
+) -> None:
+    state = State.parse(text, k)
+    cells, n = np.array(state.cells), state.n
+    stats = np.zeros(3, dtype=np.int64)
+    value = A._search(cells, n, k, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
+    assert stats[A.TT_HITS] > 0
+    assert int(value) == expected
+
+
+def test_the_bound_sensitive_values_are_the_naive_ones() -> None:
+    text, k, depth, radius, expected = BOUND_SENSITIVE[0]
+    assert _naive_value(State.parse(text, k), depth, radius) == expected
+
+
+@settings(max_examples=30)
+@given(positions((3, 4), min_stones=6), st.integers(1, 2))
+def test_deeper_entries_are_not_taken_for_shallower_values(state: State, depth: int) -> None:
+    player = AlphaBeta(depth=4)
+    player.search(state, depth + 2)
+    assert player.search(state, depth)[1] == _naive_value(state, depth)
+
+
+@pytest.mark.parametrize("moves", [(0, 4), (4, 1), (1, 7, 3), (0, 8, 2)])
+def test_full_depth_search_equals_minimax_on_tic_tac_toe(moves: tuple[int, ...]) -> None:
+    state = State.from_moves(3, 3, moves)
+    depth = 9 - len(moves)
+    assert AlphaBeta(depth=depth).search(state, depth)[1] == _naive_value(state, depth)
+
+
+# -- tactics ------------------------------------------------------------------
+
+SIZES = [(3, 3), (5, 4), (7, 5), (9, 5), (15, 5), (19, 6), (10, 10)]
+
+
+def _parse(n: int, k: int, xs: list[int], os_: list[int]) -> State:
+    symbols = ["X" if i in xs else "O" if i in os_ else "." for i in range(n * n)]
+    return State.parse("/".join("".join(symbols[r * n : (r + 1) * n]) for r in range(n)), k)
+
+
+def _quiet_stones(n: int, k: int, taken: list[int], count: int, player: int, avoid: list[int]) -> list[int]:
+    """``count`` stones of ``player`` from the bottom-right corner on, leaving it no winning move."""
+    stones: list[int] = []
+    for cell in reversed(range(n * n)):
+        if len(stones) == count:
+            break
+        if cell in taken or cell in avoid:
+            continue
+        cells = [player if i in [*stones, cell] else 3 - player if i in taken else 0 for i in range(n * n)]
+        if not any(cells[i] == 0 and naive.wins_at(cells, n, k, i, player) for i in range(n * n)):
+            stones.append(cell)
+    return stones
+
+
+def _line_position(n: int, k: int, *, to_win: int) -> State:
+    """``to_win`` (X or O) has k - 1 stones in row n // 2 from column 0, the other player quiet stones; X to move."""
+    line = [(n // 2) * n + c for c in range(k - 1)]
+    quiet = _quiet_stones(n, k, line, len(line), O if to_win == X else X, avoid=[line[-1] + 1])
+    return _parse(n, k, line, quiet) if to_win == X else _parse(n, k, quiet, line)
+
+
+@pytest.mark.parametrize(("n", "k"), SIZES)
+def test_win_in_one(n: int, k: int) -> None:
+    state = _line_position(n, k, to_win=X)
+    wins = state.winning_moves()
+    assert wins and state.to_move == X
+    for depth in (1, 2, 3):
+        move, value = AlphaBeta(depth=depth).search(state, depth)
+        assert move in wins and value == WIN_VALUE - 1
+    assert AlphaBeta(depth=None, time_budget=0.02).choose(state) in wins
+
+
+@pytest.mark.parametrize(("n", "k"), SIZES)
+def test_block_in_one(n: int, k: int) -> None:
+    state = _line_position(n, k, to_win=O)
+    threats = state.winning_moves(O)
+    assert state.to_move == X and not state.winning_moves() and threats == [(n // 2) * n + k - 1]
+    for depth in (2, 3):
+        move, value = AlphaBeta(depth=depth).search(state, depth)
+        assert move in threats and value > -WON_VALUE
+    assert AlphaBeta(depth=None, time_budget=0.02).choose(state) in threats
+
+
+def _wins_against_every_reply(state: State, move: int) -> bool:
+    """Whether after ``move`` every reply of the opponent leaves the mover an immediate win."""
+    state = state.copy()
+    state.play(move)
+    for reply in state.legal_moves():
+        state.play(reply)
+        ok = state.result is None and bool(state.winning_moves())
+        state.undo()
+        if not ok:
+            return False
+    return True
+
+
+# X to move can make two threats at once: an open three (k = 4) or open four (k = 5), or two crossing lines.
+DOUBLE_THREATS = [
+    ("......./......./......./..XX.../......./O.....O/.......", 4),
+    ("...O.../...X.../...X.../OXX..../......./......./....O.O", 4),
+    ("O......../........./........./........./...XXX.../........./........./........./O.......O", 5),
+    ("O.............O" + "/..............." * 6 + "/......XXX......" + "/..............." * 6 + "/O..............", 5),
+]
+
+
+@pytest.mark.parametrize(("text", "k"), DOUBLE_THREATS)
+def test_a_double_threat_is_made(text: str, k: int) -> None:
+    state = State.parse(text, k)
+    assert state.to_move == X and not state.winning_moves() and not state.winning_moves(O)
+    move, value = AlphaBeta(depth=3).search(state, 3)
+    assert value == WIN_VALUE - 3
+    assert _wins_against_every_reply(state, move)
+    timed = AlphaBeta(depth=None, time_budget=0.2).choose(state)
+    assert _wins_against_every_reply(state, timed)
+
+
+# O to move: X threatens a double threat next move (where its two lines cross, or an open three becoming an
+# open four); O must prevent it.
+FORKS_TO_PREVENT = [
+    ("...O.../...X.../...X.../....XXO/.....OO/......./X......", 4),
+    ("O......../........./........./........./...XXX.../........./........./........./........O", 5),
+]
+
+
+@pytest.mark.parametrize(("text", "k"), FORKS_TO_PREVENT)
+def test_a_double_threat_is_prevented(text: str, k: int) -> None:
+    state = State.parse(text, k)
+    assert state.to_move == O and not state.winning_moves() and not state.winning_moves(X)
+    careless = next(m for m in state.legal_moves() if m // state.n == 0 and m % state.n >= 5)
+    after = state.copy()
+    after.play(careless)
+    assert AlphaBeta(depth=3).search(after, 3)[1] == WIN_VALUE - 3  # a far move loses to the double threat
+    for player in (AlphaBeta(depth=4), AlphaBeta(depth=None, time_budget=0.3)):
+        move = player.choose(state)
+        after = state.copy()
+        after.play(move)
+        assert AlphaBeta(depth=3).search(after, 3)[1] < WON_VALUE, state.name(move)
+
+
+def test_faster_wins_are_preferred() -> None:
+    # X wins at once on c1, or later in other ways: the immediate win is worth most.
+    state = State.parse("XX.../OO.../X..../O..../.....", 3)
+    move, value = AlphaBeta(depth=3).search(state, 3)
+    assert value == WIN_VALUE - 1 and move in state.winning_moves()
+
+
+def test_slower_losses_are_preferred() -> None:
+    # O to move must block X's four (or lose at once), then loses to X's open three 4 plies from now.
+    state = State.parse("......O.O/OXXXX..../........./........./...XXX.../........./O......../........./O.......O", 5)
+    assert state.to_move == O and state.winning_moves(X) == [14]
+    move, value = AlphaBeta(depth=4).search(state, 4)
+    assert (move, value) == (14, -(WIN_VALUE - 4))
+
+
+# -- tic-tac-toe --------------------------------------------------------------
+
+
+def test_tic_tac_toe_is_a_draw() -> None:
+    player = AlphaBeta(depth=9)
+    move, value = player.search(State(3, 3), 9)
+    assert value == 0.0 and 0 <= move < 9
+    assert player.last is not None and player.last.depth == 9
+
+
+def test_two_alpha_beta_players_draw_tic_tac_toe() -> None:
+    players = [AlphaBeta(depth=9), AlphaBeta(depth=9)]
+    state = State(3, 3)
+    while not state.is_over:
+        state.play(players[len(state.history) % 2].choose(state))
+    assert state.result == DRAW
+
+
+# -- the player ---------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(positions((3, 5, 8, 13, 19)), st.integers(1, 2))
+def test_choose_returns_a_legal_move(state: State, depth: int) -> None:
+    move = AlphaBeta(depth=depth).choose(state)
+    assert move in state.legal_moves()
+
+
+def test_depth_two_on_a_big_board_plays_legal_moves() -> None:
+    # Speed is measured by benchmarks/kinrow.py, not here.
+    state = State(15, 5)
+    player = AlphaBeta(depth=2)
+    player.choose(state)  # allocates the table
+    for move in (112, 113, 98, 126, 127, 97, 128, 111, 96):
+        state.play(move)
+        assert player.choose(state) in state.legal_moves()
+        assert player.last is not None and player.last.depth == 2
+
+
+def test_time_budget_is_kept() -> None:
+    state = State.from_moves(15, 5, [112, 113, 98, 126, 127, 97, 128, 111])
+    player = AlphaBeta(depth=None, time_budget=0.15)
+    start = time.perf_counter()
+    move = player.choose(state)
+    seconds = time.perf_counter() - start
+    assert move in state.legal_moves() and seconds < 0.15 + 0.25
+    assert player.last is not None and player.last.depth >= 2
+    player.time_budget = 0.05  # a driver may change it between moves
+    start = time.perf_counter()
+    player.choose(state)
+    assert time.perf_counter() - start < 0.05 + 0.25
+
+
+def test_a_depth_with_a_budget_stops_at_the_depth() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31])
+    player = AlphaBeta(depth=3, time_budget=30.0)
+    player.choose(state)
+    assert player.last is not None and player.last.depth == 3
+
+
+def test_same_position_same_move_and_reset() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31, 49])
+    first, second = AlphaBeta(depth=3), AlphaBeta(depth=3)
+    assert first.choose(state) == second.choose(state)
+    assert first.search(state, 3) == second.search(state, 3)
+    assert first.last is not None and first.last.tt_hits > 0  # the root was in the table
+    first.reset()
+    assert first.search(state, 3) == second.search(state, 3)
+
+
+def test_forced_moves_come_first() -> None:
+    state = State.parse("XX./OO./...", 3)
+    player = AlphaBeta(depth=1)
+    assert player.choose(state) == 2 and player.last is None
+
+
+def test_the_factory_and_the_protocol() -> None:
+    player = make_player("alphabeta", depth=3, time_budget=0.5)
+    assert isinstance(player, AlphaBeta) and isinstance(player, Player)
+    assert (player.name, player.depth, player.time_budget) == ("alphabeta", 3, 0.5)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": 0},
+        {"depth": -1},
+        {"depth": 2.5},
+        {"depth": True},
+        {"depth": "3"},
+        {"depth": 65},
+        {"depth": None},
+        {"time_budget": 0},
+        {"time_budget": -1.0},
+        {"time_budget": float("nan")},
+        {"time_budget": float("inf")},
+        {"time_budget": "1"},
+        {"tt_bits": 7},
+        {"tt_bits": 27},
+        {"tt_bits": 12.0},
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(InvalidInputError, match=r"^[^\n]+$"):
+        AlphaBeta(**kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_settings_and_calls_are_refused() -> None:
+    player = AlphaBeta(depth=2)
+    with pytest.raises(InvalidInputError, match="time_budget"):
+        player.time_budget = -1.0
+    with pytest.raises(InvalidInputError, match="depth"):
+        player.depth = None  # no time budget either
+    with pytest.raises(InvalidInputError, match="depth"):
+        player.search(State(3, 3), 0)
+    with pytest.raises(InvalidInputError, match="State"):
+        player.choose("XX./OO./...")  # type: ignore[arg-type]
+    timed = AlphaBeta(depth=None, time_budget=1.0)
+    with pytest.raises(InvalidInputError, match="time budget"):
+        timed.time_budget = None
+    over = State.from_moves(3, 3, [0, 3, 1, 4, 2])
+    with pytest.raises(IllegalMoveError, match="over"):
+        player.choose(over)
+    with pytest.raises(IllegalMoveError, match="over"):
+        player.search(over, 2)
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(alphabeta, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
