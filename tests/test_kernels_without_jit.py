@@ -22,6 +22,8 @@ KERNEL_TESTS = [
     "tests/g2048/test_solver_kernels.py",
     "tests/g2048/test_solver.py::test_values_equal_the_brute_force_on_every_reachable_state[2-2-0.1-True]",
     "tests/g2048/test_solver.py::test_counts_equal_the_brute_force[2-2-0.1-True]",
+    "tests/kinrow/test_board.py::test_winning_moves_match_the_naive_twin",
+    "tests/kinrow/test_board.py::test_result_follows_the_rules",
     "tests/kinrow/test_mcts.py::test_takes_the_win_or_blocks_the_loss",
     "tests/kinrow/test_mcts.py::test_symmetric_moves_share_statistics",
     *(

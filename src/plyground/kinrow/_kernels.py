@@ -40,16 +40,6 @@ def _wins_at(cells, n, k, index, player):
     return False
 
 
-@kernel("i8(i1[::1], i8, i8)")
-def _winner(cells, n, k):
-    """The player with k or more in a line (the first found in cell order), or 0."""
-    for i in range(n * n):
-        p = cells[i]
-        if p != 0 and _wins_at(cells, n, k, i, p):
-            return p
-    return 0
-
-
 @kernel("i8(i1[::1], i8, i8, i8, i8[::1])")
 def _winning_moves(cells, n, k, player, out):
     """Write the empty cells where ``player`` would win at once into ``out``; returns how many."""
