@@ -22,6 +22,17 @@ from tests.naive import solver_2048 as brute
 PUBLISHED_4X3 = Path(__file__).resolve().parents[1] / "data" / "published_4x3_states_per_age.txt"
 
 
+# (rows, cols, p_four, exact): checked against the brute force, exactly (fractions) or to 1e-9 (floats).
+CASES = [
+    (2, 2, 0.1, True),
+    (2, 2, 0.5, True),
+    (2, 2, 1.0, True),
+    (2, 3, 0.1, False),
+    (3, 2, 0.1, False),
+    (2, 3, 0.0, False),
+]
+
+
 @functools.cache
 def brute_solution(rows: int, cols: int, p_four: float, exact: bool) -> brute.Solution:
     return brute.solve_all(rows, cols, p_four, exact)
@@ -38,21 +49,10 @@ def close(a: float, b: float, tolerance: float) -> bool:
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int, float], Solution]:
     base = tmp_path_factory.mktemp("solutions")
-    sizes = [(2, 2, 0.1), (2, 2, 0.5), (2, 2, 1.0), (2, 3, 0.1), (3, 2, 0.1), (2, 3, 0.0)]
-    return {(r, c, p): solve(r, c, p_four=p, directory=base / f"{r}x{c}-{p}") for r, c, p in sizes}
+    return {(r, c, p): solve(r, c, p_four=p, directory=base / f"{r}x{c}-{p}") for r, c, p, _ in CASES}
 
 
-@pytest.mark.parametrize(
-    ("rows", "cols", "p_four", "exact"),
-    [
-        (2, 2, 0.1, True),
-        (2, 2, 0.5, True),
-        (2, 2, 1.0, True),
-        (2, 3, 0.1, False),
-        (3, 2, 0.1, False),
-        (2, 3, 0.0, False),
-    ],
-)
+@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), CASES)
 def test_values_equal_the_brute_force_on_every_reachable_state(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool
 ) -> None:
@@ -70,17 +70,7 @@ def test_values_equal_the_brute_force_on_every_reachable_state(
     assert close(solution.afterstate_value(Board(0, rows, cols)), float(expected), tolerance)
 
 
-@pytest.mark.parametrize(
-    ("rows", "cols", "p_four", "exact"),
-    [
-        (2, 2, 0.1, True),
-        (2, 2, 0.5, True),
-        (2, 2, 1.0, True),
-        (2, 3, 0.1, False),
-        (3, 2, 0.1, False),
-        (2, 3, 0.0, False),
-    ],
-)
+@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), CASES)
 def test_counts_equal_the_brute_force(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool
 ) -> None:
