@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,8 +142,20 @@ class Replay:
         except CorruptFileError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
 
-    def play(self) -> Game:
+    def positions(self) -> list[tuple[Board, int]]:
+        """Each board of the game with the score so far: the start, then the board after each move and spawn.
+
+        Raises:
+            CorruptFileError: as :meth:`play`.
+        """
+        out: list[tuple[Board, int]] = []
+        self.play(on_step=lambda game: out.append((game.board, game.score)))
+        return out
+
+    def play(self, on_step: Callable[[Game], None] | None = None) -> Game:
         """Rebuild the game by applying every recorded move and spawn.
+
+        ``on_step(game)`` is called on the start position and after each move.
 
         The generator of the returned game continues from the seed as if no move had
         been made; :class:`Game` save files keep the generator state to continue exactly.
@@ -155,11 +168,15 @@ class Replay:
             game = Game(self.rows, self.cols, seed=self.seed, p_four=self.p_four, _start=self.start)
         except InvalidInputError as exc:
             raise CorruptFileError(f"replay start cannot be played: {exc}") from None
+        if on_step is not None:
+            on_step(game)
         for i, (move, spawn) in enumerate(self.moves):
             try:
                 game._apply(move, spawn)
             except (IllegalMoveError, InvalidBoardError) as exc:
                 raise CorruptFileError(f"replay move {i + 1} ({move}) cannot be played: {exc}") from None
+            if on_step is not None:
+                on_step(game)
         if game.score != self.score:
             raise CorruptFileError(f"replay records a score of {self.score} but its moves score {game.score}")
         return game

@@ -186,6 +186,10 @@ def ai(
     save: Annotated[
         Path | None, typer.Option(help="Folder for the replays: <DIR>/2048-<R>x<C>-seed<seed>.json.")
     ] = None,
+    frames: Annotated[
+        Path | None,
+        typer.Option(help="Folder for one PNG per move of each game: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+    ] = None,
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
@@ -203,6 +207,11 @@ def ai(
 
     loaded = _load_weights(weights)
     folder = _save_folder(save)
+    frame_folder = _save_folder(frames)
+    if frame_folder is not None:
+        from plyground.apps import render
+
+        render._pillow()  # say now, not after the first game, when Pillow is missing
     if time_ms is None and depth is None:
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
@@ -216,9 +225,12 @@ def ai(
             if live:
                 with aiview.live_game(console, title) as view:
                     result = play_game(engine, rows=rows, cols=cols, seed=seed, p_four=p_four, on_move=view.update)
-                _keep(result, results, folder)
+                _keep(result, results, folder, frame_folder)
             else:
-                _play_with_progress(engine, games, seed, rows=rows, cols=cols, p_four=p_four, into=results, save=folder)
+                _play_with_progress(
+                    engine, games, seed, rows=rows, cols=cols, p_four=p_four, into=results, save=folder,
+                    frames=frame_folder,
+                )  # fmt: skip
     except KeyboardInterrupt:
         if view is not None and view.last is not None:
             board, score, moves = view.last
@@ -239,12 +251,18 @@ def ai(
     console.print(aiview.summary_view(summarize(results), title=title))
 
 
-def _keep(result: GameResult, results: list[GameResult], folder: Path | None) -> None:
-    """Add a finished game to ``results`` and save its replay in ``folder``."""
+def _keep(result: GameResult, results: list[GameResult], folder: Path | None, frames: Path | None = None) -> None:
+    """Add a finished game to ``results``, save its replay in ``folder`` and a PNG per position in ``frames``."""
     results.append(result)
+    replay = result.replay
+    name = f"2048-{replay.rows}x{replay.cols}-seed{result.seed}"
     if folder is not None:
-        replay = result.replay
-        replay.save(folder / f"2048-{replay.rows}x{replay.cols}-seed{result.seed}.json")
+        replay.save(folder / f"{name}.json")
+    if frames is not None:
+        from plyground.apps.render import save_frame
+
+        for i, (board, score) in enumerate(replay.positions()):
+            save_frame(board, frames / name / f"{i:05d}.png", score=score)
 
 
 def _play_with_progress(
@@ -257,6 +275,7 @@ def _play_with_progress(
     p_four: float,
     into: list[GameResult],
     save: Path | None,
+    frames: Path | None = None,
 ) -> None:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``...) under a progress bar on stderr."""
     from rich.console import Console
@@ -273,7 +292,8 @@ def _play_with_progress(
 
         for i in range(games):
             game_seed = seed + i if seed is not None else None
-            _keep(play_game(engine, rows=rows, cols=cols, seed=game_seed, p_four=p_four, on_move=on_move), into, save)
+            result = play_game(engine, rows=rows, cols=cols, seed=game_seed, p_four=p_four, on_move=on_move)
+            _keep(result, into, save, frames)
             mean = sum(result.score for result in into) / len(into)
             progress.update(task, advance=1, mean=f"{mean:,.0f}", current="")
 
@@ -343,6 +363,21 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
         f"{decision.seconds:.3f} s"
     )
     return "\n".join(lines)
+
+
+@app.command()
+def video(
+    replay: Annotated[Path, typer.Argument(help="A saved replay (from --save or the game's replay).")],
+    out: Annotated[Path, typer.Argument(help="The video: OUT.mp4 or OUT.gif.")],
+    fps: Annotated[float, typer.Option(min=0.1, max=120.0, help="Positions per second.")] = 4.0,
+) -> None:
+    """Render a saved game as a video, one frame per position (the start, then each move)."""
+    announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.render import render_replay
+    from plyground.g2048 import Replay
+
+    frames = render_replay(Replay.load(replay), out, fps=fps)
+    typer.echo(f"{out}: {frames} frames at {fps:g} per second")
 
 
 app.command()(g2048_solver.solve)
