@@ -27,9 +27,10 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import ROOT, print_json
-from plyground.kinrow import DRAW, State
+from plyground.kinrow import State
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
+from plyground.kinrow.selfplay import play_match
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -59,40 +60,17 @@ def iteration_rates(n: int, k: int, naive_iterations: int, repeats: int) -> dict
     return {"n": n, "k": k, "numba_per_s": numba_rate, "numpy_per_s": numpy_rate, "ratio": numba_rate / numpy_rate}
 
 
-def play(x: Player, o: Player, n: int, k: int) -> tuple[int, dict[str, list[float]]]:
-    """One game; the result (1 X, 2 O, 3 draw) and each side's seconds per move."""
-    state = State(n, k)
-    times: dict[str, list[float]] = {"X": [], "O": []}
-    while not state.is_over:
-        player, side = (x, "X") if state.to_move == 1 else (o, "O")
-        start = time.perf_counter()
-        move = player.choose(state)
-        times[side].append(time.perf_counter() - start)
-        state.play(move)
-    assert state.result is not None
-    return state.result, times
-
-
 def match(
     make_a: Callable[[int], Player], make_b: Callable[[int], Player], n: int, k: int, games: int
 ) -> dict[str, Any]:
     """``games`` games, colours alternating: a's wins, draws, b's wins, mean seconds per move of each."""
-    score = {"a_wins": 0, "draws": 0, "b_wins": 0}
-    seconds: dict[str, list[float]] = {"a": [], "b": []}
-    for g in range(games):
-        a, b = make_a(g), make_b(g)
-        x, o, x_is_a = (a, b, True) if g % 2 == 0 else (b, a, False)
-        result, times = play(x, o, n, k)
-        if result == DRAW:
-            score["draws"] += 1
-        else:
-            score["a_wins" if (result == 1) == x_is_a else "b_wins"] += 1
-        seconds["a" if x_is_a else "b"] += times["X"]
-        seconds["b" if x_is_a else "a"] += times["O"]
+    summary = play_match(make_a, make_b, games, n, k, seed=1, swap=True)
     return {
-        **score,
-        "a_s_per_move": statistics.fmean(seconds["a"]) if seconds["a"] else 0.0,
-        "b_s_per_move": statistics.fmean(seconds["b"]) if seconds["b"] else 0.0,
+        "a_wins": summary.first.wins,
+        "draws": summary.first.draws,
+        "b_wins": summary.second.wins,
+        "a_s_per_move": summary.first.mean_seconds,
+        "b_s_per_move": summary.second.mean_seconds,
     }
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from plyground.errors import IllegalMoveError, InvalidInputError
-from plyground.kinrow import O, State, X
+from plyground.kinrow import State, X
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.memo import memoize, memoize_canonical
 from tests.naive.mcts_kinrow import NaiveMCTS
@@ -129,4 +129,3 @@ def test_memoize_by_position_and_by_class() -> None:
     assert [by_class(s) for s in images] == [2, 2, 2, 2] and calls.count("class") == 1
     assert [plain(s) for s in images] == [2, 2, 2, 2] and calls.count("plain") == 4
     assert by_class.cache_size() == 1 and plain.cache_size() == 4
-    assert O == 2
