@@ -18,7 +18,18 @@ if TYPE_CHECKING:
 
     from plyground.g2048 import Board, Replay
 
-__all__ = ["BACKGROUND", "EMPTY_COLOUR", "TILE_COLOURS", "render_board", "render_replay", "save_frame", "tile_colour"]
+__all__ = [
+    "BACKGROUND",
+    "DARK_TEXT",
+    "EMPTY_COLOUR",
+    "LIGHT_TEXT",
+    "TILE_COLOURS",
+    "render_board",
+    "render_replay",
+    "save_frame",
+    "text_colour",
+    "tile_colour",
+]
 
 BACKGROUND = (187, 173, 160)
 EMPTY_COLOUR = (205, 193, 180)
@@ -42,13 +53,18 @@ TILE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (60, 40, 110),  # 65536
 )
 """The colour of a tile ``2**e`` at index e, 0 for an empty cell, up to 65536."""
-_DARK_TEXT, _LIGHT_TEXT = (119, 110, 101), (249, 246, 242)
+DARK_TEXT, LIGHT_TEXT = (119, 110, 101), (249, 246, 242)
 
 
 def tile_colour(value: int) -> tuple[int, int, int]:
     """The fill colour of a tile (0 for an empty cell)."""
     exponent = value.bit_length() - 1 if value else 0
     return TILE_COLOURS[min(exponent, len(TILE_COLOURS) - 1)]
+
+
+def text_colour(value: int) -> tuple[int, int, int]:
+    """The colour of a tile's number: dark on the light tiles 2 and 4, light on the others."""
+    return DARK_TEXT if value <= 4 else LIGHT_TEXT
 
 
 def _pillow() -> Any:
@@ -70,7 +86,7 @@ def render_board(board: Board, *, cell: int = 96, gap: int = 8, score: int | Non
     draw = draw_module.Draw(image)
     if score is not None:
         font = font_module.load_default(size=max(10, cell // 4))
-        draw.text((width / 2, header / 2 + gap / 2), f"score {score:,}", fill=_LIGHT_TEXT, font=font, anchor="mm")
+        draw.text((width / 2, header / 2 + gap / 2), f"score {score:,}", fill=LIGHT_TEXT, font=font, anchor="mm")
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             x0, y0 = gap + c * (cell + gap), header + gap + r * (cell + gap)
@@ -78,8 +94,7 @@ def render_board(board: Board, *, cell: int = 96, gap: int = 8, score: int | Non
             if value:
                 text = str(value)
                 font = font_module.load_default(size=max(8, int(cell * (0.45 if len(text) <= 2 else 1.4 / len(text)))))
-                colour = _DARK_TEXT if value <= 4 else _LIGHT_TEXT
-                draw.text((x0 + cell / 2, y0 + cell / 2), text, fill=colour, font=font, anchor="mm")
+                draw.text((x0 + cell / 2, y0 + cell / 2), text, fill=text_colour(value), font=font, anchor="mm")
     return image
 
 
