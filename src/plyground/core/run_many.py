@@ -1,0 +1,190 @@
+"""Run many independent jobs on a local process pool, or on a Dask cluster.
+
+Games, tuning evaluations and other heavy runs are made of independent jobs: a
+top-level function and one argument per job (a seed and settings). :func:`run_many`
+runs them
+
+* in this process, one after the other, with ``workers=1``;
+* on a local process pool of ``workers`` processes (default: every core), started with
+  ``spawn`` so that no thread state of the parent is copied into the children;
+* on a Dask cluster: an existing one (``scheduler="tcp://host:8786"``) or a
+  ``LocalCluster`` of ``dask_local`` worker processes started for the run
+  (``pip install plyground[cluster]``).
+
+The results come back in the order of the jobs, whatever finished first, so the same
+jobs give the same results everywhere. ``on_result(index, result)`` is called in this
+process as each job finishes: progress bars and checkpoints hang off it.
+
+>>> run_many(abs, [-3, 2, -1], workers=1)
+[3, 2, 1]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
+
+__all__ = ["Backend", "run_many"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_CONNECT_TIMEOUT = "10s"
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where :func:`run_many` runs its jobs; at most one of ``scheduler`` and ``dask_local`` is set.
+
+    Attributes:
+        workers: local processes (None: every core; 1: in this process).
+        scheduler: the address of a running Dask scheduler, ``tcp://host:8786``.
+        dask_local: start a Dask ``LocalCluster`` of this many worker processes for the run.
+    """
+
+    workers: int | None = None
+    scheduler: str | None = None
+    dask_local: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("workers", "dask_local"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+        if self.scheduler is not None and self.dask_local is not None:
+            raise InvalidInputError("give a Dask scheduler address or a local Dask cluster size, not both")
+        if self.scheduler is not None and (not isinstance(self.scheduler, str) or not self.scheduler.strip()):
+            raise InvalidInputError(f"the scheduler address must be like tcp://host:8786, got {self.scheduler!r}")
+
+    @property
+    def uses_dask(self) -> bool:
+        """The jobs run on a Dask cluster."""
+        return self.scheduler is not None or self.dask_local is not None
+
+    def describe(self) -> str:
+        """A few words on where the jobs run, for progress lines."""
+        if self.scheduler is not None:
+            return f"Dask scheduler {self.scheduler}"
+        if self.dask_local is not None:
+            return f"a local Dask cluster of {self.dask_local} workers"
+        workers = self.workers or os.cpu_count() or 1
+        return "this process" if workers == 1 else f"{workers} local processes"
+
+
+def run_many(
+    func: Callable[[T], R],
+    jobs: Sequence[T],
+    *,
+    backend: Backend | None = None,
+    workers: int | None = None,
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:
+    """Run ``func(job)`` for every job and return the results in the order of ``jobs``.
+
+    ``func`` must be a module-level function and the jobs picklable (they travel to other
+    processes). A job that raises stops the run: the jobs not yet started are cancelled and
+    the error is raised here.
+
+    Args:
+        func: the job function.
+        jobs: one argument per job.
+        backend: where to run (default: a local pool of ``workers`` processes).
+        workers: shorthand for ``Backend(workers=...)`` when no ``backend`` is given.
+        on_result: called with ``(index, result)`` as each job finishes, in this process.
+
+    Raises:
+        InvalidInputError: a bad backend.
+        DependencyNotInstalled: Dask is asked for but not installed.
+        PlygroundError: the Dask scheduler cannot be reached.
+    """
+    if backend is None:
+        backend = Backend(workers=workers)
+    elif workers is not None:
+        raise InvalidInputError("give workers or a backend, not both")
+    jobs = list(jobs)
+    if not jobs:
+        return []
+    if backend.uses_dask:
+        return _run_dask(func, jobs, backend, on_result)
+    count = min(backend.workers or os.cpu_count() or 1, len(jobs))
+    if count == 1:
+        results = []
+        for index, job in enumerate(jobs):
+            result = func(job)
+            if on_result is not None:
+                on_result(index, result)
+            results.append(result)
+        return results
+    return _run_pool(func, jobs, count, on_result)
+
+
+def _run_pool(func: Callable[[T], R], jobs: list[T], count: int, on_result: Callable[[int, R], None] | None) -> list[R]:
+    results: dict[int, R] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        pending: dict[Future[R], int] = {pool.submit(func, job): index for index, job in enumerate(jobs)}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    index = pending.pop(future)
+                    results[index] = future.result()
+                    if on_result is not None:
+                        on_result(index, results[index])
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return [results[index] for index in range(len(jobs))]
+
+
+def _dask() -> Any:
+    try:
+        from dask import distributed
+    except ImportError:
+        raise DependencyNotInstalled("running on Dask needs dask.distributed: pip install plyground[cluster]") from None
+    return distributed
+
+
+def _run_dask(
+    func: Callable[[T], R], jobs: list[T], backend: Backend, on_result: Callable[[int, R], None] | None
+) -> list[R]:
+    distributed = _dask()
+    cluster = None
+    try:
+        if backend.dask_local is not None:
+            cluster = distributed.LocalCluster(
+                n_workers=backend.dask_local,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                host="127.0.0.1",
+            )
+            client = distributed.Client(cluster)
+        else:
+            try:
+                client = distributed.Client(backend.scheduler, timeout=_CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise PlygroundError(f"cannot reach the Dask scheduler {backend.scheduler}: {exc}") from None
+        with client:
+            futures = client.map(func, jobs, pure=False)
+            index_of = {future.key: index for index, future in enumerate(futures)}
+            results: dict[int, R] = {}
+            try:
+                for future in distributed.as_completed(futures):
+                    index = index_of[future.key]
+                    results[index] = future.result()
+                    if on_result is not None:
+                        on_result(index, results[index])
+            except BaseException:
+                client.cancel(futures)
+                raise
+            return [results[index] for index in range(len(jobs))]
+    finally:
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,74 @@
+"""run_many: the same results in job order on one process, a process pool and a Dask LocalCluster."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from plyground.core import run_many as run_many_module
+from plyground.core.run_many import Backend, run_many
+from plyground.errors import InvalidInputError, PlygroundError
+from tests.core.jobs import fail_on_three, square_after_a_while
+
+# Later jobs finish first on a pool: the results must still come back in job order.
+JOBS = [(value, 0.3 - 0.05 * value) for value in range(6)]
+SQUARES = [value * value for value in range(6)]
+
+
+def test_in_this_process_keeps_order_and_reports_each_result() -> None:
+    seen: list[tuple[int, int]] = []
+    results = run_many(
+        square_after_a_while, [(v, 0.0) for v in range(6)], workers=1, on_result=lambda i, r: seen.append((i, r[0]))
+    )
+    assert [square for square, _ in results] == SQUARES
+    assert {pid for _, pid in results} == {os.getpid()}
+    assert seen == list(enumerate(SQUARES))
+
+
+def test_a_process_pool_gives_the_results_in_job_order() -> None:
+    seen: list[int] = []
+    results = run_many(square_after_a_while, JOBS, workers=2, on_result=lambda i, r: seen.append(i))
+    assert [square for square, _ in results] == SQUARES
+    pids = {pid for _, pid in results}
+    assert os.getpid() not in pids and len(pids) == 2
+    assert sorted(seen) == list(range(6)) and seen != list(range(6))  # reported as they finished
+
+
+def test_a_local_dask_cluster_gives_the_same_results() -> None:
+    pytest.importorskip("dask.distributed")
+    results = run_many(square_after_a_while, JOBS, backend=Backend(dask_local=2))
+    assert [square for square, _ in results] == SQUARES
+    assert os.getpid() not in {pid for _, pid in results}
+
+
+@pytest.mark.parametrize("backend", [Backend(workers=1), Backend(workers=2)])
+def test_a_failing_job_raises_its_error(backend: Backend) -> None:
+    with pytest.raises(ValueError, match="three is not allowed"):
+        run_many(fail_on_three, list(range(6)), backend=backend)
+
+
+def test_no_jobs_no_results() -> None:
+    assert run_many(fail_on_three, [], workers=2) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"workers": 0}, "workers must be a positive integer"),
+        ({"dask_local": True}, "dask_local must be a positive integer"),
+        ({"scheduler": "tcp://127.0.0.1:1", "dask_local": 2}, "not both"),
+        ({"scheduler": " "}, "scheduler address"),
+    ],
+)
+def test_bad_backends_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        Backend(**kwargs)  # type: ignore[arg-type]
+
+
+def test_an_unreachable_scheduler_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(run_many_module, "_CONNECT_TIMEOUT", "1s")
+    with pytest.raises(PlygroundError, match=re.escape("cannot reach the Dask scheduler tcp://127.0.0.1:1")):
+        run_many(fail_on_three, [1], backend=Backend(scheduler="tcp://127.0.0.1:1"))
