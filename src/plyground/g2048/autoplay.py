@@ -21,8 +21,9 @@ from plyground.errors import InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.game import Game, Replay
+from plyground.g2048.heuristic import Weights
 
-__all__ = ["REACH_TILES", "GameResult", "Summary", "play_game", "summarize"]
+__all__ = ["REACH_TILES", "GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
 REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384, 32768)
 """The tiles whose reach :func:`summarize` reports: the share of games that made each."""
@@ -124,6 +125,38 @@ def play_game(
         mean_depth=depths / moves if moves else 0.0,
         replay=game.replay,
     )
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that decides one AI game, for running many of them in other processes.
+
+    With ``depth`` (and no ``time_ms``) the game depends only on these fields: the same
+    spec gives the same game on any machine. ``time_ms`` searches as deep as the time allows.
+    """
+
+    seed: int
+    rows: int = 4
+    cols: int = 4
+    time_ms: float | None = None
+    depth: int | None = None
+    p_four: float = DEFAULT_P_FOUR
+    weights: Weights | None = None
+    max_moves: int | None = None
+
+
+def play_spec(spec: GameSpec) -> GameResult:
+    """Play the game ``spec`` describes, with a one-thread expectimax (a job for ``run_many``).
+
+    >>> spec = GameSpec(seed=3, rows=2, cols=2, depth=1)
+    >>> first, again = play_spec(spec), play_spec(spec)
+    >>> (first.score, first.replay) == (again.score, again.replay)
+    True
+    """
+    with Expectimax(time_ms=spec.time_ms, depth=spec.depth, weights=spec.weights, workers=1, p_four=spec.p_four) as ai:
+        return play_game(
+            ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves
+        )
 
 
 def summarize(results: Iterable[GameResult]) -> Summary:

@@ -1,0 +1,260 @@
+"""The results store: every game of every ``plyground 2048 bench`` run, in one SQLite file.
+
+The file is ``<data folder>/results.sqlite`` (see :mod:`plyground.core.files`) unless a
+path is given. Each run is a row of ``runs`` (its settings, the weights and their hash, where
+it ran) and each finished game a row of ``games``; a game is committed as soon as it ends,
+so a run that is killed keeps every game it finished. The schema version is SQLite's
+``user_version``: every version this plyground knows is read (``tests/data/results_v1.sqlite``
+keeps the first one), a store written by a newer plyground is refused in one line.
+
+>>> import tempfile, os
+>>> from plyground.g2048.autoplay import GameSpec, play_spec
+>>> folder = tempfile.mkdtemp()
+>>> with ResultsStore(os.path.join(folder, "results.sqlite")) as store:
+...     run = store.start_run(RunSettings(rows=2, cols=2, depth=1))
+...     store.add_game(run, play_spec(GameSpec(seed=5, rows=2, cols=2, depth=1)))
+...     [(r.settings.depth, len(r.games)) for r in store.runs()]
+[(1, 1)]
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from plyground.core.files import data_dir
+from plyground.errors import CorruptFileError
+
+if TYPE_CHECKING:
+    from plyground.g2048 import Weights
+    from plyground.g2048.autoplay import GameResult
+
+__all__ = ["SCHEMA_VERSION", "GameRow", "ResultsStore", "RunRecord", "RunSettings", "default_path", "weights_hash"]
+
+SCHEMA_VERSION = 1
+"""The version of the tables this plyground writes (SQLite's ``user_version``)."""
+
+_SCHEMA = """
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    cols INTEGER NOT NULL,
+    time_ms REAL,
+    depth INTEGER,
+    p_four REAL NOT NULL,
+    weights_hash TEXT NOT NULL,
+    weights TEXT NOT NULL,
+    backend TEXT NOT NULL
+);
+CREATE TABLE games (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    seed INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    max_tile INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    mean_depth REAL NOT NULL,
+    PRIMARY KEY (run_id, seed)
+);
+"""
+
+
+def default_path() -> Path:
+    """The store of the user data folder: ``<data folder>/results.sqlite``."""
+    return data_dir() / "results.sqlite"
+
+
+def weights_hash(weights: Weights | None) -> str:
+    """A short hash of the weights (the default weights when None), the same for equal weights."""
+    from plyground.g2048 import default_weights
+
+    data = (weights if weights is not None else default_weights()).to_dict()
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What a bench run played: board size, search budget, spawn odds, weights, where it ran."""
+
+    rows: int = 4
+    cols: int = 4
+    time_ms: float | None = None
+    depth: int | None = None
+    p_four: float = 0.1
+    weights: Weights | None = None
+    backend: str = "local"
+
+    @property
+    def budget(self) -> str:
+        """The search budget in words: ``"20 ms/move"`` or ``"depth 3"``."""
+        if self.time_ms is not None:
+            return f"{self.time_ms:g} ms/move"
+        return f"depth {self.depth}" if self.depth is not None else "depth by board"
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game."""
+
+    seed: int
+    score: int
+    max_tile: int
+    moves: int
+    seconds: float
+    mean_depth: float
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One stored run: its id, start time (ISO 8601, UTC), settings, weights hash and games."""
+
+    id: int
+    started: str
+    settings: RunSettings
+    weights_hash: str
+    games: tuple[GameRow, ...] = field(default_factory=tuple)
+
+
+class ResultsStore:
+    """A results file, opened (and created when missing) for reading and appending.
+
+    Args:
+        path: the SQLite file (default: :func:`default_path`).
+
+    Raises:
+        CorruptFileError: not a results store, or one written by a newer plyground.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path)
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise CorruptFileError(f"{self.path}: not a plyground results store ({exc})") from None
+        except CorruptFileError:
+            self._db.close()
+            raise
+
+    def _prepare(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            with self._db:
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return
+        if version > SCHEMA_VERSION:
+            raise CorruptFileError(
+                f"{self.path}: written by a newer plyground (store version {version}, this one reads up to "
+                f"{SCHEMA_VERSION}); upgrade plyground"
+            )
+        if version < 1 or not {"runs", "games"} <= tables:
+            raise CorruptFileError(f"{self.path}: not a plyground results store (no runs and games tables)")
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+    def __enter__(self) -> ResultsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._db:
+            yield self._db
+
+    def start_run(self, settings: RunSettings) -> int:
+        """Record a new run and return its id."""
+        weights = settings.weights
+        if weights is None:
+            from plyground.g2048 import default_weights
+
+            weights = default_weights()
+        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO runs (started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    started,
+                    settings.rows,
+                    settings.cols,
+                    settings.time_ms,
+                    settings.depth,
+                    settings.p_four,
+                    weights_hash(weights),
+                    json.dumps(weights.to_dict(), sort_keys=True),
+                    settings.backend,
+                ),
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def add_game(self, run_id: int, result: GameResult) -> None:
+        """Record a finished game of run ``run_id`` (committed at once)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO games (run_id, seed, score, max_tile, moves, seconds, mean_depth) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (run_id, result.seed, result.score, result.max_tile, result.moves, result.seconds, result.mean_depth),
+            )
+
+    def runs(self) -> list[RunRecord]:
+        """Every run with its games (by seed), oldest first.
+
+        Raises:
+            CorruptFileError: a stored row cannot be read back.
+        """
+        games: dict[int, list[GameRow]] = {}
+        for row in self._db.execute(
+            "SELECT run_id, seed, score, max_tile, moves, seconds, mean_depth FROM games ORDER BY run_id, seed"
+        ):
+            games.setdefault(row[0], []).append(GameRow(*row[1:]))
+        records = []
+        for row in self._db.execute(
+            "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend FROM runs "
+            "ORDER BY id"
+        ):
+            records.append(
+                RunRecord(
+                    id=row[0],
+                    started=row[1],
+                    settings=RunSettings(
+                        rows=row[2],
+                        cols=row[3],
+                        time_ms=row[4],
+                        depth=row[5],
+                        p_four=row[6],
+                        weights=_weights(row[8], self.path, row[0]),
+                        backend=row[9],
+                    ),
+                    weights_hash=row[7],
+                    games=tuple(games.get(row[0], ())),
+                )
+            )
+        return records
+
+
+def _weights(text: str, path: Path, run_id: int) -> Weights:
+    from plyground.g2048 import Weights
+
+    try:
+        data: Any = json.loads(text)
+        return Weights.from_dict(data)
+    except ValueError as exc:
+        raise CorruptFileError(f"{path}: the weights of run {run_id} cannot be read: {exc}") from None
