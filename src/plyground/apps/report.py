@@ -1,0 +1,178 @@
+"""The report on a results store: one summary row per bench run, and plots (matplotlib PNG).
+
+:func:`summarize_run` gives a run's statistics (mean score with its 95% interval, median,
+the share of games reaching each tile), :func:`runs_table` the rich table that
+``plyground 2048 report`` prints, and :func:`write_plots` three pictures:
+
+* ``score_distribution.png`` - the score histograms of the last runs;
+* ``max_tile_shares.png`` - for each run, the share of games ending on each largest tile;
+* ``score_vs_time.png`` - the mean score (95% interval) against the time budget per move,
+  one line per board size and weights.
+
+matplotlib is imported only by :func:`write_plots` (``pip install plyground[tune]``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from rich.table import Table
+
+from plyground.apps.results import RunRecord
+from plyground.core.files import atomic_write
+from plyground.errors import DependencyNotInstalled
+
+__all__ = ["PLOTS", "REACH_TILES", "RunSummary", "runs_table", "summarize_run", "write_plots"]
+
+REACH_TILES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+"""The tiles whose reach the report gives."""
+PLOTS: tuple[str, ...] = ("score_distribution.png", "max_tile_shares.png", "score_vs_time.png")
+"""The files :func:`write_plots` writes."""
+_Z_95 = 1.96
+_HISTOGRAM_RUNS = 6
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Statistics of one run's games (zeros and no interval when it has none)."""
+
+    games: int
+    mean: float
+    interval: tuple[float, float] | None
+    median: float
+    reach: dict[int, float]
+
+
+def summarize_run(run: RunRecord) -> RunSummary:
+    """The mean, 95% interval of the mean (normal approximation), median and tile reach of a run.
+
+    >>> from plyground.apps.results import GameRow, RunSettings
+    >>> games = tuple(GameRow(i, score, tile, 0, 0.0, 0.0) for i, (score, tile) in enumerate([(10, 256), (30, 512)]))
+    >>> summary = summarize_run(RunRecord(1, "", RunSettings(), "", games))
+    >>> summary.mean, summary.median, summary.reach[512]
+    (20.0, 20.0, 0.5)
+    """
+    scores = [float(game.score) for game in run.games]
+    if not scores:
+        return RunSummary(0, 0.0, None, 0.0, dict.fromkeys(REACH_TILES, 0.0))
+    mean = statistics.fmean(scores)
+    interval = None
+    if len(scores) > 1:
+        half = _Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
+        interval = (mean - half, mean + half)
+    reach = {tile: sum(game.max_tile >= tile for game in run.games) / len(scores) for tile in REACH_TILES}
+    return RunSummary(len(scores), mean, interval, float(statistics.median(scores)), reach)
+
+
+def _label(run: RunRecord) -> str:
+    settings = run.settings
+    return f"#{run.id} {settings.rows}x{settings.cols} {settings.budget}"
+
+
+def runs_table(runs: Sequence[RunRecord], *, title: str = "2048 bench runs") -> Table:
+    """One row per run: when, board, budget, weights hash, where it ran, games, scores and tile reach."""
+    table = Table(title=title, title_justify="left")
+    for name in ("run", "started (UTC)", "board", "budget", "weights", "ran on", "games", "mean score (95%)"):
+        table.add_column(name, justify="right" if name in ("run", "games") else "left")
+    table.add_column("median", justify="right")
+    for tile in (2048, 4096, 8192, 16384):
+        table.add_column(f"≥{tile}", justify="right")
+    for run in runs:
+        summary = summarize_run(run)
+        if summary.interval is None:
+            mean = f"{summary.mean:,.0f}" if summary.games else "-"
+        else:
+            mean = f"{summary.mean:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
+        settings = run.settings
+        table.add_row(
+            str(run.id),
+            run.started.replace("T", " ").removesuffix("+00:00"),
+            f"{settings.rows}x{settings.cols}",
+            settings.budget,
+            run.weights_hash,
+            settings.backend,
+            str(summary.games),
+            mean,
+            f"{summary.median:,.0f}" if summary.games else "-",
+            *(f"{summary.reach[tile]:.0%}" if summary.games else "-" for tile in (2048, 4096, 8192, 16384)),
+        )
+    return table
+
+
+def _figure() -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise DependencyNotInstalled("plots need matplotlib: pip install plyground[tune]") from None
+    return Figure(figsize=(8, 5), dpi=100, layout="constrained")
+
+
+def _save(figure: Any, path: Path) -> None:
+    def write(handle: IO[bytes]) -> None:
+        figure.savefig(handle, format="png")
+
+    atomic_write(path, write)
+
+
+def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> list[Path]:
+    """Write the three plots of :data:`PLOTS` into ``folder`` (created if needed); return their paths.
+
+    Raises:
+        DependencyNotInstalled: matplotlib is missing.
+    """
+    target = Path(folder)
+    played = [run for run in runs if run.games]
+    paths = [target / name for name in PLOTS]
+
+    figure = _figure()
+    axes = figure.add_subplot()
+    for run in played[-_HISTOGRAM_RUNS:]:
+        axes.hist([game.score for game in run.games], bins=20, histtype="step", linewidth=1.5, label=_label(run))
+    axes.set(title="Score distribution (last runs)", xlabel="final score", ylabel="games")
+    if played:
+        axes.legend(fontsize="small")
+    _save(figure, paths[0])
+
+    figure = _figure()
+    axes = figure.add_subplot()
+    tiles = sorted({game.max_tile for run in played for game in run.games})
+    labels = [_label(run) for run in played]
+    left = [0.0] * len(played)
+    import matplotlib
+
+    colormap = matplotlib.colormaps["viridis"]
+    for i, tile in enumerate(tiles):
+        shares = [sum(game.max_tile == tile for game in run.games) / len(run.games) for run in played]
+        axes.barh(labels, shares, left=left, label=str(tile), color=colormap(i / max(1, len(tiles) - 1)))
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    axes.set(title="Largest tile at the end of the game", xlabel="share of games", xlim=(0, 1))
+    if tiles:
+        axes.legend(title="max tile", fontsize="small", loc="lower right")
+    _save(figure, paths[1])
+
+    figure = _figure()
+    axes = figure.add_subplot()
+    lines: dict[tuple[int, int, str], list[tuple[float, RunSummary]]] = {}
+    for run in played:
+        if run.settings.time_ms is not None:
+            key = (run.settings.rows, run.settings.cols, run.weights_hash)
+            lines.setdefault(key, []).append((run.settings.time_ms, summarize_run(run)))
+    for (rows, cols, digest), points in sorted(lines.items()):
+        points.sort(key=lambda point: point[0])
+        times = [time for time, _ in points]
+        means = [summary.mean for _, summary in points]
+        low = [summary.mean - (summary.interval or (summary.mean, 0))[0] for _, summary in points]
+        high = [(summary.interval or (0, summary.mean))[1] - summary.mean for _, summary in points]
+        axes.errorbar(times, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} weights {digest}")
+    axes.set(title="Mean score (95% interval) against the time budget", xlabel="ms per move", ylabel="mean score")
+    if lines:
+        axes.set_xscale("log")
+        axes.legend(fontsize="small")
+    _save(figure, paths[2])
+    return paths
