@@ -1,0 +1,127 @@
+"""2048 as a Gymnasium environment: ``plyground/2048-v0``.
+
+Importing this module registers the environment (``pip install plyground[gym]``)::
+
+    import gymnasium
+    import plyground.g2048.env  # registers plyground/2048-v0
+
+    env = gymnasium.make("plyground/2048-v0", rows=4, cols=4)
+    observation, info = env.reset(seed=1)
+    observation, reward, terminated, truncated, info = env.step(info["action_mask"].argmax())
+
+Actions are 0 up, 1 right, 2 down, 3 left (the order of :data:`~plyground.g2048.DIRECTIONS`).
+The observation is the board one-hot by exponent: ``uint8`` of shape ``(rows, cols, 16)``,
+channel 0 for an empty cell, channel e for a tile ``2**e``. The reward is the points the
+move scored. ``info["action_mask"]`` (``int8``, 1 for a legal move) comes with every
+observation; an illegal move changes nothing and scores 0. An episode ends (terminated)
+when no move is legal. Each episode's spawns are drawn from the environment's
+``np_random``: ``reset(seed=s)`` gives the same episode for the same actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.errors import DependencyNotInstalled, IllegalMoveError, InvalidInputError
+from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, check_p_four
+from plyground.g2048.game import Game
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError:  # pragma: no cover - exercised only without the extra
+    raise DependencyNotInstalled("the Gymnasium environment needs gymnasium: pip install plyground[gym]") from None
+
+__all__ = ["ENV_ID", "Game2048Env"]
+
+ENV_ID = "plyground/2048-v0"
+EXPONENTS = 16
+
+Observation = npt.NDArray[np.uint8]
+
+
+class Game2048Env(gymnasium.Env[Observation, np.int64]):
+    """The 2048 game on a ``rows`` × ``cols`` board (2 to 4 each), spawning a 4 with probability ``p_four``.
+
+    ``render_mode="ansi"`` makes :meth:`render` return the board as text.
+
+    Raises:
+        InvalidInputError: a bad size, ``p_four`` or render mode.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own class attribute
+
+    def __init__(
+        self, rows: int = 4, cols: int = 4, p_four: float = DEFAULT_P_FOUR, render_mode: str | None = None
+    ) -> None:
+        for name, value in (("rows", rows), ("cols", cols)):
+            if isinstance(value, bool) or value not in (2, 3, 4):
+                raise InvalidInputError(f"{name} must be 2, 3 or 4, got {value!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidInputError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.rows, self.cols = rows, cols
+        self.p_four = check_p_four(p_four)
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(len(DIRECTIONS))
+        self.observation_space = spaces.Box(0, 1, shape=(rows, cols, EXPONENTS), dtype=np.uint8)
+        self._game: Game | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game of the current episode.
+
+        Raises:
+            IllegalMoveError: before the first :meth:`reset`.
+        """
+        if self._game is None:
+            raise IllegalMoveError("call reset() before step()")
+        return self._game
+
+    def _observation(self) -> Observation:
+        board = self.game.board
+        exponents = np.array(
+            [[board.exponent(r, c) for c in range(self.cols)] for r in range(self.rows)], dtype=np.intp
+        )
+        return np.eye(EXPONENTS, dtype=np.uint8)[exponents]
+
+    def _info(self) -> dict[str, Any]:
+        legal = set(self.game.board.legal_moves())
+        mask = np.array([direction in legal for direction in DIRECTIONS], dtype=np.int8)
+        return {"action_mask": mask, "score": self.game.score, "max_tile": self.game.board.max_tile()}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode: two tiles spawned from the environment's random generator."""
+        super().reset(seed=seed)
+        self._game = Game(self.rows, self.cols, seed=int(self.np_random.integers(2**62)), p_four=self.p_four)
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (0 up, 1 right, 2 down, 3 left); the reward is the points it scored.
+
+        Raises:
+            InvalidInputError: an action outside 0-3.
+            IllegalMoveError: before the first :meth:`reset`.
+        """
+        if not self.action_space.contains(action):
+            raise InvalidInputError(f"action must be 0 (up), 1 (right), 2 (down) or 3 (left), got {action!r}")
+        game = self.game
+        direction = DIRECTIONS[int(action)]
+        reward = 0
+        if direction in game.board.legal_moves():
+            reward = game.step(direction)
+        return self._observation(), float(reward), game.over, False, self._info()
+
+    def render(self) -> str | None:
+        """The board as text (with ``render_mode="ansi"``), else None."""
+        if self.render_mode != "ansi" or self._game is None:
+            return None
+        return f"score {self._game.score}\n{self._game.board.to_text()}\n"
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="plyground.g2048.env:Game2048Env")

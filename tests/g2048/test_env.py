@@ -1,0 +1,97 @@
+"""The Gymnasium environment plyground/2048-v0: the checker, rewards, masks, seeding, observations."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from plyground.errors import InvalidInputError
+from plyground.g2048 import DIRECTIONS
+
+gymnasium = pytest.importorskip("gymnasium")
+env_module = pytest.importorskip("plyground.g2048.env")
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (2, 3), (3, 2)])
+def test_the_gymnasium_checker_passes(rows: int, cols: int) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("plyground/2048-v0", rows=rows, cols=cols)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a checker warning fails the test
+        check_env(env.unwrapped)
+    assert env.observation_space.shape == (rows, cols, 16)
+
+
+def play_out(seed: int, rows: int = 3, cols: int = 3) -> list[tuple[int, float, bool]]:
+    env = gymnasium.make("plyground/2048-v0", rows=rows, cols=cols)
+    observation, info = env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    trace = []
+    terminated = False
+    while not terminated:
+        legal = np.flatnonzero(info["action_mask"])
+        action = int(rng.choice(legal))
+        before = env.unwrapped.game.board
+        observation, reward, terminated, truncated, info = env.step(action)
+        after_move, points = before.move(DIRECTIONS[action])
+        assert reward == points and not truncated
+        assert env.unwrapped.game.board.tile_sum() - after_move.tile_sum() in (2, 4)  # one spawn
+        trace.append((action, reward, terminated))
+        board = env.unwrapped.game.board
+        expected = np.zeros((rows, cols, 16), dtype=np.uint8)
+        for r in range(rows):
+            for c in range(cols):
+                expected[r, c, board.exponent(r, c)] = 1
+        assert np.array_equal(observation, expected)
+        assert info["action_mask"].tolist() == [int(d in board.legal_moves()) for d in DIRECTIONS]
+    assert not info["action_mask"].any() and env.unwrapped.game.over
+    assert sum(reward for _, reward, _ in trace) == env.unwrapped.game.score
+    return trace
+
+
+def test_rewards_masks_and_observations_follow_the_game() -> None:
+    assert play_out(seed=5)
+
+
+def test_the_same_seed_gives_the_same_episode() -> None:
+    assert play_out(seed=11) == play_out(seed=11) != play_out(seed=12)
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env = gymnasium.make("plyground/2048-v0", rows=2, cols=2)
+    _, info = env.reset(seed=0)
+    for _ in range(50):
+        if not info["action_mask"].all():
+            break
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    board, score = env.unwrapped.game.board, env.unwrapped.game.score
+    _, reward, terminated, _, _ = env.step(illegal)
+    assert (reward, terminated) == (0.0, False)
+    assert (env.unwrapped.game.board, env.unwrapped.game.score) == (board, score)
+
+
+@pytest.mark.parametrize("action", [4, -1, 1.5, "up"])
+def test_bad_actions_are_refused(action: object) -> None:
+    env = env_module.Game2048Env(rows=2, cols=2)
+    env.reset(seed=0)
+    with pytest.raises(InvalidInputError, match="action must be 0"):
+        env.step(action)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"), [({"rows": 5}, "rows"), ({"p_four": 2}, "p_four"), ({"render_mode": "human"}, "render_mode")]
+)
+def test_bad_settings_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        env_module.Game2048Env(**kwargs)
+
+
+def test_ansi_rendering() -> None:
+    env = env_module.Game2048Env(rows=2, cols=2, render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert text is not None and text.startswith("score 0\n") and env.unwrapped.game.board.to_text() in text
