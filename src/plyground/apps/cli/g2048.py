@@ -380,5 +380,80 @@ def video(
     typer.echo(f"{out}: {frames} frames at {fps:g} per second")
 
 
+@app.command()
+def gui(
+    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
+    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
+    seed: Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")] = None,
+    p_four: Annotated[
+        float | None,
+        typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
+    ] = None,
+    new: Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")] = False,
+    time_ms: Annotated[
+        float, typer.Option("--time-ms", min=1.0, max=60000.0, help="The AI's time budget per move, in milliseconds.")
+    ] = 50.0,
+    delay_ms: Annotated[
+        int, typer.Option("--delay-ms", min=0, max=60000, help="Pause between the AI's moves, in milliseconds.")
+    ] = 50,
+    workers: WorkersOption = None,
+    ai: Annotated[bool, typer.Option("--ai", help="Start in AI mode (i or space toggles it).")] = False,
+    frames: Annotated[
+        Path | None,
+        typer.Option(help="Folder for one PNG per position: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+    ] = None,
+) -> None:
+    """Play 2048 in a desktop window (Tk), or let the AI play; the game is saved like the terminal game's.
+
+    Keys: arrows, WASD or hjkl move; u undoes; n starts a new game;
+    i or space toggles AI mode; q or closing the window saves and quits.
+    The saved game and best score are those of 'plyground 2048 play'.
+    """
+    try:
+        import tkinter  # noqa: F401
+    except ImportError:
+        raise DependencyNotInstalled(
+            "the desktop game needs Python's Tk support, tkinter (e.g. apt install python3-tk)"
+        ) from None
+    if frames is not None:
+        from plyground.apps import render
+
+        render._pillow()  # say now, not after the first move, when Pillow is missing
+        try:
+            frames.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise InvalidInputError(f"cannot write frames in {frames}: it is a file, not a folder") from None
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write frames in {frames}: {exc.strerror or exc}") from None
+    announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.saves import Saves2048
+    from plyground.apps.terminal import PlayController
+    from plyground.apps.tk import GameWindow, open_root
+
+    root = open_root()  # before the saves are touched: without a display, --new must not replace the saved game
+    try:
+        controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
+        window = GameWindow(
+            controller, root=root, time_ms=time_ms, workers=workers, delay_ms=delay_ms, ai=ai, frames=frames
+        )
+    except BaseException:
+        root.destroy()
+        raise
+    for warning in controller.warnings:
+        print(warning, file=sys.stderr)
+    shown = len(controller.warnings)
+    window.run()
+    for warning in controller.warnings[shown:]:  # met while playing
+        print(warning, file=sys.stderr)
+    game = controller.game
+    if game.over:
+        typer.echo(f"2048 {rows}x{cols}: game over with {game.score} points (best {controller.best}).")
+    else:
+        typer.echo(
+            f"2048 {rows}x{cols}: {game.score} points after {game.move_count} moves (best {controller.best}); "
+            "saved: 'plyground 2048 gui' or 'play' resumes it."
+        )
+
+
 app.command()(g2048_solver.solve)
 app.command()(g2048_solver.optimal)

@@ -1,0 +1,338 @@
+"""The Tk desktop game: keys, AI mode off the main thread, resizing, saves, announcements, frames, screenshot.
+
+Every test runs on the private Xvfb screen of the ``xvfb_display`` fixture and drives the
+window with ``event_generate`` and ``root.update()`` instead of ``mainloop()``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import gc
+import itertools
+import os
+import time
+import tkinter as tk
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from plyground.apps import tk as tk_game
+from plyground.apps.render import TILE_COLOURS, tile_colour
+from plyground.apps.saves import Saves2048
+from plyground.apps.terminal import PlayController
+from plyground.apps.tk import GameWindow, frame_path
+from plyground.g2048 import Board, Decision, Expectimax, Game
+
+KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
+LETTER = {"up": "w", "right": "d", "down": "s", "left": "a"}
+VIM = {"up": "k", "right": "l", "down": "j", "left": "h"}
+
+OpenWindow = Callable[..., GameWindow]
+
+
+@pytest.fixture
+def open_window(xvfb_display: str) -> Iterator[OpenWindow]:
+    """Open game windows (small AI budgets) on the Xvfb screen; close those left open."""
+    windows: list[GameWindow] = []
+
+    def open_(
+        controller: PlayController, *, size: str = "420x560", ai: bool = False, frames: Path | None = None
+    ) -> GameWindow:
+        root = tk.Tk()
+        root.geometry(f"{size}+0+0")
+        window = GameWindow(controller, root=root, time_ms=5, workers=1, delay_ms=0, ai=ai, frames=frames)
+        windows.append(window)
+        pump(window)
+        return window
+
+    yield open_
+    for window in windows:
+        window.close()
+        assert window.running_searchers() == []
+    windows.clear()
+    gc.collect()  # here, in the main thread: Tcl aborts when a Tk interpreter is freed from another thread
+
+
+def pump(window: GameWindow, until: Callable[[], bool] | None = None, timeout: float = 10.0) -> None:
+    """Run the window's event loop until ``until()`` holds (or, without it, until nothing is pending)."""
+    deadline = time.monotonic() + timeout
+    while not window.closed:
+        window.root.update()
+        if window.failure is not None:
+            raise window.failure
+        if until is None or until():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the window")
+        time.sleep(0.002)
+
+
+def press(window: GameWindow, keysym: str) -> None:
+    """Type a key into the focused window, as X would deliver it."""
+    window.root.event_generate("<KeyPress>", keysym=keysym)
+    pump(window)
+
+
+def test_keys_move_tiles_and_undo(open_window: OpenWindow) -> None:
+    twin = Game(seed=1)
+    window = open_window(PlayController(Game(seed=1)))
+    assert window.shown_rows() == twin.board.to_rows()
+    for keys in (KEYSYM, LETTER, VIM):
+        direction = twin.board.legal_moves()[0]
+        twin.step(direction)
+        press(window, keys[direction])
+        assert window.controller.game.board == twin.board
+        assert window.shown_rows() == twin.board.to_rows()
+    assert window.controller.game.move_count == 3
+    assert "Moves 3" in window.status_text
+
+    before = window.controller.game.board
+    press(window, "u")
+    assert window.controller.game.move_count == 2
+    assert window.controller.game.board != before
+    assert window.shown_rows() == window.controller.game.board.to_rows()
+
+
+def test_new_game_asks_first_while_a_game_is_in_progress(open_window: OpenWindow) -> None:
+    window = open_window(PlayController(Game(seed=2)))
+    press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+    press(window, "n")
+    assert window.overlay == "confirm"
+    assert "New game?" in overlay_text(window)
+    window.overlay_buttons["no"].invoke()
+    pump(window)
+    assert window.overlay is None and window.controller.game.move_count == 1
+    press(window, "n")
+    press(window, "y")
+    assert window.overlay is None and window.controller.game.move_count == 0
+    assert window.message_text == "New game."
+
+
+class Ticker:
+    """Records the time every 20 ms from the Tk event loop: a gap shows the loop was blocked."""
+
+    def __init__(self, root: tk.Tk) -> None:
+        self.root = root
+        self.times: list[float] = []
+        self.tick()
+
+    def tick(self) -> None:
+        self.times.append(time.perf_counter())
+        self.root.after(20, self.tick)
+
+
+def test_ai_mode_never_blocks_the_event_loop(open_window: OpenWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    search = Expectimax.choose
+
+    def slow_search(engine: Expectimax, board: Board) -> Decision:  # a search of half a second
+        time.sleep(0.5)
+        return search(engine, board)
+
+    monkeypatch.setattr(Expectimax, "choose", slow_search)
+    window = open_window(PlayController(Game(seed=3)))
+    ticker = Ticker(window.root)
+    start = time.perf_counter()
+    press(window, "i")
+    pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=20)
+    assert time.perf_counter() - start >= 1.5
+    gaps = [later - earlier for earlier, later in itertools.pairwise(ticker.times)]
+    assert len(ticker.times) >= 20
+    assert max(gaps) < 0.3, f"the event loop stalled for {max(gaps):.2f} s"
+    assert window.shown_rows() == window.controller.game.board.to_rows()
+
+
+def test_ai_mode_plays_until_the_player_takes_over(open_window: OpenWindow) -> None:
+    window = open_window(PlayController(Game(seed=3)))
+    press(window, "i")
+    assert window.ai_on and len(window.running_searchers()) == 1
+    pump(window, until=lambda: window.controller.game.move_count >= 8, timeout=20)
+    assert "AI depth" in window.status_text and "moves/s" in window.status_text
+    assert window.moves_per_second > 0
+    assert window.shown_rows() == window.controller.game.board.to_rows()
+
+    press(window, "space")  # back to the player: the worker ends after its search
+    assert not window.ai_on and "AI" not in window.status_text
+    pump(window, until=lambda: not window.running_searchers(), timeout=5)
+    moves = window.controller.game.move_count
+    end = time.monotonic() + 0.2
+    pump(window, until=lambda: time.monotonic() > end)
+    assert window.controller.game.move_count == moves
+
+    press(window, "i")  # AI mode again, then a move key: the player takes over at once
+    pump(window, until=lambda: window.controller.game.move_count > moves, timeout=20)
+    press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+    assert not window.ai_on
+    pump(window, until=lambda: not window.running_searchers(), timeout=5)
+
+
+def test_closing_the_window_in_ai_mode_stops_the_worker_and_saves(open_window: OpenWindow, tmp_path: Path) -> None:
+    saves = Saves2048(root=tmp_path)
+    window = open_window(PlayController.start(saves, seed=4), ai=True)
+    pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=20)
+    searchers = window.running_searchers()
+    assert len(searchers) == 1
+    window.root.tk.call(window.root.protocol("WM_DELETE_WINDOW"))  # what the window manager's close button runs
+    assert window.closed
+    assert not searchers[0].thread.is_alive()
+    saved = saves.load().game
+    assert saved is not None and saved.board == window.controller.game.board
+    assert saved.move_count == window.controller.game.move_count >= 3
+
+
+def tile_boxes(window: GameWindow) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int, int]]]:
+    """(tile box, number box) of every numbered tile, as the canvas has them."""
+    canvas = window.canvas
+    boxes = []
+    for item in canvas.find_withtag("number"):
+        tag = next(tag for tag in canvas.gettags(item) if tag.startswith("number-"))
+        boxes.append((canvas.bbox(tag.replace("number", "tile")), canvas.bbox(item)))
+    return boxes
+
+
+def test_tiles_and_fonts_follow_the_window_size(open_window: OpenWindow) -> None:
+    game = Game(seed=5)
+    game._board = Board.parse("2 16 128 1024/0 0 0 32768/0 0 0 0/0 0 0 4")
+    window = open_window(PlayController(game), size="300x400")
+    small_cell, small_font = window.cell, window.font_size("2")
+    small_tile = tile_boxes(window)[0][0]
+
+    window.root.geometry("760x900")
+    pump(window, until=lambda: window.cell > small_cell)
+    big_tile = tile_boxes(window)[0][0]
+    assert big_tile[2] - big_tile[0] > 2 * (small_tile[2] - small_tile[0])
+    assert window.font_size("2") > 2 * small_font
+    assert window.shown_rows() == game.board.to_rows()
+
+    for size in ("300x400", "760x900"):
+        window.root.geometry(size)
+        pump(window)
+        # Longer numbers get smaller fonts, and every number lies inside its tile.
+        sizes = [window.font_size(text) for text in ("2", "128", "1024", "32768", "65536")]
+        assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+        assert window.tile_font("65536").measure("65536") < window.cell
+        for tile, number in tile_boxes(window):
+            assert tile[0] <= number[0] and number[2] <= tile[2], (tile, number)
+            assert tile[1] <= number[1] and number[3] <= tile[3], (tile, number)
+
+
+def test_a_saved_game_is_resumed_with_score_and_best(open_window: OpenWindow, tmp_path: Path) -> None:
+    window = open_window(PlayController.start(Saves2048(root=tmp_path), seed=6, new=True))
+    for _ in range(4):
+        press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+    game = window.controller.game
+    board, score, best = game.board, game.score, window.controller.best
+    assert score > 0 and best == score
+    window.root.event_generate("<KeyPress>", keysym="q")
+    assert window.closed
+
+    again = open_window(PlayController.start(Saves2048(root=tmp_path)))
+    assert again.controller.game.board == board and again.controller.game.score == score
+    assert again.controller.best == best
+    assert again.shown_rows() == board.to_rows()
+    assert again.status_text == f"Score {score}   Best {best}   Moves 4"
+    assert "Resumed your 4x4 game after 4 moves" in again.message_text
+
+
+def test_a_corrupt_save_is_reported_in_the_message_line(open_window: OpenWindow, tmp_path: Path) -> None:
+    saves = Saves2048(root=tmp_path)
+    saves.current_path.parent.mkdir(parents=True)
+    saves.current_path.write_text("{not json")
+    window = open_window(PlayController.start(saves))
+    assert window.message_text.startswith("warning: ")
+    assert "moved it aside" in window.message_text
+    assert window.controller.game.move_count == 0
+
+
+def overlay_text(window: GameWindow) -> str:
+    canvas = window.canvas
+    texts = [item for item in canvas.find_withtag("overlay") if canvas.type(item) == "text"]
+    return " ".join(str(canvas.itemcget(item, "text")) for item in texts)
+
+
+def test_reaching_2048_is_announced_once_and_play_goes_on(open_window: OpenWindow) -> None:
+    game = Game(seed=7)
+    game._board = Board.parse("1024 1024 0 0/0 0 0 0/0 0 0 2/0 0 0 0")  # one merge from 2048
+    window = open_window(PlayController(game))
+    assert window.overlay is None and overlay_text(window) == ""
+    press(window, "Left")
+    assert window.overlay == "won"
+    assert "You reached 2048!" in overlay_text(window)
+    window.overlay_buttons["keep"].invoke()
+    pump(window)
+    assert window.overlay is None and overlay_text(window) == ""
+    assert "2048" in window.message_text  # the terminal game's banner stays in the message line
+    press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+    assert window.controller.game.move_count == 2
+    assert window.overlay is None  # announced once
+
+
+def play_to_the_end(window: GameWindow) -> None:
+    while not window.controller.game.over:
+        press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+
+
+def test_game_over_is_announced_with_new_game_and_undo(open_window: OpenWindow) -> None:
+    window = open_window(PlayController(Game(2, 2, seed=14)))
+    play_to_the_end(window)
+    assert window.overlay == "over"
+    assert f"Game over {window.controller.game.score} points" == overlay_text(window)
+    moves = window.controller.game.move_count
+    window.overlay_buttons["undo"].invoke()
+    pump(window)
+    assert window.overlay is None and window.controller.game.move_count == moves - 1
+
+    play_to_the_end(window)
+    press(window, "i")  # nothing left for the AI to play
+    assert not window.ai_on and "game is over" in window.message_text
+    window.overlay_buttons["new"].invoke()  # no confirmation: the game is over
+    pump(window)
+    assert window.overlay is None and window.controller.game.move_count == 0
+
+
+def test_frames_are_one_png_per_position(open_window: OpenWindow, tmp_path: Path) -> None:
+    from PIL import Image
+
+    from plyground.apps.render import render_board
+
+    folder = tmp_path / "frames"
+    window = open_window(PlayController(Game(2, 3, seed=8)), frames=folder)
+    for _ in range(3):
+        press(window, KEYSYM[window.controller.game.board.legal_moves()[0]])
+    game = window.controller.game
+    pngs = sorted(path.name for path in (folder / "2048-2x3-seed8").iterdir())
+    assert pngs == ["00000.png", "00001.png", "00002.png", "00003.png"]
+    last = Image.open(frame_path(folder, game))
+    assert last.size == render_board(game.board, score=game.score).size
+    assert last.convert("RGB").tobytes() == render_board(game.board, score=game.score).tobytes()
+
+    press(window, "u")  # the undone position's frame goes
+    assert sorted(path.name for path in (folder / "2048-2x3-seed8").iterdir()) == pngs[:3]
+
+
+def test_screenshot_shows_the_board_in_the_palette_colours(
+    open_window: OpenWindow, screenshot_path: Callable[[str], Path]
+) -> None:
+    from PIL import ImageGrab
+
+    game = Game(seed=9)
+    game._board = Board.parse("2 4 8 16/256 128 64 32/512 1024 2048 4096/0 0 0 8192")
+    window = open_window(PlayController(game), size="460x600")
+    root = window.root
+    x, y, width, height = root.winfo_rootx(), root.winfo_rooty(), root.winfo_width(), root.winfo_height()
+    image = ImageGrab.grab(bbox=(x, y, x + width, y + height), xdisplay=os.environ["DISPLAY"]).convert("RGB")
+    image.save(screenshot_path("tk-2048.png"))
+
+    assert image.size == (width, height)
+    counts = image.getcolors(maxcolors=width * height)
+    assert counts is not None
+    colours = {colour for _, colour in counts}
+    assert len(colours) > 20
+    for value in (0, 2, 2048, 8192):
+        assert tile_colour(value) in colours, value
+    assert sum(colour in colours for colour in TILE_COLOURS) >= 14
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(tk_game)
+    assert result.attempted > 0 and result.failed == 0
