@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation, g2048_solver
+from plyground.apps.cli import announce_compilation, g2048_runs, g2048_solver
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
@@ -457,3 +457,6 @@ def gui(
 
 app.command()(g2048_solver.solve)
 app.command()(g2048_solver.optimal)
+app.command()(g2048_runs.bench)
+app.command()(g2048_runs.report)
+app.command()(g2048_runs.tune)

@@ -1,0 +1,345 @@
+"""``plyground 2048 bench`` and ``report``: many AI games on every core or a Dask cluster, and their results.
+
+``bench`` plays seeded games through :func:`plyground.core.run_many` (a local process pool,
+or Dask with ``--dask-local N`` / ``--scheduler ADDR``) and appends each finished game to
+the results store (:mod:`plyground.apps.results`); ``report`` prints the runs of a store
+and draws its plots (:mod:`plyground.apps.report`). Registered on the ``2048`` app by
+:mod:`plyground.apps.cli.g2048`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from plyground.apps.cli import announce_compilation
+from plyground.core.run_many import Backend
+from plyground.errors import InvalidInputError
+
+__all__ = [
+    "DaskLocalOption",
+    "DbOption",
+    "SchedulerOption",
+    "WorkersOption",
+    "backend_from_options",
+    "bench",
+    "report",
+    "tune",
+]
+
+_PACKAGE = "plyground.g2048"
+
+WorkersOption = Annotated[
+    int | None, typer.Option(min=1, help="Local processes playing games at once (default: every core).")
+]
+DaskLocalOption = Annotated[
+    int | None,
+    typer.Option("--dask-local", min=1, help="Start a local Dask cluster of N worker processes for the run."),
+]
+SchedulerOption = Annotated[
+    str | None, typer.Option(help="Run on the Dask cluster of this scheduler: tcp://host:8786.")
+]
+DbOption = Annotated[
+    Path | None, typer.Option("--db", help="The results store (default: results.sqlite in the user data folder).")
+]
+
+
+def backend_from_options(workers: int | None, dask_local: int | None, scheduler: str | None) -> Backend:
+    """Where to run jobs, from the options ``--workers``, ``--dask-local`` and ``--scheduler`` (one at most).
+
+    Raises:
+        InvalidInputError: more than one of the options.
+    """
+    given = [
+        name
+        for name, value in (("--workers", workers), ("--dask-local", dask_local), ("--scheduler", scheduler))
+        if value is not None
+    ]
+    if len(given) > 1:
+        raise InvalidInputError(f"choose one of --workers, --dask-local and --scheduler, got {' and '.join(given)}")
+    return Backend(workers=workers, dask_local=dask_local, scheduler=scheduler)
+
+
+def bench(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 20,
+    time_ms: Annotated[
+        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move, in ms (default 20).")
+    ] = None,
+    depth: Annotated[
+        int | None, typer.Option(min=1, max=30, help="A fixed search depth instead of a time budget.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
+    ] = None,
+    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
+    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
+    p_four: Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")] = 0.1,
+    weights: Annotated[Path | None, typer.Option(help="A weights file (default: the shipped weights).")] = None,
+    workers: WorkersOption = None,
+    dask_local: DaskLocalOption = None,
+    scheduler: SchedulerOption = None,
+    db: DbOption = None,
+) -> None:
+    """Play many seeded AI games, each searching on one core, and store every result.
+
+    Games run on a local process pool (--workers, default every core) or on Dask
+    (--dask-local N starts a local cluster; --scheduler tcp://host:8786 uses a running one);
+    the same seeds and --depth give the same games everywhere. Each game is appended to the
+    results store as it finishes, so Ctrl-C keeps the finished games; 'plyground 2048 report'
+    shows every run.
+    """
+    if time_ms is not None and depth is not None:
+        raise InvalidInputError("give --time-ms or --depth, not both")
+    backend = backend_from_options(workers, dask_local, scheduler)
+    announce_compilation(_PACKAGE, "2048")
+    from rich.console import Console
+
+    from plyground.apps.aiview import games_progress
+    from plyground.apps.cli.g2048 import _load_weights
+    from plyground.apps.report import runs_table
+    from plyground.apps.results import ResultsStore, RunSettings
+    from plyground.core.run_many import run_many
+    from plyground.core.seeding import resolve_seed
+    from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
+
+    loaded = _load_weights(weights)
+    if time_ms is None and depth is None:
+        time_ms = 20.0
+    first = resolve_seed(seed)
+    specs = [
+        GameSpec(seed=first + i, rows=rows, cols=cols, time_ms=time_ms, depth=depth, p_four=p_four, weights=loaded)
+        for i in range(games)
+    ]
+    settings = RunSettings(
+        rows=rows, cols=cols, time_ms=time_ms, depth=depth, p_four=p_four, weights=loaded, backend=backend.describe()
+    )
+    console = Console(stderr=True)
+    with ResultsStore(db) as store:
+        run_id = store.start_run(settings)
+        console.print(
+            f"run {run_id}: {games} games of {rows}x{cols} at {settings.budget}, seeds {first} to {first + games - 1}, "
+            f"on {backend.describe()}; results in {store.path}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        finished: list[GameResult] = []
+        try:
+            with games_progress(console) as progress:
+                task = progress.add_task("games", total=games, mean="-", current="")
+
+                def on_result(index: int, result: GameResult) -> None:
+                    store.add_game(run_id, result)
+                    finished.append(result)
+                    mean = sum(game.score for game in finished) / len(finished)
+                    best = max(game.max_tile for game in finished)
+                    progress.update(task, advance=1, mean=f"{mean:,.0f}", current=f"best tile {best}")
+
+                run_many(play_spec, specs, backend=backend, on_result=on_result)
+        except KeyboardInterrupt:
+            print(f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr)
+            raise typer.Exit(130) from None
+        record = next(run for run in store.runs() if run.id == run_id)
+    Console().print(runs_table([record], title=f"2048 bench run {run_id}"))
+
+
+def report(
+    db: DbOption = None,
+    plots: Annotated[
+        Path, typer.Option(help="Folder for the plots (score distribution, max-tile shares, score vs time).")
+    ] = Path("2048-report"),
+    last: Annotated[int | None, typer.Option(min=1, help="Only the last N runs.")] = None,
+    no_plots: Annotated[bool, typer.Option("--no-plots", help="Print the table only.")] = False,
+) -> None:
+    """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them."""
+    from rich.console import Console
+
+    from plyground.apps.report import runs_table, write_plots
+    from plyground.apps.results import ResultsStore, default_path
+
+    path = db if db is not None else default_path()
+    if not path.exists():
+        raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
+    with ResultsStore(path) as store:
+        runs = store.runs()
+    if last is not None:
+        runs = runs[-last:]
+    Console().print(runs_table(runs, title=f"2048 bench runs in {path}"))
+    if not no_plots:
+        written = write_plots(runs, plots)
+        typer.echo(f"plots: {', '.join(str(p) for p in written)}")
+
+
+def _latest_run(root: Path) -> Path:
+    runs = sorted(path for path in root.glob("*") if (path / "tune.json").exists()) if root.is_dir() else []
+    if not runs:
+        raise InvalidInputError(f"no tuning run to resume in {root}: give --out DIR")
+    return runs[-1]
+
+
+def tune(
+    generations: Annotated[int | None, typer.Option(min=1, help="CMA-ES generations (default 10).")] = None,
+    population: Annotated[int | None, typer.Option(min=2, help="Candidates per generation (default 8).")] = None,
+    games: Annotated[
+        int | None, typer.Option(min=1, max=1000, help="Games per candidate, the same seeds for all (default 8).")
+    ] = None,
+    time_ms: Annotated[
+        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move of the games.")
+    ] = None,
+    depth: Annotated[
+        int | None, typer.Option(min=1, max=30, help="A fixed search depth (default 2; reproducible, resumable).")
+    ] = None,
+    rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
+    cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
+    p_four: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4 (default 0.1).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(min=0, max=9999, help="Seeds CMA-ES and the games (default 0).")] = None,
+    sigma: Annotated[
+        float | None, typer.Option(min=0.001, max=5.0, help="CMA-ES's initial step size (default 0.5).")
+    ] = None,
+    weights: Annotated[Path | None, typer.Option(help="Start from these weights (default: the shipped ones).")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="The run folder (default: a new folder under <data folder>/tuning).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
+    ] = False,
+    validate: Annotated[
+        int | None,
+        typer.Option(min=2, help="Then play the best and the default weights on N fresh seeds and compare them."),
+    ] = None,
+    workers: WorkersOption = None,
+    dask_local: DaskLocalOption = None,
+    scheduler: SchedulerOption = None,
+) -> None:
+    """Tune the heuristic weights with CMA-ES; every candidate plays the same seeds.
+
+    The run folder gets evaluations.csv (every candidate), curve.png, and best.json (a
+    weights file for 'plyground 2048 ai --weights'). The state is saved after every
+    evaluation: a killed run goes on with --resume (its settings come from the folder) and
+    redoes no finished evaluation. --validate N compares the best weights with the default
+    ones on N fresh seeds (paired, with a 95% interval).
+    """
+    backend = backend_from_options(workers, dask_local, scheduler)
+    announce_compilation(_PACKAGE, "2048")
+    import datetime
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plyground.apps.cli.g2048 import _load_weights
+    from plyground.core.files import data_dir
+    from plyground.g2048 import default_weights
+    from plyground.g2048.tuning import Tuner, TuneSettings, compare_weights
+
+    console = Console(stderr=True)
+    if resume:
+        options = {
+            "--generations": generations,
+            "--population": population,
+            "--games": games,
+            "--time-ms": time_ms,
+            "--depth": depth,
+            "--rows": rows,
+            "--cols": cols,
+            "--p-four": p_four,
+            "--seed": seed,
+            "--sigma": sigma,
+            "--weights": weights,
+        }
+        given = [name for name, value in options.items() if value is not None]
+        if given:
+            raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
+        folder = out if out is not None else _latest_run(data_dir() / "tuning")
+        tuner = Tuner(folder)
+        console.print(
+            f"resuming {folder}: {tuner.evaluations_done} of {tuner.evaluations_total} evaluations done",
+            highlight=False,
+            soft_wrap=True,
+        )
+    else:
+        if time_ms is not None and depth is not None:
+            raise InvalidInputError("give --time-ms or --depth, not both")
+        settings = TuneSettings(
+            generations=10 if generations is None else generations,
+            population=8 if population is None else population,
+            games=8 if games is None else games,
+            time_ms=time_ms,
+            depth=depth if depth is not None or time_ms is not None else 2,
+            rows=4 if rows is None else rows,
+            cols=4 if cols is None else cols,
+            p_four=0.1 if p_four is None else p_four,
+            seed=0 if seed is None else seed,
+            sigma=0.5 if sigma is None else sigma,
+        )
+        if out is None:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            out = data_dir() / "tuning" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
+        tuner = Tuner(out, settings, base=_load_weights(weights))
+        folder = out
+        console.print(
+            f"tuning in {folder}: {settings.generations} generations of {settings.population} candidates, "
+            f"{settings.games} games each at "
+            f"{f'depth {settings.depth}' if settings.depth is not None else f'{settings.time_ms:g} ms/move'}, "
+            f"on {backend.describe()}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    settings = tuner.settings
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+    )
+    try:
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task("evaluations", total=tuner.evaluations_total, note="")
+            progress.update(task, completed=tuner.evaluations_done)
+
+            def on_evaluation(generation: int, candidate: int, score: float) -> None:
+                best = tuner.best_weights()
+                note = f"generation {generation + 1}: candidate {candidate} {score:,.0f}"
+                if best is not None:
+                    note += f", best {best[1]:,.0f}"
+                progress.update(task, advance=1, note=note)
+
+            tuner.run(backend=backend, on_evaluation=on_evaluation)
+    except KeyboardInterrupt:
+        print(
+            f"interrupted after {tuner.evaluations_done} of {tuner.evaluations_total} evaluations; "
+            f"'plyground 2048 tune --resume --out {folder}' goes on",
+            file=sys.stderr,
+        )
+        raise typer.Exit(130) from None
+    best = tuner.best_weights()
+    assert best is not None  # every evaluation is done
+    typer.echo(f"best mean score {best[1]:,.1f} over {settings.games} games; weights in {folder / 'best.json'}")
+    if validate is not None:
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task("validation games", total=2 * validate, note="default vs tuned")
+            comparison = compare_weights(
+                default_weights(),
+                best[0],
+                settings,
+                games=validate,
+                first_seed=settings.fresh_seed,
+                backend=backend,
+                on_game=lambda result: progress.update(task, advance=1),
+            )
+        low, high = comparison.interval
+        verdict = (
+            "the tuned weights are better"
+            if comparison.b_is_better
+            else "the tuned weights are worse"
+            if high < 0
+            else "no difference shown"
+        )
+        typer.echo(
+            f"validation on {validate} fresh seeds: default {comparison.mean_a:,.1f}, tuned {comparison.mean_b:,.1f}, "
+            f"difference {comparison.difference:+,.1f} (95% interval {low:+,.1f} to {high:+,.1f}): {verdict}"
+        )

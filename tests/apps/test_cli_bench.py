@@ -1,0 +1,130 @@
+"""``plyground 2048 bench`` and ``report``: the same games on a process pool and a Dask LocalCluster, stored."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from plyground.apps.results import ResultsStore
+from plyground.g2048.autoplay import GameSpec, play_spec
+from tests.apps.test_cli import assert_one_line_error, run_cli
+
+DATA = Path(__file__).parents[1] / "data"
+SMALL = ("--games", "4", "--seed", "11", "--rows", "2", "--cols", "3", "--depth", "2")
+
+
+def stored(db: Path) -> list[list[tuple[int, int, int, int]]]:
+    """Per run: (seed, score, max tile, moves) of each stored game."""
+    with ResultsStore(db) as store:
+        return [[(g.seed, g.score, g.max_tile, g.moves) for g in run.games] for run in store.runs()]
+
+
+def test_pool_and_dask_give_the_same_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed")
+    db = tmp_path / "results.sqlite"
+    status, out, err = run_cli(capsys, "2048", "bench", *SMALL, "--workers", "2", "--db", str(db))
+    assert status == 0, err
+    assert "run 1: 4 games of 2x3 at depth 2, seeds 11 to 14, on 2 local processes" in err
+    status, _, err = run_cli(capsys, "2048", "bench", *SMALL, "--dask-local", "2", "--db", str(db))
+    assert status == 0, err
+    assert "a local Dask cluster of 2 workers" in err
+    pool, dask = stored(db)
+    expected = [play_spec(GameSpec(seed=s, rows=2, cols=3, depth=2)) for s in range(11, 15)]
+    assert pool == dask == [(r.seed, r.score, r.max_tile, r.moves) for r in expected]
+    assert "2048 bench run 1" in out and "2x3" in out
+
+
+def test_report_prints_every_run_and_writes_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)  # written by an earlier run of plyground
+    plots = tmp_path / "plots"
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--plots", str(plots))
+    assert status == 0, err
+    assert out.count("│ 3x3 ") == 1 and out.count("│ 4x4 ") == 1
+    assert sorted(path.name for path in plots.iterdir()) == [
+        "max_tile_shares.png",
+        "score_distribution.png",
+        "score_vs_time.png",
+    ]
+    status, out, _ = run_cli(capsys, "2048", "report", "--db", str(db), "--last", "1", "--no-plots")
+    assert status == 0 and "│ 3x3 " not in out and "│ 4x4 " in out
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (("--workers", "2", "--dask-local", "2"), ("choose one of --workers", "--dask-local")),
+        (("--time-ms", "5", "--depth", "2"), ("--time-ms or --depth",)),
+        (("--games", "0"), ("--games",)),
+        (("--weights", "missing.json"), ("missing.json",)),
+    ],
+)
+def test_bad_bench_options_are_one_line(
+    args: tuple[str, ...], parts: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(tmp_path / "r.sqlite"))
+    assert status == 2
+    assert_one_line_error(err, *parts)
+
+
+def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "2048", "report", "--db", str(tmp_path / "none.sqlite"))
+    assert status == 2
+    assert_one_line_error(err, "no results store", "bench")
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("this is not SQLite " * 100)
+    status, _, err = run_cli(capsys, "2048", "report", "--db", str(bad))
+    assert status == 2
+    assert_one_line_error(err, "not a plyground results store")
+
+
+TUNE = ("--generations", "2", "--population", "3", "--games", "2", "--depth", "1", "--rows", "2", "--cols", "3")
+
+
+def test_tune_writes_a_run_folder_that_ai_loads_and_resume_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("cma")
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path / "data"))
+    status, out, err = run_cli(capsys, "2048", "tune", *TUNE, "--workers", "1", "--validate", "4")
+    assert status == 0, err
+    (folder,) = (tmp_path / "data" / "tuning").iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "best.json",
+        "curve.png",
+        "evaluations.csv",
+        "state.pkl",
+        "tune.json",
+    ]
+    assert len((folder / "evaluations.csv").read_text().splitlines()) == 1 + 6
+    assert f"weights in {folder / 'best.json'}" in out
+    assert "validation on 4 fresh seeds: default" in out and "95% interval" in out
+    status, out, err = run_cli(capsys, "2048", "ai", "--weights", str(folder / "best.json"), *SMALL[2:])
+    assert status == 0, err
+    status, out, err = run_cli(capsys, "2048", "tune", "--resume", "--workers", "1")  # the latest run: all done
+    assert status == 0, err
+    assert f"resuming {folder}: 6 of 6 evaluations done" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (("--resume", "--games", "3"), ("a resumed run keeps its settings", "--games")),
+        (("--resume",), ("no tuning run to resume",)),
+        (("--population", "1"), ("--population",)),
+        (("--time-ms", "5", "--depth", "2"), ("--time-ms or --depth",)),
+    ],
+)
+def test_bad_tune_options_are_one_line(
+    args: tuple[str, ...],
+    parts: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    status, _, err = run_cli(capsys, "2048", "tune", *args)
+    assert status == 2
+    assert_one_line_error(err, *parts)
