@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from plyground import __version__
-from plyground.apps.cli import g2048, kinrow
+from plyground.apps.cli import g2048, kinrow, web
 from plyground.errors import InvalidInputError, PlygroundError
 
 __all__ = ["app", "main"]
@@ -29,6 +29,7 @@ app = typer.Typer(
 # One line per game; each sub-app lives in its own module of this package.
 app.add_typer(g2048.app, name="2048")
 app.add_typer(kinrow.app, name="kinrow")
+app.command(name="web")(web.web)
 
 
 def _show_version(value: bool) -> None:

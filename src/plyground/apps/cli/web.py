@@ -1,0 +1,42 @@
+"""``plyground web``: serve the web lab (2048 and k-in-a-row in the browser) on this machine.
+
+Starlette, uvicorn and the game packages are imported inside the command, so that
+``--help`` stays fast and works without the ``web`` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from plyground.apps.cli import announce_compilation
+from plyground.errors import DependencyNotInstalled
+
+__all__ = ["web"]
+
+
+def web(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (the default serves this machine only).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")] = 8048,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
+) -> None:
+    """Serve the web lab: play 2048 and k-in-a-row in the browser, ask for hints, watch the AI play.
+
+    Prints the page's URL and opens it in the browser (unless --no-browser); Ctrl-C stops.
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise DependencyNotInstalled("the web lab needs starlette and uvicorn: pip install plyground[web]") from None
+    announce_compilation("plyground.g2048", "2048")
+    announce_compilation("plyground.g2048", "2048 search", kernels="_search_kernels.py")
+    announce_compilation("plyground.kinrow", "k-in-a-row")
+    announce_compilation("plyground.kinrow", "MCTS", kernels="_mcts_kernels.py")
+    announce_compilation("plyground.kinrow", "alpha-beta", kernels="_alphabeta_kernels.py")
+    from plyground.apps.web.server import serve
+
+    serve(host, port, open_browser=not no_browser)

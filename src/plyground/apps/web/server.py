@@ -1,0 +1,388 @@
+"""The web lab's server: a Starlette app with a small JSON API, a WebSocket for autoplay, and the page.
+
+API design. Resources are games, created by ``POST`` on a collection and named by an
+unguessable id that only the page that created them knows; actions on a game are
+``POST`` on a sub-path and answer with the whole new state of the game, so a page
+simply redraws from each answer. Every body is a JSON object whose fields are checked
+by type and range, unknown fields included; every error is ``{"error": "<one line>"}``
+with a 4xx status (400 not JSON, 404 unknown game or path, 405 wrong method, 409 a move
+the game does not allow now, 413 body too large, 422 a bad field), never a traceback. A
+last-resort handler logs anything unexpected and answers a bare 500.
+
+========  =================================  ===========================================
+method    path                               body -> answer
+========  =================================  ===========================================
+GET       /                                  the page (static/index.html)
+GET       /palette.css                       the 2048 tile colours of apps.render, as CSS
+POST      /api/2048/games                    {rows?, cols?, seed?} -> 201 game
+GET       /api/2048/games/{id}               -> game
+POST      /api/2048/games/{id}/move          {direction} -> game + points (409 illegal)
+POST      /api/2048/games/{id}/undo          {} -> game (409 nothing to undo)
+POST      /api/2048/games/{id}/hint          {time_ms?} -> values of the legal moves,
+                                             depth, nodes, heuristic breakdown
+WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.autoplay`
+POST      /api/kinrow/games                  {n?, k?, opponent?, human_first?, seed?,
+                                             time_ms?, iterations?, depth?} -> 201 game
+GET       /api/kinrow/games/{id}             -> game
+POST      /api/kinrow/games/{id}/play        {row, col} -> game after the AI's reply,
+                                             with the AI's search and MCTS heat map
+========  =================================  ===========================================
+
+Caps keep one client from stalling the server (:class:`Limits`): 2048 searches take 1 to
+1000 ms; the k-in-a-row AI 1 to 500 ms per move, MCTS at most 20,000 iterations, alpha-beta
+at most depth 12; each kind of game keeps at most 500 games. Every search runs in a worker
+thread, at most one per core at a time, and a game autoplays over one connection at most.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import webbrowser
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
+from plyground.apps.web.autoplay import run_autoplay
+from plyground.apps.web.sessions import (
+    MAX_GAMES,
+    OPPONENTS,
+    GameStore,
+    KinrowOptions,
+    KinrowSession,
+    Searches,
+    Session2048,
+    finite,
+)
+from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, read_json_object, show
+from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError, PlygroundError
+from plyground.g2048 import DIRECTIONS, Game, evaluate
+from plyground.kinrow import MAX_N, MIN_N, O, State, X
+
+__all__ = ["Lab", "Limits", "create_app", "palette_css", "serve", "url_of"]
+
+log = logging.getLogger("plyground.web")
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_SEED: Final = 2**63 - 1
+HINT_MS: Final = 200
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The caps that keep one client from stalling the server.
+
+    Attributes:
+        games: games kept of each kind; the least recently used one is forgotten first.
+        search_ms: the largest 2048 search budget (hint and autoplay), in milliseconds.
+        kinrow_ms: the largest k-in-a-row AI budget per move, in milliseconds.
+        kinrow_iterations: the most MCTS iterations per move.
+        kinrow_depth: the deepest alpha-beta search.
+    """
+
+    games: int = MAX_GAMES
+    search_ms: int = 1000
+    kinrow_ms: int = 500
+    kinrow_iterations: int = 20_000
+    kinrow_depth: int = 12
+
+
+def palette_css() -> str:
+    """The tile palette of :mod:`plyground.apps.render` as CSS: ``.tile.v<value>`` and two variables."""
+
+    def rgb(colour: tuple[int, int, int]) -> str:
+        return "rgb({}, {}, {})".format(*colour)
+
+    lines = [
+        "/* generated from plyground.apps.render: the one palette of the project */",
+        f":root {{ --board: {rgb(BACKGROUND)}; --empty: {rgb(EMPTY_COLOUR)}; }}",
+    ]
+    for exponent in range(len(TILE_COLOURS)):
+        value = 1 << exponent if exponent else 0
+        lines.append(f".tile.v{value} {{ background: {rgb(tile_colour(value))}; color: {rgb(text_colour(value))}; }}")
+    return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def _game_rules() -> Iterator[None]:
+    """Turn the games' own errors into API errors: 409 for a move not allowed now, 422 for a bad value."""
+    try:
+        yield
+    except (IllegalMoveError, NothingToUndoError) as exc:
+        raise ApiError(409, str(exc)) from None
+    except InvalidInputError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+class Lab:
+    """The routes' state: the games of each kind and the searches.
+
+    Args:
+        limits: the caps on games and budgets.
+        search_slots: searches running at once (default: one per core).
+    """
+
+    def __init__(self, *, limits: Limits, search_slots: int | None = None) -> None:
+        self.limits = limits
+        self.games_2048: GameStore[Session2048] = GameStore("2048", limits.games)
+        self.games_kinrow: GameStore[KinrowSession] = GameStore("k-in-a-row", limits.games)
+        self.searches = Searches(search_slots)
+
+    # -- 2048 ---------------------------------------------------------------
+
+    async def create_2048(self, request: Request) -> Response:
+        fields = Fields(await read_json_object(request), optional=("rows", "cols", "seed"))
+        rows, cols = fields.integer("rows", 2, 4, default=4), fields.integer("cols", 2, 4, default=4)
+        seed = fields.optional_integer("seed", 0, MAX_SEED)
+        with _game_rules():
+            session = Session2048(Game(rows, cols, seed=seed))
+        game_id = self.games_2048.add(session)
+        return JSONResponse(session.to_json(game_id), status_code=201)
+
+    async def get_2048(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        return JSONResponse(self.games_2048.get(game_id).to_json(game_id))
+
+    async def move_2048(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        session = self.games_2048.get(game_id)
+        direction = Fields(await read_json_object(request), required=("direction",)).choice("direction", DIRECTIONS)
+        with _game_rules():
+            points = session.move(direction)
+        return JSONResponse(session.to_json(game_id) | {"points": points})
+
+    async def undo_2048(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        session = self.games_2048.get(game_id)
+        Fields(await read_json_object(request))
+        with _game_rules():
+            session.undo()
+        return JSONResponse(session.to_json(game_id))
+
+    async def hint_2048(self, request: Request) -> Response:
+        session = self.games_2048.get(request.path_params["game_id"])
+        time_ms = Fields(await read_json_object(request), optional=("time_ms",)).integer(
+            "time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms)
+        )
+        board, _ = session.snapshot()
+        decision = await self.searches.expectimax(board, time_ms)
+        evaluation = evaluate(board)
+        return JSONResponse(
+            {
+                "board": board.to_rows(),
+                "values": {move: finite(value) for move, value in decision.values.items()},
+                "best": decision.move,
+                "depth": decision.depth,
+                "nodes": decision.nodes,
+                "seconds": decision.seconds,
+                "time_ms": time_ms,
+                "evaluation": {
+                    "total": finite(evaluation.total),
+                    "contributions": {name: finite(value) for name, value in evaluation.contributions.items()},
+                },
+            }
+        )
+
+    async def autoplay(self, websocket: WebSocket) -> None:
+        """The AI plays a 2048 game live over a WebSocket: see :mod:`~plyground.apps.web.autoplay`."""
+        await run_autoplay(websocket, self.games_2048, self.searches, max_ms=self.limits.search_ms)
+
+    # -- k-in-a-row -------------------------------------------------------------
+
+    async def create_kinrow(self, request: Request) -> Response:
+        fields = Fields(
+            await read_json_object(request),
+            optional=("n", "k", "opponent", "human_first", "seed", "time_ms", "iterations", "depth"),
+        )
+        limits = self.limits
+        n = fields.integer("n", MIN_N, MAX_N, default=7)
+        k = fields.integer("k", 3, n, default=min(4, n))
+        options = KinrowOptions(
+            opponent=fields.choice("opponent", OPPONENTS, default="mcts"),
+            time_ms=fields.integer("time_ms", 1, limits.kinrow_ms, default=min(300, limits.kinrow_ms)),
+            iterations=fields.integer("iterations", 1, limits.kinrow_iterations, default=limits.kinrow_iterations),
+            depth=fields.integer("depth", 1, limits.kinrow_depth, default=min(6, limits.kinrow_depth)),
+            seed=fields.optional_integer("seed", 0, MAX_SEED),
+        )
+        human_first = fields.boolean("human_first", default=True)
+        with _game_rules():
+            session = KinrowSession(State(n, k), X if human_first else O, options)
+        game_id = self.games_kinrow.add(session)
+        async with session.lock:
+            if not human_first:
+                await self._ai_reply(session)
+            return JSONResponse(session.to_json(game_id), status_code=201)
+
+    async def get_kinrow(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        session = self.games_kinrow.get(game_id)
+        async with session.lock:
+            return JSONResponse(session.to_json(game_id))
+
+    async def play_kinrow(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        session = self.games_kinrow.get(game_id)
+        n = session.state.n
+        fields = Fields(await read_json_object(request), required=("row", "col"))
+        row, col = fields.integer("row", 0, n - 1), fields.integer("col", 0, n - 1)
+        async with session.lock:
+            state = session.state
+            if state.is_over:
+                raise ApiError(409, "the game is over: start a new game")
+            if state.to_move != session.human:
+                raise ApiError(409, "it is the AI's turn")
+            move = state.index(row, col)
+            if state.cells[move]:
+                raise ApiError(409, f"cell {state.name(move)} (row {row}, col {col}) is taken")
+            with _game_rules():
+                state.play(move)
+            session.last_ai = session.heatmap = None
+            if not state.is_over:
+                try:
+                    await self._ai_reply(session)
+                except BaseException:  # cancelled, or a failure: the person's move goes too, so they can replay
+                    state.undo()
+                    raise
+            return JSONResponse(session.to_json(game_id))
+
+    async def _ai_reply(self, session: KinrowSession) -> None:
+        """The AI moves in ``session`` (whose lock the caller holds)."""
+        move, info, heatmap = await self.searches.kinrow(session)
+        with _game_rules():
+            session.state.play(move)
+        session.last_ai = {"move": list(session.state.coords(move))} | info
+        session.heatmap = heatmap
+
+
+# -- the app ---------------------------------------------------------------------
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = f"not found: {show(request.url.path, 80)}" if exc.status_code == 404 else exc.detail
+    return JSONResponse({"error": " ".join(message.split())}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal server error"}, status_code=500)
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _palette(request: Request) -> Response:
+    return Response(palette_css(), media_type="text/css")
+
+
+def create_app(*, limits: Limits | None = None, search_slots: int | None = None) -> Starlette:
+    """The web lab as an ASGI app (serve it with uvicorn, or test it with starlette's TestClient).
+
+    Use the test client as a context manager (``with TestClient(create_app()) as client``)
+    so that every request runs on one event loop and the shutdown closes the search threads.
+
+    Args:
+        limits: the caps on games and search budgets (default: :class:`Limits`).
+        search_slots: AI searches running at once (default: one per core).
+    """
+    lab = Lab(limits=limits or Limits(), search_slots=search_slots)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            lab.searches.close()
+
+    games, game = "/api/2048/games", "/api/2048/games/{game_id}"
+    kinrow_games, kinrow_game = "/api/kinrow/games", "/api/kinrow/games/{game_id}"
+    routes = [
+        Route("/", _index),
+        Route("/palette.css", _palette),
+        Route(games, lab.create_2048, methods=["POST"]),
+        Route(game, lab.get_2048),
+        Route(f"{game}/move", lab.move_2048, methods=["POST"]),
+        Route(f"{game}/undo", lab.undo_2048, methods=["POST"]),
+        Route(f"{game}/hint", lab.hint_2048, methods=["POST"]),
+        WebSocketRoute("/ws/2048/games/{game_id}/autoplay", lab.autoplay),
+        Route(kinrow_games, lab.create_kinrow, methods=["POST"]),
+        Route(kinrow_game, lab.get_kinrow),
+        Route(f"{kinrow_game}/play", lab.play_kinrow, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {ApiError: _api_error, HTTPException: _http_error, Exception: _server_error}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.lab = lab
+    return app
+
+
+# -- serving -----------------------------------------------------------------------
+
+
+def _listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening.
+
+    Raises:
+        PlygroundError: the address cannot be used (in use, not an address of this machine...).
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise PlygroundError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    family, kind, protocol, _, address = infos[0]
+    sock = socket.socket(family, kind, protocol)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        reason = "the port is already in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc)).lower()
+        raise PlygroundError(f"cannot serve on {host}:{port}: {reason}") from None
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    """The http URL of a listening socket (``[...]`` around an IPv6 address)."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8048, open_browser: bool = True) -> None:
+    """Serve the web lab on ``host:port`` until Ctrl-C; print its URL and open it in the browser.
+
+    Raises:
+        PlygroundError: the address cannot be used (for example the port is taken).
+    """
+    import uvicorn
+
+    sock = _listen_socket(host, port)
+    url = url_of(sock)
+    config = uvicorn.Config(
+        create_app(), log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on"
+    )
+    print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()

@@ -1,0 +1,308 @@
+"""The games the web lab keeps for its pages, and the AI searches it runs for them.
+
+A page creates a game and gets back an id (``secrets.token_urlsafe``) that it holds in
+memory; every later request names the game by that id. :class:`GameStore` keeps at most
+``capacity`` games of one kind and forgets the least recently used one past that, so a
+page left open long enough may find its game gone (a 404: the page starts a new one).
+
+Each game has its own lock, so that two requests on one game cannot interleave:
+
+* a 2048 game changes in a few microseconds, under a :class:`threading.Lock` that is never
+  held across an ``await``; the autoplay loop searches a snapshot of the board without
+  the lock and applies its move only if the game has not changed meanwhile (``version``);
+* a k-in-a-row game holds an :class:`anyio.Lock` from the human move to the AI's reply,
+  search included, so a second click waits for the reply and is checked against it.
+
+:class:`Searches` runs every search in a worker thread (the numba kernels release the
+GIL), at most ``slots`` at a time through one :class:`anyio.CapacityLimiter`, so that a
+search never blocks the event loop and a burst of searches cannot take every core.
+Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import queue
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Final, Generic, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from plyground.apps.web.validation import ApiError, show
+from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
+from plyground.kinrow.alphabeta import AlphaBeta
+from plyground.kinrow.mcts import MCTS
+from plyground.kinrow.players import Player, RandomPlayer
+
+__all__ = [
+    "MAX_GAMES",
+    "OPPONENTS",
+    "GameStore",
+    "KinrowOptions",
+    "KinrowSession",
+    "Searches",
+    "Session2048",
+    "finite",
+]
+
+MAX_GAMES: Final = 500
+"""The games of each kind the server keeps (the least recently used one is forgotten first)."""
+OPPONENTS: Final = ("mcts", "alphabeta", "random")
+ENGINE_TT_BITS: Final = 18
+"""Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
+ALPHABETA_TT_BITS: Final = 16
+
+S = TypeVar("S")
+
+
+def finite(value: float) -> float | None:
+    """``value`` when it is a finite number, else None (JSON has no infinities)."""
+    return value if math.isfinite(value) else None
+
+
+class GameStore(Generic[S]):
+    """At most ``capacity`` games of one ``kind``, by id, forgetting the least recently used first.
+
+    >>> store: GameStore[str] = GameStore("2048", capacity=2)
+    >>> first = store.add("a"); second = store.add("b"); third = store.add("c")
+    >>> len(store), store.get(third)
+    (2, 'c')
+    """
+
+    def __init__(self, kind: str, capacity: int = MAX_GAMES) -> None:
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+        self.kind = kind
+        self.capacity = capacity
+        self._games: OrderedDict[str, S] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, game: S) -> str:
+        """Keep ``game`` under a new id and return the id."""
+        game_id = secrets.token_urlsafe(16)
+        with self._lock:
+            self._games[game_id] = game
+            while len(self._games) > self.capacity:
+                self._games.popitem(last=False)
+        return game_id
+
+    def get(self, game_id: str) -> S:
+        """The game with ``game_id`` (now the most recently used).
+
+        Raises:
+            ApiError: 404, no such game (never created, or forgotten).
+        """
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                raise ApiError(404, f"no {self.kind} game with id {show(game_id)}: start a new game")
+            self._games.move_to_end(game_id)
+            return game
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+# -- 2048 ---------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Session2048:
+    """A 2048 game of one page: the game, its lock, a change counter, whether it is autoplaying."""
+
+    game: Game
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: int = 0
+    autoplaying: bool = False
+
+    def to_json(self, game_id: str) -> dict[str, Any]:
+        """What a page needs to show the game."""
+        with self.lock:
+            game = self.game
+            board = game.board
+            return {
+                "id": game_id,
+                "rows": board.rows,
+                "cols": board.cols,
+                "board": board.to_rows(),
+                "score": game.score,
+                "moves": game.move_count,
+                "max_tile": board.max_tile(),
+                "legal": board.legal_moves(),
+                "over": game.over,
+                "won": game.won,
+                "can_undo": game.move_count > 0,
+                "seed": game.seed,
+                "autoplaying": self.autoplaying,
+            }
+
+    def move(self, direction: str) -> int:
+        """Play ``direction`` (checked by :meth:`Game.step`); return the points scored."""
+        with self.lock:
+            points = self.game.step(direction)
+            self.version += 1
+            return points
+
+    def undo(self) -> None:
+        """Take back the last move (see :meth:`Game.undo`)."""
+        with self.lock:
+            self.game.undo()
+            self.version += 1
+
+    def snapshot(self) -> tuple[Board, int]:
+        """The board and the version it belongs to."""
+        with self.lock:
+            return self.game.board, self.version
+
+    def play_if_unchanged(self, version: int, direction: str) -> int | None:
+        """Play ``direction`` if the game is still at ``version``; return the points, None if it changed."""
+        with self.lock:
+            if self.version != version:
+                return None
+            points = self.game.step(direction)
+            self.version += 1
+            return points
+
+
+# -- k-in-a-row ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KinrowOptions:
+    """The AI of a k-in-a-row game: its kind and its budget per move."""
+
+    opponent: str
+    time_ms: int
+    iterations: int
+    depth: int
+    seed: int | None
+
+
+@dataclass(eq=False)
+class KinrowSession:
+    """A k-in-a-row game of one page: the position, which side the person plays, the AI and its last search."""
+
+    state: State
+    human: int
+    options: KinrowOptions
+    player: Player | None = None
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
+    last_ai: dict[str, Any] | None = None
+    heatmap: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.options.opponent == "mcts":
+            self.player = MCTS(
+                iterations=self.options.iterations, time_budget=self.options.time_ms / 1000, seed=self.options.seed
+            )
+        elif self.options.opponent == "random":
+            self.player = RandomPlayer(seed=self.options.seed)
+        # alpha-beta: a player per search (see Searches.kinrow), so that idle games hold no table
+
+    @property
+    def ai(self) -> int:
+        """The AI's side, X or O."""
+        return O if self.human == X else X
+
+    def to_json(self, game_id: str) -> dict[str, Any]:
+        """What a page needs to show the game; ``heatmap`` is the AI's last MCTS search, when there was one."""
+        state = self.state
+        n = state.n
+        symbols = {EMPTY: "", X: "X", O: "O"}
+        cells = [symbols[int(cell)] for cell in state.cells]
+        result = state.result
+        winner = None if result is None else "draw" if result == DRAW else "human" if result == self.human else "ai"
+        history = state.history
+        return {
+            "id": game_id,
+            "n": n,
+            "k": state.k,
+            "opponent": self.options.opponent,
+            "human": player_name(self.human),
+            "to_move": player_name(state.to_move),
+            "board": [cells[r * n : (r + 1) * n] for r in range(n)],
+            "moves": len(history),
+            "last_move": list(state.coords(history[-1])) if history else None,
+            "result": None if result is None else player_name(result),
+            "winner": winner,
+            "ai": self.last_ai,
+            "heatmap": self.heatmap,
+        }
+
+
+# -- searches ---------------------------------------------------------------------
+
+
+class Searches:
+    """Runs the AI searches in worker threads, at most ``slots`` at once (default: one per core).
+
+    Expectimax engines (one worker thread each) are pooled: a search takes an idle engine,
+    sets its budget, and gives it back, so the heuristic tables are built once per engine.
+    """
+
+    def __init__(self, slots: int | None = None) -> None:
+        self.slots = slots if slots is not None else max(1, os.cpu_count() or 1)
+        self.limiter = anyio.CapacityLimiter(self.slots)
+        self._engines: queue.SimpleQueue[Expectimax] = queue.SimpleQueue()
+
+    async def expectimax(self, board: Board, time_ms: int) -> Decision:
+        """The expectimax decision for ``board`` within ``time_ms`` milliseconds."""
+        return await anyio.to_thread.run_sync(self._expectimax, board, time_ms, limiter=self.limiter)
+
+    def _expectimax(self, board: Board, time_ms: int) -> Decision:
+        try:
+            engine = self._engines.get_nowait()
+        except queue.Empty:
+            engine = Expectimax(time_ms=time_ms, workers=1, tt_bits=ENGINE_TT_BITS)
+        try:
+            engine.time_ms = time_ms  # the engine is this thread's alone until it goes back to the pool
+            return engine.choose(board)
+        finally:
+            self._engines.put(engine)
+
+    async def kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
+        """The AI's move in ``session`` (its game not over), what its search did, and its heat map (MCTS only).
+
+        The caller holds the session's lock: the position does not change during the search.
+        """
+        return await anyio.to_thread.run_sync(self._kinrow, session, limiter=self.limiter)
+
+    def _kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
+        state, options = session.state, session.options
+        if options.opponent == "alphabeta":
+            searcher = AlphaBeta(depth=options.depth, time_budget=options.time_ms / 1000, tt_bits=ALPHABETA_TT_BITS)
+            move = searcher.choose(state)
+            info: dict[str, Any] = {"forced": searcher.last is None}
+            if searcher.last is not None:
+                info |= {"depth": searcher.last.depth, "nodes": searcher.last.nodes, "seconds": searcher.last.seconds}
+            return move, info, None
+        player = session.player
+        assert player is not None
+        move = player.choose(state)
+        if not isinstance(player, MCTS):
+            return move, {"forced": False}, None
+        stats = player.last
+        if stats is None:
+            return move, {"forced": True}, None
+        n = state.n
+        grid = [[0] * n for _ in range(n)]
+        for cell, visits in stats.visits.items():
+            row, col = state.coords(cell)
+            grid[row][col] = round(visits)
+        info = {"forced": False, "iterations": stats.iterations, "seconds": stats.seconds}
+        heatmap = {"visits": grid, "total": sum(map(sum, grid)), "iterations": stats.iterations}
+        return move, info, heatmap
+
+    def close(self) -> None:
+        """Stop the pooled engines' threads."""
+        while True:
+            try:
+                self._engines.get_nowait().close()
+            except queue.Empty:
+                return

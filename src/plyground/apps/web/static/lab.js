@@ -1,0 +1,437 @@
+// plyground lab: the page's behaviour. Plain JavaScript, no build step, no outside requests.
+//
+// Each tab of the browser has its own games: the server hands out an id when a game is
+// created, and the page keeps it in memory only. Every answer of the API is the whole new
+// state of a game, so the page redraws from it. ?seed=N in the address seeds new games.
+"use strict";
+
+(() => {
+  const DIRECTIONS = ["up", "right", "down", "left"];
+  const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
+  const KEYS = {
+    ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
+    w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
+  };
+  const params = new URLSearchParams(location.search);
+  const seed = /^\d{1,18}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : null;
+
+  const $ = (id) => document.getElementById(id);
+
+  class ApiError extends Error {
+    constructor(status, message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  async function api(method, path, body) {
+    const options = { method, headers: {} };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, options);
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (_) {
+      data = null;
+    }
+    if (!response.ok) {
+      throw new ApiError(response.status, (data && data.error) || `${response.status} ${response.statusText}`);
+    }
+    return data;
+  }
+
+  function clamp(input) {
+    const low = Number(input.min), high = Number(input.max);
+    let value = Math.round(Number(input.value));
+    if (!Number.isFinite(value)) value = Number(input.defaultValue);
+    value = Math.min(high, Math.max(low, value));
+    input.value = String(value);
+    return value;
+  }
+
+  function formatNumber(value, digits = 1) {
+    if (value === null || value === undefined) return "–";
+    return Number(value).toLocaleString("en-US", { maximumFractionDigits: digits });
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // -- tabs ------------------------------------------------------------------------
+
+  const tabs = { "2048": $("tab-2048"), kinrow: $("tab-kinrow") };
+  let activeTab = "2048";
+
+  function showTab(name) {
+    activeTab = name;
+    for (const [key, tab] of Object.entries(tabs)) {
+      const selected = key === name;
+      tab.setAttribute("aria-selected", String(selected));
+      $(tab.getAttribute("aria-controls")).hidden = !selected;
+    }
+    if (name === "kinrow" && !kinrow.state) kinrow.newGame();
+  }
+
+  for (const [key, tab] of Object.entries(tabs)) tab.addEventListener("click", () => showTab(key));
+
+  // -- 2048 --------------------------------------------------------------------------
+
+  const g2048 = {
+    state: null,
+    queue: Promise.resolve(),
+    socket: null,
+    hint: null,
+
+    // Requests on the game run one after the other, in the order the player made them.
+    enqueue(task) {
+      this.queue = this.queue.then(task).catch((error) => this.status(error.message, true));
+      return this.queue;
+    },
+
+    status(text, error = false) {
+      const node = $("status-2048");
+      node.textContent = text;
+      node.classList.toggle("error", error);
+    },
+
+    bestKey(state) {
+      return `plyground.2048.best.${state.rows}x${state.cols}`;
+    },
+
+    newGame() {
+      this.stopAutoplay();
+      const rows = Number($("rows").value), cols = Number($("cols").value);
+      return this.enqueue(async () => {
+        this.render(await api("POST", "/api/2048/games", { rows, cols, seed }));
+        this.status("");
+      });
+    },
+
+    render(state) {
+      this.state = state;
+      const board = $("board-2048");
+      board.style.gridTemplateColumns = `repeat(${state.cols}, var(--cell))`;
+      board.replaceChildren();
+      state.board.forEach((row, r) => row.forEach((value, c) => {
+        const tile = element("div", `tile v${value}`, value ? String(value) : "");
+        if (value) tile.classList.add(`digits-${String(value).length}`);
+        tile.dataset.row = String(r);
+        tile.dataset.col = String(c);
+        board.append(tile);
+      }));
+      $("score").textContent = String(state.score);
+      let best = Number(localStorage.getItem(this.bestKey(state)) || 0);
+      if (state.score > best) {
+        best = state.score;
+        localStorage.setItem(this.bestKey(state), String(best));
+      }
+      $("best").textContent = String(best);
+      $("undo").disabled = !state.can_undo || this.socket !== null;
+      if (state.over) this.status(`Game over: ${state.score} points, best tile ${state.max_tile}.`);
+      else if (state.won) this.status(`You made ${state.max_tile}! Play on.`);
+      else this.status("");
+      if (this.hint && JSON.stringify(this.hint.board) !== JSON.stringify(state.board)) {
+        $("hint-panel").hidden = true;
+        this.hint = null;
+      }
+    },
+
+    move(direction) {
+      if (!this.state || this.socket) return;
+      const id = this.state.id;
+      this.enqueue(async () => {
+        try {
+          this.render(await api("POST", `/api/2048/games/${id}/move`, { direction }));
+        } catch (error) {
+          if (error.status !== 409) throw error; // an illegal move just does nothing
+        }
+      });
+    },
+
+    undo() {
+      if (!this.state || this.socket) return;
+      const id = this.state.id;
+      this.enqueue(async () => this.render(await api("POST", `/api/2048/games/${id}/undo`, {})));
+    },
+
+    askHint() {
+      if (!this.state) return;
+      const id = this.state.id;
+      $("hint").disabled = true;
+      this.enqueue(async () => {
+        try {
+          this.showHint(await api("POST", `/api/2048/games/${id}/hint`, {}));
+        } finally {
+          $("hint").disabled = false;
+        }
+      });
+    },
+
+    showHint(hint) {
+      this.hint = hint;
+      $("hint-panel").hidden = false;
+      $("hint-note").textContent =
+        `Expected heuristic value of each move, searched to depth ${hint.depth} ` +
+        `(${formatNumber(hint.nodes, 0)} nodes in ${formatNumber(hint.seconds * 1000, 0)} ms).`;
+      const list = $("hint-values");
+      list.replaceChildren();
+      for (const direction of DIRECTIONS) {
+        const legal = direction in hint.values;
+        const item = element("li", legal ? "hint-value" : "hint-illegal");
+        item.dataset.direction = direction;
+        if (direction === hint.best) item.classList.add("best");
+        item.append(
+          element("span", "arrow", ARROWS[direction]),
+          element("span", "direction", direction),
+          element("span", "value", legal ? formatNumber(hint.values[direction]) : "illegal"),
+        );
+        list.append(item);
+      }
+      const chart = $("hint-chart");
+      chart.replaceChildren();
+      const parts = Object.entries(hint.evaluation.contributions);
+      const scale = Math.max(1e-9, ...parts.map(([, value]) => Math.abs(value || 0)));
+      for (const [name, value] of parts) {
+        const track = element("div", "track");
+        const bar = element("div", `bar ${value >= 0 ? "positive" : "negative"}`);
+        bar.style.width = `${(50 * Math.abs(value || 0)) / scale}%`;
+        bar.dataset.feature = name;
+        bar.title = `${name}: ${formatNumber(value)}`;
+        track.append(bar);
+        chart.append(element("span", "label", name.replace("_", " ")), track, element("span", "value", formatNumber(value)));
+      }
+      chart.append(element("span", "label total", "total"), element("span"),
+        element("span", "value total", formatNumber(hint.evaluation.total)));
+    },
+
+    toggleAutoplay() {
+      if (this.socket) this.stopAutoplay();
+      else this.startAutoplay();
+    },
+
+    settings() {
+      return { time_ms: clamp($("budget")), delay_ms: clamp($("delay")) };
+    },
+
+    startAutoplay() {
+      if (!this.state || this.state.over) return;
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      const socket = new WebSocket(`${scheme}://${location.host}/ws/2048/games/${this.state.id}/autoplay`);
+      this.socket = socket;
+      $("autoplay").textContent = "Stop autoplay";
+      $("autoplay").classList.add("active");
+      $("undo").disabled = true;
+      socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "start", ...this.settings() })));
+      socket.addEventListener("message", (event) => {
+        const message = JSON.parse(event.data);
+        if (message.game && this.state && message.game.id !== this.state.id) return; // a game left behind
+        if (message.type === "move" || message.type === "done") this.render(message.game);
+        if (message.type === "move") {
+          $("stat-depth").textContent = String(message.stats.depth);
+          $("stat-nodes").textContent = formatNumber(message.stats.nodes, 0);
+          $("stat-rate").textContent = formatNumber(message.stats.moves_per_second);
+        } else if (message.type === "error") {
+          this.status(message.error, true);
+        }
+      });
+      socket.addEventListener("close", () => {
+        if (this.socket === socket) this.autoplayStopped();
+      });
+    },
+
+    // The server answers a stop with the final state and closes; the page waits for the close.
+    stopAutoplay() {
+      const socket = this.socket;
+      if (!socket) return;
+      $("autoplay").disabled = true;
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "stop" }));
+      else socket.close();
+    },
+
+    autoplayStopped() {
+      this.socket = null;
+      $("autoplay").disabled = false;
+      $("autoplay").textContent = "Start autoplay";
+      $("autoplay").classList.remove("active");
+      if (this.state) $("undo").disabled = !this.state.can_undo;
+    },
+
+    sendSettings() {
+      $("delay-value").textContent = `${$("delay").value} ms`;
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+        this.socket.send(JSON.stringify({ type: "settings", ...this.settings() }));
+      }
+    },
+  };
+
+  $("new-2048").addEventListener("click", () => g2048.newGame());
+  $("rows").addEventListener("change", () => g2048.newGame());
+  $("cols").addEventListener("change", () => g2048.newGame());
+  $("undo").addEventListener("click", () => g2048.undo());
+  $("hint").addEventListener("click", () => g2048.askHint());
+  $("autoplay").addEventListener("click", () => g2048.toggleAutoplay());
+  $("budget").addEventListener("change", () => g2048.sendSettings());
+  $("delay").addEventListener("input", () => g2048.sendSettings());
+
+  document.addEventListener("keydown", (event) => {
+    if (activeTab !== "2048" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (event.key in KEYS) {
+      event.preventDefault();
+      g2048.move(KEYS[event.key]);
+    } else if (event.key === "u" || event.key === "U") {
+      g2048.undo();
+    } else if (event.key === "h" || event.key === "H") {
+      g2048.askHint();
+    }
+  });
+
+  let touchStart = null;
+  const board2048 = $("board-2048");
+  board2048.addEventListener("touchstart", (event) => {
+    const touch = event.changedTouches[0];
+    touchStart = { x: touch.clientX, y: touch.clientY };
+  }, { passive: true });
+  board2048.addEventListener("touchend", (event) => {
+    if (!touchStart) return;
+    const touch = event.changedTouches[0];
+    const dx = touch.clientX - touchStart.x, dy = touch.clientY - touchStart.y;
+    touchStart = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
+    if (Math.abs(dx) > Math.abs(dy)) g2048.move(dx > 0 ? "right" : "left");
+    else g2048.move(dy > 0 ? "down" : "up");
+  });
+
+  // -- k-in-a-row -----------------------------------------------------------------------
+
+  const kinrow = {
+    state: null,
+    busy: false,
+
+    status(text, error = false) {
+      const node = $("status-kinrow");
+      node.textContent = text;
+      node.classList.toggle("error", error);
+    },
+
+    async request(task) {
+      this.busy = true;
+      let failure = null;
+      try {
+        this.state = await task();
+      } catch (error) {
+        failure = error;
+        if (this.state) {
+          try {
+            this.state = await api("GET", `/api/kinrow/games/${this.state.id}`); // undo what was shown early
+          } catch (_) {
+            this.state = null;
+          }
+        }
+      } finally {
+        this.busy = false;
+      }
+      if (this.state) this.render(this.state);
+      if (failure) this.status(failure.message, true);
+    },
+
+    newGame() {
+      const n = clamp($("kinrow-n"));
+      $("kinrow-k").max = String(n);
+      const k = clamp($("kinrow-k"));
+      const body = {
+        n, k,
+        opponent: $("opponent").value,
+        human_first: $("first").value === "human",
+        time_ms: clamp($("ai-ms")),
+        seed,
+      };
+      if (!body.human_first) this.status("The AI is thinking…");
+      return this.request(() => api("POST", "/api/kinrow/games", body));
+    },
+
+    play(row, col) {
+      const state = this.state;
+      if (!state || this.busy || state.result || state.board[row][col]) return;
+      state.board[row][col] = state.human; // shown at once; the answer redraws it
+      state.heatmap = null;
+      this.render(state);
+      this.status("The AI is thinking…");
+      return this.request(() => api("POST", `/api/kinrow/games/${state.id}/play`, { row, col }));
+    },
+
+    render(state) {
+      this.state = state;
+      const board = $("board-kinrow");
+      board.style.setProperty("--n", String(state.n));
+      board.replaceChildren();
+      const heat = $("show-heat").checked ? state.heatmap : null;
+      const peak = heat ? Math.max(1, ...heat.visits.flat()) : 1;
+      state.board.forEach((row, r) => row.forEach((stone, c) => {
+        const cell = element("button", "cell");
+        cell.type = "button";
+        cell.dataset.row = String(r);
+        cell.dataset.col = String(c);
+        cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}${stone ? `: ${stone}` : ""}`);
+        if (stone) cell.classList.add(stone.toLowerCase());
+        if (state.last_move && state.last_move[0] === r && state.last_move[1] === c) cell.classList.add("last");
+        if (heat) {
+          const visits = heat.visits[r][c];
+          cell.dataset.visits = String(visits);
+          if (visits > 0) {
+            const shade = element("span", "heat");
+            shade.style.opacity = String(0.06 + (0.64 * visits) / peak);
+            cell.append(shade);
+            const share = (100 * visits) / Math.max(1, heat.total);
+            cell.title = `${visits.toLocaleString("en-US")} visits (${share.toFixed(1)}% of the search)`;
+          }
+        }
+        if (stone) cell.append(element("span", "stone", stone));
+        cell.disabled = Boolean(stone) || Boolean(state.result) || this.busy;
+        cell.addEventListener("click", () => this.play(r, c));
+        board.append(cell);
+      }));
+      if (this.busy) return;
+      const messages = {
+        human: "You win!",
+        ai: `The AI (${state.opponent}) wins.`,
+        draw: "Draw.",
+      };
+      this.status(state.winner ? messages[state.winner] : `Your move: you play ${state.human}, ${state.k} in a row wins.`);
+      $("ai-kinrow").textContent = this.describeAi(state);
+    },
+
+    describeAi(state) {
+      const ai = state.ai;
+      if (!ai) return "";
+      const cell = `row ${ai.move[0] + 1}, column ${ai.move[1] + 1}`;
+      if (ai.forced) return `The AI played ${cell}: a forced move (a win or a block), no search.`;
+      if (ai.iterations !== undefined) {
+        return `The AI played ${cell} after ${formatNumber(ai.iterations, 0)} MCTS iterations ` +
+          `in ${formatNumber(ai.seconds * 1000, 0)} ms.`;
+      }
+      if (ai.depth !== undefined) {
+        return `The AI played ${cell}: alpha-beta to depth ${ai.depth}, ${formatNumber(ai.nodes, 0)} positions ` +
+          `in ${formatNumber(ai.seconds * 1000, 0)} ms.`;
+      }
+      return `The AI played ${cell}.`;
+    },
+  };
+
+  $("new-kinrow").addEventListener("click", () => kinrow.newGame());
+  $("show-heat").addEventListener("change", () => kinrow.state && kinrow.render(kinrow.state));
+  $("kinrow-n").addEventListener("change", () => { $("kinrow-k").max = String(clamp($("kinrow-n"))); });
+
+  // For tests and the curious: the page's current games.
+  window.plygroundLab = { g2048, kinrow };
+
+  g2048.newGame();
+})();

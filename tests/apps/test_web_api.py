@@ -1,0 +1,572 @@
+"""The web lab's server: the JSON API and the autoplay WebSocket through starlette's TestClient, and ``plyground web``.
+
+Moves are checked against the game library itself (``Board.move``, ``evaluate``); every
+endpoint is fed hypothesis-generated junk and must answer a 4xx JSON error, never a 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from anyio.from_thread import start_blocking_portal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from plyground.apps.cli.main import main
+from plyground.apps.render import tile_colour
+from plyground.apps.web.server import Limits, create_app
+from plyground.g2048 import Board, Game, evaluate
+from plyground.kinrow import State
+from plyground.kinrow.players import RandomPlayer
+
+FAST = Limits(search_ms=30, kinrow_ms=30, kinrow_iterations=300, kinrow_depth=2)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(limits=FAST, search_slots=2)) as test_client:
+        yield test_client
+
+
+def new_2048(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/2048/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def new_kinrow(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/kinrow/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def first_seed(condition: Any, rows: int = 4, cols: int = 4) -> int:
+    """The first seed whose starting board meets ``condition`` (the server's games start the same)."""
+    return next(seed for seed in range(1000) if condition(Game(rows, cols, seed=seed).board))
+
+
+def assert_error(response: httpx.Response, status: int | None = None) -> str:
+    """A 4xx answer with a one-line JSON error; returns the message."""
+    assert 400 <= response.status_code < 500, (response.status_code, response.text)
+    if status is not None:
+        assert response.status_code == status, response.text
+    assert "Traceback" not in response.text
+    error = response.json()["error"]
+    assert isinstance(error, str) and error and "\n" not in error
+    return error
+
+
+def spawned(before: Board, after: list[list[int]]) -> tuple[int, int]:
+    """The one cell where ``after`` differs from ``before``: it must hold a new 2 or 4 on an empty cell."""
+    diffs = [(r, c) for r, row in enumerate(after) for c, value in enumerate(row) if value != before.to_rows()[r][c]]
+    assert len(diffs) == 1, (before.to_rows(), after)
+    r, c = diffs[0]
+    assert before[r, c] == 0 and after[r][c] in (2, 4)
+    return r, c
+
+
+# -- 2048 ------------------------------------------------------------------------------
+
+
+def test_new_2048_game_has_the_asked_size_two_tiles_and_its_seed(client: TestClient) -> None:
+    game = new_2048(client, rows=3, cols=2, seed=11)
+    assert (game["rows"], game["cols"], game["score"], game["moves"]) == (3, 2, 0, 0)
+    assert [len(row) for row in game["board"]] == [2, 2, 2]
+    assert sorted(v for row in game["board"] for v in row if v) in ([2, 2], [2, 4], [4, 4])
+    assert game["board"] == Game(3, 2, seed=11).board.to_rows()
+    assert game["legal"] == Board.from_rows(game["board"]).legal_moves()
+    assert not game["can_undo"] and not game["over"]
+    again = new_2048(client, rows=3, cols=2, seed=11)
+    assert again["id"] != game["id"] and again["board"] == game["board"]
+
+
+def test_moves_change_board_and_score_as_board_move_says(client: TestClient) -> None:
+    game = new_2048(client, seed=5)
+    score = 0
+    for i in range(12):
+        before = Board.from_rows(game["board"])
+        direction = before.legal_moves()[i % len(before.legal_moves())]
+        moved, points = before.move(direction)
+        response = client.post(f"/api/2048/games/{game['id']}/move", json={"direction": direction})
+        assert response.status_code == 200, response.text
+        game = response.json()
+        spawned(moved, game["board"])
+        score += points
+        assert (game["points"], game["score"], game["moves"]) == (points, score, i + 1)
+    assert score > 0
+    assert client.get(f"/api/2048/games/{game['id']}").json()["board"] == game["board"]
+
+
+def test_undo_restores_the_board_and_score_and_then_has_nothing_to_undo(client: TestClient) -> None:
+    game = new_2048(client, seed=2)
+    path = f"/api/2048/games/{game['id']}"
+    moved = client.post(f"{path}/move", json={"direction": game["legal"][0]}).json()
+    assert moved["can_undo"]
+    undone = client.post(f"{path}/undo").json()
+    assert (undone["board"], undone["score"], undone["moves"]) == (game["board"], 0, 0)
+    assert "nothing to undo" in assert_error(client.post(f"{path}/undo", json={}), 409)
+
+
+def test_an_illegal_move_is_a_conflict_and_changes_nothing(client: TestClient) -> None:
+    seed = first_seed(lambda board: len(board.legal_moves()) < 4)
+    game = new_2048(client, seed=seed)
+    illegal = next(d for d in ("up", "right", "down", "left") if d not in game["legal"])
+    path = f"/api/2048/games/{game['id']}"
+    assert "illegal move" in assert_error(client.post(f"{path}/move", json={"direction": illegal}), 409)
+    assert client.get(path).json()["board"] == game["board"]
+    assert "direction must be one of" in assert_error(client.post(f"{path}/move", json={"direction": "north"}), 422)
+
+
+def test_hint_values_exactly_the_legal_moves_and_breaks_the_heuristic_down(client: TestClient) -> None:
+    for seed in (first_seed(lambda b: len(b.legal_moves()) == 4), first_seed(lambda b: len(b.legal_moves()) == 2)):
+        game = new_2048(client, seed=seed)
+        hint = client.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 20}).json()
+        assert set(hint["values"]) == set(game["legal"])
+        assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
+        assert hint["depth"] >= 1 and hint["nodes"] > 0 and hint["board"] == game["board"]
+        contributions = hint["evaluation"]["contributions"]
+        assert math.isclose(sum(contributions.values()), hint["evaluation"]["total"], rel_tol=1e-9, abs_tol=1e-9)
+        expected = evaluate(Board.from_rows(game["board"]))
+        assert contributions == pytest.approx(expected.contributions)
+    assert "time_ms must be an integer from 1 to 30" in assert_error(
+        client.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 31}), 422
+    )
+
+
+def test_new_game_on_a_small_board_is_independent_of_the_others(client: TestClient) -> None:
+    first, second = new_2048(client, seed=1), new_2048(client, rows=2, cols=3)
+    client.post(f"/api/2048/games/{first['id']}/move", json={"direction": first["legal"][0]})
+    assert client.get(f"/api/2048/games/{second['id']}").json()["board"] == second["board"]
+    assert client.get(f"/api/2048/games/{first['id']}").json()["moves"] == 1
+
+
+# -- autoplay ----------------------------------------------------------------------------
+
+
+def receive_until_end(ws: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The move messages, then the first other message."""
+    moves = []
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "move":
+            return moves, message
+        moves.append(message)
+
+
+def test_autoplay_moves_until_stopped_and_takes_new_settings(client: TestClient) -> None:
+    game = new_2048(client, seed=3)
+    with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        ws.send_json({"type": "start", "time_ms": 2})
+        first = [ws.receive_json() for _ in range(4)]
+        ws.send_json({"type": "settings", "time_ms": 3, "delay_ms": 0})
+        ws.send_json({"type": "stop"})
+        _, end = receive_until_end(ws)
+    for i, message in enumerate(first):
+        assert message["type"] == "move" and message["game"]["moves"] == i + 1
+        assert message["move"] in ("up", "right", "down", "left")
+        stats = message["stats"]
+        assert stats["depth"] >= 1 and stats["nodes"] > 0 and stats["moves"] == i + 1 and stats["moves_per_second"] > 0
+    assert end["type"] == "done" and end["reason"] == "stopped"
+    state = client.get(f"/api/2048/games/{game['id']}").json()
+    assert state["moves"] == end["game"]["moves"] >= 4 and not state["autoplaying"]
+
+
+def test_autoplay_plays_a_small_board_to_the_end(client: TestClient) -> None:
+    game = new_2048(client, rows=2, cols=2, seed=4)
+    with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        ws.send_json({"type": "start", "time_ms": 1})
+        moves, end = receive_until_end(ws)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert end == {"type": "done", "reason": "game over", "game": end["game"]}
+    assert end["game"]["over"] and end["game"]["moves"] == len(moves) > 0
+    assert closed.value.code == 1000
+
+
+def test_a_game_autoplays_over_one_connection_at_most(client: TestClient) -> None:
+    game = new_2048(client, seed=6)
+    path = f"/ws/2048/games/{game['id']}/autoplay"
+    with client.websocket_connect(path) as ws:
+        ws.send_json({"type": "start", "time_ms": 2, "delay_ms": 50})
+        assert ws.receive_json()["type"] == "move"
+        with client.websocket_connect(path) as second:
+            assert "already autoplaying" in second.receive_json()["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                second.receive_json()
+            assert closed.value.code == 4409
+    with client.websocket_connect(path) as ws:  # the first one has gone: free again
+        ws.send_json({"type": "start", "time_ms": 2})
+        assert ws.receive_json()["type"] == "move"
+
+
+def expect_ws_error(ws: Any, code: int = 4400) -> str:
+    """Skip move messages; the next must be an error, then the socket closes with ``code``."""
+    _, message = receive_until_end(ws)
+    assert message["type"] == "error" and isinstance(message["error"], str) and "Traceback" not in message["error"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == code
+    return message["error"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "not json",
+        "[1, 2]",
+        "NaN",
+        '{"type": "go"}',
+        '{"type": "stop"}',
+        '{"type": "start", "time_ms": 0}',
+        '{"type": "start", "time_ms": 31}',
+        '{"type": "start", "time_ms": true}',
+        '{"type": "start", "time_ms": 1e999}',
+        '{"type": "start", "delay_ms": -1}',
+        '{"type": "start", "junk": 1}',
+        "[" * 3000,
+        "x" * 20_000,
+        b"\x00\x01",
+    ],
+)
+def test_a_bad_first_autoplay_message_gets_an_error_and_a_close(client: TestClient, message: str | bytes) -> None:
+    game = new_2048(client, seed=7)
+    with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        if isinstance(message, bytes):
+            ws.send_bytes(message)
+        else:
+            ws.send_text(message)
+        expect_ws_error(ws)
+    assert not client.get(f"/api/2048/games/{game['id']}").json()["autoplaying"]
+
+
+@pytest.mark.parametrize(
+    "message", ['{"type": "settings", "delay_ms": 5000}', '{"type": "start"}', "{", '{"type": "stop", "now": true}']
+)
+def test_a_bad_message_during_autoplay_stops_it_with_an_error(client: TestClient, message: str) -> None:
+    game = new_2048(client, seed=8)
+    with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        ws.send_json({"type": "start", "time_ms": 2, "delay_ms": 20})
+        assert ws.receive_json()["type"] == "move"
+        ws.send_text(message)
+        expect_ws_error(ws)
+
+
+def test_autoplay_of_an_unknown_game_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws/2048/games/nope/autoplay") as ws:
+        assert "no 2048 game" in expect_ws_error(ws, 4404)
+
+
+# -- k-in-a-row ------------------------------------------------------------------------------
+
+
+def cells(game: dict[str, Any]) -> dict[tuple[int, int], str]:
+    return {(r, c): v for r, row in enumerate(game["board"]) for c, v in enumerate(row) if v}
+
+
+def test_kinrow_human_move_gets_the_ai_reply_and_the_mcts_heat_map(client: TestClient) -> None:
+    game = new_kinrow(client, n=7, k=4, opponent="mcts", seed=1, iterations=300)
+    assert (game["human"], game["to_move"], game["moves"], game["ai"], game["heatmap"]) == ("X", "X", 0, None, None)
+    after = client.post(f"/api/kinrow/games/{game['id']}/play", json={"row": 3, "col": 3}).json()
+    stones = cells(after)
+    ai_move = tuple(after["ai"]["move"])
+    assert stones == {(3, 3): "X", ai_move: "O"}
+    assert after["last_move"] == list(ai_move) and after["to_move"] == "X" and after["winner"] is None
+    heatmap = after["heatmap"]
+    visits = heatmap["visits"]
+    assert len(visits) == 7 and all(len(row) == 7 for row in visits)
+    assert visits[3][3] == 0 and sum(map(sum, visits)) == heatmap["total"] > 0
+    assert visits[ai_move[0]][ai_move[1]] == max(max(row) for row in visits)  # MCTS plays its most visited move
+    assert 0 < after["ai"]["iterations"] <= 300 and heatmap["iterations"] == after["ai"]["iterations"]
+
+
+def test_kinrow_ai_opens_when_it_moves_first(client: TestClient) -> None:
+    for opponent in ("mcts", "alphabeta", "random"):
+        game = new_kinrow(client, n=5, k=4, opponent=opponent, human_first=False, seed=2)
+        assert game["human"] == "O" and game["to_move"] == "O" and game["moves"] == 1
+        assert list(cells(game).values()) == ["X"] and game["last_move"] == game["ai"]["move"]
+        assert (game["heatmap"] is not None) == (opponent == "mcts")
+        assert ("depth" in game["ai"]) == (opponent == "alphabeta")
+
+
+def scripted_win_seed(n: int, k: int, line: list[tuple[int, int]]) -> int:
+    """A seed with which the random opponent never takes a cell of ``line`` while the person plays it in order."""
+    for seed in range(200):
+        state, player = State(n, k), RandomPlayer(seed)
+        for row, col in line:
+            state.play(state.index(row, col))
+            if state.is_over:
+                return seed
+            reply = player.choose(state)
+            if state.coords(reply) in line:
+                break
+            state.play(reply)
+    raise AssertionError("no seed found")
+
+
+def test_kinrow_a_scripted_line_beats_the_random_player_and_ends_the_game(client: TestClient) -> None:
+    line = [(2, 1), (2, 2), (2, 3), (2, 4)]
+    game = new_kinrow(client, n=7, k=4, opponent="random", seed=scripted_win_seed(7, 4, line))
+    path = f"/api/kinrow/games/{game['id']}/play"
+    for row, col in line:
+        game = client.post(path, json={"row": row, "col": col}).json()
+    assert (game["result"], game["winner"], game["moves"]) == ("X", "human", 7)
+    assert game["ai"] is None and game["heatmap"] is None
+    assert "the game is over" in assert_error(client.post(path, json={"row": 0, "col": 0}), 409)
+
+
+def test_kinrow_alphabeta_beats_a_careless_player(client: TestClient) -> None:
+    game = new_kinrow(client, n=4, k=3, opponent="alphabeta", human_first=False)
+    path = f"/api/kinrow/games/{game['id']}/play"
+    while game["result"] is None:  # the person plays the first empty cell in reading order
+        row, col = next((r, c) for r in range(4) for c in range(4) if not game["board"][r][c])
+        game = client.post(path, json={"row": row, "col": col}).json()
+    assert (game["result"], game["winner"]) == ("X", "ai")
+
+
+def test_kinrow_bad_moves(client: TestClient) -> None:
+    game = new_kinrow(client, n=5, k=3, opponent="random", seed=3)
+    path = f"/api/kinrow/games/{game['id']}/play"
+    after = client.post(path, json={"row": 0, "col": 0}).json()
+    taken = next(iter(set(cells(after))))
+    assert "is taken" in assert_error(client.post(path, json={"row": taken[0], "col": taken[1]}), 409)
+    assert "row must be an integer from 0 to 4" in assert_error(client.post(path, json={"row": 5, "col": 0}), 422)
+    assert "col must be an integer" in assert_error(client.post(path, json={"row": 1, "col": True}), 422)
+    assert "missing field 'col'" in assert_error(client.post(path, json={"row": 1}), 422)
+    assert client.get(f"/api/kinrow/games/{game['id']}").json()["board"] == after["board"]
+    assert "k must be an integer from 3 to 5" in assert_error(client.post("/api/kinrow/games", json={"n": 5, "k": 6}))
+    assert "opponent must be one of" in assert_error(client.post("/api/kinrow/games", json={"opponent": "human"}))
+
+
+def test_kinrow_games_are_independent(client: TestClient) -> None:
+    first = new_kinrow(client, n=5, k=4, opponent="random", seed=4)
+    second = new_kinrow(client, n=5, k=4, opponent="random", seed=4)
+    client.post(f"/api/kinrow/games/{first['id']}/play", json={"row": 2, "col": 2})
+    assert client.get(f"/api/kinrow/games/{second['id']}").json()["moves"] == 0
+    assert client.get(f"/api/kinrow/games/{first['id']}").json()["moves"] == 2
+
+
+# -- the API as a whole --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/2048/games/{id}"),
+        ("POST", "/api/2048/games/{id}/move"),
+        ("POST", "/api/2048/games/{id}/undo"),
+        ("POST", "/api/2048/games/{id}/hint"),
+        ("GET", "/api/kinrow/games/{id}"),
+        ("POST", "/api/kinrow/games/{id}/play"),
+    ],
+)
+def test_an_unknown_game_id_is_not_found(client: TestClient, method: str, path: str) -> None:
+    response = client.request(method, path.format(id="no-such-game"), json={"direction": "up", "row": 0, "col": 0})
+    assert "no-such-game" in assert_error(response, 404)
+
+
+def test_the_least_recently_used_game_is_forgotten_past_the_cap() -> None:
+    with TestClient(create_app(limits=Limits(games=2))) as small:
+        first, second = new_2048(small, seed=1), new_2048(small, seed=2)
+        small.get(f"/api/2048/games/{first['id']}")  # now the second is the least recently used
+        third = new_2048(small, seed=3)
+        assert_error(small.get(f"/api/2048/games/{second['id']}"), 404)
+        for game in (first, third):
+            assert small.get(f"/api/2048/games/{game['id']}").status_code == 200
+
+
+def test_transport_errors_are_json(client: TestClient) -> None:
+    game = new_2048(client, seed=9)
+    path = f"/api/2048/games/{game['id']}/move"
+    assert "too large" in assert_error(client.post(path, content=b" " * 20_000), 413)
+    assert "not valid JSON" in assert_error(client.post(path, content=b'{"direction": '), 400)
+    assert "nested too deeply" in assert_error(client.post(path, content=b"[" * 5000), 400)
+    assert "expected a JSON object" in assert_error(client.post(path, json=["up"]), 422)
+    assert "unknown field 'speed'" in assert_error(client.post(path, json={"direction": "up", "speed": 1}), 422)
+    assert "not found" in assert_error(client.get("/api/nothing/here"), 404)
+    assert_error(client.get(path), 405)
+    assert_error(client.get("/static/missing.js"), 404)
+
+
+def test_the_page_its_files_and_the_shared_palette_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "plyground lab" in page.text
+    for name in ("lab.js", "lab.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    css = client.get("/palette.css")
+    assert css.headers["content-type"].startswith("text/css")
+    for value in (0, 2, 64, 2048, 65536):
+        assert f".tile.v{value} {{ background: rgb{tile_colour(value)};" in css.text
+
+
+def test_concurrent_requests_on_one_game_are_applied_one_at_a_time() -> None:
+    """Many requests at once on one game: each k-in-a-row play waits for the AI's reply to the one before."""
+
+    async def scenario() -> tuple[list[httpx.Response], dict[str, Any], list[httpx.Response], dict[str, Any]]:
+        app = create_app(limits=FAST)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://lab") as http:
+            game = (await http.post("/api/2048/games", json={"seed": 12})).json()
+            path = f"/api/2048/games/{game['id']}"
+            calls = [http.post(f"{path}/move", json={"direction": d}) for d in ["left", "down", "right", "up"] * 5]
+            calls += [http.post(f"{path}/hint", json={"time_ms": 5}) for _ in range(3)]
+            moves = await asyncio.gather(*calls)
+            final = (await http.get(path)).json()
+            kinrow = (await http.post("/api/kinrow/games", json={"n": 9, "k": 5, "opponent": "mcts", "seed": 3})).json()
+            kpath = f"/api/kinrow/games/{kinrow['id']}/play"
+            plays = await asyncio.gather(*(http.post(kpath, json={"row": 0, "col": c}) for c in range(0, 8, 2)))
+            result = moves, final, plays, (await http.get(f"/api/kinrow/games/{kinrow['id']}")).json()
+        app.state.lab.searches.close()
+        return result
+
+    with start_blocking_portal() as portal:  # its own thread and event loop, whatever runs in this one
+        moves, final, plays, kinrow = portal.call(scenario)
+    assert all(r.status_code in (200, 409) for r in moves)
+    made = [r.json() for r in moves[:20] if r.status_code == 200]
+    assert sorted(m["moves"] for m in made) == list(range(1, len(made) + 1)) and final["moves"] == len(made)
+    assert final["score"] == sum(m["points"] for m in made)
+    assert all(r.status_code == 200 or "is taken" in r.json()["error"] for r in plays)  # never "the AI's turn"
+    played = [r.json() for r in plays if r.status_code == 200]
+    assert sorted(p["moves"] for p in played) == [2 * (i + 1) for i in range(len(played))] and len(played) >= 3
+    assert kinrow["moves"] == 2 * len(played) and sum(v == "O" for row in kinrow["board"] for v in row) == len(played)
+
+
+# -- junk on every endpoint ------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(2**300), max_value=2**300)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=10,
+)
+FIELDS = ["rows", "cols", "seed", "direction", "time_ms", "n", "k", "opponent", "human_first", "row", "col", "depth"]
+BODIES = st.one_of(
+    JSON_VALUES.map(lambda value: json.dumps(value).encode()),
+    st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4).map(lambda value: json.dumps(value).encode()),
+    st.binary(max_size=40),
+    st.sampled_from([b"NaN", b'{"n": Infinity}', b"9" * 5000, b"[" * 3000, b"\xff\xfe{}", b'{"rows": 1e999}']),
+)
+
+
+@pytest.fixture(scope="module")
+def games(client: TestClient) -> dict[str, str]:
+    return {
+        "2048": new_2048(client, seed=10)["id"],
+        "kinrow": new_kinrow(client, n=19, k=5, opponent="random", seed=10)["id"],
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/2048/games",
+        "/api/2048/games/{2048}/move",
+        "/api/2048/games/{2048}/undo",
+        "/api/2048/games/{2048}/hint",
+        "/api/kinrow/games",
+        "/api/kinrow/games/{kinrow}/play",
+    ],
+)
+@settings(max_examples=40, deadline=None)
+@given(body=BODIES)
+def test_junk_bodies_get_a_json_error_never_a_crash(
+    client: TestClient, games: dict[str, str], path: str, body: bytes
+) -> None:
+    url = path.replace("{2048}", games["2048"]).replace("{kinrow}", games["kinrow"])
+    response = client.post(url, content=body, headers={"content-type": "application/json"})
+    assert response.status_code < 500 and "Traceback" not in response.text
+    if response.status_code >= 400:
+        assert_error(response)
+    else:
+        assert isinstance(response.json(), dict)
+
+
+# -- plyground web ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def run_web(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "plyground.apps.cli.main", "web", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": "true"},
+        **kwargs,
+    )
+
+
+def test_plyground_web_serves_the_page_until_interrupted() -> None:
+    port = free_port()
+    process = run_web("--no-browser", "--port", str(port))
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                page = httpx.get(url, timeout=2)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        assert page.status_code == 200 and "plyground lab" in page.text
+        assert httpx.post(f"{url}api/2048/games", json={"rows": 2}, timeout=10).status_code == 201
+    finally:
+        process.send_signal(2)  # Ctrl-C
+        out, err = process.communicate(timeout=30)
+    assert out.splitlines()[0] == f"plyground web lab: http://127.0.0.1:{port}/ (Ctrl-C to stop)"
+    assert "Traceback" not in err
+
+
+def test_plyground_web_on_a_port_in_use_fails_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        process = run_web("--no-browser", "--port", str(taken.getsockname()[1]))
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == 1
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("error: cannot serve on 127.0.0.1:") and "already in use" in lines[-1]
+    assert not [line for line in lines if not line.startswith(("error:", "Compiling"))] and "Traceback" not in err
+
+
+def test_plyground_web_help_and_a_light_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["web", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--no-browser" in out and "--port" in out and "--host" in out
+    probe = "import sys, plyground.apps.cli.main; print(sorted({'starlette', 'uvicorn', 'numba'} & set(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_plyground_web_without_the_web_extra_says_what_to_install() -> None:
+    script = (
+        "import sys; sys.modules['uvicorn'] = None\n"
+        "from plyground.apps.cli.main import main; sys.exit(main(['web', '--no-browser']))"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == "error: the web lab needs starlette and uvicorn: pip install plyground[web]\n"

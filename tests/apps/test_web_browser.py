@@ -1,0 +1,267 @@
+"""The web lab's page in headless Chromium: keyboard play, undo, hint, autoplay, k-in-a-row, screenshots.
+
+The server runs with uvicorn in a thread on a free port of 127.0.0.1 for the whole module;
+each test opens its own browser context, so its pages hold their own games. The page's games
+are read through ``window.plygroundLab`` and checked against the game library.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plyground.apps.web.server import create_app
+from plyground.g2048 import Board, Game
+from plyground.kinrow import State
+from plyground.kinrow.players import RandomPlayer
+
+uvicorn = pytest.importorskip("uvicorn")
+
+KEYS = {"up": "ArrowUp", "right": "ArrowRight", "down": "s", "left": "a"}  # arrows and WASD both
+
+
+@pytest.fixture(scope="module")
+def lab_url() -> Iterator[str]:
+    """The URL of a web lab served by uvicorn in a background thread."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", access_log=False, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, lab_url: str) -> Iterator[Callable[[str], Any]]:
+    """Opens the lab (``query`` appended to its URL) in a fresh context; no page may raise a JavaScript error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_page(query: str = "") -> Any:
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(lab_url + query)
+        page.wait_for_function("() => window.plygroundLab && window.plygroundLab.g2048.state !== null")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not errors
+
+
+def state_2048(page: Any) -> dict[str, Any]:
+    return page.evaluate("() => window.plygroundLab.g2048.state")  # type: ignore[no-any-return]
+
+
+def shown_board(page: Any) -> list[list[int]]:
+    """The 2048 board as the page draws it."""
+    tiles = page.eval_on_selector_all(
+        "#board-2048 .tile", "tiles => tiles.map(t => [+t.dataset.row, +t.dataset.col, +(t.textContent || 0)])"
+    )
+    rows = 1 + max(r for r, _, _ in tiles)
+    cols = 1 + max(c for _, c, _ in tiles)
+    board = [[0] * cols for _ in range(rows)]
+    for r, c, value in tiles:
+        board[r][c] = value
+    return board
+
+
+def first_seed(condition: Callable[[Board], bool]) -> int:
+    return next(seed for seed in range(1000) if condition(Game(seed=seed).board))
+
+
+def press(page: Any, direction: str, moves: int) -> dict[str, Any]:
+    """Press the key of ``direction`` and wait for the game to have made ``moves`` moves."""
+    page.keyboard.press(KEYS[direction])
+    page.wait_for_function(f"() => window.plygroundLab.g2048.state.moves === {moves}")
+    return state_2048(page)
+
+
+def test_keyboard_play_moves_the_tiles_and_updates_the_score(new_page: Callable[[str], Any]) -> None:
+    page = new_page("?seed=21")
+    state, score = state_2048(page), 0
+    assert shown_board(page) == state["board"] == Game(seed=21).board.to_rows()
+    for i in range(10):
+        before = Board.from_rows(state["board"])
+        direction = before.legal_moves()[i % len(before.legal_moves())]
+        moved, points = before.move(direction)
+        state = press(page, direction, i + 1)
+        board = shown_board(page)
+        assert board == state["board"]
+        changed = [(r, c) for r in range(4) for c in range(4) if board[r][c] != moved[r, c]]
+        assert len(changed) == 1 and moved[changed[0]] == 0 and board[changed[0][0]][changed[0][1]] in (2, 4)
+        score += points
+        assert page.text_content("#score") == str(score)
+    assert score > 0 and int(page.text_content("#best") or 0) >= score
+
+
+def test_undo_takes_the_last_move_back(new_page: Callable[[str], Any]) -> None:
+    page = new_page("?seed=22")
+    start = state_2048(page)
+    assert page.is_disabled("#undo")
+    press(page, start["legal"][0], 1)
+    assert shown_board(page) != start["board"]
+    page.click("#undo")
+    page.wait_for_function("() => window.plygroundLab.g2048.state.moves === 0")
+    assert shown_board(page) == start["board"] and page.text_content("#score") == "0"
+    assert page.is_disabled("#undo")
+
+
+SWIPE = """([dx, dy]) => {
+    const board = document.getElementById("board-2048");
+    const touch = (x, y) => new Touch({identifier: 1, target: board, clientX: x, clientY: y});
+    const fire = (type, t) => board.dispatchEvent(
+        new TouchEvent(type, {changedTouches: [t], touches: type === "touchend" ? [] : [t], bubbles: true}));
+    fire("touchstart", touch(200, 200));
+    fire("touchend", touch(200 + dx, 200 + dy));
+}"""
+
+
+def test_a_swipe_moves_the_tiles_and_a_tap_does_not(new_page: Callable[[str], Any]) -> None:
+    seed = first_seed(lambda board: len(board.legal_moves()) == 4)
+    page = new_page(f"?seed={seed}")
+    start = Board.from_rows(state_2048(page)["board"])
+    page.evaluate(SWIPE, [5, -4])  # too short: a tap
+    page.evaluate(SWIPE, [-120, 30])  # mostly leftwards
+    page.wait_for_function("() => window.plygroundLab.g2048.state.moves >= 1")
+    time.sleep(0.2)
+    state = state_2048(page)
+    assert state["moves"] == 1
+    moved = start.move("left")[0].to_rows()
+    assert sum(state["board"][r][c] != moved[r][c] for r in range(4) for c in range(4)) == 1  # the spawn
+
+
+def test_hint_shows_the_four_values_and_the_heuristic_chart(
+    new_page: Callable[[str], Any], screenshot_path: Callable[[str], Path]
+) -> None:
+    seed = first_seed(lambda board: len(board.legal_moves()) == 4)
+    page = new_page(f"?seed={seed}")
+    page.click("#hint")
+    page.wait_for_selector("#hint-values .hint-value")
+    values = page.eval_on_selector_all("#hint-values .hint-value", "items => items.map(i => i.dataset.direction)")
+    assert values == ["up", "right", "down", "left"]
+    assert page.locator("#hint-values .best").count() == 1
+    bars = page.eval_on_selector_all("#hint-chart .bar", "bars => bars.map(b => b.dataset.feature)")
+    assert bars == ["empty", "merges", "monotonicity", "smoothness", "rank_sum", "position"]
+    assert page.locator("#hint-chart .bar.positive").count() >= 1
+    path = screenshot_path("web-2048.png")
+    page.screenshot(path=str(path), full_page=True)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_autoplay_reaches_256_and_shows_its_search(new_page: Callable[[str], Any]) -> None:
+    page = new_page("?seed=23")
+    page.fill("#budget", "5")
+    page.eval_on_selector("#delay", "input => { input.value = '0'; input.dispatchEvent(new Event('input')); }")
+    page.click("#autoplay")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#board-2048 .tile')].some(t => Number(t.textContent) >= 256)",
+        timeout=90_000,
+    )
+    page.click("#autoplay")  # stop
+    page.wait_for_function("() => window.plygroundLab.g2048.socket === null")
+    assert int(page.text_content("#stat-depth") or 0) >= 1
+    assert float((page.text_content("#stat-rate") or "0").replace(",", "")) > 0
+    state = state_2048(page)
+    assert state["max_tile"] >= 256 and int(page.text_content("#score") or 0) == state["score"] > 0
+
+
+def test_two_pages_play_independent_games(new_page: Callable[[str], Any]) -> None:
+    first, second = new_page("?seed=24"), new_page("?seed=24")
+    one, two = state_2048(first), state_2048(second)
+    assert one["id"] != two["id"] and one["board"] == two["board"]
+    press(first, one["legal"][0], 1)
+    time.sleep(0.2)
+    assert state_2048(second)["moves"] == 0 and shown_board(second) == two["board"]
+
+
+def scripted_win_seed(n: int, k: int, line: list[tuple[int, int]]) -> int:
+    """A seed with which the random opponent never takes a cell of ``line`` while the person plays it in order."""
+    for seed in range(200):
+        state, player = State(n, k), RandomPlayer(seed)
+        for row, col in line:
+            state.play(state.index(row, col))
+            if state.is_over:
+                return seed
+            reply = player.choose(state)
+            if state.coords(reply) in line:
+                break
+            state.play(reply)
+    raise AssertionError("no seed found")
+
+
+def start_kinrow(page: Any, *, n: int, k: int, opponent: str, first: str = "human", ai_ms: int = 300) -> None:
+    page.click("#tab-kinrow")
+    page.wait_for_function("() => window.plygroundLab.kinrow.state !== null && !window.plygroundLab.kinrow.busy")
+    page.fill("#kinrow-n", str(n))
+    page.fill("#kinrow-k", str(k))
+    page.select_option("#opponent", opponent)
+    page.select_option("#first", first)
+    page.fill("#ai-ms", str(ai_ms))
+    page.click("#new-kinrow")
+    page.wait_for_function(
+        f"() => {{ const lab = window.plygroundLab.kinrow; return !lab.busy && lab.state.n === {n} "
+        f"&& lab.state.opponent === '{opponent}'; }}"
+    )
+
+
+def test_kinrow_a_scripted_line_beats_the_random_player(new_page: Callable[[str], Any]) -> None:
+    line = [(3, 1), (3, 2), (3, 3), (3, 4)]
+    page = new_page(f"?seed={scripted_win_seed(7, 4, line)}")
+    start_kinrow(page, n=7, k=4, opponent="random")
+    for i, (row, col) in enumerate(line):
+        page.click(f'#board-kinrow .cell[data-row="{row}"][data-col="{col}"]')
+        moves = 2 * i + 1 if i == len(line) - 1 else 2 * i + 2
+        page.wait_for_function(
+            f"() => !window.plygroundLab.kinrow.busy && window.plygroundLab.kinrow.state.moves === {moves}"
+        )
+    assert page.text_content("#status-kinrow") == "You win!"
+    stones = page.eval_on_selector_all("#board-kinrow .cell", "cells => cells.map(c => c.textContent)")
+    assert stones.count("X") == 4 and stones.count("O") == 3
+    assert page.locator("#board-kinrow .cell:not([disabled])").count() == 0  # the game is over
+
+
+def test_kinrow_mcts_reply_shows_its_visits_as_a_heat_map(
+    new_page: Callable[[str], Any], screenshot_path: Callable[[str], Path]
+) -> None:
+    page = new_page("?seed=25")
+    start_kinrow(page, n=9, k=5, opponent="mcts", ai_ms=150)
+    page.click('#board-kinrow .cell[data-row="4"][data-col="4"]')
+    page.wait_for_function("() => { const s = window.plygroundLab.kinrow.state; return s.moves === 2 && s.heatmap; }")
+    page.wait_for_selector("#board-kinrow .cell .heat")
+    heatmap = page.evaluate("() => window.plygroundLab.kinrow.state.heatmap")
+    shown = page.eval_on_selector_all(
+        "#board-kinrow .cell", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col, +(c.dataset.visits || 0)])"
+    )
+    assert all(visits == heatmap["visits"][r][c] for r, c, visits in shown) and heatmap["total"] > 0
+    shaded = page.locator("#board-kinrow .cell .heat").count()
+    assert shaded == sum(1 for row in heatmap["visits"] for v in row if v > 0) > 1
+    visits, r, c = max((v, r, c) for r, row in enumerate(heatmap["visits"]) for c, v in enumerate(row))
+    title = page.get_attribute(f'#board-kinrow .cell[data-row="{r}"][data-col="{c}"]', "title") or ""
+    assert title.startswith(f"{visits:,} visits (")
+    assert "MCTS iterations" in (page.text_content("#ai-kinrow") or "")
+    path = screenshot_path("web-kinrow.png")
+    page.screenshot(path=str(path), full_page=True)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+    page.uncheck("#show-heat")
+    assert page.locator("#board-kinrow .cell .heat").count() == 0
