@@ -125,8 +125,8 @@ class Ticker:
 def test_ai_mode_never_blocks_the_event_loop(open_window: OpenWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     search = Expectimax.choose
 
-    def slow_search(engine: Expectimax, board: Board) -> Decision:  # a search of half a second
-        time.sleep(0.5)
+    def slow_search(engine: Expectimax, board: Board) -> Decision:  # a search of a second
+        time.sleep(1.0)
         return search(engine, board)
 
     monkeypatch.setattr(Expectimax, "choose", slow_search)
@@ -135,10 +135,11 @@ def test_ai_mode_never_blocks_the_event_loop(open_window: OpenWindow, monkeypatc
     start = time.perf_counter()
     press(window, "i")
     pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=20)
-    assert time.perf_counter() - start >= 1.5
+    assert time.perf_counter() - start >= 3.0
     gaps = [later - earlier for earlier, later in itertools.pairwise(ticker.times)]
-    assert len(ticker.times) >= 20
-    assert max(gaps) < 0.3, f"the event loop stalled for {max(gaps):.2f} s"
+    assert len(ticker.times) >= 40
+    # A search on the main thread would stall the loop for a whole second; a busy machine may add a little.
+    assert max(gaps) < 0.5, f"the event loop stalled for {max(gaps):.2f} s"
     assert window.shown_rows() == window.controller.game.board.to_rows()
 
 
