@@ -443,6 +443,37 @@ def test_concurrent_requests_on_one_game_are_applied_one_at_a_time() -> None:
     assert kinrow["moves"] == 2 * len(played) and sum(v == "O" for row in kinrow["board"] for v in row) == len(played)
 
 
+def test_a_long_search_does_not_hold_up_other_requests() -> None:
+    """While a one-second hint runs, other games are created, moved and read at once."""
+
+    async def scenario() -> tuple[float, float, list[float]]:
+        app = create_app(limits=Limits(search_ms=1000), search_slots=1)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://lab") as http:
+            game = (await http.post("/api/2048/games", json={"seed": 5})).json()
+            await http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1})  # builds the tables
+            other = (await http.post("/api/2048/games", json={"seed": 6})).json()
+            start = time.perf_counter()
+            hint = asyncio.ensure_future(http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1000}))
+            await asyncio.sleep(0.1)  # the search is under way
+            answered = []
+            for direction in ("left", "right", "up", "down"):
+                t0 = time.perf_counter()
+                await http.post(f"/api/2048/games/{other['id']}/move", json={"direction": direction})
+                await http.get(f"/api/2048/games/{other['id']}")
+                answered.append(time.perf_counter() - t0)
+            others_done = time.perf_counter() - start
+            response = await hint
+            hint_done = time.perf_counter() - start
+            assert response.status_code == 200 and response.json()["seconds"] >= 0.5  # a long search
+        app.state.lab.searches.close()
+        return others_done, hint_done, answered
+
+    with start_blocking_portal() as portal:
+        others_done, hint_done, answered = portal.call(scenario)
+    assert others_done < 0.5 * hint_done, (others_done, hint_done, answered)  # the others did not wait for it
+
+
 # -- junk on every endpoint ------------------------------------------------------------------
 
 JSON_VALUES = st.recursive(
