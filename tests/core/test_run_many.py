@@ -72,3 +72,13 @@ def test_an_unreachable_scheduler_is_one_error(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(run_many_module, "_CONNECT_TIMEOUT", "1s")
     with pytest.raises(PlygroundError, match=re.escape("cannot reach the Dask scheduler tcp://127.0.0.1:1")):
         run_many(fail_on_three, [1], backend=Backend(scheduler="tcp://127.0.0.1:1"))
+
+
+def test_a_running_scheduler_given_by_address_gives_the_same_results() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:
+        results = run_many(square_after_a_while, JOBS, backend=Backend(scheduler=cluster.scheduler_address))
+    assert [square for square, _ in results] == SQUARES
+    assert os.getpid() not in {pid for _, pid in results}
