@@ -6,6 +6,7 @@ Also where plyground keeps its files: :func:`data_dir`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import tempfile
@@ -31,16 +32,26 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("plyground", appauthor=False))
 
 
+@functools.cache
+def _file_mode() -> int:
+    """``0o666`` less the process's umask (read once: setting the umask to read it is not thread-safe)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None]) -> None:
     """Call ``write(handle)`` on a temporary file beside ``path``, then rename it to ``path``.
 
     A crash leaves either the old file or the new one, never a part of it. Missing parent
-    folders are created.
+    folders are created. The file gets the permissions of a file opened the usual way
+    (``0o666`` less the umask), not the private ones of a temporary file.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.chmod(tmp, _file_mode())
         with os.fdopen(fd, "wb") as handle:
             write(handle)
             handle.flush()

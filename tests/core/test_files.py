@@ -1,0 +1,52 @@
+"""Atomic writes: all or nothing, no temporary file left behind, the usual permissions; JSON errors in one line."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.errors import CorruptFileError
+
+
+def test_a_write_replaces_the_file_and_creates_folders(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "data.json"
+    write_json(path, {"x": 1})
+    write_json(path, {"x": 2})
+    assert read_json(path) == {"x": 2}
+    assert [p.name for p in path.parent.iterdir()] == ["data.json"]
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "data.txt"
+    atomic_write_text(path, "old")
+
+    def fail(handle: IO[bytes]) -> None:
+        handle.write(b"half of the new")
+        raise RuntimeError("disk on fire")
+
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        atomic_write(path, fail)
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["data.txt"]
+
+
+def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    path = tmp_path / "weights.json"
+    write_json(path, {})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+@pytest.mark.parametrize(("content", "message"), [(b"{not json", "not valid JSON"), (b"\xff\xfe", "not UTF-8")])
+def test_unreadable_json_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(CorruptFileError, match=message) as error:
+        read_json(path)
+    assert "\n" not in str(error.value) and str(path) in str(error.value)
