@@ -20,6 +20,7 @@ KERNEL_TESTS = [
     "tests/g2048/test_expectimax.py::test_lost_board_is_never_chosen",
     "tests/g2048/test_expectimax.py::test_sampling_seed_changes_the_sample",
     "tests/g2048/test_solver_kernels.py",
+    "tests/g2048/test_ntuple_kernels.py",
     "tests/g2048/test_solver.py::test_values_equal_the_brute_force_on_every_reachable_state[2-2-0.1-True]",
     "tests/g2048/test_solver.py::test_counts_equal_the_brute_force[2-2-0.1-True]",
     "tests/kinrow/test_board.py::test_winning_moves_match_the_naive_twin",

@@ -16,7 +16,7 @@ The run folder holds::
     state.pkl          CMA-ES and the current generation's candidates and finished evaluations
     evaluations.csv    every finished evaluation: generation, candidate, mean score, each weight
     best.json          the best weights so far, a weights file that ``plyground 2048 ai --weights`` loads
-    curve.png          the mean score of every candidate and the best so far, by generation
+    curve.png          every candidate's mean score, the generation's mean and the best so far
 
 ``state.pkl`` is written atomically after every finished evaluation (and at the start of
 every generation), so a run killed at any moment loses at most the evaluations in
@@ -442,6 +442,11 @@ class Tuner:
             running = max(running, *(s for g, _, s, _ in history if g == generation))
             best.append((generation, running))
         axes.plot([g for g, _ in best], [s for _, s in best], color="black", marker="o", label="best so far")
+        means = [
+            (generation, statistics.fmean(s for g, _, s, _ in history if g == generation))
+            for generation in sorted({g for g, _, _, _ in history})
+        ]
+        axes.plot([g for g, _ in means], [m for _, m in means], color="tab:orange", label="generation mean")
         axes.set(title="CMA-ES tuning", xlabel="generation", ylabel=f"mean score over {self.settings.games} games")
         axes.legend()
 
