@@ -1,0 +1,110 @@
+"""TD(0) training speed of the 4×4 n-tuple network on one core, and its greedy strength after a short training.
+
+A fresh network with the default four 6-tuples learns from whole games for ``--seconds``
+(afterstate TD(0), ``--alpha``); the table reports the training moves per second (moves
+played and learnt from), the speed of greedy play with the trained network, and, as the
+yardstick, the random-play speed of ``../shared/bench/native2048.c`` measured in the
+same run. The trained network then plays ``--games`` greedy 1-ply games.
+
+    python benchmarks/ntuple.py [--seconds 20] [--alpha 0.1] [--games 1000]
+
+Training slows down as it goes: games get longer and reach bigger tiles, whose weights
+lie further apart in the 256 MiB of tables (more cache misses). The first and the last
+seconds are reported apart.
+
+Target: >= 1 M training moves per second per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from _common import build_native, native_rate, print_json, run_native
+from plyground.g2048.ntuple import NTupleNetwork
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="training time")
+    parser.add_argument("--alpha", type=float, default=0.1)
+    parser.add_argument("--games", type=int, default=1000, help="greedy games after the training")
+    parser.add_argument("--native-moves", type=int, default=20_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    NTupleNetwork(2, 2, seed=0).learn(1, alpha=0.1)  # kernels loaded, not timed
+    binary = build_native()
+    native = None
+    if binary is not None:
+        native = native_rate(run_native(binary, "random", str(args.native_moves), str(args.seed)), "moves")
+
+    network = NTupleNetwork(seed=args.seed)
+    batches: list[tuple[float, int, int, float]] = []  # (end time, moves, games, mean score)
+    start = time.perf_counter()
+    while time.perf_counter() - start < args.seconds:
+        stats = network.learn(50, alpha=args.alpha)
+        batches.append((stats.seconds, stats.results.total_moves, stats.results.games, stats.results.mean_score))
+    seconds = sum(b[0] for b in batches)
+    moves = sum(b[1] for b in batches)
+    split = max(1, len(batches) // 4)
+    first = sum(b[1] for b in batches[:split]) / sum(b[0] for b in batches[:split])
+    last = sum(b[1] for b in batches[-split:]) / sum(b[0] for b in batches[-split:])
+    training_rate = moves / seconds
+
+    began = time.perf_counter()
+    results = network.play_greedy(args.games, seed=args.seed + 1)
+    greedy_rate = results.total_moves / (time.perf_counter() - began)
+
+    table = Table(title="4x4 n-tuple network (four 6-tuples, 32 lookups), one core")
+    table.add_column("workload")
+    table.add_column("moves/s", justify="right")
+    table.add_column("vs native C random play", justify="right")
+    rows = [
+        ("TD(0) training, whole run", training_rate),
+        ("TD(0) training, first quarter", first),
+        ("TD(0) training, last quarter", last),
+        ("greedy 1-ply play, trained network", greedy_rate),
+    ]
+    if native is not None:
+        rows.append(("native C random play (yardstick)", native))
+    for name, rate in rows:
+        table.add_row(name, f"{rate / 1e6:.3f} M", f"{rate / native:.3f}x" if native else "")
+    console = Console()
+    console.print(table)
+    if native is None:
+        console.print("no C compiler or no ../shared/bench/native2048.c: native yardstick skipped")
+    console.print(
+        f"training: {network.trained.games:,} games, {moves:,} moves in {seconds:.1f} s "
+        f"(alpha {args.alpha}); mean score of the last batch {batches[-1][3]:,.0f}"
+    )
+    console.print(
+        f"greedy 1-ply after training: mean score {results.mean_score:,.0f} over {results.games} games, "
+        f"2048 reached in {results.reach_rate(2048):.1%}, max tile {results.max_tile}"
+    )
+    console.print(f"training speed {training_rate / 1e6:.2f} M moves/s (target >= 1 M)")
+    print_json(
+        "ntuple",
+        {
+            "training_moves_per_s": round(training_rate),
+            "training_first_quarter_moves_per_s": round(first),
+            "training_last_quarter_moves_per_s": round(last),
+            "greedy_moves_per_s": round(greedy_rate),
+            "native_random_moves_per_s": round(native) if native else None,
+            "training_vs_native": training_rate / native if native else None,
+            "trained_games": network.trained.games,
+            "trained_seconds": round(seconds, 2),
+            "alpha": args.alpha,
+            "greedy_games": results.games,
+            "greedy_mean_score": results.mean_score,
+            "greedy_reach_2048": results.reach_rate(2048),
+            "greedy_max_tile": results.max_tile,
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()

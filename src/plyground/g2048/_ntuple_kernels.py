@@ -1,0 +1,275 @@
+"""Numba kernels of the n-tuple network: evaluation, update, TD(0) learning and greedy play.
+
+A network is two arrays built by :mod:`plyground.g2048.ntuple`:
+
+* ``weights`` - float32, the tables of all tuples one after the other; the table of a
+  tuple of ``k`` cells has ``16**k`` entries (a cell holds an exponent 0..15). The index
+  into a table concatenates the exponents of the tuple's cells, **the first cell least
+  significant**: ``e_1 + 16*e_2 + ... + 16**(k-1)*e_k``.
+* ``lookups`` - int64 of shape ``(n_lookups, 3 + 3 * MAX_TUPLE_SIZE)``, one row per
+  symmetric image of each tuple, ordered by symmetry (in the order of
+  ``core.symmetry.SYMMETRIES``), then by tuple: ``[offset, symmetry, n_runs, (shift,
+  mask, to) * n_runs, unused...]``. ``offset`` is where the tuple's table starts in
+  ``weights``. The lookup reads the tuple's cells from the board moved by ``symmetry``
+  (:func:`_images`), which is the same as reading the image of the tuple under the
+  inverse symmetry from the board itself. The cells are read as *runs*: cells that follow
+  each other both in the tuple and in the bitboard are one run, so the index is
+  ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need
+  one or two runs each; the first run's ``to`` is 0).
+
+The value of a board is the sum, in float64 and in ``lookups`` order, of the weight of
+every lookup. An update by ``delta`` adds ``delta`` to the weight of every lookup (twice
+to a weight that two lookups share), rounding the result to float32.
+
+Learning is afterstate TD(0) (Szubert & Jaśkowski 2014): at each state the move with
+the largest ``points + V(afterstate)`` is played (ties go to the first of up, right,
+down, left), then the previous afterstate moves towards the new target:
+``V(prev) += alpha * (points + V(after) - V(prev))``, with ``V(after)`` as it was when
+the move was chosen and ``V(prev)`` read afresh; at the end of a game the last afterstate
+moves towards 0. ``alpha`` is the step of the board's value: each of the ``n_lookups``
+weights moves by ``alpha / n_lookups * error``. With temporal coherence (TC, Jaśkowski
+2018) every weight ``i`` keeps the sums ``E_i`` of its errors and ``A_i`` of their absolute
+values (float32), and moves by ``alpha / n_lookups * |E_i| / A_i * error``
+(``|E_i| / A_i`` is 1 while ``A_i`` is 0); ``E_i`` and ``A_i`` are updated after the
+weight, lookup by lookup.
+
+For speed, the kernels first compute the indices of every candidate afterstate (pure
+arithmetic), then read the weights: the reads, mostly cache misses into tables of
+hundreds of megabytes, are then independent and overlap (about 1.6 times as fast as
+reading each weight as soon as its index is known). The indices of the chosen afterstate
+are kept for its TD update one move later.
+
+Randomness is a splitmix64 stream whose state lives in a one-element uint64 array owned
+by the caller, so that it carries on from one call to the next. A game starts with two
+spawns; every move is followed by one.
+
+Kernels do no validation; :mod:`plyground.g2048.ntuple` does. The slow twins are in
+``tests/naive/ntuple.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plyground._jit import kernel
+from plyground.g2048._kernels import _mix64, _move, _points, _spawn_with, _transpose
+
+OFFSET, SYMMETRY, N_RUNS, FIRST_RUN = 0, 1, 2, 3
+"""Columns of a row of ``lookups``; a run takes three columns (shift, mask, to) from ``FIRST_RUN`` on."""
+
+_NIBBLE = np.uint64(0xF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# Masks of the cells by column (for the left-right mirror) and of the rows (for the up-down one).
+_COL_0 = np.uint64(0x000F000F000F000F)
+_COL_1 = np.uint64(0x00F000F000F000F0)
+_COL_2 = np.uint64(0x0F000F000F000F00)
+_COL_3 = np.uint64(0xF000F000F000F000)
+_ROW_1 = np.uint64(0x00000000FFFF0000)
+_ROW_2 = np.uint64(0x0000FFFF00000000)
+
+_NETWORK = "f4[::1], i8[:, ::1]"
+_TC = "b1, f4[::1], f4[::1]"
+_RESULTS = "u8[::1], i8[::1], i8[::1], i8[::1]"
+
+
+@kernel("u8(u8, i8)")
+def _mirror_left_right(b, cols):
+    """Cell (r, c) -> cell (r, cols - 1 - c)."""
+    m = (
+        ((b & _COL_0) << np.uint64(12))
+        | ((b & _COL_1) << np.uint64(4))
+        | ((b & _COL_2) >> np.uint64(4))
+        | ((b & _COL_3) >> np.uint64(12))
+    )
+    return m >> np.uint64(4 * (4 - cols))  # the empty columns beyond the board come first: drop them
+
+
+@kernel("u8(u8, i8)")
+def _mirror_up_down(b, rows):
+    """Cell (r, c) -> cell (rows - 1 - r, c)."""
+    m = (b << np.uint64(48)) | ((b & _ROW_1) << np.uint64(16)) | ((b & _ROW_2) >> np.uint64(16)) | (b >> np.uint64(48))
+    return m >> np.uint64(16 * (4 - rows))
+
+
+@kernel("UniTuple(u8, 8)(u8, i8, i8)")
+def _images(b, rows, cols):
+    """The board moved by each symmetry of ``core.symmetry.SYMMETRIES``.
+
+    On a rectangle (rows != cols) only identity, rotate 180 and the two mirrors (0, 2,
+    4 and 5) map the board onto itself; the board itself stands in for the others.
+    """
+    lr = _mirror_left_right(b, cols)
+    ud = _mirror_up_down(b, rows)
+    half = _mirror_left_right(ud, cols)
+    if rows != cols:
+        return b, b, half, b, lr, ud, b, b
+    t = _transpose(b)  # (r, c) -> (c, r)
+    t_ud = _mirror_up_down(t, rows)  # (r, c) -> (n-1-c, r): rotate 270
+    return b, _mirror_left_right(t, cols), half, t_ud, lr, ud, t, _mirror_left_right(t_ud, cols)
+
+
+@kernel("void(u8, i8, i8, i8[:, ::1], i8[::1], i8)")
+def _indices(b, rows, cols, lookups, out, base):
+    """Write the position in ``weights`` of each lookup of board ``b`` to ``out[base:]``."""
+    images = _images(b, rows, cols)
+    for j in range(lookups.shape[0]):
+        image = images[lookups[j, SYMMETRY]]
+        index = (image >> np.uint64(lookups[j, FIRST_RUN])) & np.uint64(lookups[j, FIRST_RUN + 1])  # to 0
+        for k in range(FIRST_RUN + 3, FIRST_RUN + 3 * lookups[j, N_RUNS], 3):
+            run = (image >> np.uint64(lookups[j, k])) & np.uint64(lookups[j, k + 1])
+            index |= run << np.uint64(lookups[j, k + 2])
+        out[base + j] = lookups[j, OFFSET] + np.int64(index)
+
+
+@kernel("f8(f4[::1], i8[::1], i8, i8)")
+def _sum(weights, positions, base, n):
+    """The sum (float64, in order) of the weights at ``positions[base:base + n]``."""
+    total = 0.0
+    for j in range(base, base + n):
+        total += np.float64(weights[positions[j]])
+    return total
+
+
+@kernel(f"f8(u8, i8, i8, {_NETWORK})")
+def _value(b, rows, cols, weights, lookups):
+    """The value of board ``b``: the sum of the weights of all its lookups."""
+    positions = np.empty(lookups.shape[0], dtype=np.int64)
+    _indices(b, rows, cols, lookups, positions, 0)
+    return _sum(weights, positions, 0, lookups.shape[0])
+
+
+@kernel(f"void(u8, i8, i8, {_NETWORK}, f8)")
+def _update(b, rows, cols, weights, lookups, delta):
+    """Add ``delta`` to the weight of every lookup of board ``b``."""
+    positions = np.empty(lookups.shape[0], dtype=np.int64)
+    _indices(b, rows, cols, lookups, positions, 0)
+    for i in positions:
+        weights[i] = np.float32(np.float64(weights[i]) + delta)
+
+
+@kernel(f"f8(f4[::1], i8[::1], i8, i8, f8, f8, {_TC})")
+def _td_update(weights, positions, base, n, target, alpha, tc, errors, abs_errors):
+    """Move the value given by the weights at ``positions[base:base + n]`` towards ``target``; return the error."""
+    error = target - _sum(weights, positions, base, n)
+    step = alpha / n
+    if not tc:
+        delta = step * error
+        for j in range(base, base + n):
+            i = positions[j]
+            weights[i] = np.float32(np.float64(weights[i]) + delta)
+        return error
+    for j in range(base, base + n):
+        i = positions[j]
+        total = np.float64(abs_errors[i])
+        rate = abs(np.float64(errors[i])) / total if total > 0.0 else 1.0
+        weights[i] = np.float32(np.float64(weights[i]) + step * rate * error)
+        errors[i] = np.float32(np.float64(errors[i]) + error)
+        abs_errors[i] = np.float32(total + abs(error))
+    return error
+
+
+@kernel(f"Tuple((i8, i8, f8))(u8, i8, i8, {_NETWORK}, i8[::1], u8[::1], i8[::1])")
+def _candidates(b, rows, cols, weights, lookups, positions, afters, points):
+    """The legal moves of ``b`` and the greedy choice among them.
+
+    Candidate ``i`` (legal moves in the order up, right, down, left) gets its afterstate
+    in ``afters[i]``, its points in ``points[i]`` and its lookups' positions in
+    ``positions[i * n_lookups:]``. Returns ``(count, best, points + V(afterstate) of the
+    best)``: the first candidate of largest value; ``best`` is -1 when no move is legal.
+    """
+    n = lookups.shape[0]
+    count = 0
+    for d in range(4):
+        after = _move(b, d, rows, cols)
+        if after != b:
+            afters[count] = after
+            points[count] = _points(b, d, rows, cols)
+            _indices(after, rows, cols, lookups, positions, count * n)
+            count += 1
+    best = -1
+    best_value = 0.0
+    for i in range(count):
+        value = points[i] + _sum(weights, positions, i * n, n)
+        if best < 0 or value > best_value:
+            best, best_value = i, value
+    return count, best, best_value
+
+
+@kernel("i8(u8)")
+def _max_tile(b):
+    """The largest tile value of ``b`` (0 for an empty board)."""
+    top = np.uint64(0)
+    for i in range(16):
+        top = max(top, (b >> np.uint64(4 * i)) & _NIBBLE)
+    return 0 if top == 0 else 1 << np.int64(top)
+
+
+@kernel("u8(u8, u8, i8, i8)")
+def _new_game(state, threshold, rows, cols):
+    """The board after the two opening spawns drawn with ``state + golden`` and ``state + 2 * golden``."""
+    b = _spawn_with(np.uint64(0), _mix64(state + _GOLDEN), threshold, rows, cols)
+    return _spawn_with(b, _mix64(state + _GOLDEN + _GOLDEN), threshold, rows, cols)
+
+
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_RESULTS})")
+def _learn(n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, rng, scores, tiles, moves):
+    """Play and learn from ``n_games`` games (afterstate TD(0)); fill the per-game results; return the moves played."""
+    n = lookups.shape[0]
+    positions = np.empty(5 * n, dtype=np.int64)  # four candidates, then the previous afterstate
+    afters = np.empty(4, dtype=np.uint64)
+    points = np.empty(4, dtype=np.int64)
+    state = rng[0]
+    total = 0
+    for g in range(n_games):
+        b = _new_game(state, threshold, rows, cols)
+        state += _GOLDEN + _GOLDEN
+        score = 0
+        played = 0
+        while True:
+            _, best, target = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
+            if best < 0:
+                break
+            if played > 0:
+                _td_update(weights, positions, 4 * n, n, target, alpha, tc, errors, abs_errors)
+            positions[4 * n : 5 * n] = positions[best * n : (best + 1) * n]
+            score += points[best]
+            played += 1
+            state += _GOLDEN
+            b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
+        if played > 0:
+            _td_update(weights, positions, 4 * n, n, 0.0, alpha, tc, errors, abs_errors)
+        scores[g] = score
+        tiles[g] = _max_tile(b)
+        moves[g] = played
+        total += played
+    rng[0] = state
+    return total
+
+
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, {_RESULTS})")
+def _play_greedy(n_games, rows, cols, threshold, weights, lookups, rng, scores, tiles, moves):
+    """Play ``n_games`` games by the greedy move, learning nothing; fill the per-game results; return the moves."""
+    positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
+    afters = np.empty(4, dtype=np.uint64)
+    points = np.empty(4, dtype=np.int64)
+    state = rng[0]
+    total = 0
+    for g in range(n_games):
+        b = _new_game(state, threshold, rows, cols)
+        state += _GOLDEN + _GOLDEN
+        score = 0
+        played = 0
+        while True:
+            _, best, _ = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
+            if best < 0:
+                break
+            score += points[best]
+            played += 1
+            state += _GOLDEN
+            b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
+        scores[g] = score
+        tiles[g] = _max_tile(b)
+        moves[g] = played
+        total += played
+    rng[0] = state
+    return total

@@ -1,0 +1,664 @@
+"""A learned evaluator: an n-tuple network trained by temporal-difference learning.
+
+An *n-tuple* is a list of board cells; its table holds one weight for every way of
+filling those cells with exponents (``16**n`` entries). The value of a board is the sum,
+over every tuple and every *symmetric image* of it, of the weight that the image's cells
+select. The images come from the symmetries that map the board onto itself: all 8 of
+the square for a square board, and identity, rotate 180, mirror left-right and mirror
+up-down for a rectangle. Images that visit the same cells in the same order are kept
+once. Sharing one table between the images makes the value the same for a board and
+each of its symmetric images.
+
+The network learns by afterstate TD(0) (Szubert & Jaśkowski 2014): it plays whole
+games, always taking the move with the largest ``points + V(afterstate)``, and moves the
+value of each afterstate towards the points of the next move plus the value of the next
+afterstate (towards 0 after the last move). ``alpha`` is the step of a board's value:
+each of its lookups moves by ``alpha / lookups * error``. ``tc=True`` selects temporal
+coherence (Jaśkowski 2018): each weight scales that step by ``|E| / A``, the ratio of the
+sum of its errors to the sum of their absolute values (useful with ``alpha`` near 1).
+The kernels are in ``_ntuple_kernels.py``, which also describes the table layout.
+
+>>> net = NTupleNetwork(2, 2, seed=3)
+>>> stats = net.learn(200, alpha=0.1)
+>>> stats.results.games, net.trained.games
+(200, 200)
+
+File format (:meth:`NTupleNetwork.save`): a numpy ``.npz`` archive, compressed, with
+
+* ``header`` - uint8, UTF-8 JSON: ``{"format": "plyground.g2048.ntuple", "version": 1,
+  "rows": 4, "cols": 4, "tuples": [[[0, 0], [0, 1], ...], ...], "rng_state": 123,
+  "tc": false, "training": {"games": 0, "moves": 0, "seconds": 0.0}}``;
+* ``weights`` - float32, the tables of all tuples one after the other;
+* ``tc_errors`` and ``tc_abs_errors`` - float32 like ``weights``, only when ``tc`` is true.
+
+A 4×4 network with the default tuples holds 4 × 16**6 weights (256 MiB in memory; the
+file is much smaller while most weights are still 0).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import time
+import zipfile
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.core.files import atomic_write
+from plyground.core.seeding import resolve_seed
+from plyground.core.symmetry import SYMMETRIES, Symmetry
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
+from plyground.g2048 import _ntuple_kernels as NK
+from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
+
+__all__ = [
+    "DEFAULT_TUPLES",
+    "MAX_TUPLE_SIZE",
+    "GameResults",
+    "LearnStats",
+    "NTupleNetwork",
+    "Training",
+    "check_tuples",
+    "default_tuples",
+]
+
+Cell = tuple[int, int]
+Tuples = tuple[tuple[Cell, ...], ...]
+
+MAX_TUPLE_SIZE = 6
+MAX_WEIGHTS = 1 << 30
+"""The most weights a network may hold (4 GiB of float32)."""
+
+NETWORK_FORMAT = "plyground.g2048.ntuple"
+NETWORK_VERSION = 1
+
+DEFAULT_TUPLES: Tuples = (
+    ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1)),
+    ((1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1)),
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)),
+    ((1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)),
+)
+"""The four 6-tuples of Jaśkowski 2018 and Yeh et al. 2016 for the 4×4 board."""
+
+
+def _transposed(tuples: Tuples) -> Tuples:
+    return tuple(tuple((c, r) for r, c in cells) for cells in tuples)
+
+
+_SMALL_TUPLES: dict[tuple[int, int], Tuples] = {
+    (2, 2): (((0, 0), (0, 1), (1, 0), (1, 1)),),
+    (2, 3): (((0, 0), (0, 1), (0, 2), (1, 0), (1, 1)),),
+    (2, 4): (((0, 0), (0, 1), (0, 2), (0, 3), (1, 0)), ((0, 1), (0, 2), (1, 0), (1, 1), (1, 2))),
+    (3, 3): (((0, 0), (0, 1), (0, 2), (1, 0), (1, 1)), ((1, 0), (1, 1), (1, 2), (2, 0), (2, 1))),
+    (3, 4): DEFAULT_TUPLES,  # they use rows 0 to 2 only
+}
+
+
+def default_tuples(rows: int = 4, cols: int = 4) -> Tuples:
+    """The default tuples of an R×C board.
+
+    * 4×4 and 3×4: :data:`DEFAULT_TUPLES` (four 6-tuples);
+    * 3×3: two 5-tuples, ``(0,0) (0,1) (0,2) (1,0) (1,1)`` and ``(1,0) (1,1) (1,2) (2,0) (2,1)``;
+    * 2×4: two 5-tuples, row 0 with ``(1,0)``, and ``(0,1) (0,2) (1,0) (1,1) (1,2)``;
+    * 2×3: one 5-tuple, ``(0,0) (0,1) (0,2) (1,0) (1,1)``;
+    * 2×2: the whole board;
+    * a taller board (4×3, 4×2, 3×2): the transposed tuples of the wider one.
+
+    Boards smaller than 3×4 use tuples of at most 5 cells, so that their tables stay small
+    (16**5 weights each).
+
+    >>> default_tuples(2, 2)
+    (((0, 0), (0, 1), (1, 0), (1, 1)),)
+
+    Raises:
+        InvalidBoardError: an unsupported board size.
+    """
+    Board.empty(rows, cols)  # checks the size
+    if rows == 4 and cols == 4:
+        return DEFAULT_TUPLES
+    if rows <= cols:
+        return _SMALL_TUPLES[rows, cols]
+    return _transposed(_SMALL_TUPLES[cols, rows])
+
+
+def _inverse_point(symmetry: Symmetry, n: int, row: int, col: int) -> Cell:
+    return symmetry.inverse.point(row, col, n)
+
+
+def _symmetries(rows: int, cols: int) -> list[tuple[int, Callable[[int, int], Cell]]]:
+    """The symmetries that map an R×C board onto itself: ``(index in SYMMETRIES, inverse cell map)``."""
+    if rows == cols:
+        return [(s.index, functools.partial(_inverse_point, s, rows)) for s in SYMMETRIES]
+    return [  # each is its own inverse
+        (0, lambda r, c: (r, c)),  # identity
+        (2, lambda r, c: (rows - 1 - r, cols - 1 - c)),  # rotate 180
+        (4, lambda r, c: (r, cols - 1 - c)),  # mirror left-right
+        (5, lambda r, c: (rows - 1 - r, c)),  # mirror up-down
+    ]
+
+
+def check_tuples(tuples: Any, rows: int = 4, cols: int = 4) -> Tuples:
+    """Validate tuples for an R×C board; return them as tuples of ``(row, col)`` pairs.
+
+    Raises:
+        InvalidInputError: not a non-empty list of tuples, a tuple of 0 or more than
+            :data:`MAX_TUPLE_SIZE` cells, a cell that is not a ``(row, col)`` pair of
+            integers, a cell off the board or twice in one tuple (the message names it),
+            or more than :data:`MAX_WEIGHTS` weights in all.
+    """
+    Board.empty(rows, cols)
+    if isinstance(tuples, str | bytes) or not isinstance(tuples, Sequence) or not tuples:
+        raise InvalidInputError(f"tuples must be a non-empty list of lists of (row, col) cells, got {tuples!r}")
+    out = []
+    for t, cells in enumerate(tuples):
+        if isinstance(cells, str | bytes) or not isinstance(cells, Sequence):
+            raise InvalidInputError(f"tuples[{t}] is not a list of (row, col) cells: {cells!r}")
+        if not 1 <= len(cells) <= MAX_TUPLE_SIZE:
+            raise InvalidInputError(f"tuples[{t}] has {len(cells)} cells: a tuple has 1 to {MAX_TUPLE_SIZE} cells")
+        seen: list[Cell] = []
+        for cell in cells:
+            if (
+                isinstance(cell, str | bytes)
+                or not isinstance(cell, Sequence)
+                or len(cell) != 2
+                or not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in cell)
+            ):
+                raise InvalidInputError(f"tuples[{t}] has cell {cell!r}: a cell is a (row, col) pair of integers")
+            r, c = int(cell[0]), int(cell[1])
+            if not (0 <= r < rows and 0 <= c < cols):
+                raise InvalidInputError(f"tuples[{t}] has cell ({r}, {c}) outside the {rows}x{cols} board")
+            if (r, c) in seen:
+                raise InvalidInputError(f"tuples[{t}] has cell ({r}, {c}) twice")
+            seen.append((r, c))
+        out.append(tuple(seen))
+    total = sum(16 ** len(cells) for cells in out)
+    if total > MAX_WEIGHTS:
+        raise InvalidInputError(f"{len(out)} tuples need {total:,} weights: at most {MAX_WEIGHTS:,} are allowed")
+    return tuple(out)
+
+
+def _images(cells: tuple[Cell, ...], rows: int, cols: int) -> list[tuple[int, tuple[Cell, ...]]]:
+    """The symmetric images of a tuple: ``(symmetry, cells of the board that it reads)``.
+
+    Reading the tuple's cells from the board moved by a symmetry reads the cells of the
+    inverse image from the board itself. Images that read the same cells in the same
+    order as an earlier one are dropped.
+    """
+    images: list[tuple[int, tuple[Cell, ...]]] = []
+    for index, inverse in _symmetries(rows, cols):
+        image = tuple(inverse(r, c) for r, c in cells)
+        if all(image != seen for _, seen in images):
+            images.append((index, image))
+    return images
+
+
+def _runs(cells: tuple[Cell, ...]) -> list[int]:
+    """The ``(shift, mask, to)`` triples of a tuple: cells next to each other in the tuple and the bitboard merge."""
+    runs: list[list[int]] = []
+    for i, (r, c) in enumerate(cells):
+        shift = 16 * r + 4 * c
+        if runs and runs[-1][0] + 4 * runs[-1][1] == shift:
+            runs[-1][1] += 1
+        else:
+            runs.append([shift, 1, 4 * i])
+    return [x for shift, length, to in runs for x in (shift, (1 << (4 * length)) - 1, to)]
+
+
+def _layout(tuples: Tuples, rows: int, cols: int) -> tuple[npt.NDArray[np.int64], int]:
+    """The ``lookups`` array of the kernels (see ``_ntuple_kernels``) and the number of weights."""
+    offsets = np.cumsum([0] + [16 ** len(cells) for cells in tuples])
+    lines = []
+    for t, cells in enumerate(tuples):
+        runs = _runs(cells)
+        for symmetry, _ in _images(cells, rows, cols):
+            line = [int(offsets[t]), symmetry, len(runs) // 3, *runs]
+            lines.append(line + [0] * (NK.FIRST_RUN + 3 * MAX_TUPLE_SIZE - len(line)))
+    lines.sort(key=lambda line: line[NK.SYMMETRY])  # stable: by symmetry, then tuple
+    return np.array(lines, dtype=np.int64), int(offsets[-1])
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """The outcome of a batch of games: one entry per game."""
+
+    scores: npt.NDArray[np.int64]
+    max_tiles: npt.NDArray[np.int64]
+    moves: npt.NDArray[np.int64]
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return int(self.scores.shape[0])
+
+    @property
+    def total_moves(self) -> int:
+        """The moves of all games."""
+        return int(self.moves.sum())
+
+    @property
+    def mean_score(self) -> float:
+        """The mean score (0 for no game)."""
+        return float(self.scores.mean()) if self.games else 0.0
+
+    @property
+    def max_tile(self) -> int:
+        """The largest tile reached in any game (0 for no game)."""
+        return int(self.max_tiles.max()) if self.games else 0
+
+    def reach_rate(self, tile: int) -> float:
+        """The share of games that reached ``tile`` (0 for no game)."""
+        return float((self.max_tiles >= tile).mean()) if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class LearnStats:
+    """What one call of :meth:`NTupleNetwork.learn` did so far: the games played and the time spent."""
+
+    results: GameResults
+    seconds: float
+
+    @property
+    def moves_per_second(self) -> float:
+        """Training speed (moves played and learnt from per second)."""
+        return self.results.total_moves / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Training:
+    """The training a network has had in all, across saves and loads."""
+
+    games: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+
+
+def _results(games: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    return np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64)
+
+
+def _count(value: Any, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _seed64(seed: int | None) -> int:
+    seed = resolve_seed(seed)
+    if seed >= 1 << 64:
+        raise InvalidInputError(f"seed must be below 2**64, got {seed}")
+    return seed
+
+
+class NTupleNetwork:
+    """An n-tuple network for the R×C board: a value for every board, learnt by TD(0).
+
+    Args:
+        rows: the board's rows (2 to 4).
+        cols: the board's columns (2 to 4).
+        tuples: lists of ``(row, col)`` cells; None for :func:`default_tuples` of the size.
+        seed: the start of the stream of spawns that :meth:`learn` plays (None: from OS entropy).
+        initial_value: the value of every board before learning, spread evenly over the
+            lookups (a positive value is *optimistic initialisation*).
+
+    Raises:
+        InvalidInputError: a bad size, bad tuples (see :func:`check_tuples`), a bad seed or
+            initial value.
+    """
+
+    def __init__(
+        self,
+        rows: int = 4,
+        cols: int = 4,
+        tuples: Sequence[Sequence[Cell]] | None = None,
+        *,
+        seed: int | None = None,
+        initial_value: float = 0.0,
+    ) -> None:
+        self._tuples = default_tuples(rows, cols) if tuples is None else check_tuples(tuples, rows, cols)
+        self._rows, self._cols = rows, cols
+        self._lookups, size = _layout(self._tuples, rows, cols)
+        if (
+            isinstance(initial_value, bool)
+            or not isinstance(initial_value, int | float)
+            or not math.isfinite(initial_value)
+        ):
+            raise InvalidInputError(f"initial_value must be a finite number, got {initial_value!r}")
+        self._weights = np.zeros(size, dtype=np.float32)
+        if initial_value:
+            self._weights.fill(initial_value / self._lookups.shape[0])
+        self._tc: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
+        self._rng = np.array([_seed64(seed)], dtype=np.uint64)
+        self._trained = Training()
+
+    @property
+    def rows(self) -> int:
+        """The board's rows."""
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        """The board's columns."""
+        return self._cols
+
+    @property
+    def tuples(self) -> Tuples:
+        """The tuples, as ``(row, col)`` cells."""
+        return self._tuples
+
+    @property
+    def n_lookups(self) -> int:
+        """The number of weights summed to value a board (the tuples' distinct symmetric images)."""
+        return int(self._lookups.shape[0])
+
+    @property
+    def weights(self) -> npt.NDArray[np.float32]:
+        """A read-only view of all weights, tuple by tuple (``16**len(tuple)`` each, first cell least significant)."""
+        view = self._weights.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def lookups(self) -> npt.NDArray[np.int64]:
+        """The kernels' description of the lookups (a read-only view; see ``_ntuple_kernels``)."""
+        view = self._lookups.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def rng_state(self) -> int:
+        """The state of the stream of spawns that the next :meth:`learn` continues."""
+        return int(self._rng[0])
+
+    @property
+    def trained(self) -> Training:
+        """The games, moves and seconds of training in all."""
+        return self._trained
+
+    @property
+    def uses_tc(self) -> bool:
+        """Whether the network holds temporal-coherence sums (it was trained with ``tc=True``)."""
+        return self._tc is not None
+
+    def __repr__(self) -> str:
+        return (
+            f"NTupleNetwork({self._rows}x{self._cols}, {len(self._tuples)} tuples, "
+            f"{self._weights.shape[0]:,} weights, {self._trained.games:,} games trained)"
+        )
+
+    def value(self, board: Board) -> float:
+        """The network's value of a board (meant for afterstates: the expected points still to come).
+
+        Raises:
+            InvalidBoardError: the board is not a Board of the network's size.
+        """
+        self._check_board(board)
+        return float(NK._value(np.uint64(board.bits), self._rows, self._cols, self._weights, self._lookups))
+
+    def learn(
+        self,
+        games: int,
+        *,
+        alpha: float,
+        tc: bool = False,
+        p_four: float = DEFAULT_P_FOUR,
+        batch: int = 100,
+        on_progress: Callable[[LearnStats], None] | None = None,
+    ) -> LearnStats:
+        """Play ``games`` games by the greedy move and learn from every move (afterstate TD(0)).
+
+        The games continue the network's stream of spawns (:attr:`rng_state`), so learning
+        in several calls, or saving and loading in between, gives the same weights as one call.
+
+        Args:
+            games: the number of games.
+            alpha: the learning rate (the step of a board's value; typically 0.01 to 0.1,
+                or about 1 with ``tc``).
+            tc: temporal coherence: per-weight adaptive rates (see the module).
+            p_four: the probability that a spawned tile is a 4.
+            batch: games per kernel call; ``on_progress`` is called after each.
+            on_progress: called with the statistics of this call so far.
+
+        Returns:
+            The statistics of the games of this call.
+
+        Raises:
+            InvalidInputError: a bad number of games or batch, ``alpha`` or ``p_four``.
+        """
+        games = _count(games, "games", 0)
+        batch = _count(batch, "batch", 1)
+        if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
+            raise InvalidInputError(f"alpha must be a positive number, got {alpha!r}")
+        threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
+        if tc and self._tc is None:
+            self._tc = (np.zeros_like(self._weights), np.zeros_like(self._weights))
+        errors, abs_errors = self._tc if tc and self._tc is not None else (_EMPTY, _EMPTY)
+        scores, tiles, moves = _results(games)
+        seconds = 0.0
+        stats = LearnStats(GameResults(scores[:0], tiles[:0], moves[:0]), 0.0)
+        for start in range(0, games, batch):
+            stop = min(start + batch, games)
+            began = time.perf_counter()
+            played = NK._learn(
+                stop - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
+                bool(tc), errors, abs_errors, self._rng, scores[start:stop], tiles[start:stop], moves[start:stop],
+            )  # fmt: skip
+            spent = time.perf_counter() - began
+            seconds += spent
+            done = self._trained
+            self._trained = Training(done.games + stop - start, done.moves + int(played), done.seconds + spent)
+            stats = LearnStats(GameResults(scores[:stop], tiles[:stop], moves[:stop]), seconds)
+            if on_progress is not None:
+                on_progress(stats)
+        return stats
+
+    def play_greedy(self, games: int, *, seed: int | None = None, p_four: float = DEFAULT_P_FOUR) -> GameResults:
+        """Play ``games`` games by the greedy move (1-ply: largest ``points + V(afterstate)``), learning nothing.
+
+        The games draw their spawns from ``seed``, not from the network's stream.
+
+        Raises:
+            InvalidInputError: a bad number of games, seed or ``p_four``.
+        """
+        games = _count(games, "games", 0)
+        threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
+        rng = np.array([_seed64(seed)], dtype=np.uint64)
+        scores, tiles, moves = _results(games)
+        NK._play_greedy(
+            games, self._rows, self._cols, threshold, self._weights, self._lookups, rng, scores, tiles, moves
+        )
+        return GameResults(scores, tiles, moves)
+
+    # -----------------------------------------------------------------------------------
+    # Files
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the network, its training totals and its stream state to a compressed file, atomically."""
+        header = {
+            "format": NETWORK_FORMAT,
+            "version": NETWORK_VERSION,
+            "rows": self._rows,
+            "cols": self._cols,
+            "tuples": [[list(cell) for cell in cells] for cells in self._tuples],
+            "rng_state": self.rng_state,
+            "tc": self._tc is not None,
+            "training": {
+                "games": self._trained.games,
+                "moves": self._trained.moves,
+                "seconds": self._trained.seconds,
+            },
+        }
+        arrays = {
+            "header": np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8),
+            "weights": self._weights,
+        }
+        if self._tc is not None:
+            arrays["tc_errors"], arrays["tc_abs_errors"] = self._tc
+
+        def write(handle: IO[bytes]) -> None:
+            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
+
+        atomic_write(path, write)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        rows: int | None = None,
+        cols: int | None = None,
+        tuples: Sequence[Sequence[Cell]] | None = None,
+    ) -> NTupleNetwork:
+        """Read a network written by :meth:`save`.
+
+        Args:
+            path: the file.
+            rows, cols, tuples: when given, the file must hold a network of this size and
+                these tuples.
+
+        Raises:
+            FileNotFoundError: no such file.
+            CorruptFileError: not a network file, damaged, or a network of another size or
+                other tuples than asked for (one line, naming the file).
+        """
+        header, arrays = _read_file(path)
+        try:
+            network = cls._from_parts(header, arrays)
+        except InvalidInputError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
+        wanted_rows = network.rows if rows is None else rows
+        wanted_cols = network.cols if cols is None else cols
+        if (wanted_rows, wanted_cols) != network.shape:
+            raise CorruptFileError(
+                f"{path} holds a network for the {network.rows}x{network.cols} board, "
+                f"not the {wanted_rows}x{wanted_cols} one"
+            )
+        if tuples is not None:
+            try:
+                wanted = check_tuples(tuples, network.rows, network.cols)
+            except InvalidInputError as exc:
+                raise CorruptFileError(f"{path}: the tuples asked for are not valid: {exc}") from None
+            if wanted != network.tuples:
+                raise CorruptFileError(
+                    f"{path} holds a network with other tuples: {_short(network.tuples)}, not {_short(wanted)}"
+                )
+        return network
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``."""
+        return self._rows, self._cols
+
+    @classmethod
+    def _from_parts(cls, header: Mapping[str, Any], arrays: dict[str, npt.NDArray[Any]]) -> NTupleNetwork:
+        """A network from a checked header and its arrays (raises InvalidInputError on any mismatch)."""
+        network = cls(header["rows"], header["cols"], header["tuples"], seed=header["rng_state"])
+        expected = network._weights.shape
+        names = ("weights", "tc_errors", "tc_abs_errors") if header["tc"] else ("weights",)
+        extra = sorted(set(arrays) - set(names))
+        if extra:
+            raise InvalidInputError(f"unexpected arrays {', '.join(extra)} (the header says tc is {header['tc']})")
+        for name in names:
+            array = arrays.get(name)
+            if array is None:
+                raise InvalidInputError(f"no {name} array")
+            if array.dtype != np.float32 or array.shape != expected:
+                raise InvalidInputError(
+                    f"{name} holds {array.dtype} of shape {array.shape}, expected float32 of shape {expected} "
+                    "for these tuples"
+                )
+            if not np.isfinite(array).all():
+                raise InvalidInputError(f"{name} holds values that are not finite")
+        network._weights = np.ascontiguousarray(arrays["weights"])
+        if header["tc"]:
+            network._tc = (np.ascontiguousarray(arrays["tc_errors"]), np.ascontiguousarray(arrays["tc_abs_errors"]))
+        training = header["training"]
+        network._trained = Training(training["games"], training["moves"], float(training["seconds"]))
+        return network
+
+    def _check_board(self, board: Board) -> None:
+        if not isinstance(board, Board):
+            raise InvalidBoardError(f"expected a Board, got {type(board).__name__}")
+        if board.shape != self.shape:
+            raise InvalidBoardError(
+                f"a {board.rows}x{board.cols} board cannot be valued by a network for {self._rows}x{self._cols}"
+            )
+
+
+_EMPTY = np.zeros(0, dtype=np.float32)
+_HEADER_KEYS = frozenset({"format", "version", "rows", "cols", "tuples", "rng_state", "tc", "training"})
+
+
+def _read_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The checked header and the arrays of a network file (raises CorruptFileError, or FileNotFoundError)."""
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    try:
+        with open(path, "rb") as handle:  # opened here, so that it is closed whatever numpy raises
+            archive = np.load(handle, allow_pickle=False)
+            if not isinstance(archive, np.lib.npyio.NpzFile):
+                raise CorruptFileError(f"{path} is not an n-tuple network file: it holds one array, not an archive")
+            names = set(archive.files)
+            missing = sorted({"header", "weights"} - names)
+            if missing:
+                raise CorruptFileError(f"{path} is not an n-tuple network: no {', '.join(missing)}")
+            header = _read_header(archive["header"])
+            for name in ("weights", "tc_errors", "tc_abs_errors"):
+                if name in names:
+                    arrays[name] = archive[name]
+    except (FileNotFoundError, CorruptFileError):
+        raise
+    except InvalidInputError as exc:
+        raise CorruptFileError(f"{path}: {exc}") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise CorruptFileError(f"{path} is not a readable n-tuple network file ({_first_line(exc)})") from None
+    return header, arrays
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _read_header(raw: npt.NDArray[Any]) -> dict[str, Any]:
+    """The checked JSON header of a network file (raises InvalidInputError)."""
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise InvalidInputError(f"the header holds {raw.dtype} of shape {raw.shape}, expected bytes")
+    try:
+        header = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InvalidInputError("the header is not UTF-8 JSON") from None
+    if not isinstance(header, dict) or header.get("format") != NETWORK_FORMAT:
+        raise InvalidInputError(f"not an n-tuple network: expected format {NETWORK_FORMAT!r}")
+    if header.get("version") != NETWORK_VERSION:
+        raise InvalidInputError(f"unsupported version {header.get('version')!r}, expected {NETWORK_VERSION}")
+    missing, unknown = sorted(_HEADER_KEYS - header.keys()), sorted(header.keys() - _HEADER_KEYS)
+    if missing or unknown:
+        raise InvalidInputError(f"bad header keys: missing {missing}, unknown {unknown}")
+    for name in ("rows", "cols"):
+        if isinstance(header[name], bool) or not isinstance(header[name], int):
+            raise InvalidInputError(f"header {name!r} must be an integer, got {header[name]!r}")
+    state = header["rng_state"]
+    if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state < 1 << 64:
+        raise InvalidInputError(f"header 'rng_state' must be an integer in [0, 2**64), got {state!r}")
+    if not isinstance(header["tc"], bool):
+        raise InvalidInputError(f"header 'tc' must be true or false, got {header['tc']!r}")
+    training = header["training"]
+    if not isinstance(training, dict) or set(training) != {"games", "moves", "seconds"}:
+        raise InvalidInputError("header 'training' must hold games, moves and seconds")
+    for name in ("games", "moves"):
+        _count(training[name], f"training {name}", 0)
+    seconds = training["seconds"]
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
+        raise InvalidInputError(f"training seconds must be a number >= 0, got {seconds!r}")
+    return header
+
+
+def _short(tuples: Tuples) -> str:
+    """Tuples in a compact one-line form: ``00-01-02/10-11``."""
+    return "/".join("-".join(f"{r}{c}" for r, c in cells) for cells in tuples)

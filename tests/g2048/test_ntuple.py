@@ -1,0 +1,300 @@
+"""The n-tuple network's public API: validation, learning, greedy play, files."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
+from plyground.g2048 import _kernels as K
+from plyground.g2048 import ntuple
+from plyground.g2048.board import Board
+from plyground.g2048.ntuple import (
+    DEFAULT_TUPLES,
+    MAX_TUPLE_SIZE,
+    LearnStats,
+    NTupleNetwork,
+    check_tuples,
+    default_tuples,
+)
+from tests.naive import g2048 as naive
+from tests.naive import ntuple as naive_nt
+
+SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
+"""Two 3-tuples for 3×3 boards: 4096 weights each."""
+
+SIZES = [(r, c) for r in range(2, 5) for c in range(2, 5)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+def test_default_tuples_fit_every_board(rows: int, cols: int) -> None:
+    tuples = default_tuples(rows, cols)
+    assert check_tuples(tuples, rows, cols) == tuples
+    assert all(len(cells) <= (6 if rows * cols >= 12 else 5) for cells in tuples)
+    if rows > cols:
+        assert tuples == tuple(tuple((c, r) for r, c in cells) for cells in default_tuples(cols, rows))
+
+
+def test_the_default_4x4_network() -> None:
+    network = NTupleNetwork()
+    assert network.tuples == DEFAULT_TUPLES == default_tuples()
+    assert network.n_lookups == 4 * 8
+    assert network.weights.shape == (4 * 16**6,) and network.weights.dtype == np.float32
+    assert not network.weights.flags.writeable and not network.lookups.flags.writeable
+    assert network.value(Board.parse("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 2")) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("tuples", "message"),
+    [
+        ([[(0, 0), (4, 0)]], "tuples[0] has cell (4, 0) outside the 4x4 board"),
+        ([[(0, 0)], [(0, 1), (0, 1)]], "tuples[1] has cell (0, 1) twice"),
+        ([[(0, 0)], []], "tuples[1] has 0 cells"),
+        ([[(0, c) for c in range(4)] + [(1, c) for c in range(3)]], f"has 7 cells: a tuple has 1 to {MAX_TUPLE_SIZE}"),
+        ([[(0, 0, 1)]], "tuples[0] has cell (0, 0, 1)"),
+        ([[(0, True)]], "a cell is a (row, col) pair of integers"),
+        ([[(-1, 0)]], "cell (-1, 0) outside"),
+        ([], "non-empty list"),
+        ("0,0", "non-empty list"),
+        ([[(r, c) for r in range(2) for c in range(3)]] * 80, "weights: at most"),
+    ],
+)
+def test_bad_tuples_are_refused_in_one_line(tuples: object, message: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        NTupleNetwork(4, 4, tuples)  # type: ignore[arg-type]
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_tuples_must_fit_a_smaller_board() -> None:
+    with pytest.raises(InvalidInputError, match=r"cell \(0, 3\) outside the 3x3 board"):
+        NTupleNetwork(3, 3, DEFAULT_TUPLES)
+    with pytest.raises(InvalidBoardError):
+        NTupleNetwork(5, 4)
+
+
+def test_value_checks_the_board() -> None:
+    network = NTupleNetwork(3, 3, SMALL)
+    with pytest.raises(InvalidBoardError, match="a 4x4 board cannot be valued by a network for 3x3"):
+        network.value(Board.empty())
+    with pytest.raises(InvalidBoardError):
+        network.value("2 2 0/0 0 0/0 0 0")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"games": -1, "alpha": 0.1}, "games must be an integer >= 0"),
+        ({"games": 1.5, "alpha": 0.1}, "games must be an integer"),
+        ({"games": 1, "alpha": 0.0}, "alpha must be a positive number"),
+        ({"games": 1, "alpha": float("nan")}, "alpha must be a positive number"),
+        ({"games": 1, "alpha": 0.1, "batch": 0}, "batch must be an integer >= 1"),
+        ({"games": 1, "alpha": 0.1, "p_four": 2.0}, "p_four must be a probability"),
+    ],
+)
+def test_learn_checks_its_arguments(arguments: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        NTupleNetwork(3, 3, SMALL, seed=1).learn(**arguments)  # type: ignore[arg-type]
+
+
+def test_seeds_and_initial_values_are_checked() -> None:
+    with pytest.raises(InvalidInputError, match="seed must be non-negative"):
+        NTupleNetwork(3, 3, SMALL, seed=-1)
+    with pytest.raises(InvalidInputError, match="seed must be below 2\\*\\*64"):
+        NTupleNetwork(3, 3, SMALL).play_greedy(1, seed=1 << 64)
+    with pytest.raises(InvalidInputError, match="initial_value must be a finite number"):
+        NTupleNetwork(3, 3, SMALL, initial_value=float("inf"))
+
+
+def test_optimistic_initial_value() -> None:
+    network = NTupleNetwork(3, 3, SMALL, initial_value=320.0)
+    assert network.n_lookups == 16
+    assert network.value(Board.parse("2 0 0/0 4 0/0 0 8")) == 320.0
+
+
+def test_value_matches_the_naive_network_after_learning() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=4)
+    network.learn(30, alpha=0.1)
+    board = Board.parse("2 4 8/16 0 2/0 0 4")
+    expected = naive_nt.value(board.bits, 3, 3, SMALL, np.array(network.weights))
+    assert network.value(board) == expected != 0.0
+
+
+def test_learning_beats_random_play() -> None:
+    games, points, _ = K._random_play(100_000, np.uint64(1), 3, 3, np.uint64(naive.four_threshold(0.1)))
+    random_mean = int(points) / int(games)
+    network = NTupleNetwork(3, 3, seed=1)
+    untrained = network.play_greedy(300, seed=9).mean_score
+    stats = network.learn(400, alpha=0.1)
+    trained = network.play_greedy(300, seed=9).mean_score
+    assert stats.results.games == 400 and stats.results.total_moves == network.trained.moves > 0
+    assert trained > 3 * random_mean and trained > 1.5 * untrained, (random_mean, untrained, trained)
+
+
+def test_same_seed_same_tables_and_batches_do_not_matter() -> None:
+    one = NTupleNetwork(3, 3, SMALL, seed=11)
+    two = NTupleNetwork(3, 3, SMALL, seed=11)
+    seen: list[LearnStats] = []
+    first = one.learn(50, alpha=0.05)
+    second = two.learn(50, alpha=0.05, batch=7, on_progress=seen.append)
+    assert one.weights.tobytes() == two.weights.tobytes() and one.weights.any()
+    assert one.rng_state == two.rng_state
+    assert first.results.scores.tolist() == second.results.scores.tolist()
+    assert [s.results.games for s in seen] == [*range(7, 50, 7), 50]
+    other = NTupleNetwork(3, 3, SMALL, seed=12)
+    other.learn(50, alpha=0.05)
+    assert other.weights.tobytes() != one.weights.tobytes()
+
+
+def test_greedy_play_is_seeded_and_learns_nothing() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=2)
+    network.learn(20, alpha=0.1)
+    before = network.weights.tobytes(), network.rng_state
+    a, b = network.play_greedy(20, seed=5), network.play_greedy(20, seed=5)
+    assert a.scores.tolist() == b.scores.tolist() and a.max_tiles.tolist() == b.max_tiles.tolist()
+    assert (network.weights.tobytes(), network.rng_state) == before
+    assert a.games == 20 and a.mean_score > 0 and a.max_tile >= 8 and 0 < a.reach_rate(8) <= 1
+
+
+def test_save_and_load_round_trip_bit_for_bit(tmp_path: Path) -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=3)
+    network.learn(40, alpha=0.1, tc=True)
+    path = tmp_path / "net.npz"
+    network.save(path)
+    loaded = NTupleNetwork.load(path, rows=3, cols=3, tuples=SMALL)
+    assert loaded.weights.tobytes() == network.weights.tobytes()
+    assert loaded.tuples == network.tuples and loaded.shape == (3, 3) and loaded.uses_tc
+    assert loaded.rng_state == network.rng_state and loaded.trained == network.trained
+    assert loaded.trained.games == 40 and loaded.trained.moves > 0
+
+
+def test_resuming_from_a_file_continues_like_an_uninterrupted_run(tmp_path: Path) -> None:
+    for tc in (False, True):
+        whole = NTupleNetwork(3, 3, SMALL, seed=21)
+        whole.learn(60, alpha=0.5 if tc else 0.05, tc=tc)
+        part = NTupleNetwork(3, 3, SMALL, seed=21)
+        part.learn(25, alpha=0.5 if tc else 0.05, tc=tc)
+        part.save(tmp_path / "part.npz")
+        resumed = NTupleNetwork.load(tmp_path / "part.npz")
+        resumed.learn(35, alpha=0.5 if tc else 0.05, tc=tc)
+        assert resumed.weights.tobytes() == whole.weights.tobytes(), tc
+        assert resumed.rng_state == whole.rng_state
+        assert (resumed.trained.games, resumed.trained.moves) == (whole.trained.games, whole.trained.moves)
+
+
+def test_a_file_of_another_network_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    NTupleNetwork(3, 3, SMALL, seed=1).save(path)
+    with pytest.raises(CorruptFileError, match="holds a network with other tuples: 00-01-02/10-11-00, not 00-01"):
+        NTupleNetwork.load(path, tuples=[[(0, 0), (0, 1)]])
+    with pytest.raises(CorruptFileError, match="holds a network for the 3x3 board, not the 4x4 one"):
+        NTupleNetwork.load(path, rows=4, cols=4)
+    with pytest.raises(CorruptFileError, match="the tuples asked for are not valid"):
+        NTupleNetwork.load(path, tuples=[[(5, 5)]])
+
+
+def _rewrite(path: Path, new_header: dict[str, object] | None = None, **arrays: np.ndarray) -> None:
+    """Rewrite a network file with its header or some arrays replaced."""
+    with np.load(path) as archive:
+        parts = {name: archive[name] for name in archive.files}
+    if new_header is not None:
+        parts["header"] = np.frombuffer(json.dumps(new_header).encode(), dtype=np.uint8)
+    parts.update(arrays)
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **parts)
+
+
+def _header(path: Path) -> dict[str, object]:
+    with np.load(path) as archive:
+        header: dict[str, object] = json.loads(archive["header"].tobytes())
+    return header
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("garbage", "is not a readable n-tuple network file"),
+        ("truncated", "is not a readable n-tuple network file"),
+        ("npy", "holds one array, not an archive"),
+        ("corrupt data", "is not a readable n-tuple network file"),
+        ("no weights", "is not an n-tuple network: no weights"),
+        ("format", "not an n-tuple network: expected format"),
+        ("version", "unsupported version 2"),
+        ("tuples", "tuples[0] has cell (7, 0) outside the 3x3 board"),
+        ("size", "a 9x3 board is not supported"),
+        ("shape", "weights holds float32 of shape (10,), expected float32 of shape (8192,)"),
+        ("dtype", "weights holds float64"),
+        ("nan", "weights holds values that are not finite"),
+        ("rng", "header 'rng_state' must be an integer in [0, 2**64)"),
+        ("tc", "no tc_errors array"),
+        ("keys", "bad header keys: missing [], unknown ['extra']"),
+        ("json", "the header is not UTF-8 JSON"),
+    ],
+)
+def test_a_damaged_file_is_refused_in_one_line(tmp_path: Path, damage: str, message: str) -> None:
+    path = tmp_path / "net.npz"
+    NTupleNetwork(3, 3, SMALL, seed=1).save(path)
+    header = _header(path)
+    if damage == "garbage":
+        path.write_bytes(b"not a zip file at all")
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    elif damage == "npy":
+        with path.open("wb") as handle:
+            np.save(handle, np.zeros(3))
+    elif damage == "corrupt data":
+        data = bytearray(path.read_bytes())
+        middle = len(data) // 2
+        data[middle : middle + 64] = bytes(64)
+        path.write_bytes(bytes(data))
+    elif damage == "no weights":
+        with np.load(path) as archive:
+            kept = {"header": archive["header"]}
+        with open(path, "wb") as handle:
+            np.savez_compressed(handle, **kept)
+    elif damage == "format":
+        _rewrite(path, {**header, "format": "something else"})
+    elif damage == "version":
+        _rewrite(path, {**header, "version": 2})
+    elif damage == "tuples":
+        _rewrite(path, {**header, "tuples": [[[7, 0]]]})
+    elif damage == "size":
+        _rewrite(path, {**header, "rows": 9})
+    elif damage == "shape":
+        _rewrite(path, weights=np.zeros(10, np.float32))
+    elif damage == "dtype":
+        _rewrite(path, weights=np.zeros(8192, np.float64))
+    elif damage == "nan":
+        _rewrite(path, weights=np.full(8192, np.nan, np.float32))
+    elif damage == "rng":
+        _rewrite(path, {**header, "rng_state": -3})
+    elif damage == "tc":
+        _rewrite(path, {**header, "tc": True})
+    elif damage == "keys":
+        _rewrite(path, {**header, "extra": 1})
+    elif damage == "json":
+        _rewrite(path, header=np.frombuffer(b"\xff{", dtype=np.uint8))
+    with pytest.raises(CorruptFileError) as info:
+        NTupleNetwork.load(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text, text
+
+
+def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        NTupleNetwork.load(tmp_path / "nothing.npz")
+
+
+def test_saving_is_atomic_and_makes_folders(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "folder" / "net.npz"
+    NTupleNetwork(2, 2, seed=1).save(path)
+    assert zipfile.is_zipfile(path) and sorted(p.name for p in path.parent.iterdir()) == ["net.npz"]
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(ntuple, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,208 @@
+"""The n-tuple kernels against their slow twins in ``tests/naive/ntuple.py``, on boards of every size.
+
+Networks here have small tuples (1 to 3 cells), so that tables stay tiny. Weights are
+multiples of 1/64 of modest size, so that sums of them are exact in any order.
+Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from plyground.g2048 import _ntuple_kernels as NK
+from plyground.g2048.ntuple import _layout
+from tests.g2048.strategies import grids
+from tests.naive import g2048 as naive
+from tests.naive import ntuple as naive_nt
+
+Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray]
+
+
+@st.composite
+def networks(draw: st.DrawFn, rows: int | None = None, cols: int | None = None) -> Network:
+    """A board size, 1 to 3 random tuples of 1 to 3 cells, and random weights."""
+    r = rows if rows is not None else draw(st.integers(2, 4))
+    c = cols if cols is not None else draw(st.integers(2, 4))
+    cells = [(i, j) for i in range(r) for j in range(c)]
+    tuples = draw(
+        st.lists(st.lists(st.sampled_from(cells), min_size=1, max_size=3, unique=True), min_size=1, max_size=3)
+    )
+    seed = draw(st.integers(0, 2**32 - 1))
+    weights = (np.random.default_rng(seed).integers(-4096, 4096, naive_nt.size(tuples)) / 64).astype(np.float32)
+    return r, c, tuples, weights
+
+
+@st.composite
+def boards_and_networks(draw: st.DrawFn) -> tuple[list[list[int]], Network]:
+    network = draw(networks())
+    return draw(grids(network[0], network[1])), network
+
+
+def _lookups(network: Network) -> np.ndarray:
+    rows, cols, tuples, _ = network
+    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
+
+
+@given(boards_and_networks())
+def test_positions_match_naive(case: tuple[list[list[int]], Network]) -> None:
+    grid, network = case
+    rows, cols, tuples, weights = network
+    bits = naive.to_bits(grid)
+    lookups = _lookups(network)
+    assert lookups.shape[0] == len(naive_nt.lookups(rows, cols, tuples))
+    out = np.full(lookups.shape[0] + 3, -1, dtype=np.int64)
+    NK._indices(np.uint64(bits), rows, cols, lookups, out, 3)
+    assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples)
+    assert _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[1] == weights.shape[0]
+
+
+def test_positions_by_hand() -> None:
+    # 2x2 board "2 4/8 0" (exponents 1 2/3 0) and the tuple (0,0) (0,1); table offset 0.
+    bits = naive.to_bits([[2, 4], [8, 0]])
+    tuples = [[(0, 0), (0, 1)]]
+    # identity reads (0,0) (0,1): 1 + 16*2; rotate 90 reads (1,0) (0,0): 3 + 16*1;
+    # rotate 180 reads (1,1) (1,0): 0 + 16*3; rotate 270 reads (0,1) (1,1): 2 + 16*0;
+    # mirror left-right reads (0,1) (0,0): 2 + 16*1; mirror up-down (1,0) (1,1): 3 + 0;
+    # transpose reads (0,0) (1,0): 1 + 16*3; anti-transpose (1,1) (0,1): 0 + 16*2.
+    expected = [33, 19, 48, 2, 18, 3, 49, 32]
+    assert naive_nt.positions(bits, 2, 2, tuples) == expected
+    out = np.empty(8, dtype=np.int64)
+    NK._indices(np.uint64(bits), 2, 2, _layout((((0, 0), (0, 1)),), 2, 2)[0], out, 0)
+    assert out.tolist() == expected
+
+
+@given(grids())
+def test_images_match_naive(grid: list[list[int]]) -> None:
+    rows, cols = len(grid), len(grid[0])
+    images = NK._images(np.uint64(naive.to_bits(grid)), rows, cols)
+    for symmetry in naive_nt.cell_maps(rows, cols):
+        assert int(images[symmetry]) == naive.to_bits(naive_nt.moved(grid, symmetry)), symmetry
+
+
+@given(boards_and_networks())
+def test_value_matches_naive(case: tuple[list[list[int]], Network]) -> None:
+    grid, network = case
+    rows, cols, tuples, weights = network
+    bits = naive.to_bits(grid)
+    expected = naive_nt.value(bits, rows, cols, tuples, weights)
+    assert NK._value(np.uint64(bits), rows, cols, weights, _lookups(network)) == expected
+
+
+@given(boards_and_networks(), st.sampled_from([0.5, -1.25, 1e-3, 3.0e4]))
+def test_update_matches_naive(case: tuple[list[list[int]], Network], delta: float) -> None:
+    grid, network = case
+    rows, cols, tuples, weights = network
+    bits = naive.to_bits(grid)
+    expected = weights.copy()
+    naive_nt.update(bits, rows, cols, tuples, expected, delta)
+    NK._update(np.uint64(bits), rows, cols, weights, _lookups(network), delta)
+    assert weights.tobytes() == expected.tobytes()
+
+
+@given(boards_and_networks(), st.floats(-1e4, 1e4), st.sampled_from([0.01, 0.5, 1.0]), st.booleans())
+def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: float, alpha: float, tc: bool) -> None:
+    grid, network = case
+    rows, cols, tuples, weights = network
+    bits = naive.to_bits(grid)
+    rng = np.random.default_rng(int(weights.shape[0]))
+    errors = (rng.integers(-512, 512, weights.shape[0]) / 8).astype(np.float32)
+    abs_errors = (np.abs(errors) + rng.integers(0, 2, weights.shape[0]) * rng.random(weights.shape[0])).astype(
+        np.float32
+    )
+    expected = weights.copy(), errors.copy(), abs_errors.copy()
+    expected_error = naive_nt.td_update(
+        bits, target, rows, cols, tuples, expected[0], alpha, (expected[1], expected[2]) if tc else None
+    )
+    lookups = _lookups(network)
+    positions = np.empty(lookups.shape[0], dtype=np.int64)
+    NK._indices(np.uint64(bits), rows, cols, lookups, positions, 0)
+    error = NK._td_update(weights, positions, 0, lookups.shape[0], target, alpha, tc, errors, abs_errors)
+    assert error == expected_error
+    assert weights.tobytes() == expected[0].tobytes()
+    assert errors.tobytes() == expected[1].tobytes()
+    assert abs_errors.tobytes() == expected[2].tobytes()
+
+
+@given(boards_and_networks())
+def test_value_is_the_same_for_every_symmetric_image(case: tuple[list[list[int]], Network]) -> None:
+    grid, network = case
+    rows, cols, _, weights = network
+    lookups = _lookups(network)
+    value = NK._value(np.uint64(naive.to_bits(grid)), rows, cols, weights, lookups)
+    symmetries = naive_nt.cell_maps(rows, cols)
+    assert len(symmetries) == (8 if rows == cols else 4)
+    for symmetry in symmetries:
+        image = naive_nt.moved(grid, symmetry)
+        assert NK._value(np.uint64(naive.to_bits(image)), rows, cols, weights, lookups) == value, symmetry
+
+
+def test_a_tuple_mapped_onto_itself_is_looked_up_once() -> None:
+    # The diagonal of a 2x2 board: the transposition reads it in the same order.
+    rows, cols, tuples = 2, 2, [[(0, 0), (1, 1)]]
+    lookups = _layout((((0, 0), (1, 1)),), rows, cols)[0]
+    assert lookups.shape[0] == len(naive_nt.lookups(rows, cols, tuples)) == 4
+
+
+@given(grids())
+def test_max_tile_matches_naive(grid: list[list[int]]) -> None:
+    assert NK._max_tile(np.uint64(naive.to_bits(grid))) == naive.max_tile(grid)
+
+
+def _results(games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64)
+
+
+LEARN_CASES = [
+    # rows, cols, tuples, random start weights, alpha, tc, seed, games
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 1, 20),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 2, 5),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 3, 4),
+    (3, 4, [[(0, 0), (0, 1)], [(2, 3)]], False, 0.1, False, 4, 2),
+    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 2**64 - 5, 10),
+]
+
+
+@pytest.mark.parametrize(("rows", "cols", "tuples", "random_start", "alpha", "tc", "seed", "games"), LEARN_CASES)
+def test_learning_matches_a_naive_td_loop(
+    rows: int,
+    cols: int,
+    tuples: list[list[tuple[int, int]]],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    seed: int,
+    games: int,
+) -> None:
+    weights = np.zeros(naive_nt.size(tuples), dtype=np.float32)
+    if random_start:
+        weights[:] = np.random.default_rng(seed).integers(-64, 64, weights.shape[0]) / 16
+    errors, abs_errors = np.zeros_like(weights), np.zeros_like(weights)
+    expected = weights.copy(), errors.copy(), abs_errors.copy()
+    scores, tiles, moves, state = naive_nt.play(
+        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None
+    )
+    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
+    rng = np.array([seed], dtype=np.uint64)
+    out = _results(games)
+    threshold = np.uint64(naive.four_threshold(0.1))
+    total = NK._learn(games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, rng, *out)
+    assert [o.tolist() for o in out] == [scores, tiles, moves]
+    assert total == sum(moves) and int(rng[0]) == state
+    assert weights.tobytes() == expected[0].tobytes()
+    assert errors.tobytes() == expected[1].tobytes() and abs_errors.tobytes() == expected[2].tobytes()
+    assert tc or not errors.any()
+
+
+@given(networks(rows=3, cols=3) | networks(rows=2, cols=4), st.integers(0, 2**64 - 1))
+def test_greedy_play_matches_naive(network: Network, seed: int) -> None:
+    rows, cols, tuples, weights = network
+    scores, tiles, moves, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed)
+    rng = np.array([seed], dtype=np.uint64)
+    out = _results(1)
+    threshold = np.uint64(naive.four_threshold(0.1))
+    total = NK._play_greedy(1, rows, cols, threshold, weights, _lookups(network), rng, *out)
+    assert [o.tolist() for o in out] == [scores, tiles, moves]
+    assert total == sum(moves) and int(rng[0]) == state

@@ -1,0 +1,218 @@
+"""Slow, obviously-correct reference of the n-tuple network and its TD(0) learning.
+
+Boards are ints in bit form (see ``g2048.py``). A network is a flat float32 numpy array
+of weights (the tables of the tuples one after the other, ``16**len(tuple)`` entries
+each) and its tuples; everything else is computed here from first principles:
+
+* the symmetries are written out cell by cell (all 8 for a square board; identity,
+  rotate 180 and the two mirrors for a rectangle), numbered as in ``core.symmetry``;
+* a lookup reads the tuple's cells from the board moved by a symmetry; lookups that read
+  the same board cells in the same order as an earlier symmetry are dropped; lookups are
+  ordered by symmetry, then by tuple;
+* a table index puts the first cell's exponent in the lowest 4 bits.
+
+Floating point follows the kernels step by step: sums in float64 in lookup order, each
+weight rounded to float32 after every change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import g2048
+
+Cell = tuple[int, int]
+Tuples = Sequence[Sequence[Cell]]
+
+
+def cell_maps(rows: int, cols: int) -> dict[int, Callable[[int, int], Cell]]:
+    """Symmetry number -> where it sends cell (r, c), for the symmetries of an R×C board."""
+    if rows != cols:
+        return {
+            0: lambda r, c: (r, c),
+            2: lambda r, c: (rows - 1 - r, cols - 1 - c),
+            4: lambda r, c: (r, cols - 1 - c),
+            5: lambda r, c: (rows - 1 - r, c),
+        }
+    n = rows
+    return {
+        0: lambda r, c: (r, c),
+        1: lambda r, c: (c, n - 1 - r),
+        2: lambda r, c: (n - 1 - r, n - 1 - c),
+        3: lambda r, c: (n - 1 - c, r),
+        4: lambda r, c: (r, n - 1 - c),
+        5: lambda r, c: (n - 1 - r, c),
+        6: lambda r, c: (c, r),
+        7: lambda r, c: (n - 1 - c, n - 1 - r),
+    }
+
+
+def moved(grid: list[list[int]], symmetry: int) -> list[list[int]]:
+    """The grid with each cell's content moved to where the symmetry sends the cell."""
+    rows, cols = len(grid), len(grid[0])
+    send = cell_maps(rows, cols)[symmetry]
+    out = [[0] * cols for _ in range(rows)]
+    for r in range(rows):
+        for c in range(cols):
+            r2, c2 = send(r, c)
+            out[r2][c2] = grid[r][c]
+    return out
+
+
+def lookups(rows: int, cols: int, tuples: Tuples) -> list[tuple[int, int, list[Cell]]]:
+    """The lookups in kernel order: ``(tuple number, symmetry, board cells read in order)``."""
+    labels = [[r * cols + c for c in range(cols)] for r in range(rows)]
+    found: dict[int, list[tuple[int, list[Cell]]]] = {t: [] for t in range(len(tuples))}
+    for symmetry in cell_maps(rows, cols):
+        image = moved(labels, symmetry)
+        for t, cells in enumerate(tuples):
+            source = [divmod(image[r][c], cols) for r, c in cells]
+            if all(source != seen for _, seen in found[t]):
+                found[t].append((symmetry, source))
+    out = [(t, s, source) for t in found for s, source in found[t]]
+    return sorted(out, key=lambda item: item[1])  # stable: by symmetry, then tuple
+
+
+def offsets(tuples: Tuples) -> list[int]:
+    """Where each tuple's table starts in the flat weights."""
+    out, total = [], 0
+    for cells in tuples:
+        out.append(total)
+        total += 16 ** len(cells)
+    return out
+
+
+def size(tuples: Tuples) -> int:
+    """The number of weights of a network."""
+    return sum(16 ** len(cells) for cells in tuples)
+
+
+def exponent(bits: int, r: int, c: int) -> int:
+    return (bits >> (16 * r + 4 * c)) & 0xF
+
+
+def positions(bits: int, rows: int, cols: int, tuples: Tuples) -> list[int]:
+    """The position in the flat weights of every lookup of the board."""
+    starts = offsets(tuples)
+    out = []
+    for t, _, source in lookups(rows, cols, tuples):
+        index = sum(exponent(bits, r, c) * 16**i for i, (r, c) in enumerate(source))
+        out.append(starts[t] + index)
+    return out
+
+
+def value(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray) -> float:
+    """The sum of the weights of all lookups (float64, in order)."""
+    total = 0.0
+    for i in positions(bits, rows, cols, tuples):
+        total += float(weights[i])
+    return total
+
+
+def update(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, delta: float) -> None:
+    """Add ``delta`` to the weight of every lookup, rounding to float32 each time."""
+    for i in positions(bits, rows, cols, tuples):
+        weights[i] = np.float32(float(weights[i]) + delta)
+
+
+def td_update(
+    bits: int,
+    target: float,
+    rows: int,
+    cols: int,
+    tuples: Tuples,
+    weights: np.ndarray,
+    alpha: float,
+    tc: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
+    """One TD step: move the board's value towards ``target``; return the error.
+
+    Plain TD moves each weight by ``alpha / n_lookups * error``; with ``tc = (E, A)``
+    each weight's step is scaled by ``|E_i| / A_i`` (1 while ``A_i`` is 0), then
+    ``E_i += error`` and ``A_i += |error|``.
+    """
+    where = positions(bits, rows, cols, tuples)
+    error = target - value(bits, rows, cols, tuples, weights)
+    step = alpha / len(where)
+    for i in where:
+        if tc is None:
+            weights[i] = np.float32(float(weights[i]) + step * error)
+            continue
+        errors, abs_errors = tc
+        total = float(abs_errors[i])
+        rate = abs(float(errors[i])) / total if total > 0.0 else 1.0
+        weights[i] = np.float32(float(weights[i]) + step * rate * error)
+        errors[i] = np.float32(float(errors[i]) + error)
+        abs_errors[i] = np.float32(total + abs(error))
+    return error
+
+
+def greedy_move(
+    grid: list[list[int]], tuples: Tuples, weights: np.ndarray
+) -> tuple[str, list[list[int]], int, float] | None:
+    """The legal move of largest ``points + V(afterstate)`` (the first of up, right, down, left on ties)."""
+    rows, cols = len(grid), len(grid[0])
+    best = None
+    for direction in g2048.DIRECTIONS:
+        after, points = g2048.move(grid, direction)
+        if after == grid:
+            continue
+        v = points + value(g2048.to_bits(after), rows, cols, tuples, weights)
+        if best is None or v > best[3]:
+            best = (direction, after, points, v)
+    return best
+
+
+def max_tile(grid: list[list[int]]) -> int:
+    return g2048.max_tile(grid)
+
+
+def play(
+    games: int,
+    rows: int,
+    cols: int,
+    p_four: float,
+    tuples: Tuples,
+    weights: np.ndarray,
+    state: int,
+    *,
+    alpha: float | None = None,
+    tc: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[list[int], list[int], list[int], int]:
+    """Play ``games`` greedy games, learning by afterstate TD(0) when ``alpha`` is given.
+
+    After each move the previous afterstate moves towards ``points + V(afterstate)`` of
+    the new move (as valued when choosing it); after the last move, towards 0. Spawns
+    come from the splitmix64 stream starting at ``state``: two per new game, one per move.
+    Returns (scores, max tiles, moves, final state).
+    """
+    threshold = g2048.four_threshold(p_four)
+    scores, tiles, moves = [], [], []
+    for _ in range(games):
+        state, rnd = g2048.splitmix64(state)
+        grid = g2048.spawn_with(g2048.empty_grid(rows, cols), rnd, threshold)
+        state, rnd = g2048.splitmix64(state)
+        grid = g2048.spawn_with(grid, rnd, threshold)
+        prev: int | None = None
+        score = 0
+        played = 0
+        while True:
+            choice = greedy_move(grid, tuples, weights)
+            if choice is None:
+                break
+            _, after, points, target = choice
+            if alpha is not None and prev is not None:
+                td_update(prev, target, rows, cols, tuples, weights, alpha, tc)
+            prev = g2048.to_bits(after)
+            score += points
+            played += 1
+            state, rnd = g2048.splitmix64(state)
+            grid = g2048.spawn_with(after, rnd, threshold)
+        if alpha is not None and prev is not None:
+            td_update(prev, 0.0, rows, cols, tuples, weights, alpha, tc)
+        scores.append(score)
+        tiles.append(max_tile(grid))
+        moves.append(played)
+    return scores, tiles, moves, state
