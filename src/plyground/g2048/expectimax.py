@@ -9,6 +9,14 @@ A *depth* counts moves: depth 1 values each move by the heuristic value of the b
 leaves, depth 2 adds every spawn and the best reply to it, and so on. Each legal root move
 is searched by its own worker (threads running kernels that release the GIL), with its
 own transposition table, so a decision does not depend on the number of workers.
+
+The leaves are valued by the heuristic (the default) or by a trained n-tuple network
+(``evaluator=``, see :class:`Expectimax`). A network trained by afterstate TD values an
+afterstate as the expected sum of the points still to come, so with a network the search
+adds the points scored along the way: a move is worth ``points + V(afterstate)`` at depth
+1 (the network's own greedy choice), and deeper searches take the expectation over
+spawns of the best ``points + value`` of the next move, with ``V`` at the horizon. A
+board with no legal move is then worth 0 more points. The heuristic search adds no points.
 """
 
 from __future__ import annotations
@@ -17,22 +25,30 @@ import collections
 import functools
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import InvalidInputError
+from plyground.errors import InvalidBoardError, InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.heuristic import Weights, default_weights, line_table, lost_value
 
-__all__ = ["Decision", "Expectimax", "policy_depth"]
+if TYPE_CHECKING:
+    from plyground.g2048.ntuple import NTupleNetwork
+
+__all__ = ["Decision", "Evaluator", "Expectimax", "load_evaluator", "policy_depth"]
+
+Evaluator: TypeAlias = "NTupleNetwork | str | None"
+"""What values the leaves: None or ``"heuristic"``, an n-tuple network, or ``"ntuple:FILE"``."""
 
 MAX_DEPTH = 30
 DEFAULT_CUTOFF = 1e-4
@@ -45,11 +61,12 @@ class Decision:
 
     Attributes:
         move: the chosen direction, None when no move is legal.
-        values: each legal move's expected heuristic value at the completed depth.
+        values: each legal move's value at the completed depth: the expected heuristic value,
+            or with a network the expected points to come (the move's points included).
         depth: the deepest fully searched depth (0 when no move is legal).
         nodes: chance nodes visited (all depths, aborted ones included).
         tt_hits: transposition-table hits.
-        evaluations: heuristic evaluations (leaves).
+        evaluations: evaluations of leaves (heuristic or network).
         seconds: wall-clock time of the search.
     """
 
@@ -122,6 +139,35 @@ def _until(
     return {DIRECTIONS[d]: submitted[d].result() for d in sorted(submitted)}, timed_out
 
 
+def load_evaluator(evaluator: Evaluator) -> NTupleNetwork | None:
+    """The network that ``evaluator`` names (None for the heuristic).
+
+    Args:
+        evaluator: None or ``"heuristic"``; an :class:`~plyground.g2048.ntuple.NTupleNetwork`;
+            or ``"ntuple:FILE"``, a network file written by ``NTupleNetwork.save``.
+
+    Raises:
+        InvalidInputError: an unknown evaluator, or a network file that does not exist.
+        CorruptFileError: a file that is not a readable network (one line, naming the file).
+    """
+    if evaluator is None or evaluator == "heuristic":
+        return None
+    if isinstance(evaluator, str) and evaluator.startswith("ntuple:") and len(evaluator) > len("ntuple:"):
+        from plyground.g2048.ntuple import NTupleNetwork
+
+        path = evaluator.removeprefix("ntuple:")
+        try:
+            return NTupleNetwork.load(path)
+        except FileNotFoundError:
+            raise InvalidInputError(f"n-tuple network file {path} does not exist") from None
+    ntuple = sys.modules.get("plyground.g2048.ntuple")  # a network object means the module is loaded
+    if ntuple is not None and isinstance(evaluator, ntuple.NTupleNetwork):
+        return evaluator
+    raise InvalidInputError(
+        f"evaluator must be 'heuristic', 'ntuple:FILE' or an NTupleNetwork, got {evaluator!r}"
+    )
+
+
 def policy_depth(board: Board) -> int:
     """The search depth for ``board`` when none is given: deeper as the board gets harder.
 
@@ -155,9 +201,15 @@ class Expectimax:
         max_cells: search at most this many empty cells per spawn, drawn at random (None: all).
         tt_bits: each worker's transposition table has ``2**tt_bits`` entries.
         seed: seeds the cell sampling; the same seed gives the same decisions.
+        evaluator: what values the leaves (see :func:`load_evaluator`): the heuristic (None
+            or ``"heuristic"``, the default), or an n-tuple network (an ``NTupleNetwork`` or
+            ``"ntuple:FILE"``). With a network, values are expected points to come: each
+            move's points plus, at the horizon, the network's value of the afterstate, so
+            depth 1 plays the network's greedy move; ``weights`` is then unused.
 
     Raises:
-        InvalidInputError: a parameter out of range.
+        InvalidInputError: a parameter out of range, an unknown evaluator or a missing file.
+        CorruptFileError: an unreadable network file.
     """
 
     def __init__(
@@ -172,6 +224,7 @@ class Expectimax:
         max_cells: int | None = None,
         tt_bits: int = DEFAULT_TT_BITS,
         seed: int = 0,
+        evaluator: Evaluator = None,
     ) -> None:
         if time_ms is not None and not (isinstance(time_ms, int | float) and time_ms > 0):
             raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
@@ -189,6 +242,8 @@ class Expectimax:
             raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
         if weights is not None and not isinstance(weights, Weights):
             raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
+        self.network = load_evaluator(evaluator)
+        """The n-tuple network at the leaves, None for the heuristic."""
         self.time_ms = time_ms
         self.depth = depth
         self.weights = weights if weights is not None else default_weights()
@@ -237,11 +292,18 @@ class Expectimax:
 
         Raises:
             InvalidInputError: ``board`` is not a :class:`~plyground.g2048.Board`.
+            InvalidBoardError: the board is not of the size of the network.
         """
         if not isinstance(board, Board):
             raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
+        if self.network is not None and board.shape != self.network.shape:
+            raise InvalidBoardError(
+                f"a {board.rows}x{board.cols} board cannot be searched with a network for "
+                f"{self.network.rows}x{self.network.cols}"
+            )
         self._ensure_pool()
-        self._table(board.rows, board.cols)  # built once per board size, outside the time budget
+        if self.network is None:
+            self._table(board.rows, board.cols)  # built once per board size, outside the time budget
         start = time.perf_counter()
         legal = [DIRECTIONS.index(d) for d in board.legal_moves()]
         if not legal:
@@ -249,10 +311,42 @@ class Expectimax:
         with self._lock:
             return self._search(board, legal, start)
 
+    def _search_move(self, board: Board, stop: npt.NDArray[np.uint8]) -> Callable[[int, int, _Worker], float]:
+        """``search(d, depth, worker)``: the value of root move ``d`` searched ``depth`` deep by ``worker``."""
+        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
+        seed = np.uint64(self.seed)
+        if self.network is not None:
+            from plyground.g2048 import _ntuple_search_kernels as NS
+
+            # The kernels' signatures take writable arrays; the search only reads them.
+            weights, lookups = self.network._weights, self.network._lookups
+
+            def search_network(d: int, depth: int, worker: _Worker) -> float:
+                return float(
+                    NS._search_move(
+                        bits, d, depth, rows, cols, weights, lookups, self.p_four, self.cutoff, self.max_cells,
+                        seed, worker.tt, worker.counters, stop,
+                    )
+                )  # fmt: skip
+
+            return search_network
+        table, lost = self._table(rows, cols)
+        monotonicity = self.weights.monotonicity
+
+        def search_heuristic(d: int, depth: int, worker: _Worker) -> float:
+            return float(
+                S._search_move(
+                    bits, d, depth, rows, cols, table, monotonicity, self.p_four, self.cutoff, lost, self.max_cells,
+                    seed, worker.tt, worker.counters, stop,
+                )
+            )  # fmt: skip
+
+        return search_heuristic
+
     def _search(self, board: Board, legal: list[int], start: float) -> Decision:
         pool = self._ensure_pool()
-        table, lost = self._table(board.rows, board.cols)
         stop = np.zeros(1, dtype=np.uint8)
+        search_move = self._search_move(board, stop)
         totals = np.zeros(4, dtype=np.int64)
         deadline = start + self.time_ms / 1000.0 if self.time_ms is not None else None
         if deadline is None:
@@ -266,24 +360,8 @@ class Expectimax:
             worker = self._idle.get()
             try:
                 worker.counters[:3] = 0
-                value = S._search_move(
-                    np.uint64(board.bits),
-                    d,
-                    depth,
-                    board.rows,
-                    board.cols,
-                    table,
-                    self.weights.monotonicity,
-                    self.p_four,
-                    self.cutoff,
-                    lost,
-                    self.max_cells,
-                    np.uint64(self.seed),
-                    worker.tt,
-                    worker.counters,
-                    stop,
-                )
-                return float(value), worker.counters.copy()
+                value = search_move(d, depth, worker)
+                return value, worker.counters.copy()
             finally:
                 self._idle.put(worker)
 
