@@ -117,3 +117,14 @@ def test_contributions_point_the_right_way() -> None:
     assert ordered.contributions["monotonicity"] > scattered.contributions["monotonicity"]
     assert ordered.contributions["rank_sum"] == pytest.approx(scattered.contributions["rank_sum"])
     assert ordered.total > scattered.total
+
+
+def test_every_shipped_weights_file_loads() -> None:
+    from importlib import resources
+
+    folder = resources.files("plyground.g2048").joinpath("weights")
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".json"))
+    assert names == ["default.json", "tuned-depth2.json"]
+    for name in names:
+        with resources.as_file(folder.joinpath(name)) as path:
+            assert Weights.load(path).empty > 0

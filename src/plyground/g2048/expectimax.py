@@ -163,9 +163,7 @@ def load_evaluator(evaluator: Evaluator) -> NTupleNetwork | None:
     ntuple = sys.modules.get("plyground.g2048.ntuple")  # a network object means the module is loaded
     if ntuple is not None and isinstance(evaluator, ntuple.NTupleNetwork):
         return evaluator
-    raise InvalidInputError(
-        f"evaluator must be 'heuristic', 'ntuple:FILE' or an NTupleNetwork, got {evaluator!r}"
-    )
+    raise InvalidInputError(f"evaluator must be 'heuristic', 'ntuple:FILE' or an NTupleNetwork, got {evaluator!r}")
 
 
 def policy_depth(board: Board) -> int:

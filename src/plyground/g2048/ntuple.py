@@ -409,12 +409,23 @@ class NTupleNetwork:
         tc: bool = False,
         p_four: float = DEFAULT_P_FOUR,
         batch: int = 100,
+        workers: int = 1,
+        stop: Callable[[], bool] | None = None,
         on_progress: Callable[[LearnStats], None] | None = None,
     ) -> LearnStats:
         """Play ``games`` games by the greedy move and learn from every move (afterstate TD(0)).
 
-        The games continue the network's stream of spawns (:attr:`rng_state`), so learning
-        in several calls, or saving and loading in between, gives the same weights as one call.
+        With one worker, the games continue the network's stream of spawns
+        (:attr:`rng_state`), so learning in several calls, or saving and loading in between,
+        gives the same weights as one call, bit for bit.
+
+        With ``workers=W`` above 1, W threads play at once and update the same weights
+        without locks (Hogwild: the kernel releases the GIL; an update that races with
+        another may be lost, which TD learning shrugs off). Each thread draws its spawns
+        from a stream of its own, derived from :attr:`rng_state`, which then moves on by W
+        draws. The games of each stream are fixed, but which thread plays which game, and
+        the order of the updates, depend on timing: the weights are **not** reproducible.
+        Threads take a few games at a time, so that none waits long for the others.
 
         Args:
             games: the number of games.
@@ -422,41 +433,152 @@ class NTupleNetwork:
                 or about 1 with ``tc``).
             tc: temporal coherence: per-weight adaptive rates (see the module).
             p_four: the probability that a spawned tile is a 4.
-            batch: games per kernel call; ``on_progress`` is called after each.
-            on_progress: called with the statistics of this call so far.
+            batch: games per kernel call (with several workers, at most this many); with
+                one worker, ``on_progress`` is called after each.
+            workers: threads learning at once (1: reproducible; 2 for two cores).
+            stop: called before each kernel call (with several workers, after each and
+                every 50 ms); when it returns True, no new kernel call starts and the call
+                returns the games finished.
+            on_progress: called with the statistics of this call so far. With several
+                workers it is called, in the calling thread, after every finished kernel
+                call, while the other threads go on learning: it must not save the network.
 
         Returns:
-            The statistics of the games of this call.
+            The statistics of the games of this call (with several workers, in the order
+            they finished, and ``seconds`` is wall-clock time).
 
         Raises:
-            InvalidInputError: a bad number of games or batch, ``alpha`` or ``p_four``.
+            InvalidInputError: a bad number of games, batch or workers, ``alpha`` or ``p_four``.
         """
         games = _count(games, "games", 0)
         batch = _count(batch, "batch", 1)
+        workers = _count(workers, "workers", 1)
         if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
             raise InvalidInputError(f"alpha must be a positive number, got {alpha!r}")
         threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
         if tc and self._tc is None:
             self._tc = (np.zeros_like(self._weights), np.zeros_like(self._weights))
         errors, abs_errors = self._tc if tc and self._tc is not None else (_EMPTY, _EMPTY)
+        if workers > 1 and games > 1:
+            kernel = functools.partial(
+                NK._learn, rows=self._rows, cols=self._cols, threshold=threshold, weights=self._weights,
+                lookups=self._lookups, alpha=float(alpha), tc=bool(tc), errors=errors, abs_errors=abs_errors,
+            )  # fmt: skip
+            return self._learn_in_threads(kernel, games, min(workers, games), batch, stop, on_progress)
         scores, tiles, moves = _results(games)
         seconds = 0.0
         stats = LearnStats(GameResults(scores[:0], tiles[:0], moves[:0]), 0.0)
         for start in range(0, games, batch):
-            stop = min(start + batch, games)
+            if stop is not None and stop():
+                break
+            stop_at = min(start + batch, games)
             began = time.perf_counter()
             played = NK._learn(
-                stop - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
-                bool(tc), errors, abs_errors, self._rng, scores[start:stop], tiles[start:stop], moves[start:stop],
+                stop_at - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
+                bool(tc), errors, abs_errors, self._rng, scores[start:stop_at], tiles[start:stop_at],
+                moves[start:stop_at],
             )  # fmt: skip
             spent = time.perf_counter() - began
             seconds += spent
             done = self._trained
-            self._trained = Training(done.games + stop - start, done.moves + int(played), done.seconds + spent)
-            stats = LearnStats(GameResults(scores[:stop], tiles[:stop], moves[:stop]), seconds)
+            self._trained = Training(done.games + stop_at - start, done.moves + int(played), done.seconds + spent)
+            stats = LearnStats(GameResults(scores[:stop_at], tiles[:stop_at], moves[:stop_at]), seconds)
             if on_progress is not None:
                 on_progress(stats)
         return stats
+
+    def _learn_in_threads(
+        self,
+        kernel: Callable[..., int],
+        games: int,
+        workers: int,
+        batch: int,
+        stop: Callable[[], bool] | None,
+        on_progress: Callable[[LearnStats], None] | None,
+    ) -> LearnStats:
+        """:meth:`learn` with ``workers`` threads (2 or more) on the same weights; see there.
+
+        Threads take ``min(batch, remaining // (2 * workers))`` games at a time (at least
+        one), so that the chunks shrink towards the end and the last thread to finish
+        makes the others wait for one short chunk at most. A finished chunk's results are
+        copied, under a lock, after those finished before it; the calling thread then
+        counts them in :attr:`trained` and calls ``on_progress``.
+        """
+        state = self.rng_state
+        streams = [_splitmix64((state + (k + 1) * _GOLDEN) & _MASK64) for k in range(workers)]
+        self._rng[0] = np.uint64((state + workers * _GOLDEN) & _MASK64)
+        scores, tiles, moves = _results(games)
+        lock = threading.Lock()
+        halt = threading.Event()
+        finished: queue.SimpleQueue[tuple[int, int] | BaseException | None] = queue.SimpleQueue()
+        taken = filled = 0
+
+        def work(stream: int) -> None:
+            nonlocal taken, filled
+            rng = np.array([stream], dtype=np.uint64)
+            own = _results(batch)
+            try:
+                while not halt.is_set():
+                    with lock:
+                        n = min(batch, max(1, (games - taken) // (2 * workers)), games - taken)
+                        taken += n
+                    if n <= 0:
+                        break
+                    played = kernel(n, rng=rng, scores=own[0][:n], tiles=own[1][:n], moves=own[2][:n])
+                    with lock:
+                        for out, part in zip((scores, tiles, moves), own, strict=True):
+                            out[filled : filled + n] = part[:n]
+                        filled += n
+                        finished.put((filled, int(played)))
+            except BaseException as exc:  # handed to the calling thread, which raises it
+                halt.set()
+                finished.put(exc)
+            finally:
+                finished.put(None)
+
+        threads = [threading.Thread(target=work, args=(s,), name=f"ntuple-learn-{k}") for k, s in enumerate(streams)]
+        began = time.perf_counter()
+        base = self._trained
+        count, played_moves, running = 0, 0, len(threads)
+        failure: BaseException | None = None
+        for thread in threads:
+            thread.start()
+        try:
+            while running:
+                try:
+                    item = finished.get(timeout=0.05)
+                except queue.Empty:
+                    item = None if False else ...
+                if item is ...:
+                    pass
+                elif item is None:
+                    running -= 1
+                elif isinstance(item, BaseException):
+                    failure = failure or item
+                else:
+                    count, played_moves = item[0], played_moves + item[1]
+                    seconds = time.perf_counter() - began
+                    self._trained = Training(base.games + count, base.moves + played_moves, base.seconds + seconds)
+                    if on_progress is not None:
+                        on_progress(LearnStats(GameResults(scores[:count], tiles[:count], moves[:count]), seconds))
+                if stop is not None and not halt.is_set() and stop():
+                    halt.set()
+        finally:
+            halt.set()
+            for thread in threads:
+                thread.join()
+            while True:  # what finished after an exception in this thread
+                try:
+                    item = finished.get_nowait()
+                except queue.Empty:
+                    break
+                if isinstance(item, tuple):
+                    count, played_moves = item[0], played_moves + item[1]
+            seconds = time.perf_counter() - began
+            self._trained = Training(base.games + count, base.moves + played_moves, base.seconds + seconds)
+        if failure is not None:
+            raise failure
+        return LearnStats(GameResults(scores[:count], tiles[:count], moves[:count]), seconds)
 
     def play_greedy(self, games: int, *, seed: int | None = None, p_four: float = DEFAULT_P_FOUR) -> GameResults:
         """Play ``games`` games by the greedy move (1-ply: largest ``points + V(afterstate)``), learning nothing.
