@@ -17,6 +17,10 @@ each of its lookups moves by ``alpha / lookups * error``. ``tc=True`` selects te
 coherence (Jaśkowski 2018): each weight scales that step by ``|E| / A``, the ratio of the
 sum of its errors to the sum of their absolute values (useful with ``alpha`` near 1).
 The kernels are in ``_ntuple_kernels.py``, which also describes the table layout.
+``learn(..., workers=2)`` runs the learning kernel in two threads on the same weights
+(lock-free updates, Hogwild-style): about twice the moves per second on two free cores,
+but not reproducible, unlike one worker. Training runs that checkpoint and resume are
+in :mod:`plyground.g2048.learning`.
 
 >>> net = NTupleNetwork(2, 2, seed=3)
 >>> stats = net.learn(200, alpha=0.1)
@@ -41,6 +45,8 @@ import functools
 import json
 import math
 import os
+import queue
+import threading
 import time
 import zipfile
 import zlib
@@ -279,6 +285,25 @@ class Training:
     seconds: float = 0.0
 
 
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+"""The step of the splitmix64 streams of spawns (as in the kernels)."""
+
+_Int64s = npt.NDArray[Any]
+"""A one-dimensional array that a kernel fills (int64 results, or the uint64 state of a stream)."""
+
+
+def _splitmix64(z: int) -> int:
+    """The splitmix64 output function (``_kernels._mix64``) on a Python int.
+
+    >>> hex(_splitmix64(0x9E3779B97F4A7C15))
+    '0xe220a8397b1dcdaf'
+    """
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
 def _results(games: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     return np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64)
 
@@ -435,7 +460,8 @@ class NTupleNetwork:
             p_four: the probability that a spawned tile is a 4.
             batch: games per kernel call (with several workers, at most this many); with
                 one worker, ``on_progress`` is called after each.
-            workers: threads learning at once (1: reproducible; 2 for two cores).
+            workers: threads learning at once (1: reproducible; 2 for two cores); at most one
+                per game, and a call of one game runs as with one worker.
             stop: called before each kernel call (with several workers, after each and
                 every 50 ms); when it returns True, no new kernel call starts and the call
                 returns the games finished.
@@ -460,11 +486,13 @@ class NTupleNetwork:
             self._tc = (np.zeros_like(self._weights), np.zeros_like(self._weights))
         errors, abs_errors = self._tc if tc and self._tc is not None else (_EMPTY, _EMPTY)
         if workers > 1 and games > 1:
-            kernel = functools.partial(
-                NK._learn, rows=self._rows, cols=self._cols, threshold=threshold, weights=self._weights,
-                lookups=self._lookups, alpha=float(alpha), tc=bool(tc), errors=errors, abs_errors=abs_errors,
-            )  # fmt: skip
-            return self._learn_in_threads(kernel, games, min(workers, games), batch, stop, on_progress)
+
+            def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
+                network = (self._rows, self._cols, threshold, self._weights, self._lookups)
+                learning = (float(alpha), bool(tc), errors, abs_errors)
+                return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
+
+            return self._learn_in_threads(play, games, min(workers, games), batch, stop, on_progress)
         scores, tiles, moves = _results(games)
         seconds = 0.0
         stats = LearnStats(GameResults(scores[:0], tiles[:0], moves[:0]), 0.0)
@@ -489,7 +517,7 @@ class NTupleNetwork:
 
     def _learn_in_threads(
         self,
-        kernel: Callable[..., int],
+        play: Callable[[int, _Int64s, _Int64s, _Int64s, _Int64s], int],
         games: int,
         workers: int,
         batch: int,
@@ -524,12 +552,12 @@ class NTupleNetwork:
                         taken += n
                     if n <= 0:
                         break
-                    played = kernel(n, rng=rng, scores=own[0][:n], tiles=own[1][:n], moves=own[2][:n])
+                    played = play(n, rng, own[0][:n], own[1][:n], own[2][:n])
                     with lock:
                         for out, part in zip((scores, tiles, moves), own, strict=True):
                             out[filled : filled + n] = part[:n]
                         filled += n
-                        finished.put((filled, int(played)))
+                        finished.put((filled, played))
             except BaseException as exc:  # handed to the calling thread, which raises it
                 halt.set()
                 finished.put(exc)
@@ -545,13 +573,13 @@ class NTupleNetwork:
             thread.start()
         try:
             while running:
+                if stop is not None and not halt.is_set() and stop():
+                    halt.set()
                 try:
                     item = finished.get(timeout=0.05)
                 except queue.Empty:
-                    item = None if False else ...
-                if item is ...:
-                    pass
-                elif item is None:
+                    continue
+                if item is None:
                     running -= 1
                 elif isinstance(item, BaseException):
                     failure = failure or item
@@ -561,8 +589,6 @@ class NTupleNetwork:
                     self._trained = Training(base.games + count, base.moves + played_moves, base.seconds + seconds)
                     if on_progress is not None:
                         on_progress(LearnStats(GameResults(scores[:count], tiles[:count], moves[:count]), seconds))
-                if stop is not None and not halt.is_set() and stop():
-                    halt.set()
         finally:
             halt.set()
             for thread in threads:

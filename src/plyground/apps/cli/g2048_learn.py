@@ -1,0 +1,253 @@
+"""``plyground 2048 learn``: train an n-tuple network by TD(0), in a run folder you can kill and resume.
+
+The run lives in a folder (:mod:`plyground.g2048.learning`): ``run.json``, ``network.npz``
+(checkpointed every ``--checkpoint-minutes``), ``curve.csv`` and ``curve.png``. Ctrl-C
+checkpoints and exits with status 130; ``--resume`` goes on. Registered on the ``2048``
+app by :mod:`plyground.apps.cli.g2048`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from plyground.apps.cli import announce_compilation
+from plyground.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from plyground.g2048.learning import Report, TrainingRun
+
+__all__ = ["learn"]
+
+_PACKAGE = "plyground.g2048"
+_DEFAULT_MINUTES = 10.0
+
+
+def _latest_run(root: Path) -> Path:
+    runs = sorted(path for path in root.glob("*") if (path / "run.json").exists()) if root.is_dir() else []
+    if not runs:
+        raise InvalidInputError(f"no training run to resume in {root}: give --out DIR")
+    return runs[-1]
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(on_first: Any) -> Iterator[threading.Event]:
+    """While inside, the first Ctrl-C sets the event (and calls ``on_first``); a second one interrupts."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop  # signals reach the main thread only
+        return
+
+    def handle(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        on_first()
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _duration(seconds: float) -> str:
+    """``42.1 s``, ``12.5 min`` or ``3.2 h``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{seconds / 60:.1f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
+
+
+def _shares(report: Report) -> str:
+    return " ".join(f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0) or (
+        f"best tile {report.max_tile}"
+    )
+
+
+def _describe(run: TrainingRun) -> str:
+    games, minutes = run.goal
+    goal = f"{games:,} games" if games is not None else f"{minutes:g} minutes of training"
+    settings = run.settings
+    return (
+        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples, alpha {settings.alpha:g}"
+        f"{' with TC' if settings.tc else ''}, seed {settings.seed}; goal {goal} in all"
+    )
+
+
+def learn(
+    minutes: Annotated[
+        float | None,
+        typer.Option(min=0.001, help="Train until the network has this many minutes of training in all (default 10)."),
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option(min=1, help="Train until the network has played this many games in all.")
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1, max=64, help="Threads learning at once on the same weights (2: both cores; not reproducible)."
+        ),
+    ] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="The run folder (default: a new folder under <data folder>/ntuple).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
+    ] = False,
+    alpha: Annotated[float | None, typer.Option(help="Learning rate (default 0.1; 1.0 with --tc).")] = None,
+    tc: Annotated[
+        bool | None, typer.Option("--tc/--no-tc", help="Temporal coherence: per-weight adaptive learning rates.")
+    ] = None,
+    rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
+    cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, max=2**64 - 1, help="Seed of the training games (default: random).")
+    ] = None,
+    p_four: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4 (default 0.1).")
+    ] = None,
+    initial_value: Annotated[
+        float | None, typer.Option(help="Every board's value before learning (optimistic if > 0; default 0).")
+    ] = None,
+    checkpoint_minutes: Annotated[
+        float | None, typer.Option(min=0.001, help="Minutes between checkpoints (default 5).")
+    ] = None,
+    evaluate: Annotated[
+        int | None,
+        typer.Option(min=2, help="Then play N seeded greedy games with the network and print how it does."),
+    ] = None,
+) -> None:
+    """Train an n-tuple network for 2048 by TD(0) self-play, checkpointing to a run folder.
+
+    The folder gets network.npz (the network; checkpointed every --checkpoint-minutes, at
+    the end and on Ctrl-C), curve.csv and curve.png (the mean score and the share of games
+    reaching 2048 to 16384 among the last 1,000 games) and run.json (the settings). A killed
+    run loses at most the last interval: --resume goes on (its settings come from the
+    folder; --games and --minutes count in all). With --workers 1 a resumed run ends as an
+    uninterrupted one, bit for bit; --workers 2 learns on both cores, not reproducibly.
+    """
+    if minutes is not None and games is not None:
+        raise InvalidInputError("give --minutes or --games, not both")
+    announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
+    import datetime
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from plyground.core.files import data_dir
+    from plyground.core.seeding import resolve_seed
+    from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed
+    from plyground.g2048.learning import evaluate as evaluate_network
+
+    console = Console(stderr=True)
+    if resume:
+        options = {
+            "--alpha": alpha,
+            "--tc/--no-tc": tc,
+            "--rows": rows,
+            "--cols": cols,
+            "--seed": seed,
+            "--p-four": p_four,
+            "--initial-value": initial_value,
+            "--checkpoint-minutes": checkpoint_minutes,
+        }
+        given = [name for name, value in options.items() if value is not None]
+        if given:
+            raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
+        folder = out if out is not None else _latest_run(data_dir() / "ntuple")
+        run = TrainingRun(folder)
+        trained = run.network.trained
+        console.print(
+            f"resuming {folder}: {trained.games:,} games trained in {_duration(trained.seconds)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    else:
+        settings = LearnSettings(
+            rows=4 if rows is None else rows,
+            cols=4 if cols is None else cols,
+            alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
+            tc=bool(tc),
+            p_four=0.1 if p_four is None else p_four,
+            seed=resolve_seed(seed),
+            initial_value=0.0 if initial_value is None else initial_value,
+            checkpoint_minutes=5.0 if checkpoint_minutes is None else checkpoint_minutes,
+        )
+        if out is None:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            out = data_dir() / "ntuple" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
+        folder = out
+        run = TrainingRun(folder, settings)
+    if minutes is None and games is None and run.goal == (None, None):
+        minutes = _DEFAULT_MINUTES
+    if minutes is not None or games is not None:
+        run.set_goal(games=games, minutes=minutes)
+    goal_games, goal_minutes = run.goal
+    by_games = goal_games is not None
+    total = float(goal_games) if goal_games is not None else 60 * (goal_minutes or 0.0)
+    resume_hint = f"'plyground 2048 learn --resume --out {folder}' goes on"
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(bar_width=20),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+    )
+
+    def on_first() -> None:
+        console.print("stopping: saving a checkpoint (Ctrl-C again to quit without it)", highlight=False)
+
+    try:
+        with _ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
+            console.print(
+                f"learning in {folder}: {_describe(run)}, {workers} worker{'s' if workers > 1 else ''}",
+                highlight=False,
+                soft_wrap=True,
+            )
+            task = progress.add_task("games" if by_games else "training", total=total, note="")
+            last = [run.network.trained.moves, run.network.trained.seconds, 0.0]
+
+            def on_progress(report: Report) -> None:
+                moves, seconds, rate = last
+                if report.seconds > seconds + 0.5:  # moves/s over the last half second or more
+                    rate = (report.moves - moves) / (report.seconds - seconds)
+                    last[:] = [report.moves, report.seconds, rate]
+                progress.update(
+                    task,
+                    completed=report.games if by_games else report.seconds,
+                    note=f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
+                    f"{rate / 1e6:.2f} M moves/s",
+                )
+
+            on_progress(run.report())
+            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress)
+            interrupted = stop.is_set()
+    except KeyboardInterrupt:
+        print(f"interrupted; the last checkpoint ({run.network_file}) is kept; {resume_hint}", file=sys.stderr)
+        raise typer.Exit(130) from None
+    trained = run.network.trained
+    summary = (
+        f"{trained.games:,} games, {trained.moves:,} moves in {_duration(trained.seconds)} of training: "
+        f"mean score {report.mean_score:,.0f} over the last {report.window:,} games, {_shares(report)}; "
+        f"network in {run.network_file}"
+    )
+    if interrupted:
+        print(f"interrupted after {summary}; {resume_hint}", file=sys.stderr)
+        raise typer.Exit(130)
+    typer.echo(summary)
+    if evaluate is not None:
+        console.print(f"playing {evaluate:,} greedy games...", highlight=False)
+        result = evaluate_network(run.network, evaluate, seed=evaluation_seed(run.settings), p_four=run.settings.p_four)
+        low, high = result.interval
+        reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
+        typer.echo(
+            f"greedy 1-ply play, {result.games:,} games: mean score {result.mean_score:,.1f} "
+            f"(95% interval {low:,.1f} to {high:,.1f}); reached {reach}; max tile {result.max_tile}"
+        )

@@ -1,0 +1,556 @@
+"""Training runs of the n-tuple network: a folder that a run checkpoints to, killed and resumed at will.
+
+A run trains one :class:`~plyground.g2048.ntuple.NTupleNetwork` towards a goal (games or
+minutes of training *in all*) and keeps everything in its folder::
+
+    run.json      the settings and the goal (a resumed run takes them from here)
+    network.npz   the network at the last checkpoint (NTupleNetwork.save, atomic)
+    recent.json   the results of the last ``window`` games at the last two checkpoints
+    curve.csv     one row per report: games, moves, seconds, the mean score and the share
+                  of games reaching 2048, 4096, 8192 and 16384 among the last ``window`` games
+    curve.png     the curve (only when matplotlib is installed)
+
+A report is made every ``report_games`` games (and at the end of :meth:`TrainingRun.run`).
+A checkpoint is taken every ``checkpoint_minutes`` of wall-clock time (and, when set,
+every ``checkpoint_games`` games), at the end and when ``stop`` says so. It writes
+``curve.csv``, then ``recent.json``, then ``network.npz``, each atomically (and redraws
+``curve.png`` at the end, or when a minute has gone since it was drawn), so a run
+killed at any moment loses at most what it learnt since the last checkpoint:
+:class:`TrainingRun` on the same folder goes on from the network's game count, dropping
+the rows of the curve beyond it.
+
+With one worker, learning is reproducible: a run killed and resumed ends with the same
+network, bit for bit, as one that was never stopped (the checkpoints taken at the same
+game counts give the same curve too). With two workers (two cores) it is faster but not
+reproducible (see :meth:`NTupleNetwork.learn`).
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     run = TrainingRun(folder, LearnSettings(rows=2, cols=2, seed=1, report_games=50))
+...     last = run.run(games=120)
+...     [row.games for row in run.curve], run.network.trained.games
+([50, 100, 120], 120)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import re
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any, TypeGuard
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.g2048.autoplay import Z_95
+from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
+from plyground.g2048.ntuple import Cell, GameResults, LearnStats, NTupleNetwork, Tuples, check_tuples, default_tuples
+
+__all__ = [
+    "REACH_TILES",
+    "Evaluation",
+    "LearnSettings",
+    "Report",
+    "TrainingRun",
+    "evaluate",
+    "evaluation_seed",
+]
+
+REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384)
+"""The tiles whose reach shares the curve records."""
+
+RUN_FORMAT = "plyground.g2048.learn"
+RUN_VERSION = 1
+_RECENT_FORMAT = "plyground.g2048.learn.recent"
+_CURVE_HEADER = ["games", "moves", "seconds", "mean_score", *(f"reach_{tile}" for tile in REACH_TILES)]
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    """What a training run learns, and how often it reports and checkpoints; saved in ``run.json``.
+
+    Attributes:
+        rows, cols: the board (2 to 4 each).
+        tuples: the network's tuples (None: :func:`~plyground.g2048.ntuple.default_tuples`;
+            stored resolved).
+        alpha: the learning rate (see :meth:`NTupleNetwork.learn`).
+        tc: temporal coherence.
+        p_four: the probability that a spawned tile is a 4.
+        seed: the network's stream of spawns.
+        initial_value: the value of every board before learning.
+        checkpoint_minutes: wall-clock minutes between checkpoints (None: by games only).
+        checkpoint_games: also checkpoint whenever the games trained reach a multiple of
+            this (None: by time only); makes checkpoints happen at known game counts.
+        report_games: a row of the curve every this many games.
+        window: the curve's means and shares are over the last this many games.
+    """
+
+    rows: int = 4
+    cols: int = 4
+    tuples: Tuples | None = None
+    alpha: float = 0.1
+    tc: bool = False
+    p_four: float = DEFAULT_P_FOUR
+    seed: int = 0
+    initial_value: float = 0.0
+    checkpoint_minutes: float | None = 5.0
+    checkpoint_games: int | None = None
+    report_games: int = 1000
+    window: int = 1000
+
+    def __post_init__(self) -> None:
+        tuples = default_tuples(self.rows, self.cols) if self.tuples is None else self.tuples
+        object.__setattr__(self, "tuples", check_tuples(tuples, self.rows, self.cols))
+        if not _positive(self.alpha):
+            raise InvalidInputError(f"alpha must be a positive number, got {self.alpha!r}")
+        if not isinstance(self.tc, bool):
+            raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
+        check_p_four(self.p_four)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
+            raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
+        value = self.initial_value
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise InvalidInputError(f"initial_value must be a finite number, got {value!r}")
+        if self.checkpoint_minutes is not None and not _positive(self.checkpoint_minutes):
+            raise InvalidInputError(f"checkpoint_minutes must be a positive number, got {self.checkpoint_minutes!r}")
+        if self.checkpoint_games is not None:
+            _at_least_one(self.checkpoint_games, "checkpoint_games")
+        _at_least_one(self.report_games, "report_games")
+        _at_least_one(self.window, "window")
+
+    @property
+    def resolved_tuples(self) -> Tuples:
+        """The tuples, never None."""
+        assert self.tuples is not None  # resolved by __post_init__
+        return self.tuples
+
+    def new_network(self) -> NTupleNetwork:
+        """An untrained network of these settings."""
+        return NTupleNetwork(
+            self.rows, self.cols, self.resolved_tuples, seed=self.seed, initial_value=self.initial_value
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON data (tuples as lists of ``[row, col]``)."""
+        data = asdict(self)
+        data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
+        return data
+
+
+def _positive(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 < value < math.inf
+
+
+def _at_least_one(value: Any, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Report:
+    """Where training stands: the totals of the network and the results of its last ``window`` games.
+
+    Attributes:
+        games, moves, seconds: the network's training in all.
+        window: the games the means and shares are over (fewer than the setting at the start).
+        mean_score: the mean score of those games (0 without a game).
+        reach: tile -> the share of those games that reached it, for :data:`REACH_TILES`.
+        max_tile: the largest tile of those games.
+    """
+
+    games: int
+    moves: int
+    seconds: float
+    window: int
+    mean_score: float
+    reach: dict[int, float]
+    max_tile: int
+
+    def csv_row(self) -> list[str]:
+        """The row of ``curve.csv``."""
+        shares = [f"{self.reach[tile]:.6g}" for tile in REACH_TILES]
+        return [str(self.games), str(self.moves), f"{self.seconds:.3f}", f"{self.mean_score:.3f}", *shares]
+
+
+class _Recent:
+    """The scores and max tiles of the last ``size`` games, oldest first."""
+
+    def __init__(self, size: int, scores: Sequence[int] = (), tiles: Sequence[int] = ()) -> None:
+        self.size = size
+        self.scores = np.asarray(scores, dtype=np.int64)[-size:]
+        self.tiles = np.asarray(tiles, dtype=np.int64)[-size:]
+
+    def add(self, results: GameResults) -> None:
+        self.scores, self.tiles = self._with(results)
+
+    def _with(self, results: GameResults) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        scores = np.concatenate([self.scores, results.scores[-self.size :]])[-self.size :]
+        tiles = np.concatenate([self.tiles, results.max_tiles[-self.size :]])[-self.size :]
+        return scores, tiles
+
+    def report(self, network: NTupleNetwork, pending: GameResults | None = None) -> Report:
+        """A report of the network with these games (and ``pending`` ones, not added)."""
+        scores, tiles = (self.scores, self.tiles) if pending is None else self._with(pending)
+        n = int(scores.shape[0])
+        done = network.trained
+        return Report(
+            games=done.games,
+            moves=done.moves,
+            seconds=done.seconds,
+            window=n,
+            mean_score=float(scores.mean()) if n else 0.0,
+            reach={tile: float((tiles >= tile).mean()) if n else 0.0 for tile in REACH_TILES},
+            max_tile=int(tiles.max()) if n else 0,
+        )
+
+    def to_json(self, games: int) -> dict[str, Any]:
+        return {"games": games, "scores": self.scores.tolist(), "tiles": self.tiles.tolist()}
+
+
+class TrainingRun:
+    """A training run in ``folder``: a new one with ``settings``, or the saved one (``settings=None``).
+
+    Raises:
+        InvalidInputError: bad settings, a new run in a folder that already holds one, or
+            no run to resume.
+        CorruptFileError: a file of the folder cannot be read, or does not fit the others.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], settings: LearnSettings | None = None) -> None:
+        self.folder = Path(folder)
+        self._goal: dict[str, float] = {}
+        self._plotted = time.monotonic()
+        self.curve: list[Report]
+        """The rows of ``curve.csv``."""
+        if settings is None:
+            self.settings = self._load_settings()
+            self.network = self._load_network()
+            self._recent, self._recent_entries = self._load_recent()
+            self.curve = self._load_curve()
+            return
+        if self.run_file.exists():
+            raise InvalidInputError(f"{self.folder} already holds a training run: resume it, or choose another folder")
+        self.settings = settings
+        self.network = settings.new_network()
+        self._recent, self._recent_entries = _Recent(settings.window), []
+        self.curve = []
+        self._write_settings()
+
+    @property
+    def run_file(self) -> Path:
+        """``run.json``."""
+        return self.folder / "run.json"
+
+    @property
+    def network_file(self) -> Path:
+        """``network.npz``, the network at the last checkpoint."""
+        return self.folder / "network.npz"
+
+    @property
+    def goal(self) -> tuple[int | None, float | None]:
+        """The goal of the run as saved: ``(games, minutes)`` in all, one of them None (both before any)."""
+        games, minutes = self._goal.get("games"), self._goal.get("minutes")
+        return (None if games is None else int(games)), minutes
+
+    def report(self) -> Report:
+        """Where training stands now."""
+        return self._recent.report(self.network)
+
+    def done(self) -> bool:
+        """Whether the network has reached the goal."""
+        games, minutes = self.goal
+        trained = self.network.trained
+        if games is not None:
+            return trained.games >= games
+        return minutes is not None and trained.seconds >= minutes * 60
+
+    def run(
+        self,
+        *,
+        games: int | None = None,
+        minutes: float | None = None,
+        workers: int = 1,
+        stop: Callable[[], bool] | None = None,
+        on_progress: Callable[[Report], None] | None = None,
+    ) -> Report:
+        """Train until the network has ``games`` games or ``minutes`` of training in all, then checkpoint.
+
+        Args:
+            games: the goal in games trained, in all (this run and the earlier ones).
+            minutes: the goal in minutes of training, in all.
+            workers: threads learning at once (see :meth:`NTupleNetwork.learn`).
+            stop: checked between kernel calls; when it returns True, the run checkpoints
+                and returns early (the Ctrl-C of the command line).
+            on_progress: called after every kernel call with a report.
+
+        Without ``games`` and ``minutes``, the goal saved in ``run.json`` holds; a new goal
+        replaces it there.
+
+        Returns:
+            The last report.
+
+        Raises:
+            InvalidInputError: both goals, none and none saved, or bad values.
+        """
+        self.set_goal(games=games, minutes=minutes)
+        settings, network = self.settings, self.network
+        goal_games, goal_minutes = self.goal
+        since_checkpoint = time.monotonic()
+
+        def halt() -> bool:
+            if goal_minutes is not None and network.trained.seconds >= goal_minutes * 60:
+                return True
+            return stop is not None and stop()
+
+        def progress(stats: LearnStats) -> None:
+            if on_progress is not None:
+                on_progress(self._recent.report(network, stats.results))
+
+        while not self.done() and not (stop is not None and stop()):
+            done = network.trained.games
+            boundaries = [_next_multiple(done, settings.report_games)]
+            if settings.checkpoint_games is not None:
+                boundaries.append(_next_multiple(done, settings.checkpoint_games))
+            if goal_games is not None:
+                boundaries.append(goal_games)
+            stats = network.learn(
+                min(boundaries) - done,
+                alpha=settings.alpha,
+                tc=settings.tc,
+                p_four=settings.p_four,
+                workers=workers,
+                stop=halt,
+                on_progress=progress,
+            )
+            self._recent.add(stats.results)
+            games_now = network.trained.games
+            if games_now % settings.report_games == 0 and stats.results.games:
+                self.curve.append(self.report())
+            minutes_gone = (time.monotonic() - since_checkpoint) / 60
+            if (settings.checkpoint_games is not None and games_now % settings.checkpoint_games == 0) or (
+                settings.checkpoint_minutes is not None and minutes_gone >= settings.checkpoint_minutes
+            ):
+                self.checkpoint()
+                since_checkpoint = time.monotonic()
+        if not self.curve or self.curve[-1].games != network.trained.games:
+            self.curve.append(self.report())
+        self.checkpoint(plot=True)
+        return self.curve[-1]
+
+    def checkpoint(self, *, plot: bool = False) -> None:
+        """Write ``curve.csv``, ``recent.json`` and ``network.npz`` (in this order, each atomically), then the plot.
+
+        The plot is drawn when ``plot`` is true or a minute has gone since it last was.
+        """
+        games = self.network.trained.games
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(_CURVE_HEADER)
+        writer.writerows(row.csv_row() for row in self.curve)
+        atomic_write_text(self.folder / "curve.csv", out.getvalue())
+        entries = [entry for entry in self._recent_entries if entry["games"] != games][-1:]
+        self._recent_entries = [*entries, self._recent.to_json(games)]
+        write_json(self.folder / "recent.json", {"format": _RECENT_FORMAT, "checkpoints": self._recent_entries})
+        self.network.save(self.network_file)
+        if plot or time.monotonic() - self._plotted >= 60:
+            self._write_plot()
+            self._plotted = time.monotonic()
+
+    # -----------------------------------------------------------------------------------
+    # The folder
+
+    def set_goal(self, *, games: int | None = None, minutes: float | None = None) -> None:
+        """Set the goal (games or minutes of training, in all) and save it in ``run.json``; none: keep the saved one.
+
+        Raises:
+            InvalidInputError: both, none and none saved, or a value that is not positive.
+        """
+        if games is not None and minutes is not None:
+            raise InvalidInputError("give a goal in games or in minutes, not both")
+        if games is not None:
+            _at_least_one(games, "games")
+            self._goal = {"games": games}
+        elif minutes is not None:
+            if not _positive(minutes):
+                raise InvalidInputError(f"minutes must be a positive number, got {minutes!r}")
+            self._goal = {"minutes": float(minutes)}
+        elif not self._goal:
+            raise InvalidInputError(f"{self.folder}: no goal saved: give games or minutes")
+        else:
+            return
+        self._write_settings()
+
+    def _write_settings(self) -> None:
+        data = {"format": RUN_FORMAT, "version": RUN_VERSION, "settings": self.settings.to_json(), "goal": self._goal}
+        text = json.dumps(data, indent=1)
+        text = re.sub(r"\[\s+(\d+),\s+(\d+)\s+\]", r"[\1, \2]", text)  # a cell on one line
+        text = re.sub(
+            r"\[\s+((?:\[\d+, \d+\],?\s+)+)\]", lambda m: f"[{' '.join(m.group(1).split())}]", text
+        )  # a tuple
+        atomic_write_text(self.run_file, text + "\n")
+
+    def _load_settings(self) -> LearnSettings:
+        path = self.run_file
+        try:
+            data = read_json(path)
+        except FileNotFoundError:
+            raise InvalidInputError(f"no training run to resume in {self.folder} (no run.json)") from None
+        if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
+            raise CorruptFileError(f"{path}: not the settings of a training run")
+        if data.get("version") != RUN_VERSION:
+            raise CorruptFileError(f"{path}: unsupported version {data.get('version')!r}")
+        goal = data.get("goal")
+        if (
+            not isinstance(goal, dict)
+            or not set(goal) <= {"games", "minutes"}
+            or len(goal) > 1
+            or not all(_positive(value) for value in goal.values())
+        ):
+            raise CorruptFileError(f"{path}: bad goal {goal!r}")
+        self._goal = goal
+        try:
+            raw = dict(data["settings"])
+            raw["tuples"] = [[tuple(cell) for cell in cells] for cells in raw["tuples"]]
+            return LearnSettings(**raw)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CorruptFileError(f"{path}: bad settings: {' '.join(str(exc).split())}") from None
+
+    def _load_network(self) -> NTupleNetwork:
+        settings = self.settings
+        if not self.network_file.exists():  # killed before the first checkpoint
+            return settings.new_network()
+        tuples: Sequence[Sequence[Cell]] = settings.resolved_tuples
+        return NTupleNetwork.load(self.network_file, rows=settings.rows, cols=settings.cols, tuples=tuples)
+
+    def _load_recent(self) -> tuple[_Recent, list[dict[str, Any]]]:
+        games = self.network.trained.games
+        size = self.settings.window
+        path = self.folder / "recent.json"
+        try:
+            data = read_json(path)
+        except FileNotFoundError:
+            if games == 0:
+                return _Recent(size), []
+            raise CorruptFileError(f"{path} is missing: the run cannot be resumed") from None
+        entries = data.get("checkpoints") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != _RECENT_FORMAT or not isinstance(entries, list):
+            raise CorruptFileError(f"{path}: not the recent games of a training run")
+        for entry in entries:
+            if isinstance(entry, dict) and entry.get("games") == games:
+                scores, tiles = entry.get("scores"), entry.get("tiles")
+                if not (_int_list(scores) and _int_list(tiles) and len(scores) == len(tiles)):
+                    raise CorruptFileError(f"{path}: bad scores or tiles for {games} games")
+                return _Recent(size, scores, tiles), [entry]
+        if games == 0:
+            return _Recent(size), []
+        raise CorruptFileError(f"{path} holds no results for the {games:,} games of {self.network_file.name}")
+
+    def _load_curve(self) -> list[Report]:
+        path = self.folder / "curve.csv"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except UnicodeDecodeError:
+            raise CorruptFileError(f"{path} is not UTF-8 text") from None
+        rows = list(csv.reader(io.StringIO(text)))
+        if not rows or rows[0] != _CURVE_HEADER:
+            raise CorruptFileError(f"{path}: not the curve of a training run (its header is {rows[:1]!r})")
+        curve = []
+        for number, row in enumerate(rows[1:], start=2):
+            try:
+                games, moves, seconds, mean, *shares = row
+                report = Report(
+                    games=int(games),
+                    moves=int(moves),
+                    seconds=float(seconds),
+                    window=0,
+                    mean_score=float(mean),
+                    reach=dict(zip(REACH_TILES, map(float, shares), strict=True)),
+                    max_tile=0,
+                )
+            except ValueError:
+                raise CorruptFileError(f"{path}: line {number} is not a row of the curve") from None
+            if report.games <= self.network.trained.games:  # rows beyond the checkpoint are redone
+                curve.append(report)
+        return curve
+
+    def _write_plot(self) -> None:
+        try:
+            from matplotlib.figure import Figure
+        except ImportError:
+            return  # the plot is a picture of curve.csv: without matplotlib, the CSV says it all
+        figure = Figure(figsize=(8, 7), dpi=100, layout="constrained")
+        top, bottom = figure.subplots(2, 1, sharex=True)
+        games = [row.games for row in self.curve]
+        window = self.settings.window
+        top.plot(games, [row.mean_score for row in self.curve], color="tab:blue")
+        top.set(
+            title=f"n-tuple network, {self.settings.rows}x{self.settings.cols}",
+            ylabel=f"mean score, last {window:,} games",
+        )
+        for tile in REACH_TILES:
+            bottom.plot(games, [row.reach[tile] for row in self.curve], label=str(tile))
+        bottom.set(xlabel="games trained", ylabel=f"share reaching the tile, last {window:,} games", ylim=(0, 1))
+        bottom.legend(loc="upper left")
+
+        def write(handle: IO[bytes]) -> None:
+            figure.savefig(handle, format="png")
+
+        atomic_write(self.folder / "curve.png", write)
+
+
+def _next_multiple(value: int, step: int) -> int:
+    """The smallest multiple of ``step`` above ``value``."""
+    return (value // step + 1) * step
+
+
+def _int_list(value: Any) -> TypeGuard[list[int]]:
+    return isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Greedy play of a network on seeded games: the mean score with its 95% interval, and tile reach."""
+
+    games: int
+    mean_score: float
+    interval: tuple[float, float]
+    reach: dict[int, float]
+    max_tile: int
+
+
+def evaluation_seed(settings: LearnSettings) -> int:
+    """The seed of the evaluation games of a run: far from the run's own stream of spawns."""
+    return (settings.seed + (1 << 63)) % (1 << 64)
+
+
+def evaluate(network: NTupleNetwork, games: int, *, seed: int, p_four: float = DEFAULT_P_FOUR) -> Evaluation:
+    """Play ``games`` greedy 1-ply games from ``seed`` (learning nothing) and sum them up.
+
+    Raises:
+        InvalidInputError: fewer than 2 games, a bad seed or ``p_four``.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise InvalidInputError(f"an evaluation needs at least 2 games, got {games!r}")
+    results = network.play_greedy(games, seed=seed, p_four=p_four)
+    scores = results.scores.astype(float).tolist()
+    mean = statistics.fmean(scores)
+    half = Z_95 * statistics.stdev(scores) / math.sqrt(games)
+    return Evaluation(
+        games=games,
+        mean_score=mean,
+        interval=(mean - half, mean + half),
+        reach={tile: results.reach_rate(tile) for tile in REACH_TILES},
+        max_tile=results.max_tile,
+    )

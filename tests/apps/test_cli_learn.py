@@ -1,0 +1,140 @@
+"""``plyground 2048 learn``: a run folder, resume of the latest run, evaluation, Ctrl-C, one-line errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from plyground.g2048.learning import TrainingRun
+from plyground.g2048.ntuple import NTupleNetwork
+from tests.apps.test_cli import assert_one_line_error, run_cli
+
+SMALL = ("--rows", "2", "--cols", "2", "--seed", "3")
+
+
+def test_learn_writes_a_run_folder_and_resume_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path / "data"))
+    status, out, err = run_cli(capsys, "2048", "learn", *SMALL, "--games", "1500", "--evaluate", "50")
+    assert status == 0, err
+    (folder,) = (tmp_path / "data" / "ntuple").iterdir()
+    assert folder.name.endswith("-2x2-seed3")
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "curve.csv",
+        "curve.png",
+        "network.npz",
+        "recent.json",
+        "run.json",
+    ]
+    assert f"learning in {folder}: 2x2, 1 tuples, alpha 0.1, seed 3; goal 1,500 games in all, 1 worker" in err
+    summary, evaluation = out.strip().splitlines()
+    assert summary.startswith("1,500 games, ") and summary.endswith(f"network in {folder / 'network.npz'}")
+    assert "mean score" in summary and "over the last 1,000 games" in summary
+    assert evaluation.startswith("greedy 1-ply play, 50 games: mean score ") and "95% interval" in evaluation
+    assert len((folder / "curve.csv").read_text().splitlines()) == 1 + 2  # 1,000 and 1,500 games
+
+    status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--games", "2500", "--workers", "2")
+    assert status == 0, err
+    assert f"resuming {folder}: 1,500 games trained" in err and "2 workers" in err
+    assert out.startswith("2,500 games, ")
+    assert NTupleNetwork.load(folder / "network.npz").trained.games == 2500
+
+    status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder))  # the goal is reached
+    assert status == 0, err
+    assert out.startswith("2,500 games, ")
+
+
+def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    args = ("2048", "learn", *SMALL, "--tc", "--games", "300", "--out", str(out_dir), "--checkpoint-minutes", "2")
+    status, _, err = run_cli(capsys, *args)
+    assert status == 0, err
+    run = TrainingRun(out_dir)
+    assert run.settings.tc and run.settings.alpha == 1.0 and run.settings.checkpoint_minutes == 2.0
+    assert run.network.uses_tc and run.network.trained.games == 300
+    status, _, err = run_cli(capsys, *args)
+    assert status == 2
+    assert_one_line_error(err, "already holds a training run")
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
+        (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
+        (("--resume", "--tc"), ("drop --tc/--no-tc",)),
+        (("--resume",), ("no training run to resume",)),
+        (("--alpha", "0", "--games", "5"), ("alpha must be a positive number",)),
+        (("--workers", "0"), ("--workers",)),
+        (("--games", "0"), ("--games",)),
+        (("--evaluate", "1"), ("--evaluate",)),
+        (("--rows", "5"), ("--rows",)),
+    ],
+)
+def test_bad_options_are_one_line(
+    args: tuple[str, ...],
+    parts: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    status, _, err = run_cli(capsys, "2048", "learn", *args)
+    assert status == 2
+    assert_one_line_error(err, *parts)
+
+
+def test_a_corrupt_network_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "run"
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, "--games", "100", "--out", str(folder))
+    assert status == 0, err
+    (folder / "network.npz").write_bytes(b"not a network")
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder), "--games", "200")
+    assert status == 2
+    assert_one_line_error(err, "network.npz is not a readable n-tuple network file")
+
+
+def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "plyground.apps.cli.main",
+            "2048",
+            "learn",
+            *SMALL,
+            "--minutes",
+            "5",
+            "--out",
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PLYGROUND_DATA_DIR": str(tmp_path / "data")},
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()  # printed once Ctrl-C is handled
+        assert line.startswith("learning in "), line
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "stopping: saving a checkpoint" in err
+    assert f"'plyground 2048 learn --resume --out {folder}' goes on" in err
+    assert out == ""
+    games = NTupleNetwork.load(folder / "network.npz").trained.games
+    assert games > 0 and f"interrupted after {games:,} games" in err
