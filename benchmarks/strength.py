@@ -8,6 +8,10 @@ and ends with one JSON line. A long run can go to the background:
 
     python benchmarks/strength.py [--games 10] [--time-ms 20] [--seed 1] [--workers N]
                                   [--rows 4 --cols 4] [--save DIR]
+                                  [--evaluator heuristic|ntuple:FILE]
+
+``--evaluator ntuple:FILE`` values the leaves by a trained n-tuple network instead of the
+heuristic (the search then adds the points scored on the way; see ``expectimax``).
 
 Targets (4x4 at 20 ms per move): every game reaches 4096, at least 90% reach 8192, at least
 50% reach 16384. Ctrl-C, or ``kill`` (SIGTERM) for a run in the background, stops early and
@@ -26,6 +30,7 @@ from rich.console import Console
 
 from _common import print_json
 from plyground.apps.aiview import summary_view
+from plyground.errors import PlygroundError
 from plyground.g2048 import Decision, Game
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
 from plyground.g2048.expectimax import Expectimax
@@ -71,13 +76,23 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
     parser.add_argument("--save", type=Path, default=None, help="folder for the replays")
+    parser.add_argument(
+        "--evaluator", default="heuristic", help="heuristic (default) or ntuple:FILE, a trained n-tuple network"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, stop)
 
     settings = f"{args.rows}x{args.cols}, {args.time_ms:g} ms/move"
+    if args.evaluator != "heuristic":
+        settings += f", {args.evaluator}"
     results: list[GameResult] = []
     interrupted = False
-    with Expectimax(time_ms=args.time_ms, workers=args.workers) as ai:
+    try:
+        ai = Expectimax(time_ms=args.time_ms, workers=args.workers, evaluator=args.evaluator)
+    except PlygroundError as exc:
+        log(f"error: {exc}")
+        return 2
+    with ai:
         log(f"strength: {args.games} games of 2048 {settings}, {ai.workers} workers, seeds from {args.seed}")
 
         def on_move(game: Game, decision: Decision) -> None:
@@ -109,6 +124,7 @@ def main() -> int:
     console.print(summary_view(summary, title=f"2048 expectimax strength, {settings}"))
     targets = check_targets(summary)
     at_target = args.time_ms == TARGET_TIME_MS and (args.rows, args.cols) == TARGET_SIZE
+    at_target = at_target and args.evaluator == "heuristic"
     where = "" if at_target else f" (set for 4x4 at {TARGET_TIME_MS:g} ms; this run is {settings})"
     console.print(f"targets{where}:")
     for (tile, share), met in zip(TARGETS, targets.values(), strict=True):
@@ -121,6 +137,7 @@ def main() -> int:
             "rows": args.rows,
             "cols": args.cols,
             "time_ms": args.time_ms,
+            "evaluator": args.evaluator,
             "workers": ai.workers,
             "games": summary.games,
             "interrupted": interrupted,

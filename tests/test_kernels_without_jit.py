@@ -21,6 +21,15 @@ KERNEL_TESTS = [
     "tests/g2048/test_expectimax.py::test_sampling_seed_changes_the_sample",
     "tests/g2048/test_solver_kernels.py",
     "tests/g2048/test_ntuple_kernels.py",
+    *(
+        f"tests/g2048/test_ntuple_search.py::{name}"
+        for name in (
+            "test_search_equals_naive_points_plus_value",
+            "test_search_equals_naive_at_depth_3",
+            "test_depth_1_is_the_greedy_value",
+            "test_a_move_into_certain_loss_is_worth_its_points",
+        )
+    ),
     "tests/g2048/test_solver.py::test_values_equal_the_brute_force_on_every_reachable_state[2-2-0.1-True]",
     "tests/g2048/test_solver.py::test_counts_equal_the_brute_force[2-2-0.1-True]",
     "tests/kinrow/test_board.py::test_winning_moves_match_the_naive_twin",

@@ -249,7 +249,8 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     parsed = Board.parse(board)
     with Expectimax(depth=depth, workers=1) as ai:
         decision = ai.choose(parsed)
-    assert set(data) == {"board", "move", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"}
+    assert set(data) == {"board", "evaluator", "move", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"}
+    assert data["evaluator"] == "heuristic"
     assert data["board"] == parsed.to_text()
     assert data["move"] == decision.move and data["depth"] == decision.depth
     assert data["values"] == decision.values

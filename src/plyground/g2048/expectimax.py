@@ -25,7 +25,6 @@ import collections
 import functools
 import os
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -150,19 +149,18 @@ def load_evaluator(evaluator: Evaluator) -> NTupleNetwork | None:
         InvalidInputError: an unknown evaluator, or a network file that does not exist.
         CorruptFileError: a file that is not a readable network (one line, naming the file).
     """
-    if evaluator is None or evaluator == "heuristic":
+    if evaluator is None or (isinstance(evaluator, str) and evaluator == "heuristic"):
         return None
-    if isinstance(evaluator, str) and evaluator.startswith("ntuple:") and len(evaluator) > len("ntuple:"):
-        from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.ntuple import NTupleNetwork  # here: the heuristic search does not load its kernels
 
+    if isinstance(evaluator, NTupleNetwork):
+        return evaluator
+    if isinstance(evaluator, str) and evaluator.startswith("ntuple:") and len(evaluator) > len("ntuple:"):
         path = evaluator.removeprefix("ntuple:")
         try:
             return NTupleNetwork.load(path)
         except FileNotFoundError:
             raise InvalidInputError(f"n-tuple network file {path} does not exist") from None
-    ntuple = sys.modules.get("plyground.g2048.ntuple")  # a network object means the module is loaded
-    if ntuple is not None and isinstance(evaluator, ntuple.NTupleNetwork):
-        return evaluator
     raise InvalidInputError(f"evaluator must be 'heuristic', 'ntuple:FILE' or an NTupleNetwork, got {evaluator!r}")
 
 

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation, g2048_runs, g2048_solver
+from plyground.apps.cli import announce_compilation, g2048_learn, g2048_runs, g2048_solver
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
     from plyground.g2048 import Decision, Expectimax, Game, Weights
     from plyground.g2048.autoplay import GameResult
+    from plyground.g2048.ntuple import NTupleNetwork
 
 __all__ = ["app", "format_grid"]
 
@@ -135,6 +136,14 @@ WeightsOption = Annotated[
     Path | None, typer.Option(help="A weights file for the heuristic (default: the weights shipped with plyground).")
 ]
 PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
+EvaluatorOption = Annotated[
+    str,
+    typer.Option(
+        metavar="heuristic|ntuple:FILE",
+        help="What values the search's leaves: the heuristic, or an n-tuple network file (from training), "
+        "which values the points still to come; the search then adds the points scored on the way.",
+    ),
+]
 
 
 def _load_weights(path: Path | None) -> Weights | None:
@@ -149,6 +158,19 @@ def _load_weights(path: Path | None) -> Weights | None:
         raise InvalidInputError(f"weights file {path} does not exist") from None
     except OSError as exc:
         raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
+
+
+def _load_network(evaluator: str, weights: Path | None) -> NTupleNetwork | None:
+    """The network of ``--evaluator`` (None for the heuristic); a missing or bad file is bad input."""
+    if evaluator == "heuristic":
+        return None
+    if not evaluator.startswith("ntuple:"):
+        raise InvalidInputError(f"--evaluator must be 'heuristic' or 'ntuple:FILE', got {evaluator!r}")
+    if weights is not None:
+        raise InvalidInputError("--weights sets the heuristic: it cannot be used with --evaluator ntuple:FILE")
+    from plyground.g2048.expectimax import load_evaluator
+
+    return load_evaluator(evaluator)
 
 
 def _save_folder(path: Path | None) -> Path | None:
@@ -190,8 +212,12 @@ def ai(
         Path | None,
         typer.Option(help="Folder for one PNG per move of each game: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
     ] = None,
+    evaluator: EvaluatorOption = "heuristic",
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
+
+    With --evaluator ntuple:FILE the leaves are valued by a trained n-tuple network (the
+    board size must be the network's), and depth 1 is the network's own greedy play.
 
     One game on a terminal is shown live; otherwise a progress bar runs over the games and a
     table gives each game's seed, score, max tile and moves, the mean score with its 95%
@@ -205,7 +231,13 @@ def ai(
     from plyground.g2048.autoplay import play_game, summarize
     from plyground.g2048.expectimax import Expectimax
 
+    network = _load_network(evaluator, weights)
     loaded = _load_weights(weights)
+    if network is not None and network.shape != (rows, cols):
+        raise InvalidInputError(
+            f"the network in {evaluator.removeprefix('ntuple:')} plays {network.rows}x{network.cols} boards: "
+            f"use --rows {network.rows} --cols {network.cols}"
+        )
     folder = _save_folder(save)
     frame_folder = _save_folder(frames)
     if frame_folder is not None:
@@ -215,11 +247,13 @@ def ai(
     if time_ms is None and depth is None:
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
+    if network is not None:
+        title += f", n-tuple network {evaluator.removeprefix('ntuple:')}"
     console = Console()
     live = games == 1 and console.is_terminal and sys.stdout.isatty()  # FORCE_COLOR alone is not a terminal
     results: list[GameResult] = []
     view: aiview.LiveGame | None = None
-    engine = Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four)
+    engine = Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four, evaluator=network)
     try:
         with engine:
             if live:
@@ -307,29 +341,66 @@ def hint(
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    evaluator: EvaluatorOption = "heuristic",
 ) -> None:
     """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
 
     Prints each legal move's expected value, best first, the depth searched, nodes and time,
-    and the heuristic value of the board feature by feature.
+    and the heuristic value of the board feature by feature. With --evaluator ntuple:FILE
+    the values are expected points to come, and instead of the heuristic the network's
+    value of each legal move is shown: its points plus the value V of the board it leaves.
     """
     announce_compilation(_PACKAGE, "2048")
     from plyground.g2048 import DIRECTIONS, Board, evaluate
     from plyground.g2048.expectimax import Expectimax
 
     parsed = Board.parse(board)
+    network = _load_network(evaluator, weights)
     loaded = _load_weights(weights)
     if time_ms is None and depth is None:
         time_ms = 200.0
-    with Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four) as engine:
+    with Expectimax(
+        time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four, evaluator=network
+    ) as engine:
         decision = engine.choose(parsed)
-    evaluation = evaluate(parsed, engine.weights)
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
+    if network is not None:
+        afterstates = {}
+        for move in parsed.legal_moves():
+            after, points = parsed.move(move)
+            value = network.value(after)
+            afterstates[move] = {"points": points, "value": value, "total": points + value}
+        if as_json:
+            typer.echo(
+                json.dumps(
+                    {
+                        "board": parsed.to_text(),
+                        "evaluator": evaluator,
+                        "move": decision.move,
+                        "depth": decision.depth,
+                        "values": dict(ranked),
+                        "nodes": decision.nodes,
+                        "tt_hits": decision.tt_hits,
+                        "seconds": decision.seconds,
+                        "afterstates": afterstates,
+                    }
+                )
+            )
+            return
+        typer.echo(format_grid(parsed.to_rows()))
+        typer.echo(_hint_text(decision, ranked))
+        typer.echo("network value of each move (points + V of the board it leaves):")
+        typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
+        for move, parts in afterstates.items():
+            typer.echo(f"  {move:<6}  {parts['points']:>8,}  {parts['value']:>14,.1f}  {parts['total']:>14,.1f}")
+        return
+    evaluation = evaluate(parsed, engine.weights)
     if as_json:
         typer.echo(
             json.dumps(
                 {
                     "board": parsed.to_text(),
+                    "evaluator": "heuristic",
                     "move": decision.move,
                     "depth": decision.depth,
                     "values": dict(ranked),
@@ -460,3 +531,4 @@ app.command()(g2048_solver.optimal)
 app.command()(g2048_runs.bench)
 app.command()(g2048_runs.report)
 app.command()(g2048_runs.tune)
+app.command()(g2048_learn.learn)

@@ -1,0 +1,130 @@
+"""Numba kernels of the 2048 expectimax search with an n-tuple network at the leaves.
+
+An n-tuple network trained by afterstate TD (see ``_ntuple_kernels``) values an
+*afterstate* (the board right after a move, before the spawn) as the expected sum of the
+points still to come. So the search here values a move by the points it scores plus the
+expected value of its afterstate, and an afterstate by the expectation, over the spawn,
+of the best ``points + value`` of the next move; at the horizon (or below the probability
+cut-off) the afterstate is worth the network's value ``V``. At depth 1 a move is worth
+``points + V(afterstate)``: exactly the greedy choice of the training. A board with no
+legal move has no future: it is worth 0 (the points scored on the way still count).
+
+The value of an afterstate depends on the board alone, never on the path to it, so the
+transposition table holds it as the heuristic search does. The arrays and the protocol
+are those of ``_search_kernels``: ``tt`` (``TT_DTYPE``), ``counters`` (``[nodes,
+tt_hits, evaluations, generation]``; each leaf is one node and one evaluation) and the
+``stop`` flag. ``weights`` and ``lookups`` are the network's arrays (``_ntuple_kernels``).
+
+Where every child of a move node is a leaf, the afterstates of its moves are valued
+together by ``_candidates`` (the reads of the weights overlap). ``positions``,
+``afters`` and ``points`` are that kernel's scratch arrays, allocated once per root move.
+
+Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin is
+``tests/naive/expectimax_ntuple.py`` (no table, no cut-off, no sampling).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import from_dtype, types
+
+from plyground._jit import kernel
+from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
+from plyground.g2048._ntuple_kernels import _candidates, _indices, _sum
+from plyground.g2048._search_kernels import TT_DTYPE, _sample_cells
+
+# Eager signatures: one compiled version of each kernel (see ``_search_kernels``).
+_NETWORK = (types.int64, types.int64, types.float32[::1], types.int64[:, ::1])  # rows, cols, weights, lookups
+_SEARCH_ARGS = (
+    *_NETWORK, types.float64, types.float64, types.int64, types.uint64,
+    types.Array(from_dtype(TT_DTYPE), 1, "C"), types.int64[::1], types.uint8[::1],
+)  # fmt: skip
+_SCRATCH = (types.int64[::1], types.uint64[::1], types.int64[::1])
+_CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS, *_SCRATCH)
+_SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+
+
+@kernel(_CHANCE_SIGNATURE)
+def _chance(
+    b, depth, prob, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop,
+    positions, afters, points,
+):  # fmt: skip
+    """Expected points to come from the afterstate ``b``, with ``depth`` moves left to search.
+
+    ``prob`` is the probability of reaching ``b``; below ``cutoff`` the network values it.
+    """
+    counters[0] += 1
+    if depth <= 0 or prob < cutoff:
+        counters[2] += 1
+        _indices(b, rows, cols, lookups, positions, 0)
+        return _sum(weights, positions, 0, lookups.shape[0])
+    if stop[0]:
+        return 0.0
+    slot = np.int64((b * _GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    generation = counters[3]
+    entry = tt[slot]
+    if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
+        counters[1] += 1
+        return entry["value"]
+    empty = _empty_bits(b, rows, cols)
+    n = _popcount(empty)
+    if max_cells > 0 and n > max_cells:
+        empty = _sample_cells(empty, n, max_cells, _mix64(b ^ seed))
+        n = max_cells
+    total = 0.0
+    cell_prob = prob / n
+    while empty:
+        cell = empty & (~empty + _ONE)
+        empty ^= cell
+        for tile in range(1, 3):
+            p = 1.0 - p_four if tile == 1 else p_four
+            if p == 0.0:
+                continue
+            child = b | (cell * np.uint64(tile))
+            child_prob = cell_prob * p
+            best = 0.0  # no legal move: the game is over, nothing more to score
+            if depth <= 1 or child_prob < cutoff:  # every afterstate of the child is a leaf
+                count, _, value = _candidates(child, rows, cols, weights, lookups, positions, afters, points)
+                counters[0] += count
+                counters[2] += count
+                if count > 0:
+                    best = value
+            else:
+                found = False
+                for d in range(4):
+                    moved = _move(child, d, rows, cols)
+                    if moved != child:
+                        value = _points(child, d, rows, cols) + _chance(
+                            moved, depth - 1, child_prob, rows, cols, weights, lookups, p_four, cutoff, max_cells,
+                            seed, tt, counters, stop, positions, afters, points,
+                        )  # fmt: skip
+                        if not found or value > best:
+                            best = value
+                            found = True
+            total += p * best
+    value = total / n
+    entry["key"] = b
+    entry["value"] = value
+    entry["depth"] = depth
+    entry["generation"] = generation
+    return value
+
+
+@kernel(_SEARCH_MOVE_SIGNATURE)
+def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop):
+    """``points(d) + `` the expected points to come after move ``d`` on ``b``, searched ``depth`` moves deep (>= 1).
+
+    Starts a new table generation, so the result does not depend on earlier searches.
+    """
+    counters[3] += 1
+    positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
+    afters = np.empty(4, dtype=np.uint64)
+    points = np.empty(4, dtype=np.int64)
+    moved = _move(b, d, rows, cols)
+    return _points(b, d, rows, cols) + _chance(
+        moved, depth - 1, 1.0, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop,
+        positions, afters, points,
+    )  # fmt: skip

@@ -1,0 +1,124 @@
+"""``plyground 2048 ai`` and ``hint`` with ``--evaluator ntuple:FILE``: a tiny network trained here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from plyground.g2048 import DIRECTIONS, Board
+from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.ntuple import NTupleNetwork
+from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.test_cli_ai import table_rows
+
+BOARD = "2 2 0/0 4 0/0 0 8"
+
+
+@pytest.fixture(scope="module")
+def network_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    net = NTupleNetwork(3, 3, seed=7)
+    net.learn(300, alpha=0.1)
+    path = tmp_path_factory.mktemp("net") / "net-3x3.npz"
+    net.save(path)
+    return path
+
+
+def test_ai_plays_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:
+    args = ("--rows", "3", "--cols", "3", "--depth", "1", "--seed", "4", "--games", "2")
+    status, out, err = run_cli(capsys, "2048", "ai", *args, "--evaluator", f"ntuple:{network_file}")
+    assert status == 0, err
+    assert "n-tuple network" in out
+    net = NTupleNetwork.load(network_file)
+    from plyground.g2048.autoplay import play_game
+
+    with Expectimax(depth=1, workers=1, evaluator=net) as ai:
+        expected = {seed: play_game(ai, rows=3, cols=3, seed=seed) for seed in (4, 5)}
+    rows = table_rows(out)
+    assert sorted(rows) == [4, 5]
+    for seed, result in expected.items():
+        assert rows[seed][2:5] == [f"{result.score:,}", str(result.max_tile), f"{result.moves:,}"]
+
+
+def test_hint_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", BOARD, "--depth", "2", "--evaluator", f"ntuple:{network_file}")
+    assert status == 0, err
+    net = NTupleNetwork.load(network_file)
+    with Expectimax(depth=2, workers=1, evaluator=net) as ai:
+        decision = ai.choose(Board.parse(BOARD))
+    lines = out.splitlines()
+    assert f"best move: {decision.move}" in lines
+    assert "network value of each move (points + V of the board it leaves):" in lines
+    assert "heuristic value of the board:" not in lines
+    for move in Board.parse(BOARD).legal_moves():
+        after, points = Board.parse(BOARD).move(move)
+        value = net.value(after)
+        assert any(line.split() == [move, f"{points:,}", f"{value:,.1f}", f"{points + value:,.1f}"] for line in lines)
+
+
+def test_hint_json_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:
+    evaluator = f"ntuple:{network_file}"
+    status, out, _ = run_cli(capsys, "2048", "hint", BOARD, "--depth", "1", "--json", "--evaluator", evaluator)
+    assert status == 0
+    data = json.loads(out)
+    assert data["evaluator"] == evaluator and "evaluation" not in data
+    board = Board.parse(BOARD)
+    assert set(data["afterstates"]) == set(board.legal_moves()) == set(data["values"])
+    for move, parts in data["afterstates"].items():
+        assert parts["points"] == board.move(move)[1]
+        assert parts["total"] == parts["points"] + parts["value"]
+        assert data["values"][move] == pytest.approx(parts["total"])  # depth 1: points + V
+    best = max(data["values"], key=lambda m: (data["values"][m], -DIRECTIONS.index(m)))
+    assert data["move"] == best
+
+
+def test_a_time_budget_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:
+    status, out, _ = run_cli(
+        capsys, "2048", "hint", BOARD, "--time-ms", "20", "--json", "--evaluator", f"ntuple:{network_file}"
+    )
+    assert status == 0
+    data = json.loads(out)
+    assert data["depth"] >= 1 and data["move"] in DIRECTIONS
+
+
+def _corrupt(tmp: Path) -> Path:
+    path = tmp / "bad.npz"
+    path.write_bytes(b"not a network at all")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "part"),
+    [
+        (lambda tmp: tmp / "missing.npz", "does not exist"),
+        (_corrupt, "is not a readable n-tuple network file"),
+    ],
+)
+@pytest.mark.parametrize("command", [["ai", "--rows", "3", "--cols", "3", "--depth", "1"], ["hint", BOARD]])
+def test_a_bad_network_file_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, make: object, part: str, command: list[str]
+) -> None:
+    path = make(tmp_path)  # type: ignore[operator]
+    status, out, err = run_cli(capsys, "2048", *command, "--evaluator", f"ntuple:{path}")
+    assert status == 2
+    assert out == ""
+    assert_one_line_error(err, part, str(path))
+
+
+@pytest.mark.parametrize(
+    ("args", "part"),
+    [
+        (["ai", "--depth", "1", "--evaluator", "network"], "--evaluator must be"),
+        (["ai", "--depth", "1", "--evaluator", "ntuple:{net}"], "plays 3x3 boards: use --rows 3 --cols 3"),
+        (["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"], "2x2 board cannot be searched with a network for 3x3"),
+        (["hint", BOARD, "--evaluator", "ntuple:{net}", "--weights", "w.json"], "--weights sets the heuristic"),
+    ],
+)
+def test_bad_evaluator_options(
+    capsys: pytest.CaptureFixture[str], network_file: Path, args: list[str], part: str
+) -> None:
+    status, out, err = run_cli(capsys, "2048", *(arg.format(net=network_file) for arg in args))
+    assert status == 2
+    assert out == ""
+    assert_one_line_error(err, part)
