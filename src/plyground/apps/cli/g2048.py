@@ -73,16 +73,24 @@ def show(
     )
 
 
+# Options of the games a person plays (terminal and window): a saved game is resumed unless --new.
+RowsOption = Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")]
+ColsOption = Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")]
+NewSeedOption = Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")]
+NewPFourOption = Annotated[
+    float | None,
+    typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
+]
+NewOption = Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")]
+
+
 @app.command()
 def play(
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
-    seed: Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")] = None,
-    p_four: Annotated[
-        float | None,
-        typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
-    ] = None,
-    new: Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")] = False,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
+    seed: NewSeedOption = None,
+    p_four: NewPFourOption = None,
+    new: NewOption = False,
 ) -> None:
     """Play 2048 in the terminal; the game is saved after every move and resumed next time.
 
@@ -453,14 +461,11 @@ def video(
 
 @app.command()
 def gui(
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
-    seed: Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")] = None,
-    p_four: Annotated[
-        float | None,
-        typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
-    ] = None,
-    new: Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")] = False,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
+    seed: NewSeedOption = None,
+    p_four: NewPFourOption = None,
+    new: NewOption = False,
     time_ms: Annotated[
         float, typer.Option("--time-ms", min=1.0, max=60000.0, help="The AI's time budget per move, in milliseconds.")
     ] = 50.0,
