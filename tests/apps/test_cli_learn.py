@@ -51,6 +51,15 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
     assert out.startswith("2,500 games, ")
 
 
+def test_alpha_steps_are_saved_and_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    args = ("--games", "300", "--out", str(out_dir), "--alpha-step", "100:0.05", "--alpha-step", "2_00:0.01")
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, *args)
+    assert status == 0, err
+    assert "alpha 0.1, 0.05 from game 100, 0.01 from game 200, seed" in err
+    assert TrainingRun(out_dir).settings.alpha_steps == ((100, 0.05), (200, 0.01))
+
+
 def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "run"
     args = ("2048", "learn", *SMALL, "--tc", "--games", "300", "--out", str(out_dir), "--checkpoint-minutes", "2")
@@ -70,6 +79,11 @@ def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
         (("--resume", "--tc"), ("drop --tc/--no-tc",)),
+        (("--resume", "--alpha-step", "10:0.01"), ("drop --alpha-step",)),
+        (("--alpha-step", "10=0.01", "--games", "5"), ("--alpha-step must be GAMES:ALPHA", "'10=0.01'")),
+        (("--alpha-step", "ten:0.01", "--games", "5"), ("--alpha-step must be GAMES:ALPHA",)),
+        (("--alpha-step", "10:0", "--games", "5"), ("the alpha of an alpha step must be a positive number",)),
+        (("--alpha-step", "10:0.1", "--alpha-step", "5:0.01"), ("by increasing games", "5 after 10")),
         (("--resume",), ("no training run to resume",)),
         (("--alpha", "0", "--games", "5"), ("alpha must be a positive number",)),
         (("--workers", "0"), ("--workers",)),

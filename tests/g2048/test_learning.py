@@ -178,9 +178,11 @@ KILLER = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("tc", [False, True])
-def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(tmp_path: Path, tc: bool) -> None:
-    settings = LearnSettings(**{**SETTINGS.__dict__, "tc": tc, "alpha": 0.5 if tc else 0.05})
+@pytest.mark.parametrize(("tc", "steps"), [(False, ()), (True, ()), (False, ((250, 0.02), (500, 0.01)))])
+def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
+    tmp_path: Path, tc: bool, steps: tuple[tuple[int, float], ...]
+) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "tc": tc, "alpha": 0.5 if tc else 0.05, "alpha_steps": steps})
     whole = TrainingRun(tmp_path / "whole", settings)
     whole.run(games=600)
 
@@ -256,10 +258,34 @@ def test_folders_and_files_are_checked(tmp_path: Path) -> None:
         TrainingRun(folder)
 
 
+def test_alpha_steps_change_the_rate_at_their_games(tmp_path: Path) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "alpha_steps": [[120, 0.02], [230, 0.2]]})  # as read from JSON
+    assert settings.alpha_steps == ((120, 0.02), (230, 0.2))
+    assert [settings.alpha_at(g) for g in (0, 119, 120, 229, 230, 10**9)] == [0.05, 0.05, 0.02, 0.02, 0.2, 0.2]
+    assert [settings.next_step(g) for g in (0, 120, 229, 230)] == [120, 230, 230, None]
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=300)
+
+    by_hand = settings.new_network()
+    by_hand.learn(120, alpha=0.05)
+    by_hand.learn(110, alpha=0.02)
+    by_hand.learn(70, alpha=0.2)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    assert TrainingRun(tmp_path / "run").settings == settings  # saved in run.json and read back
+    plain = settings.new_network()
+    plain.learn(300, alpha=0.05)
+    assert plain.weights.tobytes() != by_hand.weights.tobytes()
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"alpha": 0}, "alpha must be a positive number"),
+        ({"alpha_steps": [(10, 0.1), (10, 0.2)]}, "by increasing games, got 10 after 10"),
+        ({"alpha_steps": [(0, 0.1)]}, "the games of an alpha step must be a positive integer"),
+        ({"alpha_steps": [(10, -1.0)]}, "the alpha of an alpha step must be a positive number"),
+        ({"alpha_steps": [(10, 0.1, 3)]}, "must be a pair"),
+        ({"alpha_steps": "10:0.1"}, "must be a list of"),
         ({"rows": 5}, "not supported"),
         ({"tuples": [[(0, 0), (3, 3)]]}, "outside the 3x3 board"),
         ({"seed": -1}, "seed must be an integer in"),

@@ -84,6 +84,10 @@ class LearnSettings:
         tuples: the network's tuples (None: :func:`~plyground.g2048.ntuple.default_tuples`;
             stored resolved).
         alpha: the learning rate (see :meth:`NTupleNetwork.learn`).
+        alpha_steps: a schedule of later rates: ``(games, alpha)`` pairs, by increasing
+            games; from the ``games``-th game trained (in all) on, the rate is ``alpha``.
+            Counted in games, not time, so that a resumed run changes its rate at the same
+            game as an uninterrupted one. Stored as lists in ``run.json``.
         tc: temporal coherence.
         p_four: the probability that a spawned tile is a 4.
         seed: the network's stream of spawns.
@@ -99,6 +103,7 @@ class LearnSettings:
     cols: int = 4
     tuples: Tuples | None = None
     alpha: float = 0.1
+    alpha_steps: tuple[tuple[int, float], ...] = ()
     tc: bool = False
     p_four: float = DEFAULT_P_FOUR
     seed: int = 0
@@ -113,6 +118,7 @@ class LearnSettings:
         object.__setattr__(self, "tuples", check_tuples(tuples, self.rows, self.cols))
         if not _positive(self.alpha):
             raise InvalidInputError(f"alpha must be a positive number, got {self.alpha!r}")
+        object.__setattr__(self, "alpha_steps", _check_steps(self.alpha_steps))
         if not isinstance(self.tc, bool):
             raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
         check_p_four(self.p_four)
@@ -134,6 +140,18 @@ class LearnSettings:
         assert self.tuples is not None  # resolved by __post_init__
         return self.tuples
 
+    def alpha_at(self, games: int) -> float:
+        """The learning rate of the game that follows ``games`` games trained."""
+        alpha = self.alpha
+        for start, rate in self.alpha_steps:
+            if games >= start:
+                alpha = rate
+        return alpha
+
+    def next_step(self, games: int) -> int | None:
+        """The games trained at which the rate next changes after ``games`` (None: it does not)."""
+        return next((start for start, _ in self.alpha_steps if start > games), None)
+
     def new_network(self) -> NTupleNetwork:
         """An untrained network of these settings."""
         return NTupleNetwork(
@@ -144,7 +162,26 @@ class LearnSettings:
         """The settings as JSON data (tuples as lists of ``[row, col]``)."""
         data = asdict(self)
         data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
+        data["alpha_steps"] = [list(step) for step in self.alpha_steps]
         return data
+
+
+def _check_steps(steps: Any) -> tuple[tuple[int, float], ...]:
+    """``steps`` as a tuple of ``(games, alpha)`` pairs, by strictly increasing positive games."""
+    checked: list[tuple[int, float]] = []
+    if isinstance(steps, str | bytes) or not isinstance(steps, Sequence):
+        raise InvalidInputError(f"alpha_steps must be a list of [games, alpha] pairs, got {steps!r}")
+    for step in steps:
+        if isinstance(step, str | bytes) or not isinstance(step, Sequence) or len(step) != 2:
+            raise InvalidInputError(f"an alpha step must be a pair [games, alpha], got {step!r}")
+        games, alpha = step
+        _at_least_one(games, "the games of an alpha step")
+        if not _positive(alpha):
+            raise InvalidInputError(f"the alpha of an alpha step must be a positive number, got {alpha!r}")
+        if checked and games <= checked[-1][0]:
+            raise InvalidInputError(f"alpha steps must be by increasing games, got {games} after {checked[-1][0]}")
+        checked.append((games, float(alpha)))
+    return tuple(checked)
 
 
 def _positive(value: Any) -> bool:
@@ -323,9 +360,12 @@ class TrainingRun:
                 boundaries.append(_next_multiple(done, settings.checkpoint_games))
             if goal_games is not None:
                 boundaries.append(goal_games)
+            step = settings.next_step(done)
+            if step is not None:
+                boundaries.append(step)
             stats = network.learn(
                 min(boundaries) - done,
-                alpha=settings.alpha,
+                alpha=settings.alpha_at(done),
                 tc=settings.tc,
                 p_four=settings.p_four,
                 workers=workers,

@@ -75,10 +75,25 @@ def _describe(run: TrainingRun) -> str:
     games, minutes = run.goal
     goal = f"{games:,} games" if games is not None else f"{minutes:g} minutes of training"
     settings = run.settings
+    steps = "".join(f", {rate:g} from game {games:,}" for games, rate in settings.alpha_steps)
     return (
-        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples, alpha {settings.alpha:g}"
+        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples, alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}, seed {settings.seed}; goal {goal} in all"
     )
+
+
+def _alpha_steps(options: list[str]) -> tuple[tuple[int, float], ...]:
+    """The ``GAMES:ALPHA`` options as pairs (checked further by ``LearnSettings``)."""
+    steps = []
+    for option in options:
+        games, sep, alpha = option.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            steps.append((int(games.replace("_", "").replace(",", "")), float(alpha)))
+        except ValueError:
+            raise InvalidInputError(f"--alpha-step must be GAMES:ALPHA, like 500000:0.02; got {option!r}") from None
+    return tuple(steps)
 
 
 def learn(
@@ -102,6 +117,13 @@ def learn(
         bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
     ] = False,
     alpha: Annotated[float | None, typer.Option(help="Learning rate (default 0.1; 1.0 with --tc).")] = None,
+    alpha_step: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="GAMES:ALPHA",
+            help="From this many games trained (in all) on, learn at this rate; repeatable.",
+        ),
+    ] = None,
     tc: Annotated[
         bool | None, typer.Option("--tc/--no-tc", help="Temporal coherence: per-weight adaptive learning rates.")
     ] = None,
@@ -150,6 +172,7 @@ def learn(
     if resume:
         options = {
             "--alpha": alpha,
+            "--alpha-step": alpha_step,
             "--tc/--no-tc": tc,
             "--rows": rows,
             "--cols": cols,
@@ -174,6 +197,7 @@ def learn(
             rows=4 if rows is None else rows,
             cols=4 if cols is None else cols,
             alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
+            alpha_steps=_alpha_steps(alpha_step or []),
             tc=bool(tc),
             p_four=0.1 if p_four is None else p_four,
             seed=resolve_seed(seed),
