@@ -1,4 +1,4 @@
-"""``plyground 2048 gui`` as a user runs it: keys sent by xdotool to the real window, and no display."""
+"""``plyground 2048 gui`` as a user runs it: keys sent by xdotool to the real window, no display, a network."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from plyground.apps.saves import Saves2048
+from plyground.apps.tk import GameWindow
 from plyground.g2048 import Game
 from tests.apps.conftest import missing
-from tests.apps.test_cli import assert_one_line_error, run_module
+from tests.apps.test_cli import assert_one_line_error, run_cli, run_module
+from tests.apps.test_tk import pump, train_tiny_network
 
 XDOTOOL_KEYS = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
 
@@ -98,3 +100,70 @@ def test_gui_frames_into_a_file_is_bad_input(tmp_path: Path) -> None:
     done = run_module("2048", "gui", "--frames", str(afile))
     assert done.returncode == 2
     assert_one_line_error(done.stderr, "cannot write frames", "not a folder")
+
+
+@pytest.fixture(scope="module")
+def network_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny trained 4x4 network."""
+    return train_tiny_network(tmp_path_factory.mktemp("net") / "net.npz")
+
+
+def test_gui_ai_searches_with_the_network_file(
+    xvfb_display: str,
+    tmp_path: Path,
+    network_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    shown: list[str] = []
+
+    def run(window: GameWindow) -> None:  # instead of the event loop: three AI moves, then q
+        pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=30)
+        shown.append(window.evaluator_text)
+        assert window.engine.network is not None and window.engine.network.shape == (4, 4)
+        window.close()
+
+    monkeypatch.setattr(GameWindow, "run", run)
+    args = ("--new", "--seed", "1", "--ai", "--time-ms", "5", "--delay-ms", "0", "--workers", "1")
+    status, out, err = run_cli(capsys, "2048", "gui", *args, "--evaluator", f"ntuple:{network_file}")
+    assert status == 0, err
+    assert shown == ["AI: n-tuple network net.npz"]
+    assert "2048 4x4: " in out and "points after" in out
+
+
+def _corrupt(folder: Path) -> Path:
+    path = folder / "bad.npz"
+    path.write_bytes(b"not a network at all")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (["--evaluator", "ntuple:{tmp}/missing.npz"], ["does not exist", "missing.npz"]),
+        (["--evaluator", "ntuple:{bad}"], ["is not a readable n-tuple network file", "bad.npz"]),
+        (["--evaluator", "network"], ["--evaluator must be 'heuristic' or 'ntuple:FILE'"]),
+        (
+            ["--rows", "3", "--cols", "3", "--evaluator", "ntuple:{net}"],
+            ["plays 4x4 boards: use --rows 4 --cols 4", "net.npz"],
+        ),
+        (["--weights", "w.json", "--evaluator", "ntuple:{net}"], ["--weights sets the heuristic"]),
+    ],
+)
+def test_gui_bad_evaluator_is_a_one_line_error_before_any_window(
+    tmp_path: Path,
+    network_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    parts: list[str],
+) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)  # a window would fail with "cannot open the game window"
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path / "data"))
+    values = {"tmp": tmp_path, "bad": _corrupt(tmp_path), "net": network_file}
+    status, out, err = run_cli(capsys, "2048", "gui", "--new", *(arg.format(**values) for arg in args))
+    assert status == 2
+    assert out == ""
+    assert_one_line_error(err, *parts)
+    assert not (tmp_path / "data").exists()  # the saves were not touched

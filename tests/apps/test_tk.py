@@ -1,4 +1,5 @@
-"""The Tk desktop game: keys, AI mode off the main thread, resizing, saves, announcements, frames, screenshot.
+"""The Tk desktop game: keys, AI mode off the main thread, resizing, saves, announcements, frames, screenshot,
+and the AI searching with a (tiny) n-tuple network.
 
 Every test runs on the private Xvfb screen of the ``xvfb_display`` fixture and drives the
 window with ``event_generate`` and ``root.update()`` instead of ``mainloop()``.
@@ -14,6 +15,7 @@ import time
 import tkinter as tk
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,9 @@ from plyground.apps.render import TILE_COLOURS, tile_colour
 from plyground.apps.saves import Saves2048
 from plyground.apps.terminal import PlayController
 from plyground.apps.tk import GameWindow, frame_path
+from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.g2048.ntuple import NTupleNetwork
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
 LETTER = {"up": "w", "right": "d", "down": "s", "left": "a"}
@@ -36,12 +40,10 @@ def open_window(xvfb_display: str) -> Iterator[OpenWindow]:
     """Open game windows (small AI budgets) on the Xvfb screen; close those left open."""
     windows: list[GameWindow] = []
 
-    def open_(
-        controller: PlayController, *, size: str = "420x560", ai: bool = False, frames: Path | None = None
-    ) -> GameWindow:
+    def open_(controller: PlayController, *, size: str = "420x560", **options: Any) -> GameWindow:
         root = tk.Tk()
         root.geometry(f"{size}+0+0")
-        window = GameWindow(controller, root=root, time_ms=5, workers=1, delay_ms=0, ai=ai, frames=frames)
+        window = GameWindow(controller, root=root, **{"time_ms": 5, "workers": 1, "delay_ms": 0, **options})
         windows.append(window)
         pump(window)
         return window
@@ -337,3 +339,95 @@ def test_screenshot_shows_the_board_in_the_palette_colours(
 def test_doctests() -> None:
     result = doctest.testmod(tk_game)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------------------- the n-tuple network
+
+
+def train_tiny_network(path: Path) -> Path:
+    """Train a 4x4 network of two 3-cell tuples (8,192 weights) for a moment, and save it at ``path``."""
+    network = NTupleNetwork(4, 4, tuples=[[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]], seed=0)
+    network.learn(300, alpha=0.1)
+    network.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory: pytest.TempPathFactory) -> NTupleNetwork:
+    return NTupleNetwork.load(train_tiny_network(tmp_path_factory.mktemp("net") / "net.npz"))
+
+
+def test_ai_mode_searches_with_the_network(open_window: OpenWindow, network: NTupleNetwork) -> None:
+    window = open_window(PlayController(Game(seed=10)), time_ms=None, depth=2, network=network, network_name="net.npz")
+    assert window.evaluator_text == "AI: n-tuple network net.npz"
+    assert "e network/heuristic" in label_texts(window)
+    press(window, "i")
+    assert window.searcher is not None and window.searcher.engine.network is network
+    pump(window, until=lambda: window.controller.game.move_count >= 6, timeout=30)
+    press(window, "i")
+    assert window.evaluator_text == "AI: n-tuple network net.npz"
+
+    replay = window.controller.game.replay
+    with Expectimax(depth=2, workers=1, evaluator=network) as search:
+        for (board, _), (move, _) in zip(replay.positions()[:-1], replay.moves, strict=True):
+            assert search.choose(board).move == move, board
+
+
+def test_e_switches_between_the_network_and_the_heuristic(open_window: OpenWindow, network: NTupleNetwork) -> None:
+    window = open_window(PlayController(Game(seed=11)), network=network, network_name="net.npz", ai=True)
+    pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
+    first = window.searcher
+    assert first is not None and first.engine is window.network_engine
+
+    press(window, "e")  # the heuristic, at once: a new worker searches with it
+    assert window.evaluator_text == "AI: heuristic"
+    assert window.message_text == "The AI now searches with the heuristic."
+    assert window.ai_on and window.searcher is not first
+    assert window.searcher is not None and window.searcher.engine is window.heuristic_engine
+    assert window.searcher.engine.network is None
+    moves = window.controller.game.move_count
+    pump(window, until=lambda: window.controller.game.move_count >= moves + 2, timeout=20)
+    pump(window, until=lambda: not first.thread.is_alive(), timeout=5)
+
+    press(window, "e")  # and back
+    assert window.evaluator_text == "AI: n-tuple network net.npz"
+    assert window.searcher is not None and window.searcher.engine is window.network_engine
+    moves = window.controller.game.move_count
+    pump(window, until=lambda: window.controller.game.move_count >= moves + 2, timeout=20)
+
+
+def test_without_a_network_the_ai_uses_the_heuristic(open_window: OpenWindow) -> None:
+    window = open_window(PlayController(Game(seed=12)))
+    assert window.evaluator_text == "AI: heuristic"
+    assert "e network/heuristic" not in label_texts(window)
+    press(window, "e")
+    assert window.evaluator_text == "AI: heuristic"
+    assert "No n-tuple network was given" in window.message_text
+
+
+def test_a_new_game_keeps_the_size_the_network_plays(open_window: OpenWindow, network: NTupleNetwork) -> None:
+    window = open_window(PlayController(Game(seed=13)), network=network, ai=True)
+    assert window.evaluator_text == "AI: n-tuple network"
+    pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
+    press(window, "n")  # the player takes over, and is asked first
+    press(window, "y")
+    game = window.controller.game
+    assert game.move_count == 0 and game.board.shape == network.shape
+    press(window, "i")
+    pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
+    assert window.evaluator_text == "AI: n-tuple network" and "failed" not in window.message_text
+
+
+def test_a_network_for_another_board_size_is_refused(xvfb_display: str, network: NTupleNetwork) -> None:
+    root = tk.Tk()
+    try:
+        with pytest.raises(InvalidInputError, match="the network plays 4x4 boards, not the 3x3 game"):
+            GameWindow(PlayController(Game(3, 3, seed=1)), root=root, network=network)
+    finally:
+        root.destroy()
+
+
+def label_texts(window: GameWindow) -> str:
+    """The text of every label of the window."""
+    labels = [widget for widget in window.root.winfo_children() if isinstance(widget, tk.Label)]
+    return "\n".join(str(label.cget("text")) for label in labels)

@@ -14,6 +14,10 @@ The design keeps every part small and testable:
   sends it the board, and the thread posts the decision on a queue. The Tk main thread polls
   that queue with ``after()`` and plays the move, so the window never waits for a search.
   The worker never calls Tk. Stopping AI mode or closing the window stops the worker.
+* The AI values the leaves of its search with the heuristic or, when the window is given one
+  (``--evaluator ntuple:FILE``), a trained n-tuple network; a line under the buttons names the
+  one in use, and ``e`` switches between them. A window keeps its board size (a new game has
+  the size of the last one), so the network always fits the board.
 * ``--frames DIR`` writes one PNG per position with :func:`plyground.apps.render.save_frame`,
   named like the frames of ``plyground 2048 ai``: ``DIR/2048-<R>x<C>-seed<seed>/00001.png``.
 
@@ -33,12 +37,15 @@ import tkinter.font as tkfont
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from plyground.apps.render import BACKGROUND, DARK_TEXT, text_colour, tile_colour
 from plyground.apps.terminal import KEYS_HELP, Mode, PlayController, action_for
 from plyground.errors import InvalidInputError, PlygroundError
-from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
+from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game, Weights
+
+if TYPE_CHECKING:
+    from plyground.g2048.ntuple import NTupleNetwork
 
 __all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "Searcher", "frame_path", "open_root"]
 
@@ -51,6 +58,7 @@ TITLE = "plyground 2048"
 KEYSYMS = {"Up": "KEY_UP", "Right": "KEY_RIGHT", "Down": "KEY_DOWN", "Left": "KEY_LEFT"}
 """Tk names of the arrow keys and the curses names :class:`PlayController` knows them by."""
 AI_KEYS = ("i", " ")
+EVALUATOR_KEYS = ("e",)
 DISMISS_KEYS = ("Return", "KP_Enter", "Escape")
 
 PAGE = "#faf8ef"
@@ -154,14 +162,20 @@ class GameWindow:
         controller: the game, best score and saves (see :meth:`PlayController.start`).
         root: the Tk main window to fill (default: a new one from :func:`open_root`). Closing
             the game destroys it.
-        time_ms: the AI's time budget per move.
+        time_ms: the AI's time budget per move (None: a fixed ``depth``).
+        depth: the AI's deepest search depth (with ``time_ms`` None: a fixed depth).
         workers: the AI's search threads (default: every core).
         delay_ms: the pause between two AI moves.
         ai: start in AI mode.
         frames: a folder for one PNG per position (see :func:`frame_path`), or None.
+        weights: the heuristic's weights (default: the weights shipped with plyground).
+        network: an n-tuple network for the game's board size: the AI searches with it
+            (``e`` switches to the heuristic and back). None: the heuristic only.
+        network_name: how the window names the network, e.g. its file name.
 
     Raises:
-        InvalidInputError: a bad ``time_ms``, ``workers`` or ``delay_ms``.
+        InvalidInputError: a bad ``time_ms``, ``depth``, ``workers`` or ``delay_ms``, or a
+            network for another board size than the game's.
         PlygroundError: no display (when ``root`` is not given).
     """
 
@@ -170,15 +184,33 @@ class GameWindow:
         controller: PlayController,
         *,
         root: tk.Tk | None = None,
-        time_ms: float = DEFAULT_TIME_MS,
+        time_ms: float | None = DEFAULT_TIME_MS,
+        depth: int | None = None,
         workers: int | None = None,
         delay_ms: int = DEFAULT_DELAY_MS,
         ai: bool = False,
         frames: Path | None = None,
+        weights: Weights | None = None,
+        network: NTupleNetwork | None = None,
+        network_name: str = "",
     ) -> None:
         if not (isinstance(delay_ms, int) and delay_ms >= 0):
             raise InvalidInputError(f"delay_ms must be a non-negative integer, got {delay_ms!r}")
-        self.engine = Expectimax(time_ms=time_ms, workers=workers, p_four=controller.game.p_four)
+        p_four = controller.game.p_four
+        self.heuristic_engine = Expectimax(time_ms, depth, weights, workers, p_four=p_four)
+        """The AI's search with the heuristic at the leaves."""
+        self.network_engine: Expectimax | None = None
+        """The AI's search with the n-tuple network at the leaves (None without a network)."""
+        if network is not None:
+            self.network_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=network)
+            net, board = self.network_engine.network, controller.game.board
+            if net is not None and net.shape != board.shape:
+                raise InvalidInputError(
+                    f"the network plays {net.rows}x{net.cols} boards, not the {board.rows}x{board.cols} game"
+                )
+        self.network_name = network_name
+        self.use_network = network is not None
+        """Whether the AI searches with the network (else with the heuristic); ``e`` switches."""
         self.controller = controller
         self.root = root if root is not None else open_root()
         self.delay_ms = delay_ms
@@ -240,7 +272,10 @@ class GameWindow:
         for button in self.buttons.values():
             button.configure(takefocus=0)
             button.pack(side="left", padx=2)
-        keys = _label(root, (_FONT_FAMILY, 9), text=f"{KEYS_HELP}   i/space AI")
+        self.evaluator_label = _label(root, (_FONT_FAMILY, 10))
+        self.evaluator_label.pack(side="top", fill="x", padx=8)
+        switch = "   e network/heuristic" if self.network_engine is not None else ""
+        keys = _label(root, (_FONT_FAMILY, 9), text=f"{KEYS_HELP}   i/space AI{switch}")
         keys.pack(side="top", fill="x", padx=8, pady=(0, 6))
         # Buttons over the board, placed by _draw_overlay.
         self.overlay_buttons = {
@@ -285,6 +320,25 @@ class GameWindow:
     def message_text(self) -> str:
         """The message line."""
         return str(self.message.cget("text"))
+
+    @property
+    def evaluator_text(self) -> str:
+        """The line that names the AI's evaluator: ``AI: heuristic`` or ``AI: n-tuple network NAME``."""
+        return str(self.evaluator_label.cget("text"))
+
+    @property
+    def engine(self) -> Expectimax:
+        """The search the AI runs: with the network when :attr:`use_network`, else with the heuristic."""
+        if self.use_network and self.network_engine is not None:
+            return self.network_engine
+        return self.heuristic_engine
+
+    @property
+    def evaluator_name(self) -> str:
+        """What values the AI's leaves, in words: ``heuristic`` or ``n-tuple network NAME``."""
+        if self.engine is self.heuristic_engine:
+            return "heuristic"
+        return f"n-tuple network {self.network_name}".rstrip()
 
     @property
     def moves_per_second(self) -> float:
@@ -356,6 +410,9 @@ class GameWindow:
         elif key in AI_KEYS:
             self.set_ai(not self.ai_on)
             return
+        elif key in EVALUATOR_KEYS:
+            self.set_evaluator(network=not self.use_network)
+            return
         elif key in DISMISS_KEYS:
             if self.win_pending:
                 self.keep_playing()
@@ -406,6 +463,28 @@ class GameWindow:
                 if name in self._after:
                     self.root.after_cancel(self._after.pop(name))
             controller.message = "AI mode off: your move."
+        self.refresh()
+
+    def set_evaluator(self, *, network: bool) -> None:
+        """Let the AI search with the network (True) or the heuristic (False).
+
+        In AI mode the search in progress is dropped and the next one uses the new evaluator.
+        Without a network the heuristic stays, and the message line says why.
+        """
+        if self.closed:
+            return
+        if network and self.network_engine is None:
+            self.controller.message = "No n-tuple network was given: start with --evaluator ntuple:FILE."
+        elif network != self.use_network:
+            self.use_network = network
+            if self.ai_on and self.searcher is not None:
+                self.searcher.stop()
+                self.searcher = Searcher(self.engine)
+                self._searchers.append(self.searcher)
+                self.ai_depth = 0
+                self._ai_times.clear()
+                self._schedule_search()
+            self.controller.message = f"The AI now searches with the {self.evaluator_name}."
         self.refresh()
 
     def _schedule_search(self) -> None:
@@ -475,8 +554,10 @@ class GameWindow:
             timeout = 2.0 + 4 * (self.engine.time_ms or 0) / 1000
             for searcher in self._searchers:
                 searcher.thread.join(timeout)
-            if not self.running_searchers():
-                self.engine.close()  # else a search is stuck: its daemon thread ends with the process
+            if not self.running_searchers():  # else a search is stuck: its daemon thread ends with the process
+                for engine in (self.heuristic_engine, self.network_engine):
+                    if engine is not None:
+                        engine.close()
             with contextlib.suppress(tk.TclError):
                 self.root.destroy()
             # Free the Tk objects here, in the main thread: the garbage collector may run in any
@@ -536,6 +617,7 @@ class GameWindow:
         message = controller.message or (controller.banner if not self.win_pending else "")
         self.message.configure(text=message)
         self.buttons["ai"].configure(text=f"AI: {'on' if self.ai_on else 'off'} (i)")
+        self.evaluator_label.configure(text=f"AI: {self.evaluator_name}")
         self._write_frame()
         self._draw()
 

@@ -168,17 +168,30 @@ def _load_weights(path: Path | None) -> Weights | None:
         raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
 
 
-def _load_network(evaluator: str, weights: Path | None) -> NTupleNetwork | None:
-    """The network of ``--evaluator`` (None for the heuristic); a missing or bad file is bad input."""
+def load_network(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> NTupleNetwork | None:
+    """The network of ``--evaluator`` (None for the heuristic); a missing or bad file is bad input.
+
+    With ``size``, a network for boards of another size is bad input too. Shared by the
+    commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
+    """
     if evaluator == "heuristic":
         return None
-    if not evaluator.startswith("ntuple:"):
+    if not evaluator.startswith("ntuple:") or evaluator == "ntuple:":
         raise InvalidInputError(f"--evaluator must be 'heuristic' or 'ntuple:FILE', got {evaluator!r}")
     if weights is not None:
         raise InvalidInputError("--weights sets the heuristic: it cannot be used with --evaluator ntuple:FILE")
+    announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
+    announce_compilation(_PACKAGE, "2048 n-tuple search", kernels="_ntuple_search_kernels.py")
     from plyground.g2048.expectimax import load_evaluator
 
-    return load_evaluator(evaluator)
+    network = load_evaluator(evaluator)
+    assert network is not None  # not the heuristic
+    if size is not None and network.shape != size:
+        raise InvalidInputError(
+            f"the network in {evaluator.removeprefix('ntuple:')} plays {network.rows}x{network.cols} boards: "
+            f"use --rows {network.rows} --cols {network.cols}"
+        )
+    return network
 
 
 def _save_folder(path: Path | None) -> Path | None:
@@ -239,13 +252,8 @@ def ai(
     from plyground.g2048.autoplay import play_game, summarize
     from plyground.g2048.expectimax import Expectimax
 
-    network = _load_network(evaluator, weights)
+    network = load_network(evaluator, weights, size=(rows, cols))
     loaded = _load_weights(weights)
-    if network is not None and network.shape != (rows, cols):
-        raise InvalidInputError(
-            f"the network in {evaluator.removeprefix('ntuple:')} plays {network.rows}x{network.cols} boards: "
-            f"use --rows {network.rows} --cols {network.cols}"
-        )
     folder = _save_folder(save)
     frame_folder = _save_folder(frames)
     if frame_folder is not None:
@@ -363,7 +371,7 @@ def hint(
     from plyground.g2048.expectimax import Expectimax
 
     parsed = Board.parse(board)
-    network = _load_network(evaluator, weights)
+    network = load_network(evaluator, weights)
     loaded = _load_weights(weights)
     if time_ms is None and depth is None:
         time_ms = 200.0
@@ -478,12 +486,17 @@ def gui(
         Path | None,
         typer.Option(help="Folder for one PNG per position: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
     ] = None,
+    weights: WeightsOption = None,
+    evaluator: EvaluatorOption = "heuristic",
 ) -> None:
     """Play 2048 in a desktop window (Tk), or let the AI play; the game is saved like the terminal game's.
 
     Keys: arrows, WASD or hjkl move; u undoes; n starts a new game;
     i or space toggles AI mode; q or closing the window saves and quits.
     The saved game and best score are those of 'plyground 2048 play'.
+
+    With --evaluator ntuple:FILE the AI searches with a trained n-tuple network
+    (the board size must be the network's) and e switches it to the heuristic and back.
     """
     try:
         import tkinter  # noqa: F401
@@ -506,12 +519,16 @@ def gui(
     from plyground.apps.terminal import PlayController
     from plyground.apps.tk import GameWindow, open_root
 
+    network = load_network(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
+    loaded = _load_weights(weights)
+    network_file = evaluator.removeprefix("ntuple:")
     root = open_root()  # before the saves are touched: without a display, --new must not replace the saved game
     try:
         controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
         window = GameWindow(
-            controller, root=root, time_ms=time_ms, workers=workers, delay_ms=delay_ms, ai=ai, frames=frames
-        )
+            controller, root=root, time_ms=time_ms, workers=workers, delay_ms=delay_ms, ai=ai, frames=frames,
+            weights=loaded, network=network, network_name=Path(network_file).name,
+        )  # fmt: skip
     except BaseException:
         root.destroy()
         raise
