@@ -2,6 +2,8 @@
 
 Moves are checked against the game library itself (``Board.move``, ``evaluate``); every
 endpoint is fed hypothesis-generated junk and must answer a 4xx JSON error, never a 500.
+The n-tuple evaluator is tried with a tiny network (two 3-cell tuples) trained here in a
+fraction of a second: it checks the plumbing, not the strength.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,15 +32,37 @@ from plyground.apps.cli.main import main
 from plyground.apps.render import tile_colour
 from plyground.apps.web.server import Limits, create_app
 from plyground.g2048 import Board, Game, evaluate
+from plyground.g2048.ntuple import NTupleNetwork
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
+from tests.apps.test_cli import assert_one_line_error, run_cli
 
 FAST = Limits(search_ms=30, kinrow_ms=30, kinrow_iterations=300, kinrow_depth=2)
+TINY_TUPLES = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]]
+
+
+def tiny_network() -> NTupleNetwork:
+    """A 4x4 network of two 3-cell tuples (8,192 weights) after 300 games of training: fast and light."""
+    network = NTupleNetwork(4, 4, tuples=TINY_TUPLES, seed=0)
+    network.learn(300, alpha=0.1)
+    return network
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(limits=FAST, search_slots=2)) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def network() -> NTupleNetwork:
+    return tiny_network()
+
+
+@pytest.fixture(scope="module")
+def network_client(network: NTupleNetwork) -> Iterator[TestClient]:
+    """A lab whose AI may also search with the tiny network."""
+    with TestClient(create_app(limits=FAST, search_slots=2, network=network, network_name="net.npz")) as test_client:
         yield test_client
 
 
@@ -269,6 +294,102 @@ def test_autoplay_of_an_unknown_game_is_refused(client: TestClient) -> None:
         assert "no 2048 game" in expect_ws_error(ws, 4404)
 
 
+# -- the n-tuple network as the AI's evaluator -------------------------------------------------
+
+
+def test_the_evaluators_the_server_has(client: TestClient, network_client: TestClient) -> None:
+    alone = client.get("/api/2048/evaluators")
+    assert alone.status_code == 200
+    assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "ntuple": None}
+    assert network_client.get("/api/2048/evaluators").json() == {
+        "evaluators": ["heuristic", "ntuple"],
+        "default": "heuristic",
+        "ntuple": {"rows": 4, "cols": 4, "file": "net.npz", "tuples": 2, "games": 300},
+    }
+    assert_error(network_client.post("/api/2048/evaluators", json={}), 405)
+
+
+def test_hint_with_the_network_values_every_legal_move(network_client: TestClient, network: NTupleNetwork) -> None:
+    for seed in (first_seed(lambda b: len(b.legal_moves()) == 4), first_seed(lambda b: len(b.legal_moves()) == 2)):
+        game = new_2048(network_client, seed=seed)
+        path = f"/api/2048/games/{game['id']}/hint"
+        hint = network_client.post(path, json={"time_ms": 20, "evaluator": "ntuple"}).json()
+        assert hint["evaluator"] == "ntuple" and hint["evaluation"] is None and hint["board"] == game["board"]
+        assert set(hint["values"]) == set(hint["afterstates"]) == set(game["legal"])
+        assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
+        assert hint["depth"] >= 1 and hint["nodes"] > 0
+        board = Board.from_rows(game["board"])
+        for move, parts in hint["afterstates"].items():
+            after, points = board.move(move)
+            assert parts["points"] == points and parts["value"] == pytest.approx(network.value(after))
+            assert parts["total"] == pytest.approx(points + parts["value"])
+        heuristic = network_client.post(path, json={"time_ms": 5, "evaluator": "heuristic"}).json()
+        assert heuristic["evaluator"] == "heuristic" and heuristic["afterstates"] is None
+        assert heuristic["evaluation"]["contributions"] == pytest.approx(evaluate(board).contributions)
+
+
+def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
+    client: TestClient, network_client: TestClient
+) -> None:
+    game = new_2048(client, seed=1)
+    error = assert_error(client.post(f"/api/2048/games/{game['id']}/hint", json={"evaluator": "ntuple"}), 422)
+    assert "needs an n-tuple network" in error and "plyground web --evaluator ntuple:FILE" in error
+    small = new_2048(network_client, rows=3, cols=3, seed=1)
+    error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "ntuple"}), 422)
+    assert "plays 4x4 boards, not this 3x3 game" in error
+    path = f"/api/2048/games/{new_2048(network_client, seed=1)['id']}/hint"
+    for bad in ("network", "NTUPLE", 1, ["ntuple"]):
+        assert "evaluator must be one of heuristic, ntuple, got" in assert_error(
+            network_client.post(path, json={"evaluator": bad}), 422
+        )
+
+
+def test_autoplay_with_the_network_plays_and_can_switch_to_the_heuristic(network_client: TestClient) -> None:
+    game = new_2048(network_client, seed=3)
+    with network_client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        ws.send_json({"type": "start", "time_ms": 2, "evaluator": "ntuple"})
+        first = [ws.receive_json() for _ in range(4)]
+        ws.send_json({"type": "settings", "evaluator": "heuristic"})
+        later = [ws.receive_json() for _ in range(40)]  # the setting holds from the next move on
+        ws.send_json({"type": "stop"})
+        _, end = receive_until_end(ws)
+    for i, message in enumerate(first):
+        assert message["type"] == "move" and message["game"]["moves"] == i + 1
+        assert message["stats"]["evaluator"] == "ntuple" and message["stats"]["depth"] >= 1
+    assert later[-1]["type"] == "move" and later[-1]["stats"]["evaluator"] == "heuristic"
+    assert end["type"] == "done" and end["game"]["moves"] >= 44
+
+
+@pytest.mark.parametrize(
+    ("rows", "messages", "part"),
+    [
+        (4, ['{"type": "start", "evaluator": "network"}'], "evaluator must be one of heuristic, ntuple"),
+        (3, ['{"type": "start", "evaluator": "ntuple"}'], "plays 4x4 boards, not this 3x3 game"),
+        (
+            3,
+            ['{"type": "start", "time_ms": 2, "delay_ms": 50}', '{"type": "settings", "evaluator": "ntuple"}'],
+            "plays 4x4 boards, not this 3x3 game",
+        ),
+    ],
+)
+def test_autoplay_with_the_network_where_it_cannot_play_is_refused(
+    network_client: TestClient, rows: int, messages: list[str], part: str
+) -> None:
+    game = new_2048(network_client, rows=rows, cols=rows, seed=5)
+    with network_client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        for message in messages:
+            ws.send_text(message)
+        assert part in expect_ws_error(ws)
+    assert not network_client.get(f"/api/2048/games/{game['id']}").json()["autoplaying"]
+
+
+def test_autoplay_with_the_network_on_a_server_without_one_is_refused(client: TestClient) -> None:
+    game = new_2048(client, seed=5)
+    with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+        ws.send_json({"type": "start", "evaluator": "ntuple"})
+        assert "needs an n-tuple network" in expect_ws_error(ws)
+
+
 # -- k-in-a-row ------------------------------------------------------------------------------
 
 
@@ -486,7 +607,10 @@ JSON_VALUES = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=10,
 )
-FIELDS = ["rows", "cols", "seed", "direction", "time_ms", "n", "k", "opponent", "human_first", "row", "col", "depth"]
+FIELDS = [
+    *("rows", "cols", "seed", "direction", "time_ms", "evaluator"),
+    *("n", "k", "opponent", "human_first", "row", "col", "depth"),
+]
 BODIES = st.one_of(
     JSON_VALUES.map(lambda value: json.dumps(value).encode()),
     st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4).map(lambda value: json.dumps(value).encode()),
@@ -587,7 +711,7 @@ def test_plyground_web_on_a_port_in_use_fails_in_one_line() -> None:
 def test_plyground_web_help_and_a_light_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--no-browser" in out and "--port" in out and "--host" in out
+    assert "--no-browser" in out and "--port" in out and "--host" in out and "--evaluator" in out
     probe = "import sys, plyground.apps.cli.main; print(sorted({'starlette', 'uvicorn', 'numba'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "[]"
@@ -601,3 +725,43 @@ def test_plyground_web_without_the_web_extra_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr == "error: the web lab needs starlette and uvicorn: pip install plyground[web]\n"
+
+
+def assert_web_fails_in_one_line(err: str, *parts: str) -> None:
+    """One error line, after any notes that kernels are being compiled (a first run)."""
+    assert_one_line_error("\n".join(line for line in err.splitlines() if not line.startswith("Compiling")), *parts)
+
+
+def test_plyground_web_with_a_missing_or_bad_network_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "missing.npz"
+    status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", f"ntuple:{missing}")
+    assert status == 2 and out == ""
+    assert_web_fails_in_one_line(err, str(missing), "does not exist")
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_bytes(b"not a network at all")
+    status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", f"ntuple:{corrupt}")
+    assert status == 2 and out == ""
+    assert_web_fails_in_one_line(err, str(corrupt), "is not a readable n-tuple network file")
+    for bad in ("network", "ntuple:"):
+        status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", bad)
+        assert status == 2 and out == ""
+        assert_web_fails_in_one_line(err, "--evaluator must be 'heuristic' or 'ntuple:FILE'")
+
+
+def test_plyground_web_serves_the_network_of_its_evaluator_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, network: NTupleNetwork
+) -> None:
+    path = tmp_path / "net.npz"
+    network.save(path)
+    served: list[dict[str, Any]] = []
+    monkeypatch.setattr("plyground.apps.web.server.serve", lambda *args, **kwargs: served.append(kwargs))
+    status, _, err = run_cli(capsys, "web", "--no-browser", "--evaluator", f"ntuple:{path}")
+    assert status == 0, err
+    [kwargs] = served
+    assert kwargs["network_name"] == "net.npz" and kwargs["network"].tuples == network.tuples
+    assert (kwargs["network"].weights == network.weights).all()
+    status, _, err = run_cli(capsys, "web", "--no-browser")
+    assert status == 0, err
+    assert served[1]["network"] is None and served[1]["network_name"] is None

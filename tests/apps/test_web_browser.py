@@ -1,8 +1,9 @@
 """The web lab's page in headless Chromium: keyboard play, undo, hint, autoplay, k-in-a-row, screenshots.
 
-The server runs with uvicorn in a thread on a free port of 127.0.0.1 for the whole module;
-each test opens its own browser context, so its pages hold their own games. The page's games
-are read through ``window.plygroundLab`` and checked against the game library.
+The server runs with uvicorn in a thread on a free port of 127.0.0.1 for the whole module
+(a second one, with a tiny n-tuple network, for the tests of the evaluator selector); each
+test opens its own browser context, so its pages hold their own games. The page's games are
+read through ``window.plygroundLab`` and checked against the game library.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +22,21 @@ from plyground.apps.web.server import create_app
 from plyground.g2048 import Board, Game
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
+from tests.apps.test_web_api import tiny_network
 
 uvicorn = pytest.importorskip("uvicorn")
 
 KEYS = {"up": "ArrowUp", "right": "ArrowRight", "down": "s", "left": "a"}  # arrows and WASD both
 
 
-@pytest.fixture(scope="module")
-def lab_url() -> Iterator[str]:
-    """The URL of a web lab served by uvicorn in a background thread."""
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn in a background thread; yield its URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", access_log=False, lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -48,18 +51,32 @@ def lab_url() -> Iterator[str]:
         sock.close()
 
 
+@pytest.fixture(scope="module")
+def lab_url() -> Iterator[str]:
+    """The URL of a web lab (the heuristic alone) served in a background thread."""
+    with serving(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def network_lab_url() -> Iterator[str]:
+    """The URL of a web lab whose AI may also search with a tiny 4x4 n-tuple network, named net.npz."""
+    with serving(create_app(network=tiny_network(), network_name="net.npz")) as url:
+        yield url
+
+
 @pytest.fixture
-def new_page(browser: Any, lab_url: str) -> Iterator[Callable[[str], Any]]:
-    """Opens the lab (``query`` appended to its URL) in a fresh context; no page may raise a JavaScript error."""
+def new_page(browser: Any, lab_url: str) -> Iterator[Callable[..., Any]]:
+    """Opens the lab (``query`` appended to its URL, or to ``url``) in a fresh context; no page may raise a JS error."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_page(query: str = "") -> Any:
+    def open_page(query: str = "", url: str | None = None) -> Any:
         context = browser.new_context(viewport={"width": 1100, "height": 900})
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(lab_url + query)
+        page.goto((url or lab_url) + query)
         page.wait_for_function("() => window.plygroundLab && window.plygroundLab.g2048.state !== null")
         return page
 
@@ -164,6 +181,7 @@ def test_hint_shows_the_four_values_and_the_heuristic_chart(
     bars = page.eval_on_selector_all("#hint-chart .bar", "bars => bars.map(b => b.dataset.feature)")
     assert bars == ["empty", "merges", "monotonicity", "smoothness", "rank_sum", "position"]
     assert page.locator("#hint-chart .bar.positive").count() >= 1
+    assert page.locator("#evaluator-control").is_hidden()  # this server has no network
     path = screenshot_path("web-2048.png")
     page.screenshot(path=str(path), full_page=True)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
@@ -184,6 +202,50 @@ def test_autoplay_reaches_256_and_shows_its_search(new_page: Callable[[str], Any
     assert float((page.text_content("#stat-rate") or "0").replace(",", "")) > 0
     state = state_2048(page)
     assert state["max_tile"] >= 256 and int(page.text_content("#score") or 0) == state["score"] > 0
+
+
+def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
+    new_page: Callable[..., Any], network_lab_url: str
+) -> None:
+    seed = first_seed(lambda board: len(board.legal_moves()) == 4)
+    page = new_page(f"?seed={seed}", url=network_lab_url)
+    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "heuristic"
+    assert page.text_content('#evaluator option[value="ntuple"]') == "n-tuple network (net.npz, 4x4)"
+    page.select_option("#evaluator", "ntuple")
+    page.click("#hint")
+    page.wait_for_function("() => { const h = window.plygroundLab.g2048.hint; return h && h.evaluator === 'ntuple'; }")
+    hint = page.evaluate("() => window.plygroundLab.g2048.hint")
+    assert set(hint["values"]) == set(hint["afterstates"]) == set(state_2048(page)["legal"])
+    shown = page.eval_on_selector_all(
+        "#hint-values .hint-value", "items => items.map(i => [i.dataset.direction, i.lastChild.textContent])"
+    )
+    assert [direction for direction, _ in shown] == ["up", "right", "down", "left"]
+    for direction, text in shown:
+        assert float(text.replace(",", "")) == pytest.approx(hint["values"][direction], abs=0.051)
+    assert "n-tuple network" in (page.text_content("#hint-note") or "")
+    assert (page.text_content("#hint-chart-title") or "").startswith("Network")
+    bars = page.eval_on_selector_all("#hint-chart .bar", "bars => bars.map(b => b.dataset.direction)")
+    assert bars == ["up", "right", "down", "left"]
+
+    page.fill("#budget", "2")
+    page.eval_on_selector("#delay", "input => { input.value = '0'; input.dispatchEvent(new Event('input')); }")
+    page.click("#autoplay")
+    page.wait_for_function("() => window.plygroundLab.g2048.state.moves >= 5")
+    page.click("#autoplay")  # stop
+    page.wait_for_function("() => window.plygroundLab.g2048.socket === null")
+    assert page.evaluate("() => window.plygroundLab.g2048.stats.evaluator") == "ntuple"
+
+    page.select_option("#rows", "3")  # a board the network does not play: the heuristic, and why
+    page.wait_for_function("() => window.plygroundLab.g2048.state.rows === 3")
+    assert page.is_disabled("#evaluator") and page.input_value("#evaluator") == "heuristic"
+    assert "The network plays 4x4 boards only" in (page.text_content("#evaluator-note") or "")
+    page.click("#hint")
+    page.wait_for_selector("#hint-chart .bar[data-feature]")
+    assert page.evaluate("() => window.plygroundLab.g2048.hint.evaluator") == "heuristic"
+    page.select_option("#rows", "4")  # back on the network's size: the choice comes back
+    page.wait_for_function("() => window.plygroundLab.g2048.state.rows === 4")
+    assert not page.is_disabled("#evaluator") and page.input_value("#evaluator") == "ntuple"
+    assert page.locator("#evaluator-note").is_hidden()
 
 
 def test_two_pages_play_independent_games(new_page: Callable[[str], Any]) -> None:

@@ -6,11 +6,13 @@ Starlette, uvicorn and the game packages are imported inside the command, so tha
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from plyground.apps.cli import announce_compilation
+from plyground.apps.cli.g2048 import load_network
 from plyground.errors import DependencyNotInstalled
 
 __all__ = ["web"]
@@ -22,6 +24,15 @@ def web(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")] = 8048,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
+    evaluator: Annotated[
+        str,
+        typer.Option(
+            "--evaluator",
+            metavar="heuristic|ntuple:FILE",
+            help="With ntuple:FILE, the page's 2048 AI may also value boards with this trained n-tuple network "
+            "(a file from 'plyground 2048 learn'), on boards of its size; the heuristic is always there.",
+        ),
+    ] = "heuristic",
 ) -> None:
     """Serve the web lab: play 2048 and k-in-a-row in the browser, ask for hints, watch the AI play.
 
@@ -33,10 +44,12 @@ def web(
     except ImportError:
         raise DependencyNotInstalled("the web lab needs starlette and uvicorn: pip install plyground[web]") from None
     announce_compilation("plyground.g2048", "2048")
+    network = load_network(evaluator, None)
     announce_compilation("plyground.g2048", "2048 search", kernels="_search_kernels.py")
     announce_compilation("plyground.kinrow", "k-in-a-row")
     announce_compilation("plyground.kinrow", "MCTS", kernels="_mcts_kernels.py")
     announce_compilation("plyground.kinrow", "alpha-beta", kernels="_alphabeta_kernels.py")
     from plyground.apps.web.server import serve
 
-    serve(host, port, open_browser=not no_browser)
+    name = Path(evaluator.removeprefix("ntuple:")).name if network is not None else None
+    serve(host, port, open_browser=not no_browser, network=network, network_name=name)

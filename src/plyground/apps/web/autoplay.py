@@ -2,13 +2,15 @@
 
 The protocol, on ``/ws/2048/games/{id}/autoplay``. Every message is a JSON object of text.
 
-* The client's first message is ``{"type": "start", "time_ms"?: 1-1000, "delay_ms"?: 0-2000}``
-  (search budget per move, pause between moves; 20 and 0 by default).
-* Then, at any time, ``{"type": "settings", "time_ms"?, "delay_ms"?}`` changes them from the
-  next move on, and ``{"type": "stop"}`` stops; closing the socket stops too.
+* The client's first message is ``{"type": "start", "time_ms"?: 1-1000, "delay_ms"?: 0-2000,
+  "evaluator"?: "heuristic" | "ntuple"}`` (search budget per move, pause between moves, what
+  values the search's leaves; 20, 0 and the heuristic by default). ``"ntuple"`` needs a server
+  started with a network of the game's size.
+* Then, at any time, ``{"type": "settings", "time_ms"?, "delay_ms"?, "evaluator"?}`` changes
+  them from the next move on, and ``{"type": "stop"}`` stops; closing the socket stops too.
 * After each move the server sends ``{"type": "move", "move", "game", "stats": {"depth",
-  "nodes", "seconds", "time_ms", "moves", "moves_per_second"}}``, where ``game`` is the
-  game's whole state as the HTTP API gives it; at the end, ``{"type": "done", "reason":
+  "nodes", "seconds", "time_ms", "evaluator", "moves", "moves_per_second"}}``, where ``game``
+  is the game's whole state as the HTTP API gives it; at the end, ``{"type": "done", "reason":
   "game over" | "stopped", "game"}``, and it closes the socket (code 1000).
 * A bad message gets ``{"type": "error", "error": "<one line>"}`` and close code 4400; an
   unknown game, 4404; a game that already autoplays over another socket, 4409.
@@ -23,13 +25,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from plyground.apps.web.sessions import GameStore, Searches, Session2048
+from plyground.apps.web.sessions import EVALUATORS, HEURISTIC, GameStore, Searches, Session2048
 from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, as_object, parse_json, show
 
 __all__ = ["ALREADY_AUTOPLAYING", "BAD_MESSAGE", "MAX_DELAY_MS", "UNKNOWN_GAME", "run_autoplay"]
@@ -49,11 +52,16 @@ INTERNAL_ERROR: Final = 1011
 
 @dataclass
 class _Control:
-    """What the client asked for, shared by the listener and the player."""
+    """What the client asked for, shared by the listener and the player.
+
+    ``check_evaluator`` raises an :class:`ApiError` for an evaluator that cannot play the game.
+    """
 
     max_ms: int
+    check_evaluator: Callable[[str], None]
     time_ms: int = DEFAULT_MS
     delay_ms: int = 0
+    evaluator: str = HEURISTIC
     changed: anyio.Event = field(default_factory=anyio.Event)
     stopped: bool = False
     disconnected: bool = False
@@ -63,7 +71,7 @@ class _Control:
         """Apply a client message: ``start`` (first only), ``settings`` or ``stop``.
 
         Raises:
-            ApiError: a bad message (a ``time_ms`` over ``max_ms``, for one).
+            ApiError: a bad message (a ``time_ms`` over ``max_ms``, or a network that cannot play the game).
         """
         kind = message.get("type")
         expected = ("start",) if first else ("settings", "stop")
@@ -73,9 +81,12 @@ class _Control:
             Fields(message, required=("type",))
             self.stopped = True
             return
-        fields = Fields(message, required=("type",), optional=("time_ms", "delay_ms"))
-        self.time_ms = fields.integer("time_ms", 1, self.max_ms, default=min(self.time_ms, self.max_ms))
-        self.delay_ms = fields.integer("delay_ms", 0, MAX_DELAY_MS, default=self.delay_ms)
+        fields = Fields(message, required=("type",), optional=("time_ms", "delay_ms", "evaluator"))
+        time_ms = fields.integer("time_ms", 1, self.max_ms, default=min(self.time_ms, self.max_ms))
+        delay_ms = fields.integer("delay_ms", 0, MAX_DELAY_MS, default=self.delay_ms)
+        evaluator = fields.choice("evaluator", EVALUATORS, default=self.evaluator)
+        self.check_evaluator(evaluator)
+        self.time_ms, self.delay_ms, self.evaluator = time_ms, delay_ms, evaluator
         self.changed.set()
         self.changed = anyio.Event()
 
@@ -100,8 +111,13 @@ async def run_autoplay(websocket: WebSocket, games: GameStore[Session2048], sear
         await _refuse(websocket, "this game is already autoplaying in another connection", ALREADY_AUTOPLAYING)
         return
     session.autoplaying = True
+    board, _ = session.snapshot()  # a game keeps its size
+
+    def check_evaluator(evaluator: str) -> None:
+        searches.check_evaluator(evaluator, board.rows, board.cols)
+
     try:
-        await _autoplay(websocket, session, game_id, searches, _Control(max_ms))
+        await _autoplay(websocket, session, game_id, searches, _Control(max_ms, check_evaluator))
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -140,7 +156,7 @@ async def _play(websocket: WebSocket, session: Session2048, game_id: str, search
         board, version = session.snapshot()
         if board.is_terminal():
             return "game over"
-        decision = await searches.expectimax(board, control.time_ms)
+        decision = await searches.expectimax(board, control.time_ms, control.evaluator)
         if decision.move is None or session.play_if_unchanged(version, decision.move) is None:
             continue  # a person moved meanwhile: search the new board
         moves += 1
@@ -149,6 +165,7 @@ async def _play(websocket: WebSocket, session: Session2048, game_id: str, search
             "nodes": decision.nodes,
             "seconds": decision.seconds,
             "time_ms": control.time_ms,
+            "evaluator": control.evaluator,
             "moves": moves,
             "moves_per_second": moves / max(time.perf_counter() - start, 1e-9),
         }

@@ -9,17 +9,29 @@ with a 4xx status (400 not JSON, 404 unknown game or path, 405 wrong method, 409
 the game does not allow now, 413 body too large, 422 a bad field), never a traceback. A
 last-resort handler logs anything unexpected and answers a bare 500.
 
+Evaluators. The 2048 AI values the leaves of its search with the heuristic, or with an
+n-tuple network when the server was started with one (``plyground web --evaluator
+ntuple:FILE``, or ``create_app(network=...)``). A hint or an autoplay asks for it with
+``"evaluator": "ntuple"``: 422 when the server has no network, or when the game is not of
+the network's size. ``GET /api/2048/evaluators`` tells a page which evaluators there are.
+
 ========  =================================  ===========================================
 method    path                               body -> answer
 ========  =================================  ===========================================
 GET       /                                  the page (static/index.html)
 GET       /palette.css                       the 2048 tile colours of apps.render, as CSS
+GET       /api/2048/evaluators               -> {evaluators, default, ntuple}: ntuple is
+                                             the network's rows, cols, file, tuples and
+                                             games trained, or null
 POST      /api/2048/games                    {rows?, cols?, seed?} -> 201 game
 GET       /api/2048/games/{id}               -> game
 POST      /api/2048/games/{id}/move          {direction} -> game + points (409 illegal)
 POST      /api/2048/games/{id}/undo          {} -> game (409 nothing to undo)
-POST      /api/2048/games/{id}/hint          {time_ms?} -> values of the legal moves,
-                                             depth, nodes, heuristic breakdown
+POST      /api/2048/games/{id}/hint          {time_ms?, evaluator?} -> values of the
+                                             legal moves, depth, nodes, and either the
+                                             heuristic breakdown (evaluation) or each
+                                             move's points + network value V
+                                             (afterstates), the other null
 WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.autoplay`
 POST      /api/kinrow/games                  {n?, k?, opponent?, human_first?, seed?,
                                              time_ms?, iterations?, depth?} -> 201 game
@@ -44,7 +56,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -57,7 +69,10 @@ from starlette.websockets import WebSocket
 from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
 from plyground.apps.web.autoplay import run_autoplay
 from plyground.apps.web.sessions import (
+    EVALUATORS,
+    HEURISTIC,
     MAX_GAMES,
+    NTUPLE,
     OPPONENTS,
     GameStore,
     KinrowOptions,
@@ -70,6 +85,9 @@ from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, read
 from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError, PlygroundError
 from plyground.g2048 import DIRECTIONS, Game, evaluate
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
+
+if TYPE_CHECKING:
+    from plyground.g2048.ntuple import NTupleNetwork
 
 __all__ = ["Lab", "Limits", "create_app", "palette_css", "serve", "url_of"]
 
@@ -132,13 +150,23 @@ class Lab:
     Args:
         limits: the caps on games and budgets.
         search_slots: searches running at once (default: one per core).
+        network: an n-tuple network that 2048 searches may use instead of the heuristic.
+        network_name: what the page calls the network (its file's name).
     """
 
-    def __init__(self, *, limits: Limits, search_slots: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        limits: Limits,
+        search_slots: int | None = None,
+        network: NTupleNetwork | None = None,
+        network_name: str | None = None,
+    ) -> None:
         self.limits = limits
         self.games_2048: GameStore[Session2048] = GameStore("2048", limits.games)
         self.games_kinrow: GameStore[KinrowSession] = GameStore("k-in-a-row", limits.games)
-        self.searches = Searches(search_slots)
+        self.searches = Searches(search_slots, network=network)
+        self.network_name = network_name
 
     # -- 2048 ---------------------------------------------------------------
 
@@ -171,29 +199,47 @@ class Lab:
             session.undo()
         return JSONResponse(session.to_json(game_id))
 
+    async def evaluators_2048(self, request: Request) -> Response:
+        network = self.searches.network
+        ntuple = None
+        if network is not None:
+            ntuple = {
+                "rows": network.rows,
+                "cols": network.cols,
+                "file": self.network_name,
+                "tuples": len(network.tuples),
+                "games": network.trained.games,
+            }
+        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": HEURISTIC, "ntuple": ntuple})
+
     async def hint_2048(self, request: Request) -> Response:
         session = self.games_2048.get(request.path_params["game_id"])
-        time_ms = Fields(await read_json_object(request), optional=("time_ms",)).integer(
-            "time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms)
-        )
+        fields = Fields(await read_json_object(request), optional=("time_ms", "evaluator"))
+        time_ms = fields.integer("time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms))
+        evaluator = fields.choice("evaluator", EVALUATORS, default=HEURISTIC)
         board, _ = session.snapshot()
-        decision = await self.searches.expectimax(board, time_ms)
-        evaluation = evaluate(board)
-        return JSONResponse(
-            {
-                "board": board.to_rows(),
-                "values": {move: finite(value) for move, value in decision.values.items()},
-                "best": decision.move,
-                "depth": decision.depth,
-                "nodes": decision.nodes,
-                "seconds": decision.seconds,
-                "time_ms": time_ms,
-                "evaluation": {
-                    "total": finite(evaluation.total),
-                    "contributions": {name: finite(value) for name, value in evaluation.contributions.items()},
-                },
+        decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
+        hint: dict[str, Any] = {
+            "board": board.to_rows(),
+            "evaluator": evaluator,
+            "values": {move: finite(value) for move, value in decision.values.items()},
+            "best": decision.move,
+            "depth": decision.depth,
+            "nodes": decision.nodes,
+            "seconds": decision.seconds,
+            "time_ms": time_ms,
+            "evaluation": None,
+            "afterstates": None,
+        }
+        if evaluator == NTUPLE:
+            hint["afterstates"] = await self.searches.afterstates(board)
+        else:
+            evaluation = evaluate(board)
+            hint["evaluation"] = {
+                "total": finite(evaluation.total),
+                "contributions": {name: finite(value) for name, value in evaluation.contributions.items()},
             }
-        )
+        return JSONResponse(hint)
 
     async def autoplay(self, websocket: WebSocket) -> None:
         """The AI plays a 2048 game live over a WebSocket: see :mod:`~plyground.apps.web.autoplay`."""
@@ -293,7 +339,13 @@ async def _palette(request: Request) -> Response:
     return Response(palette_css(), media_type="text/css")
 
 
-def create_app(*, limits: Limits | None = None, search_slots: int | None = None) -> Starlette:
+def create_app(
+    *,
+    limits: Limits | None = None,
+    search_slots: int | None = None,
+    network: NTupleNetwork | None = None,
+    network_name: str | None = None,
+) -> Starlette:
     """The web lab as an ASGI app (serve it with uvicorn, or test it with starlette's TestClient).
 
     Use the test client as a context manager (``with TestClient(create_app()) as client``)
@@ -302,8 +354,11 @@ def create_app(*, limits: Limits | None = None, search_slots: int | None = None)
     Args:
         limits: the caps on games and search budgets (default: :class:`Limits`).
         search_slots: AI searches running at once (default: one per core).
+        network: an n-tuple network that the 2048 AI may use instead of the heuristic
+            (``"evaluator": "ntuple"``), on boards of its size.
+        network_name: what the page calls the network (its file's name, say).
     """
-    lab = Lab(limits=limits or Limits(), search_slots=search_slots)
+    lab = Lab(limits=limits or Limits(), search_slots=search_slots, network=network, network_name=network_name)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -317,6 +372,7 @@ def create_app(*, limits: Limits | None = None, search_slots: int | None = None)
     routes = [
         Route("/", _index),
         Route("/palette.css", _palette),
+        Route("/api/2048/evaluators", lab.evaluators_2048),
         Route(games, lab.create_2048, methods=["POST"]),
         Route(game, lab.get_2048),
         Route(f"{game}/move", lab.move_2048, methods=["POST"]),
@@ -366,8 +422,22 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(host: str = "127.0.0.1", port: int = 8048, open_browser: bool = True) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8048,
+    open_browser: bool = True,
+    *,
+    network: NTupleNetwork | None = None,
+    network_name: str | None = None,
+) -> None:
     """Serve the web lab on ``host:port`` until Ctrl-C; print its URL and open it in the browser.
+
+    Args:
+        host: the address to listen on.
+        port: the port (0: any free port).
+        open_browser: open the page in the browser.
+        network: an n-tuple network the page's 2048 AI may use (see :func:`create_app`).
+        network_name: what the page calls the network.
 
     Raises:
         PlygroundError: the address cannot be used (for example the port is taken).
@@ -376,10 +446,12 @@ def serve(host: str = "127.0.0.1", port: int = 8048, open_browser: bool = True) 
 
     sock = _listen_socket(host, port)
     url = url_of(sock)
-    config = uvicorn.Config(
-        create_app(), log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on"
-    )
+    app = create_app(network=network, network_name=network_name)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on")
     print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
+    if network is not None:
+        name = f" {network_name}" if network_name else ""
+        print(f"the AI may also use the n-tuple network{name} ({network.rows}x{network.cols} boards)", flush=True)
     if open_browser:
         webbrowser.open(url)
     try:

@@ -16,7 +16,9 @@ Each game has its own lock, so that two requests on one game cannot interleave:
 :class:`Searches` runs every search in a worker thread (the numba kernels release the
 GIL), at most ``slots`` at a time through one :class:`anyio.CapacityLimiter`, so that a
 search never blocks the event loop and a burst of searches cannot take every core.
-Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`).
+Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`). A 2048 search
+values its leaves by one of :data:`EVALUATORS`: the heuristic, or the n-tuple network the
+server was started with (for boards of the network's size only).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -40,8 +42,14 @@ from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
 
+if TYPE_CHECKING:
+    from plyground.g2048.ntuple import NTupleNetwork
+
 __all__ = [
+    "EVALUATORS",
+    "HEURISTIC",
     "MAX_GAMES",
+    "NTUPLE",
     "OPPONENTS",
     "GameStore",
     "KinrowOptions",
@@ -54,6 +62,10 @@ __all__ = [
 MAX_GAMES: Final = 500
 """The games of each kind the server keeps (the least recently used one is forgotten first)."""
 OPPONENTS: Final = ("mcts", "alphabeta", "random")
+HEURISTIC: Final = "heuristic"
+NTUPLE: Final = "ntuple"
+EVALUATORS: Final = (HEURISTIC, NTUPLE)
+"""What values a 2048 search's leaves: the heuristic, or the server's n-tuple network (when it has one)."""
 ENGINE_TT_BITS: Final = 18
 """Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
 ALPHABETA_TT_BITS: Final = 16
@@ -242,29 +254,92 @@ class KinrowSession:
 class Searches:
     """Runs the AI searches in worker threads, at most ``slots`` at once (default: one per core).
 
-    Expectimax engines (one worker thread each) are pooled: a search takes an idle engine,
-    sets its budget, and gives it back, so the heuristic tables are built once per engine.
+    Expectimax engines (one worker thread each) are pooled by evaluator: a search takes an
+    idle engine, sets its budget, and gives it back, so the heuristic tables are built once
+    per engine. The engines of ``network`` share it: a search only reads its weights.
+
+    Args:
+        slots: searches running at once (default: one per core).
+        network: the n-tuple network that the evaluator ``"ntuple"`` uses (None: none).
     """
 
-    def __init__(self, slots: int | None = None) -> None:
+    def __init__(self, slots: int | None = None, *, network: NTupleNetwork | None = None) -> None:
         self.slots = slots if slots is not None else max(1, os.cpu_count() or 1)
         self.limiter = anyio.CapacityLimiter(self.slots)
-        self._engines: queue.SimpleQueue[Expectimax] = queue.SimpleQueue()
+        self.network = network
+        self._engines: dict[str, queue.SimpleQueue[Expectimax]] = {name: queue.SimpleQueue() for name in EVALUATORS}
 
-    async def expectimax(self, board: Board, time_ms: int) -> Decision:
-        """The expectimax decision for ``board`` within ``time_ms`` milliseconds."""
-        return await anyio.to_thread.run_sync(self._expectimax, board, time_ms, limiter=self.limiter)
+    @property
+    def evaluators(self) -> tuple[str, ...]:
+        """The evaluators this server can search with: the heuristic, and ``"ntuple"`` when it has a network."""
+        return EVALUATORS if self.network is not None else (HEURISTIC,)
 
-    def _expectimax(self, board: Board, time_ms: int) -> Decision:
+    def check_evaluator(self, evaluator: str, rows: int, cols: int) -> None:
+        """Check that ``evaluator`` (one of :data:`EVALUATORS`) can search a ``rows`` x ``cols`` board.
+
+        Raises:
+            ApiError: 422, the network is asked for but the server has none, or it plays
+                boards of another size.
+        """
+        if evaluator != NTUPLE:
+            return
+        network = self.network
+        if network is None:
+            raise ApiError(
+                422,
+                "evaluator ntuple needs an n-tuple network, and this server has none "
+                "(start it with: plyground web --evaluator ntuple:FILE)",
+            )
+        if (rows, cols) != network.shape:
+            raise ApiError(
+                422,
+                f"the n-tuple network plays {network.rows}x{network.cols} boards, not this {rows}x{cols} game: "
+                "use evaluator heuristic",
+            )
+
+    async def expectimax(self, board: Board, time_ms: int, evaluator: str = HEURISTIC) -> Decision:
+        """The expectimax decision for ``board`` within ``time_ms`` milliseconds, leaves valued by ``evaluator``.
+
+        Raises:
+            ApiError: 422, ``evaluator`` cannot search ``board`` (see :meth:`check_evaluator`).
+        """
+        self.check_evaluator(evaluator, board.rows, board.cols)
+        return await anyio.to_thread.run_sync(self._expectimax, board, time_ms, evaluator, limiter=self.limiter)
+
+    def _expectimax(self, board: Board, time_ms: int, evaluator: str) -> Decision:
+        engines = self._engines[evaluator]
         try:
-            engine = self._engines.get_nowait()
+            engine = engines.get_nowait()
         except queue.Empty:
-            engine = Expectimax(time_ms=time_ms, workers=1, tt_bits=ENGINE_TT_BITS)
+            network = self.network if evaluator == NTUPLE else None
+            engine = Expectimax(time_ms=time_ms, workers=1, tt_bits=ENGINE_TT_BITS, evaluator=network)
         try:
             engine.time_ms = time_ms  # the engine is this thread's alone until it goes back to the pool
             return engine.choose(board)
         finally:
-            self._engines.put(engine)
+            engines.put(engine)
+
+    async def afterstates(self, board: Board) -> dict[str, dict[str, float | None]]:
+        """The network's value of each legal move of ``board``: ``points``, ``value`` and ``total``.
+
+        A move is worth the ``points`` it scores plus the network's ``value`` V of the board it
+        leaves; their ``total`` is the move's value in a search of depth 1.
+
+        Raises:
+            ApiError: 422, the server has no network or it plays boards of another size.
+        """
+        self.check_evaluator(NTUPLE, board.rows, board.cols)
+        return await anyio.to_thread.run_sync(self._afterstates, board, limiter=self.limiter)
+
+    def _afterstates(self, board: Board) -> dict[str, dict[str, float | None]]:
+        network = self.network
+        assert network is not None
+        values: dict[str, dict[str, float | None]] = {}
+        for move in board.legal_moves():
+            after, points = board.move(move)
+            value = network.value(after)
+            values[move] = {"points": points, "value": finite(value), "total": finite(points + value)}
+        return values
 
     async def kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
         """The AI's move in ``session`` (its game not over), what its search did, and its heat map (MCTS only).
@@ -301,8 +376,9 @@ class Searches:
 
     def close(self) -> None:
         """Stop the pooled engines' threads."""
-        while True:
-            try:
-                self._engines.get_nowait().close()
-            except queue.Empty:
-                return
+        for engines in self._engines.values():
+            while True:
+                try:
+                    engines.get_nowait().close()
+                except queue.Empty:
+                    break

@@ -3,6 +3,8 @@
 // Each tab of the browser has its own games: the server hands out an id when a game is
 // created, and the page keeps it in memory only. Every answer of the API is the whole new
 // state of a game, so the page redraws from it. ?seed=N in the address seeds new games.
+// When the server has an n-tuple network, a selector lets Hint and Autoplay search with it
+// (on boards of the network's size) instead of the heuristic.
 "use strict";
 
 (() => {
@@ -88,6 +90,50 @@
     queue: Promise.resolve(),
     socket: null,
     hint: null,
+    stats: null,
+    ntuple: null, // the server's network: {rows, cols, file, tuples, games}, or null
+    preferred: "heuristic", // the evaluator chosen, used on boards it can play
+
+    // Which evaluators the server has; the selector shows only when it has a network.
+    async loadEvaluators() {
+      try {
+        this.ntuple = (await api("GET", "/api/2048/evaluators")).ntuple;
+      } catch (_) {
+        this.ntuple = null; // the heuristic alone
+      }
+      $("evaluator-control").hidden = !this.ntuple;
+      if (this.ntuple) {
+        const { rows, cols, file } = this.ntuple;
+        $("evaluator").querySelector('option[value="ntuple"]').textContent =
+          `n-tuple network (${file ? `${file}, ` : ""}${rows}x${cols})`;
+      }
+    },
+
+    // The network plays boards of its own size only: elsewhere the selector falls back to the heuristic.
+    showEvaluator(state) {
+      const network = this.ntuple;
+      if (!network) return;
+      const fits = state.rows === network.rows && state.cols === network.cols;
+      const select = $("evaluator");
+      select.querySelector('option[value="ntuple"]').disabled = !fits;
+      select.disabled = !fits;
+      select.value = fits ? this.preferred : "heuristic";
+      const note = $("evaluator-note");
+      note.hidden = fits;
+      note.textContent = fits ? "" : `The network plays ${network.rows}x${network.cols} boards only: ` +
+        `the AI uses the heuristic on this ${state.rows}x${state.cols} board.`;
+    },
+
+    evaluator() {
+      const select = $("evaluator");
+      return this.ntuple && !select.disabled ? select.value : "heuristic";
+    },
+
+    chooseEvaluator() {
+      this.preferred = $("evaluator").value;
+      $("evaluator").blur(); // the arrow keys play again
+      this.sendSettings();
+    },
 
     // Requests on the game run one after the other, in the order the player made them.
     enqueue(task) {
@@ -134,6 +180,7 @@
       }
       $("best").textContent = String(best);
       $("undo").disabled = !state.can_undo || this.socket !== null;
+      this.showEvaluator(state);
       if (state.over) this.status(`Game over: ${state.score} points, best tile ${state.max_tile}.`);
       else if (state.won) this.status(`You made ${state.max_tile}! Play on.`);
       else this.status("");
@@ -167,7 +214,7 @@
       $("hint").disabled = true;
       this.enqueue(async () => {
         try {
-          this.showHint(await api("POST", `/api/2048/games/${id}/hint`, {}));
+          this.showHint(await api("POST", `/api/2048/games/${id}/hint`, { evaluator: this.evaluator() }));
         } finally {
           $("hint").disabled = false;
         }
@@ -177,9 +224,11 @@
     showHint(hint) {
       this.hint = hint;
       $("hint-panel").hidden = false;
-      $("hint-note").textContent =
-        `Expected heuristic value of each move, searched to depth ${hint.depth} ` +
+      const searched = `searched to depth ${hint.depth} ` +
         `(${formatNumber(hint.nodes, 0)} nodes in ${formatNumber(hint.seconds * 1000, 0)} ms).`;
+      $("hint-note").textContent = hint.afterstates
+        ? `Expected points still to come after each move (n-tuple network at the leaves), ${searched}`
+        : `Expected heuristic value of each move, ${searched}`;
       const list = $("hint-values");
       list.replaceChildren();
       for (const direction of DIRECTIONS) {
@@ -194,9 +243,16 @@
         );
         list.append(item);
       }
+      if (hint.afterstates) this.showAfterstates(hint.afterstates);
+      else this.showEvaluation(hint.evaluation);
+    },
+
+    // The heuristic value of the board, feature by feature.
+    showEvaluation(evaluation) {
+      $("hint-chart-title").textContent = "Heuristic of the board";
       const chart = $("hint-chart");
       chart.replaceChildren();
-      const parts = Object.entries(hint.evaluation.contributions);
+      const parts = Object.entries(evaluation.contributions);
       const scale = Math.max(1e-9, ...parts.map(([, value]) => Math.abs(value || 0)));
       for (const [name, value] of parts) {
         const track = element("div", "track");
@@ -208,7 +264,27 @@
         chart.append(element("span", "label", name.replace("_", " ")), track, element("span", "value", formatNumber(value)));
       }
       chart.append(element("span", "label total", "total"), element("span"),
-        element("span", "value total", formatNumber(hint.evaluation.total)));
+        element("span", "value total", formatNumber(evaluation.total)));
+    },
+
+    // The network's value of each legal move: the points it scores + V of the board it leaves.
+    showAfterstates(afterstates) {
+      $("hint-chart-title").textContent = "Network: points + value of the board each move leaves";
+      const chart = $("hint-chart");
+      chart.replaceChildren();
+      const moves = DIRECTIONS.filter((direction) => direction in afterstates);
+      const scale = Math.max(1e-9, ...moves.map((direction) => Math.abs(afterstates[direction].total || 0)));
+      for (const direction of moves) {
+        const { points, value, total } = afterstates[direction];
+        const track = element("div", "track");
+        const bar = element("div", `bar ${total >= 0 ? "positive" : "negative"}`);
+        bar.style.width = `${(50 * Math.abs(total || 0)) / scale}%`;
+        bar.dataset.direction = direction;
+        bar.title = `${direction}: ${formatNumber(points, 0)} points + V ${formatNumber(value)}`;
+        track.append(bar);
+        chart.append(element("span", "label", `${ARROWS[direction]} ${direction}`), track,
+          element("span", "value", formatNumber(total)));
+      }
     },
 
     toggleAutoplay() {
@@ -217,7 +293,7 @@
     },
 
     settings() {
-      return { time_ms: clamp($("budget")), delay_ms: clamp($("delay")) };
+      return { time_ms: clamp($("budget")), delay_ms: clamp($("delay")), evaluator: this.evaluator() };
     },
 
     startAutoplay() {
@@ -234,6 +310,7 @@
         if (message.game && this.state && message.game.id !== this.state.id) return; // a game left behind
         if (message.type === "move" || message.type === "done") this.render(message.game);
         if (message.type === "move") {
+          this.stats = message.stats;
           $("stat-depth").textContent = String(message.stats.depth);
           $("stat-nodes").textContent = formatNumber(message.stats.nodes, 0);
           $("stat-rate").textContent = formatNumber(message.stats.moves_per_second);
@@ -279,6 +356,7 @@
   $("autoplay").addEventListener("click", () => g2048.toggleAutoplay());
   $("budget").addEventListener("change", () => g2048.sendSettings());
   $("delay").addEventListener("input", () => g2048.sendSettings());
+  $("evaluator").addEventListener("change", () => g2048.chooseEvaluator());
 
   document.addEventListener("keydown", (event) => {
     if (activeTab !== "2048" || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -433,5 +511,6 @@
   // For tests and the curious: the page's current games.
   window.plygroundLab = { g2048, kinrow };
 
+  g2048.enqueue(() => g2048.loadEvaluators());
   g2048.newGame();
 })();
