@@ -7,6 +7,12 @@ yardstick, the random-play speed of ``../shared/bench/native2048.c`` measured in
 same run. The trained network then plays ``--games`` greedy 1-ply games.
 
     python benchmarks/ntuple.py [--seconds 20] [--alpha 0.1] [--games 1000]
+    python benchmarks/ntuple.py --run RUN_FOLDER [--every 10]
+
+With ``--run``, it prints instead the learning curve of a training run made by
+``plyground 2048 learn`` (its ``curve.csv``): every ``--every`` minutes of training, the
+games and moves so far, the training speed over the interval, and the running mean score
+and tile shares of the last 1,000 games.
 
 Training slows down as it goes: games get longer and reach bigger tiles, whose weights
 lie further apart in the 256 MiB of tables (more cache misses). The first and the last
@@ -24,7 +30,43 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import build_native, native_rate, print_json, run_native
+from plyground.g2048.learning import REACH_TILES, read_curve
 from plyground.g2048.ntuple import NTupleNetwork
+
+
+def print_curve(folder: str, every: float) -> None:
+    """The learning curve of the run in ``folder``, a row every ``every`` minutes of training."""
+    curve = read_curve(folder)
+    if not curve:
+        raise SystemExit(f"{folder}: no curve.csv with rows (not a training run, or not checkpointed yet)")
+    picked = []
+    for report in curve:
+        if not picked or report.seconds >= 60 * every * (len(picked)) or report is curve[-1]:
+            picked.append(report)
+    table = Table(title=f"learning curve of {folder}")
+    for name in ("minutes", "games", "moves", "moves/s", "mean score", *(f"{tile}" for tile in REACH_TILES)):
+        table.add_column(name, justify="right")
+    rows = []
+    previous = None
+    for report in picked:
+        rate = None
+        if previous is not None and report.seconds > previous.seconds:
+            rate = (report.moves - previous.moves) / (report.seconds - previous.seconds)
+        reach = [report.reach[tile] for tile in REACH_TILES]
+        table.add_row(
+            f"{report.seconds / 60:.1f}",
+            f"{report.games:,}",
+            f"{report.moves / 1e9:.2f} B",
+            f"{rate / 1e6:.2f} M" if rate else "",
+            f"{report.mean_score:,.0f}",
+            *(f"{share:.1%}" for share in reach),
+        )
+        rows.append({"minutes": round(report.seconds / 60, 2), "games": report.games, "moves": report.moves,
+                     "moves_per_s": round(rate) if rate else None, "mean_score": round(report.mean_score),
+                     **{f"reach_{tile}": share for tile, share in zip(REACH_TILES, reach, strict=True)}})  # fmt: skip
+        previous = report
+    Console(width=max(120, Console().width)).print(table)
+    print_json("ntuple_curve", {"run": folder, "rows": rows})
 
 
 def main() -> None:
@@ -34,7 +76,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="greedy games after the training")
     parser.add_argument("--native-moves", type=int, default=20_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--run", help="print the learning curve of this training run folder instead")
+    parser.add_argument("--every", type=float, default=10.0, help="minutes between two rows of --run's curve")
     args = parser.parse_args()
+    if args.run is not None:
+        print_curve(args.run, args.every)
+        return
 
     NTupleNetwork(2, 2, seed=0).learn(1, alpha=0.1)  # kernels loaded, not timed
     binary = build_native()

@@ -5,14 +5,16 @@ from __future__ import annotations
 import doctest
 import math
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Replay
 from plyground.g2048 import autoplay as autoplay_module
-from plyground.g2048.autoplay import REACH_TILES, GameResult, play_game, summarize
+from plyground.g2048.autoplay import REACH_TILES, GameResult, GameSpec, play_game, play_spec, summarize
 from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.ntuple import NTupleNetwork
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +121,23 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(autoplay_module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_a_spec_with_a_network_plays_as_expectimax_with_that_network(tmp_path: Path) -> None:
+    network = NTupleNetwork(2, 3, seed=4)
+    network.learn(200, alpha=0.1)
+    path = tmp_path / "net.npz"
+    network.save(path)
+    spec = GameSpec(seed=8, rows=2, cols=3, depth=2, evaluator=f"ntuple:{path}")
+    result = play_spec(spec)
+    with Expectimax(depth=2, workers=1, evaluator=network) as ai:
+        expected = play_game(ai, rows=2, cols=3, seed=8)
+    assert (result.score, result.replay) == (expected.score, expected.replay)
+    heuristic = play_spec(GameSpec(seed=8, rows=2, cols=3, depth=2))
+    assert heuristic.replay != result.replay  # the network did choose the moves
+    assert play_spec(spec).replay == result.replay  # read again from the process's cache
+
+
+def test_a_spec_with_a_missing_network_is_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        play_spec(GameSpec(seed=1, rows=2, cols=2, depth=1, evaluator=f"ntuple:{tmp_path / 'none.npz'}"))

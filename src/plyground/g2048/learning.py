@@ -64,6 +64,7 @@ __all__ = [
     "TrainingRun",
     "evaluate",
     "evaluation_seed",
+    "read_curve",
 ]
 
 REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384)
@@ -496,34 +497,8 @@ class TrainingRun:
         raise CorruptFileError(f"{path} holds no results for the {games:,} games of {self.network_file.name}")
 
     def _load_curve(self) -> list[Report]:
-        path = self.folder / "curve.csv"
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        except UnicodeDecodeError:
-            raise CorruptFileError(f"{path} is not UTF-8 text") from None
-        rows = list(csv.reader(io.StringIO(text)))
-        if not rows or rows[0] != _CURVE_HEADER:
-            raise CorruptFileError(f"{path}: not the curve of a training run (its header is {rows[:1]!r})")
-        curve = []
-        for number, row in enumerate(rows[1:], start=2):
-            try:
-                games, moves, seconds, mean, *shares = row
-                report = Report(
-                    games=int(games),
-                    moves=int(moves),
-                    seconds=float(seconds),
-                    window=0,
-                    mean_score=float(mean),
-                    reach=dict(zip(REACH_TILES, map(float, shares), strict=True)),
-                    max_tile=0,
-                )
-            except ValueError:
-                raise CorruptFileError(f"{path}: line {number} is not a row of the curve") from None
-            if report.games <= self.network.trained.games:  # rows beyond the checkpoint are redone
-                curve.append(report)
-        return curve
+        games = self.network.trained.games
+        return [report for report in read_curve(self.folder) if report.games <= games]  # later rows are redone
 
     def _write_plot(self) -> None:
         try:
@@ -548,6 +523,45 @@ class TrainingRun:
             figure.savefig(handle, format="png")
 
         atomic_write(self.folder / "curve.png", write)
+
+
+def read_curve(folder: str | os.PathLike[str]) -> list[Report]:
+    """The learning curve of the run in ``folder`` (its ``curve.csv``; empty when there is none yet).
+
+    The rows carry the running means and shares, not the window or the largest tile
+    (``window`` and ``max_tile`` are 0).
+
+    Raises:
+        CorruptFileError: a file that is not such a curve.
+    """
+    path = Path(folder) / "curve.csv"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except UnicodeDecodeError:
+        raise CorruptFileError(f"{path} is not UTF-8 text") from None
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or rows[0] != _CURVE_HEADER:
+        raise CorruptFileError(f"{path}: not the curve of a training run (its header is {rows[:1]!r})")
+    curve = []
+    for number, row in enumerate(rows[1:], start=2):
+        try:
+            games, moves, seconds, mean, *shares = row
+            curve.append(
+                Report(
+                    games=int(games),
+                    moves=int(moves),
+                    seconds=float(seconds),
+                    window=0,
+                    mean_score=float(mean),
+                    reach=dict(zip(REACH_TILES, map(float, shares), strict=True)),
+                    max_tile=0,
+                )
+            )
+        except ValueError:
+            raise CorruptFileError(f"{path}: line {number} is not a row of the curve") from None
+    return curve
 
 
 def _next_multiple(value: int, step: int) -> int:

@@ -1,0 +1,181 @@
+"""Expectimax with a trained n-tuple network against the hand-tuned heuristic, side by side, at a time per move.
+
+Plays the same seeded 4×4 games (seeds S, S+1, ...) with both evaluators at ``--time-ms``
+per move, one search thread per game and ``--workers`` games at once (default 2: one per
+core), the jobs interleaved (heuristic game 1, network game 1, heuristic game 2, ...) so
+that both meet the same conditions. Every finished game is appended at once to ``--log``
+(one JSON line); run the same command again to go on after a crash or Ctrl-C: the games
+in the log are not played again. Prints, for each evaluator, the mean score with its 95%
+interval, the median, and the share of games reaching 4096 to 32768 with 95% (Wilson)
+intervals; then the paired difference of scores (network − heuristic) with its 95%
+interval; ends with one JSON line.
+
+    python benchmarks/ntuple_expectimax.py --network RUN/network.npz [--games 20] [--time-ms 20]
+                                           [--seed 1] [--workers 2] [--log FILE]
+
+A 4×4 game at 20 ms per move lasts one to several minutes (a move per 20 ms, thousands of
+moves), so 20 games of each take about an hour on two cores: run it in the background.
+
+Targets (4×4 at 20 ms per move, on a network trained for at most 2 hours): at least 95%
+of the network's games reach 8192 and at least 60% reach 16384, and it beats the heuristic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from _common import print_json
+from plyground.core.run_many import Backend, run_many
+from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
+
+EVALUATORS = ("heuristic", "network")
+TILES = (4096, 8192, 16384, 32768)
+TARGETS = ((8192, 0.95), (16384, 0.60))
+Z_95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``successes / n``.
+
+    >>> [round(x, 3) for x in wilson(19, 20)]
+    [0.764, 0.991]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + Z_95**2 / (2 * n)) / (1 + Z_95**2 / n)
+    half = Z_95 * math.sqrt(p * (1 - p) / n + Z_95**2 / (4 * n * n)) / (1 + Z_95**2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its 95% interval (normal approximation; the mean twice for one value)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = Z_95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The games already in the log, by (evaluator, seed); a log of other settings is refused."""
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    if not path.exists():
+        return games
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash: that game is played again
+            if entry.get("settings") != settings:
+                raise SystemExit(
+                    f"{path}: line {number} has other settings ({entry.get('settings')}); use another --log"
+                )
+            games[(entry["evaluator"], entry["seed"])] = entry
+    return games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--network", type=Path, required=True, help="a 4x4 network file from 'plyground 2048 learn'")
+    parser.add_argument("--games", type=int, default=20, help="games of each evaluator")
+    parser.add_argument("--time-ms", type=float, default=20.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2, help="games at once, one search thread each")
+    parser.add_argument("--log", type=Path, default=Path("ntuple_expectimax.jsonl"), help="finished games (resumable)")
+    args = parser.parse_args()
+    if not args.network.is_file():
+        raise SystemExit(f"no network file {args.network}")
+
+    network = f"ntuple:{args.network}"
+    stat = args.network.stat()
+    settings = {"network": str(args.network.resolve()), "network_bytes": stat.st_size, "time_ms": args.time_ms}
+    done = read_log(args.log, settings)
+    seeds = range(args.seed, args.seed + args.games)
+    todo = [(name, seed) for seed in seeds for name in EVALUATORS if (name, seed) not in done]
+    console = Console(stderr=True)
+    console.print(f"{len(done)} games in {args.log}; {len(todo)} to play at {args.time_ms:g} ms per move")
+
+    def spec(name: str, seed: int) -> GameSpec:
+        return GameSpec(seed=seed, time_ms=args.time_ms, evaluator=network if name == "network" else None)
+
+    def finished(index: int, result: GameResult) -> None:
+        name, seed = todo[index]
+        entry = {
+            "settings": settings,
+            "evaluator": name,
+            "seed": seed,
+            "score": result.score,
+            "max_tile": result.max_tile,
+            "moves": result.moves,
+            "seconds": round(result.seconds, 2),
+        }
+        with args.log.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        done[(name, seed)] = entry
+        console.print(
+            f"{name:>9} seed {seed}: score {result.score:,}, max tile {result.max_tile}, {result.moves:,} moves"
+        )
+
+    if todo:
+        try:
+            run_many(play_spec, [spec(*job) for job in todo], backend=Backend(workers=args.workers), on_result=finished)
+        except KeyboardInterrupt:
+            console.print("stopped: the finished games are in the log; run the same command to go on")
+            sys.exit(130)
+
+    table = Table(title=f"4x4 expectimax at {args.time_ms:g} ms per move, same seeds {args.seed}..{seeds[-1]}")
+    for column in ("evaluator", "games", "mean score (95%)", "median", *(f"{tile}" for tile in TILES)):
+        table.add_column(column, justify="right")
+    report: dict[str, Any] = {"time_ms": args.time_ms, "network": str(args.network), "first_seed": args.seed}
+    scores: dict[str, list[float]] = {}
+    for name in EVALUATORS:
+        games = [done[(name, seed)] for seed in seeds if (name, seed) in done]
+        scores[name] = [float(g["score"]) for g in games]
+        if not games:
+            continue
+        mean, low, high = mean_interval(scores[name])
+        cells = []
+        reach: dict[str, Any] = {}
+        for tile in TILES:
+            hits = sum(g["max_tile"] >= tile for g in games)
+            lo, hi = wilson(hits, len(games))
+            cells.append(f"{hits / len(games):.0%} ({lo:.0%}-{hi:.0%})")
+            reach[str(tile)] = {"share": hits / len(games), "interval": [lo, hi]}
+        median = statistics.median(scores[name])
+        table.add_row(name, str(len(games)), f"{mean:,.0f} ({low:,.0f}-{high:,.0f})", f"{median:,.0f}", *cells)
+        report[name] = {"games": len(games), "mean": mean, "interval": [low, high], "median": median, "reach": reach}
+    Console(width=max(140, Console().width)).print(table)
+    paired = [
+        float(done[("network", s)]["score"] - done[("heuristic", s)]["score"])
+        for s in seeds
+        if ("network", s) in done and ("heuristic", s) in done
+    ]
+    if paired:
+        mean, low, high = mean_interval(paired)
+        print(f"network - heuristic on the same seeds: {mean:+,.0f} (95% interval {low:+,.0f} to {high:+,.0f})")
+        report["paired_difference"] = {"games": len(paired), "mean": mean, "interval": [low, high]}
+    if "network" in report:
+        for tile, share in TARGETS:
+            got = report["network"]["reach"][str(tile)]["share"]
+            verdict = "met" if got >= share else "NOT met"
+            print(f"target: the network reaches {tile} in >= {share:.0%} of the games: {got:.0%}, {verdict}")
+    print_json("ntuple_expectimax", report)
+
+
+if __name__ == "__main__":
+    main()
