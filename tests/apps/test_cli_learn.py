@@ -51,6 +51,22 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
     assert out.startswith("2,500 games, ")
 
 
+def test_a_run_in_the_background_logs_progress_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("plyground.apps.cli.g2048_learn._LOG_SECONDS", 0.0)
+    args = ("--games", "3000", "--out", str(tmp_path / "run"))
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, *args)
+    assert status == 0, err
+    lines = [line for line in err.splitlines() if " of training: " in line]
+    assert len(lines) >= 3, err  # a line after each batch of games here; one a minute by default
+    assert "3,000 games, mean " in lines[-1] and "M moves/s" in lines[-1]
+    monkeypatch.setattr("plyground.apps.cli.g2048_learn._LOG_SECONDS", 3600.0)
+    status, _, err = run_cli(capsys, "2048", "learn", "--games", "3100", "--resume", "--out", str(tmp_path / "run"))
+    assert status == 0, err
+    assert " of training: " not in err
+
+
 def test_alpha_steps_are_saved_and_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "run"
     args = ("--games", "300", "--out", str(out_dir), "--alpha-step", "100:0.05", "--alpha-step", "2_00:0.01")

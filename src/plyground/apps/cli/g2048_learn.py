@@ -12,6 +12,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -28,6 +29,8 @@ __all__ = ["learn"]
 
 _PACKAGE = "plyground.g2048"
 _DEFAULT_MINUTES = 10.0
+_LOG_SECONDS = 60.0
+"""When stderr is not a terminal (a run in the background), a progress line this often."""
 
 
 def _latest_run(root: Path) -> Path:
@@ -237,18 +240,21 @@ def learn(
             )
             task = progress.add_task("games" if by_games else "training", total=total, note="")
             last = [run.network.trained.moves, run.network.trained.seconds, 0.0]
+            logged = [time.monotonic()]
 
             def on_progress(report: Report) -> None:
                 moves, seconds, rate = last
                 if report.seconds > seconds + 0.5:  # moves/s over the last half second or more
                     rate = (report.moves - moves) / (report.seconds - seconds)
                     last[:] = [report.moves, report.seconds, rate]
-                progress.update(
-                    task,
-                    completed=report.games if by_games else report.seconds,
-                    note=f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
-                    f"{rate / 1e6:.2f} M moves/s",
+                note = (
+                    f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
+                    f"{rate / 1e6:.2f} M moves/s"
                 )
+                progress.update(task, completed=report.games if by_games else report.seconds, note=note)
+                if not console.is_terminal and time.monotonic() - logged[0] >= _LOG_SECONDS:  # a log, not a bar
+                    console.print(f"{_duration(report.seconds)} of training: {note}", highlight=False, soft_wrap=True)
+                    logged[0] = time.monotonic()
 
             on_progress(run.report())
             report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress)
