@@ -130,7 +130,7 @@ def main() -> None:
 
     budget = f"depth {args.depth}" if args.depth else f"{args.time_ms:g} ms/move" if args.time_ms else "depth policy"
     table = Table(title=f"distance from optimal play, {args.games} seeded games each (expectimax: {budget})")
-    for name in ("size", "player", "optimal E[score]", "mean score (95%)", "score / optimal"):
+    for name in ("size", "player", "optimal E\\[score]", "mean score (95%)", "score / optimal"):
         table.add_column(name, justify="right")
     for name in ("regret per game (95%)", "1 - regret/optimal", "regret per move", "optimal moves"):
         table.add_column(name, justify="right")
