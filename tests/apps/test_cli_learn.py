@@ -74,6 +74,14 @@ def test_alpha_steps_are_saved_and_shown(tmp_path: Path, capsys: pytest.CaptureF
     assert status == 0, err
     assert "alpha 0.1, 0.05 from game 100, 0.01 from game 200, seed" in err
     assert TrainingRun(out_dir).settings.alpha_steps == ((100, 0.05), (200, 0.01))
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(out_dir), "--alpha-step", "250:0.5")
+    assert status == 2
+    assert_one_line_error(err, "must come after the 300 games trained so far")
+    args = ("--resume", "--out", str(out_dir), "--games", "500", "--alpha-step", "400:0.02")
+    status, _, err = run_cli(capsys, "2048", "learn", *args)
+    assert status == 0, err
+    assert "alpha 0.1, 0.05 from game 100, 0.01 from game 200, 0.02 from game 400, seed" in err
+    assert TrainingRun(out_dir).settings.alpha_steps == ((100, 0.05), (200, 0.01), (400, 0.02))
 
 
 def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +103,6 @@ def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
         (("--resume", "--tc"), ("drop --tc/--no-tc",)),
-        (("--resume", "--alpha-step", "10:0.01"), ("drop --alpha-step",)),
         (("--alpha-step", "10=0.01", "--games", "5"), ("--alpha-step must be GAMES:ALPHA", "'10=0.01'")),
         (("--alpha-step", "ten:0.01", "--games", "5"), ("--alpha-step must be GAMES:ALPHA",)),
         (("--alpha-step", "10:0", "--games", "5"), ("the alpha of an alpha step must be a positive number",)),

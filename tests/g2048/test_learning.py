@@ -277,6 +277,26 @@ def test_alpha_steps_change_the_rate_at_their_games(tmp_path: Path) -> None:
     assert plain.weights.tobytes() != by_hand.weights.tobytes()
 
 
+def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tmp_path: Path) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "alpha_steps": ((100, 0.02), (300, 0.01))})
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=200)
+    with pytest.raises(InvalidInputError, match="after the 200 games trained so far, not at game 200"):
+        run.reschedule([(200, 0.5)])
+    run.reschedule([(250, 0.2)])
+    assert run.settings.alpha_steps == ((100, 0.02), (250, 0.2))
+    resumed = TrainingRun(tmp_path / "run")
+    assert resumed.settings.alpha_steps == ((100, 0.02), (250, 0.2))  # saved
+    resumed.run(games=320)
+
+    fresh = TrainingRun(tmp_path / "fresh", resumed.settings)  # the saved schedule tells the whole story
+    fresh.run(games=320)
+    assert fresh.network.weights.tobytes() == resumed.network.weights.tobytes()
+    unchanged = TrainingRun(tmp_path / "unchanged", settings)
+    unchanged.run(games=320)
+    assert unchanged.network.weights.tobytes() != resumed.network.weights.tobytes()
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [

@@ -43,7 +43,7 @@ import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import IO, Any, TypeGuard
 
@@ -409,6 +409,25 @@ class TrainingRun:
 
     # -----------------------------------------------------------------------------------
     # The folder
+
+    def reschedule(self, steps: Sequence[tuple[int, float]]) -> None:
+        """Replace the learning-rate steps not reached yet by ``steps``, and save them in ``run.json``.
+
+        The steps already taken stay, so the schedule in ``run.json`` still describes the
+        whole run: with one worker, a fresh run of the saved settings learns the same weights.
+
+        Raises:
+            InvalidInputError: a step at or below the games trained so far, or bad steps.
+        """
+        games = self.network.trained.games
+        checked = _check_steps(steps)
+        if checked and checked[0][0] <= games:
+            raise InvalidInputError(
+                f"a new alpha step must come after the {games:,} games trained so far, not at game {checked[0][0]:,}"
+            )
+        taken = tuple(step for step in self.settings.alpha_steps if step[0] <= games)
+        self.settings = replace(self.settings, alpha_steps=taken + checked)
+        self._write_settings()
 
     def set_goal(self, *, games: int | None = None, minutes: float | None = None) -> None:
         """Set the goal (games or minutes of training, in all) and save it in ``run.json``; none: keep the saved one.

@@ -124,7 +124,8 @@ def learn(
         list[str] | None,
         typer.Option(
             metavar="GAMES:ALPHA",
-            help="From this many games trained (in all) on, learn at this rate; repeatable.",
+            help="From this many games trained (in all) on, learn at this rate; repeatable. "
+            "With --resume: replaces the steps not reached yet.",
         ),
     ] = None,
     tc: Annotated[
@@ -175,7 +176,6 @@ def learn(
     if resume:
         options = {
             "--alpha": alpha,
-            "--alpha-step": alpha_step,
             "--tc/--no-tc": tc,
             "--rows": rows,
             "--cols": cols,
@@ -189,6 +189,8 @@ def learn(
             raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
         folder = out if out is not None else _latest_run(data_dir() / "ntuple")
         run = TrainingRun(folder)
+        if alpha_step:
+            run.reschedule(_alpha_steps(alpha_step))
         trained = run.network.trained
         console.print(
             f"resuming {folder}: {trained.games:,} games trained in {_duration(trained.seconds)}",
