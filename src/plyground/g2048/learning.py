@@ -453,7 +453,8 @@ class TrainingRun:
     def _write_settings(self) -> None:
         data = {"format": RUN_FORMAT, "version": RUN_VERSION, "settings": self.settings.to_json(), "goal": self._goal}
         text = json.dumps(data, indent=1)
-        text = re.sub(r"\[\s+(\d+),\s+(\d+)\s+\]", r"[\1, \2]", text)  # a cell on one line
+        number = r"(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+        text = re.sub(rf"\[\s+{number},\s+{number}\s+\]", r"[\1, \2]", text)  # a cell, an alpha step on one line
         text = re.sub(
             r"\[\s+((?:\[\d+, \d+\],?\s+)+)\]", lambda m: f"[{' '.join(m.group(1).split())}]", text
         )  # a tuple
