@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -380,56 +380,37 @@ def hint(
     ) as engine:
         decision = engine.choose(parsed)
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
+    answer: dict[str, Any] = {
+        "board": parsed.to_text(),
+        "evaluator": "heuristic" if network is None else evaluator,
+        "move": decision.move,
+        "depth": decision.depth,
+        "values": dict(ranked),
+        "nodes": decision.nodes,
+        "tt_hits": decision.tt_hits,
+        "seconds": decision.seconds,
+    }
     if network is not None:
-        afterstates = {}
+        afterstates: dict[str, dict[str, float]] = {}
         for move in parsed.legal_moves():
             after, points = parsed.move(move)
             value = network.value(after)
             afterstates[move] = {"points": points, "value": value, "total": points + value}
-        if as_json:
-            typer.echo(
-                json.dumps(
-                    {
-                        "board": parsed.to_text(),
-                        "evaluator": evaluator,
-                        "move": decision.move,
-                        "depth": decision.depth,
-                        "values": dict(ranked),
-                        "nodes": decision.nodes,
-                        "tt_hits": decision.tt_hits,
-                        "seconds": decision.seconds,
-                        "afterstates": afterstates,
-                    }
-                )
-            )
-            return
-        typer.echo(format_grid(parsed.to_rows()))
-        typer.echo(_hint_text(decision, ranked))
-        typer.echo("network value of each move (points + V of the board it leaves):")
-        typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
-        for move, parts in afterstates.items():
-            typer.echo(f"  {move:<6}  {parts['points']:>8,}  {parts['value']:>14,.1f}  {parts['total']:>14,.1f}")
-        return
-    evaluation = evaluate(parsed, engine.weights)
+        answer["afterstates"] = afterstates
+    else:
+        evaluation = evaluate(parsed, engine.weights)
+        answer["evaluation"] = {"total": evaluation.total, "contributions": evaluation.contributions}
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "board": parsed.to_text(),
-                    "evaluator": "heuristic",
-                    "move": decision.move,
-                    "depth": decision.depth,
-                    "values": dict(ranked),
-                    "nodes": decision.nodes,
-                    "tt_hits": decision.tt_hits,
-                    "seconds": decision.seconds,
-                    "evaluation": {"total": evaluation.total, "contributions": evaluation.contributions},
-                }
-            )
-        )
+        typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
     typer.echo(_hint_text(decision, ranked))
+    if network is not None:
+        typer.echo("network value of each move (points + V of the board it leaves):")
+        typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
+        for name, parts in afterstates.items():
+            typer.echo(f"  {name:<6}  {parts['points']:>8,}  {parts['value']:>14,.1f}  {parts['total']:>14,.1f}")
+        return
     typer.echo("heuristic value of the board:")
     width = max(len(name) for name in evaluation.contributions)
     for name, value in evaluation.contributions.items():
