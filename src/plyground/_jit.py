@@ -9,6 +9,10 @@ kernels) or :func:`lazy_kernel` (types inferred on first call). Options:
 * no ``fastmath`` - search values must be exact and reproducible;
 * ``error_model="numpy"`` - no Python-style checks of division by zero in hot loops.
 
+:func:`prefetch` (imported from here by kernels) asks the processor to start loading an
+array element into the cache; kernels that read many scattered elements issue it as soon
+as they know where, so that the loads overlap.
+
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (slow; used by the
 test-suite to cover kernel bodies).
 """
@@ -50,10 +54,10 @@ _STAMP = "kernels.sha256"
 
 
 def _kernel_digest(directory: str) -> tuple[list[str], str]:
-    """The kernel files of a folder and a digest of their contents."""
+    """The kernel files of a folder and a digest of their contents and of this module (which they compile in)."""
     sources = sorted(glob.glob(os.path.join(directory, "*kernels.py")))
     digest = hashlib.sha256()
-    for source in sources:
+    for source in [*sources, __file__]:
         with open(source, "rb") as handle:
             digest.update(handle.read())
     return sources, digest.hexdigest()
@@ -117,3 +121,50 @@ def cache_is_warm(module_file: str) -> bool:
     if cache_dir:
         candidates.append(cache_dir)
     return any(glob.glob(os.path.join(d, "**", f"{stem}.*.nbi"), recursive=True) for d in candidates)
+
+
+def _no_prefetch(array: Any, index: int) -> None:
+    """:func:`prefetch` when kernels run as plain Python: nothing to do."""
+
+
+def _make_prefetch() -> Callable[..., None]:
+    """The ``llvm.prefetch`` intrinsic for numba kernels: ``prefetch(array, index)``.
+
+    ``array`` is a one-dimensional array and ``index`` a non-negative integer below its
+    length (unchecked, as in any kernel; a prefetch never faults). The element is
+    prefetched for reading into all cache levels. It returns nothing and changes nothing.
+    """
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return _no_prefetch
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+        if not (isinstance(array, types.Array) and array.ndim == 1 and isinstance(index, types.Integer)):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            byte_pointer = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
+            function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0i8")
+            address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
+            builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep in all caches, data
+            return context.get_dummy_value()
+
+        return types.void(array, index), codegen
+
+    return cast(Callable[..., None], prefetch)
+
+
+def __getattr__(name: str) -> Any:
+    """``prefetch`` is built on first use, so that importing this module does not load numba."""
+    if name == "prefetch":
+        value = _make_prefetch()
+        globals()["prefetch"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ A network is two arrays built by :mod:`plyground.g2048.ntuple`:
 * ``lookups`` - int64 of shape ``(n_lookups, 3 + 3 * MAX_TUPLE_SIZE)``, one row per
   symmetric image of each tuple, ordered by symmetry (in the order of
   ``core.symmetry.SYMMETRIES``), then by tuple: ``[offset, symmetry, n_runs, (shift,
-  mask, to) * n_runs, unused...]``. ``offset`` is where the tuple's table starts in
+  mask, to) * n_runs, zeros...]`` (an unused run has mask 0). ``offset`` is where the tuple's table starts in
   ``weights``. The lookup reads the tuple's cells from the board moved by ``symmetry``
   (:func:`_images`), which is the same as reading the image of the tuple under the
   inverse symmetry from the board itself. The cells are read as *runs*: cells that follow
@@ -34,10 +34,12 @@ values (float32), and moves by ``alpha / n_lookups * |E_i| / A_i * error``
 weight, lookup by lookup.
 
 For speed, the kernels first compute the indices of every candidate afterstate (pure
-arithmetic), then read the weights: the reads, mostly cache misses into tables of
-hundreds of megabytes, are then independent and overlap (about 1.6 times as fast as
-reading each weight as soon as its index is known). The indices of the chosen afterstate
-are kept for its TD update one move later.
+arithmetic), asking the processor to prefetch each candidate's weights as soon as its
+indices are known; then they read the weights. The reads, mostly cache misses into tables
+of hundreds of megabytes, then overlap each other and the arithmetic of the next
+candidates (reading each weight as soon as its index is known was about 1.6 times as
+slow). The indices of the chosen afterstate are kept for its TD update one move later
+(with TC, its sums are prefetched meanwhile).
 
 Randomness is a splitmix64 stream whose state lives in a one-element uint64 array owned
 by the caller, so that it carries on from one call to the next. A game starts with two
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground._jit import kernel
+from plyground._jit import kernel, prefetch
 from plyground.g2048._kernels import _mix64, _move, _points, _spawn_with, _transpose
 
 OFFSET, SYMMETRY, N_RUNS, FIRST_RUN = 0, 1, 2, 3
@@ -110,15 +112,32 @@ def _images(b, rows, cols):
 
 @kernel("void(u8, i8, i8, i8[:, ::1], i8[::1], i8)")
 def _indices(b, rows, cols, lookups, out, base):
-    """Write the position in ``weights`` of each lookup of board ``b`` to ``out[base:]``."""
+    """Write the position in ``weights`` of each lookup of board ``b`` to ``out[base:]``.
+
+    The lookups come symmetry by symmetry, so each image is taken once for a block of
+    lookups; the first two runs are read without a loop (an unused run has mask 0).
+    """
     images = _images(b, rows, cols)
-    for j in range(lookups.shape[0]):
-        image = images[lookups[j, SYMMETRY]]
-        index = (image >> np.uint64(lookups[j, FIRST_RUN])) & np.uint64(lookups[j, FIRST_RUN + 1])  # to 0
-        for k in range(FIRST_RUN + 3, FIRST_RUN + 3 * lookups[j, N_RUNS], 3):
-            run = (image >> np.uint64(lookups[j, k])) & np.uint64(lookups[j, k + 1])
-            index |= run << np.uint64(lookups[j, k + 2])
-        out[base + j] = lookups[j, OFFSET] + np.int64(index)
+    n = lookups.shape[0]
+    j = 0
+    for s in range(8):
+        image = images[s]
+        while j < n and lookups[j, SYMMETRY] == s:
+            first = (image >> np.uint64(lookups[j, FIRST_RUN])) & np.uint64(lookups[j, FIRST_RUN + 1])  # to 0
+            second = (image >> np.uint64(lookups[j, FIRST_RUN + 3])) & np.uint64(lookups[j, FIRST_RUN + 4])
+            index = first | (second << np.uint64(lookups[j, FIRST_RUN + 5]))
+            for k in range(FIRST_RUN + 6, FIRST_RUN + 3 * lookups[j, N_RUNS], 3):
+                run = (image >> np.uint64(lookups[j, k])) & np.uint64(lookups[j, k + 1])
+                index |= run << np.uint64(lookups[j, k + 2])
+            out[base + j] = lookups[j, OFFSET] + np.int64(index)
+            j += 1
+
+
+@kernel("void(f4[::1], i8[::1], i8, i8)")
+def _prefetch(weights, positions, base, n):
+    """Start loading the weights at ``positions[base:base + n]`` into the cache."""
+    for j in range(base, base + n):
+        prefetch(weights, positions[j])
 
 
 @kernel("f8(f4[::1], i8[::1], i8, i8)")
@@ -185,6 +204,7 @@ def _candidates(b, rows, cols, weights, lookups, positions, afters, points):
             afters[count] = after
             points[count] = _points(b, d, rows, cols)
             _indices(after, rows, cols, lookups, positions, count * n)
+            _prefetch(weights, positions, count * n, n)  # loads while the next candidates are computed
             count += 1
     best = -1
     best_value = 0.0
@@ -232,6 +252,9 @@ def _learn(n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, 
             if played > 0:
                 _td_update(weights, positions, 4 * n, n, target, alpha, tc, errors, abs_errors)
             positions[4 * n : 5 * n] = positions[best * n : (best + 1) * n]
+            if tc:  # its update comes after the next move's candidates: load its TC sums meanwhile
+                _prefetch(errors, positions, 4 * n, n)
+                _prefetch(abs_errors, positions, 4 * n, n)
             score += points[best]
             played += 1
             state += _GOLDEN
