@@ -7,7 +7,13 @@ yardstick, the random-play speed of ``../shared/bench/native2048.c`` measured in
 same run. The trained network then plays ``--games`` greedy 1-ply games.
 
     python benchmarks/ntuple.py [--seconds 20] [--alpha 0.1] [--games 1000]
+    python benchmarks/ntuple.py --network FILE [--tc] [--alpha 0.01]
     python benchmarks/ntuple.py --run RUN_FOLDER [--every 10]
+
+With ``--network``, the learning goes on from a trained 4×4 network (a copy in memory;
+the file is not changed) instead of a fresh one: the speed of training where it spends
+its time, with long games over much of the tables (``--tc``: with temporal coherence, whose
+two more tables double the memory an update touches).
 
 With ``--run``, it prints instead the learning curve of a training run made by
 ``plyground 2048 learn`` (its ``curve.csv``): every ``--every`` minutes of training, the
@@ -18,6 +24,13 @@ Training slows down as it goes: games get longer and reach bigger tiles, whose w
 lie further apart in the 256 MiB of tables (more cache misses). The first and the last
 seconds are reported apart.
 
+The memory yardstick: independent reads of float32 at random places in a table as big as
+the network's (indices drawn beforehand, one core), in nanoseconds per read. A move reads
+the 32 weights of each legal move's afterstate (up to 128); if they all missed the cache,
+training could not go faster than ``1e9 / (128 * ns)`` moves per second on this machine
+whatever the code around them; weights that stay cached (those of common small-tile
+patterns) let it go above that.
+
 Target: >= 1 M training moves per second per core.
 """
 
@@ -25,13 +38,41 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
 from _common import build_native, native_rate, print_json, run_native
+from plyground._jit import kernel
 from plyground.g2048.learning import REACH_TILES, read_curve
 from plyground.g2048.ntuple import NTupleNetwork
+
+CANDIDATE_READS = 4 * 32
+"""Weights a move reads at most: 32 lookups for each of up to four afterstates."""
+
+
+@kernel("f8(f4[::1], i8[::1])")
+def _read_all(table: npt.NDArray[np.float32], positions: npt.NDArray[np.int64]) -> float:
+    """The sum of ``table`` at ``positions``: independent reads, as many in flight as the processor allows."""
+    total = 0.0
+    for i in positions:
+        total += table[i]
+    return total
+
+
+def random_read_ns(size: int, reads: int = 4_000_000, seed: int = 0) -> float:
+    """Nanoseconds per read of float32 at random places in a table of ``size`` entries (best of 3)."""
+    table = np.ones(size, dtype=np.float32)
+    positions = np.random.default_rng(seed).integers(0, size, reads)
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        _read_all(table, positions)
+        best = min(best, time.perf_counter() - began)
+    return best / reads * 1e9
 
 
 def print_curve(folder: str, every: float) -> None:
@@ -39,7 +80,7 @@ def print_curve(folder: str, every: float) -> None:
     curve = read_curve(folder)
     if not curve:
         raise SystemExit(f"{folder}: no curve.csv with rows (not a training run, or not checkpointed yet)")
-    picked = []
+    picked: list[Any] = []
     for report in curve:
         if not picked or report.seconds >= 60 * every * (len(picked)) or report is curve[-1]:
             picked.append(report)
@@ -76,6 +117,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="greedy games after the training")
     parser.add_argument("--native-moves", type=int, default=20_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--network", help="go on learning from this trained 4x4 network (not changed on disk)")
+    parser.add_argument("--tc", action="store_true", help="learn with temporal coherence")
     parser.add_argument("--run", help="print the learning curve of this training run folder instead")
     parser.add_argument("--every", type=float, default=10.0, help="minutes between two rows of --run's curve")
     args = parser.parse_args()
@@ -89,11 +132,18 @@ def main() -> None:
     if binary is not None:
         native = native_rate(run_native(binary, "random", str(args.native_moves), str(args.seed)), "moves")
 
-    network = NTupleNetwork(seed=args.seed)
+    if args.network is None:
+        network = NTupleNetwork(seed=args.seed)
+    else:
+        network = NTupleNetwork.load(args.network)
+        if network.shape != (4, 4):
+            raise SystemExit(f"{args.network}: a {network.rows}x{network.cols} network; this benchmark is for 4x4")
+    read_ns = random_read_ns(network.weights.size)
+    bound = 1e9 / (CANDIDATE_READS * read_ns)
     batches: list[tuple[float, int, int, float]] = []  # (end time, moves, games, mean score)
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
-        stats = network.learn(50, alpha=args.alpha)
+        stats = network.learn(50, alpha=args.alpha, tc=args.tc)
         batches.append((stats.seconds, stats.results.total_moves, stats.results.games, stats.results.mean_score))
     seconds = sum(b[0] for b in batches)
     moves = sum(b[1] for b in batches)
@@ -106,15 +156,18 @@ def main() -> None:
     results = network.play_greedy(args.games, seed=args.seed + 1)
     greedy_rate = results.total_moves / (time.perf_counter() - began)
 
-    table = Table(title="4x4 n-tuple network (four 6-tuples, 32 lookups), one core")
+    kind = "TD(0) with TC" if args.tc else "TD(0)"
+    start_from = f"from {args.network}" if args.network else "from scratch"
+    table = Table(title=f"4x4 n-tuple network (four 6-tuples, 32 lookups), one core, {kind} {start_from}")
     table.add_column("workload")
     table.add_column("moves/s", justify="right")
     table.add_column("vs native C random play", justify="right")
     rows = [
-        ("TD(0) training, whole run", training_rate),
-        ("TD(0) training, first quarter", first),
-        ("TD(0) training, last quarter", last),
+        (f"{kind} training, whole run", training_rate),
+        (f"{kind} training, first quarter", first),
+        (f"{kind} training, last quarter", last),
         ("greedy 1-ply play, trained network", greedy_rate),
+        (f"memory bound: {CANDIDATE_READS} reads a move, all missing ({read_ns:.1f} ns each)", bound),
     ]
     if native is not None:
         rows.append(("native C random play (yardstick)", native))
@@ -132,7 +185,10 @@ def main() -> None:
         f"greedy 1-ply after training: mean score {results.mean_score:,.0f} over {results.games} games, "
         f"2048 reached in {results.reach_rate(2048):.1%}, max tile {results.max_tile}"
     )
-    console.print(f"training speed {training_rate / 1e6:.2f} M moves/s (target >= 1 M)")
+    console.print(
+        f"training speed {training_rate / 1e6:.2f} M moves/s (target >= 1 M); "
+        f"{training_rate / bound:.2f}x the all-miss memory bound of {bound / 1e6:.2f} M moves/s"
+    )
     print_json(
         "ntuple",
         {
@@ -142,6 +198,10 @@ def main() -> None:
             "greedy_moves_per_s": round(greedy_rate),
             "native_random_moves_per_s": round(native) if native else None,
             "training_vs_native": training_rate / native if native else None,
+            "random_read_ns": round(read_ns, 2),
+            "all_miss_bound_moves_per_s": round(bound),
+            "tc": args.tc,
+            "network": args.network,
             "trained_games": network.trained.games,
             "trained_seconds": round(seconds, 2),
             "alpha": args.alpha,

@@ -138,7 +138,6 @@ def _make_prefetch() -> Callable[..., None]:
         return _no_prefetch
     from llvmlite import ir
     from numba import types
-    from numba.core import cgutils
     from numba.extending import intrinsic
 
     @intrinsic
@@ -151,7 +150,8 @@ def _make_prefetch() -> Callable[..., None]:
             byte_pointer = ir.IntType(8).as_pointer()
             i32 = ir.IntType(32)
             function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-            function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0i8")
+            name = "llvm.prefetch.p0i8"
+            function = builder.module.globals.get(name) or ir.Function(builder.module, function_type, name=name)
             address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
             builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep in all caches, data
             return context.get_dummy_value()

@@ -47,3 +47,52 @@ def test_a_changed_kernel_file_drops_the_cache_of_all(package: Path) -> None:
     _jit._CHECKED.clear()
     _jit.drop_stale_cache(str(package / "_kernels.py"))
     assert (package / "__pycache__" / "unrelated.txt").exists()
+
+
+def test_a_change_to_the_jit_module_drops_the_cache(package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kernels compile ``_jit``'s helpers (the prefetch intrinsic) into themselves."""
+    _jit.drop_stale_cache(str(package / "_kernels.py"))
+    _cache_files(package)
+    assert _jit.cache_is_warm(str(package / "_kernels.py"))
+    changed = package / "_jit_changed.py"
+    changed.write_text(Path(_jit.__file__).read_text() + "\n# changed\n")
+    monkeypatch.setattr(_jit, "__file__", str(changed))
+    assert not _jit.cache_is_warm(str(package / "_kernels.py"))
+
+
+def test_prefetch_compiles_into_a_kernel_and_changes_nothing() -> None:
+    import numba
+    import numpy as np
+
+    from plyground._jit import prefetch
+
+    @numba.njit
+    def prefetch_then_sum(values: np.ndarray, positions: np.ndarray) -> float:
+        for i in positions:
+            prefetch(values, i)
+        total = 0.0
+        for i in positions:
+            total += values[i]
+        return total
+
+    values = np.arange(1000, dtype=np.float32)
+    positions = np.array([3, 999, 0, 512], dtype=np.int64)
+    before = values.copy()
+    assert prefetch_then_sum(values, positions) == 3 + 999 + 0 + 512
+    assert np.array_equal(values, before)
+    assert "llvm.prefetch" in next(iter(prefetch_then_sum.inspect_llvm().values()))
+
+
+def test_prefetch_is_a_no_op_without_the_jit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    prefetch = _jit._make_prefetch()
+    assert prefetch is _jit._no_prefetch
+    assert prefetch([1.0, 2.0], 1) is None
+
+
+def test_importing_the_jit_module_does_not_load_numba() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, plyground._jit; print('numba' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
