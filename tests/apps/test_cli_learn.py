@@ -138,7 +138,8 @@ def test_a_corrupt_network_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert_one_line_error(err, "network.npz is not a readable n-tuple network file")
 
 
-def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
     folder = tmp_path / "run"
     process = subprocess.Popen(
         [
@@ -150,6 +151,8 @@ def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path) -> None:
             *SMALL,
             "--minutes",
             "5",
+            "--workers",
+            str(workers),
             "--out",
             str(folder),
         ],
@@ -171,7 +174,8 @@ def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path) -> None:
             process.kill()
     assert process.returncode == 130, err
     assert "stopping: saving a checkpoint" in err
-    assert f"'plyground 2048 learn --resume --out {folder}' goes on" in err
+    again = f"--resume --out {folder}" + (f" --workers {workers}" if workers > 1 else "")  # the same speed again
+    assert f"'plyground 2048 learn {again}' goes on" in err
     assert out == ""
     games = NTupleNetwork.load(folder / "network.npz").trained.games
     assert games > 0 and f"interrupted after {games:,} games" in err

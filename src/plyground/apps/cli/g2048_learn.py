@@ -221,7 +221,8 @@ def learn(
     goal_games, goal_minutes = run.goal
     by_games = goal_games is not None
     total = float(goal_games) if goal_games is not None else 60 * (goal_minutes or 0.0)
-    resume_hint = f"'plyground 2048 learn --resume --out {folder}' goes on"
+    again = f" --workers {workers}" if workers > 1 else ""  # workers are not a setting of the run
+    resume_hint = f"'plyground 2048 learn --resume --out {folder}{again}' goes on"
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(bar_width=20),
