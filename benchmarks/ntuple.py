@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +46,7 @@ from rich.table import Table
 
 from _common import build_native, native_rate, print_json, run_native
 from plyground._jit import kernel
-from plyground.g2048.learning import REACH_TILES, read_curve
+from plyground.g2048.learning import REACH_TILES, Report, read_curve
 from plyground.g2048.ntuple import NTupleNetwork
 
 CANDIDATE_READS = 4 * 32
@@ -80,7 +79,7 @@ def print_curve(folder: str, every: float) -> None:
     curve = read_curve(folder)
     if not curve:
         raise SystemExit(f"{folder}: no curve.csv with rows (not a training run, or not checkpointed yet)")
-    picked: list[Any] = []
+    picked: list[Report] = []
     for report in curve:
         if not picked or report.seconds >= 60 * every * (len(picked)) or report is curve[-1]:
             picked.append(report)
