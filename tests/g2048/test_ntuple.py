@@ -55,7 +55,7 @@ def test_the_default_4x4_network() -> None:
         ([[(0, 0), (4, 0)]], "tuples[0] has cell (4, 0) outside the 4x4 board"),
         ([[(0, 0)], [(0, 1), (0, 1)]], "tuples[1] has cell (0, 1) twice"),
         ([[(0, 0)], []], "tuples[1] has 0 cells"),
-        ([[(0, c) for c in range(4)] + [(1, c) for c in range(3)]], f"has 7 cells: a tuple has 1 to {MAX_TUPLE_SIZE}"),
+        ([[(0, c) for c in range(4)] + [(1, c) for c in range(4)]], f"has 8 cells: a tuple has 1 to {MAX_TUPLE_SIZE}"),
         ([[(0, 0, 1)]], "tuples[0] has cell (0, 0, 1)"),
         ([[(0, True)]], "a cell is a (row, col) pair of integers"),
         ([[(-1, 0)]], "cell (-1, 0) outside"),

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from plyground.g2048 import _ntuple_kernels as NK
-from plyground.g2048.ntuple import _layout
+from plyground.g2048.ntuple import MAX_TUPLE_SIZE, _layout
 from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
@@ -57,6 +57,20 @@ def test_positions_match_naive(case: tuple[list[list[int]], Network]) -> None:
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 3)
     assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples)
     assert _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[1] == weights.shape[0]
+
+
+@given(st.data())
+def test_positions_of_long_tuples_match_naive(data: st.DataObject) -> None:
+    # Indices only (no weights): tuples up to MAX_TUPLE_SIZE cells, in any order, so up to that many runs.
+    rows, cols = data.draw(st.sampled_from([(3, 3), (4, 4), (3, 4)]))
+    cells = [(i, j) for i in range(rows) for j in range(cols)]
+    one_tuple = st.lists(st.sampled_from(cells), min_size=4, max_size=MAX_TUPLE_SIZE, unique=True)
+    tuples = data.draw(st.lists(one_tuple, min_size=1, max_size=2))
+    bits = naive.to_bits(data.draw(grids(rows, cols)))
+    lookups = _layout(tuple(tuple(t) for t in tuples), rows, cols)[0]
+    out = np.empty(lookups.shape[0], dtype=np.int64)
+    NK._indices(np.uint64(bits), rows, cols, lookups, out, 0)
+    assert out.tolist() == naive_nt.positions(bits, rows, cols, tuples)
 
 
 def test_positions_by_hand() -> None:

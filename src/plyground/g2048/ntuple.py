@@ -78,7 +78,7 @@ __all__ = [
 Cell = tuple[int, int]
 Tuples = tuple[tuple[Cell, ...], ...]
 
-MAX_TUPLE_SIZE = 6
+MAX_TUPLE_SIZE = 7
 MAX_WEIGHTS = 1 << 30
 """The most weights a network may hold (4 GiB of float32)."""
 
@@ -483,7 +483,8 @@ class NTupleNetwork:
             raise InvalidInputError(f"alpha must be a positive number, got {alpha!r}")
         threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
         if tc and self._tc is None:
-            self._tc = (np.zeros_like(self._weights), np.zeros_like(self._weights))
+            # np.zeros, not zeros_like: calloc'd pages cost no memory until a weight there is updated
+            self._tc = (np.zeros(self._weights.shape, np.float32), np.zeros(self._weights.shape, np.float32))
         errors, abs_errors = self._tc if tc and self._tc is not None else (_EMPTY, _EMPTY)
         if workers > 1 and games > 1:
 
