@@ -1,15 +1,18 @@
-"""How close a trained n-tuple network's greedy play comes to optimal play, on boards the solver has solved.
+"""How close a trained n-tuple network's play comes to optimal play, on boards the solver has solved.
 
 For each size, trains a fresh seeded network by afterstate TD(0) for ``--train-games``
-games (or ``--seconds``), then plays ``--games`` seeded games with its greedy 1-ply
-policy (the legal move of largest ``points + V(afterstate)``, first in direction order
-among equals, as in training) and compares every move with the exact solution (solving
-the size first if needed: 3x3 takes a minute or two). The measures are those of
-``regret.py``: the mean score as a fraction of the optimal expected score, the steadier
-``1 - regret per game / optimal``, and the share of optimal moves.
+games (or ``--seconds``), or loads one saved by ``--save`` (``--load DIR``), then plays
+``--games`` seeded games with its greedy 1-ply policy (the legal move of largest
+``points + V(afterstate)``, first in direction order among equals, as in training) and,
+for each ``--search-depth D``, with expectimax of depth D valuing its leaves with the
+network; every move is compared with the exact solution (solving the size first if
+needed: 3x3 takes a minute or two). The measures are those of ``regret.py``: the mean
+score as a fraction of the optimal expected score, the steadier ``1 - regret per game /
+optimal``, and the share of optimal moves.
 
-    python benchmarks/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--train-games 300000 | --seconds S]
-        [--games 300] [--alpha 1.0] [--tc | --no-tc] [--initial-value V] [--tuples wide | default] [--save DIR]
+    python benchmarks/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--train-games 300000 | --seconds S | --load DIR]
+        [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V]
+        [--tuples wide | default | wide+7 | wide+7x3] [--save DIR]
 
 Target: on 3x3, a network trained there reaches >= 95% of the optimal expected score
 (judged by the regret-based fraction, whose interval is the narrower).
@@ -48,9 +51,10 @@ from rich.table import Table
 
 from _common import print_json
 from plyground.g2048 import Board
+from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork, default_tuples
-from plyground.g2048.solver import default_directory, solve
-from regret import Player, interval, play
+from plyground.g2048.solver import Solution, default_directory, solve
+from regret import Player, ai_player, interval, play
 
 Tuples = tuple[tuple[tuple[int, int], ...], ...]
 
@@ -66,12 +70,24 @@ _WIDE_EXTRA: dict[tuple[int, int], Tuples] = {
 }
 """6-tuples that ``--tuples wide`` adds to the default ones (transposed on a tall board)."""
 
+_SEVEN: Tuples = (
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0)),  # all but a corner and its edge neighbour
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)),  # all but a corner and the centre
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 1)),  # all but two corners of a side
+)
+"""3x3 7-tuples (16**7 weights each) that ``--tuples wide+7`` (the first two) and ``wide+7x3`` add to ``wide``."""
+
 
 def tuples_for(name: str, rows: int, cols: int) -> Tuples:
-    """The tuples of ``--tuples``: ``default`` (:func:`default_tuples`) or ``wide`` (with 6-tuples added)."""
+    """The tuples of ``--tuples``: ``default`` (:func:`default_tuples`), ``wide`` (with 6-tuples
+    added), or, on 3x3 only, ``wide+7`` and ``wide+7x3`` (``wide`` with two or three 7-tuples)."""
     tuples = default_tuples(rows, cols)
     if name == "default":
         return tuples
+    if name in ("wide+7", "wide+7x3"):
+        if (rows, cols) != (3, 3):
+            raise SystemExit(f"--tuples {name} is for 3x3 only, not {rows}x{cols}")
+        return tuples_for("wide", 3, 3) + _SEVEN[: 2 if name == "wide+7" else 3]
     if rows <= cols:
         return tuples + _WIDE_EXTRA[rows, cols]
     return tuples + tuple(tuple((c, r) for r, c in cells) for cells in _WIDE_EXTRA[cols, rows])
@@ -110,28 +126,15 @@ def train(network: NTupleNetwork, args: argparse.Namespace, console: Console, la
     return last_mean
 
 
-def measure(size: str, args: argparse.Namespace, console: Console) -> dict[str, Any]:
-    """Train a network for ``size`` and measure its greedy play against the solution."""
-    rows, cols = (int(n) for n in size.split("x"))
-    folder = args.dir / size if args.dir else default_directory(rows, cols)
-    if not (folder / "solution.json").exists():
-        console.print(f"solving {size} into {folder} ...")
-    solution = solve(rows, cols, directory=folder, workers=args.workers)
+def evaluate(
+    solution: Solution, player: Player, args: argparse.Namespace, console: Console, label: str
+) -> dict[str, Any]:
+    """Play ``--games`` seeded games with ``player`` and compare every move with the solution."""
     optimal = solution.expected_score()
-
-    tuples = tuples_for(args.tuples, rows, cols)
-    network = NTupleNetwork(rows, cols, tuples, seed=args.seed, initial_value=args.initial_value)
-    last_mean = train(network, args, console, size)
-    trained = network.trained
-    if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
-        network.save(args.save / f"ntuple-{size}.npz")
-
-    player = greedy_player(network)
     games = []
     start = time.perf_counter()
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{size} evaluation", total=args.games)
+        task = progress.add_task(f"{label} evaluation", total=args.games)
         for i in range(args.games):
             games.append(play(solution, player, args.seed + 1_000_000 + i))
             progress.advance(task)
@@ -140,17 +143,6 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> dict[str, 
     moves = sum(g["moves"] for g in games)
     fraction_by_regret = 1.0 - statistics.fmean(regrets) / optimal
     return {
-        "size": size,
-        "tuples": [[list(cell) for cell in cells] for cells in tuples],
-        "weights": int(network.weights.shape[0]),
-        "alpha": args.alpha,
-        "tc": args.tc,
-        "initial_value": args.initial_value,
-        "trained_games": trained.games,
-        "trained_moves": trained.moves,
-        "training_seconds": trained.seconds,
-        "training_moves_per_s": trained.moves / trained.seconds if trained.seconds else 0.0,
-        "training_last_chunk_mean_score": last_mean,
         "games": args.games,
         "optimal_expected_score": optimal,
         "mean_score": statistics.fmean(scores),
@@ -168,17 +160,65 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> dict[str, 
     }
 
 
+def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[str, Any]]:
+    """Train (or load) a network for ``size``; measure its greedy play, and its play under
+    expectimax at each ``--search-depth``, against the solution."""
+    rows, cols = (int(n) for n in size.split("x"))
+    folder = args.dir / size if args.dir else default_directory(rows, cols)
+    if not (folder / "solution.json").exists():
+        console.print(f"solving {size} into {folder} ...")
+    solution = solve(rows, cols, directory=folder, workers=args.workers)
+
+    last_mean = None
+    if args.load:
+        network = NTupleNetwork.load(args.load / f"ntuple-{size}.npz", rows=rows, cols=cols)
+        tuples = network.tuples
+    else:
+        tuples = tuples_for(args.tuples, rows, cols)
+        network = NTupleNetwork(rows, cols, tuples, seed=args.seed, initial_value=args.initial_value)
+        last_mean = train(network, args, console, size)
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            network.save(args.save / f"ntuple-{size}.npz")
+    trained = network.trained
+    about = {
+        "size": size,
+        "tuples": [[list(cell) for cell in cells] for cells in tuples],
+        "weights": int(network.weights.shape[0]),
+        "alpha": None if args.load else args.alpha,
+        "tc": network.uses_tc,
+        "initial_value": None if args.load else args.initial_value,
+        "trained_games": trained.games,
+        "trained_moves": trained.moves,
+        "training_seconds": trained.seconds,
+        "training_moves_per_s": trained.moves / trained.seconds if trained.seconds else 0.0,
+        "training_last_chunk_mean_score": last_mean,
+    }
+    out = [{**about, "player": "greedy", **evaluate(solution, greedy_player(network), args, console, size)}]
+    for depth in args.search_depth:
+        with Expectimax(depth=depth, workers=1, evaluator=network) as ai:
+            label = f"expectimax depth {depth}"
+            out.append(
+                {**about, "player": label, **evaluate(solution, ai_player(ai), args, console, f"{size} {label}")}
+            )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", default=["3x3"])
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--train-games", type=int, default=300_000, help="training games per size")
     budget.add_argument("--seconds", type=float, help="training time per size (instead of --train-games)")
-    parser.add_argument("--games", type=int, default=300, help="seeded evaluation games per size")
+    budget.add_argument("--load", type=Path, help="folder of networks saved by --save: evaluate them, no training")
+    parser.add_argument("--games", type=int, default=300, help="seeded evaluation games per size and player")
     parser.add_argument("--alpha", type=float, default=1.0)
     parser.add_argument("--tc", action=argparse.BooleanOptionalAction, default=True, help="temporal coherence")
     parser.add_argument("--initial-value", type=float, default=0.0, help="optimistic initial value of every board")
-    parser.add_argument("--tuples", choices=["wide", "default"], default="wide")
+    parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide")
+    parser.add_argument(
+        "--search-depth", type=int, nargs="*", default=[], help="also play with expectimax at these depths"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, help="solver threads when a size is not solved yet (default: all)")
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
@@ -186,17 +226,19 @@ def main() -> None:
     args = parser.parse_args()
 
     console = Console(width=160)
-    rows_out = [measure(size, args, console) for size in args.sizes]
+    rows_out = [row for size in args.sizes for row in measure(size, args, console)]
 
-    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}, {args.tuples} tuples"
-    table = Table(title=f"greedy 1-ply n-tuple network vs optimal play ({learning}; {args.games} seeded games each)")
-    for name in ("size", "trained games", "training time", "moves/s", "optimal E\\[score]", "mean score (95%)"):
+    learning = f"loaded from {args.load}" if args.load else f"alpha {args.alpha:g}{', TC' if args.tc else ''}"
+    tuples = "" if args.load else f", {args.tuples} tuples"
+    table = Table(title=f"n-tuple network vs optimal play ({learning}{tuples}; {args.games} seeded games each)")
+    for name in ("size", "player", "trained games", "training time", "moves/s", "optimal E\\[score]"):
         table.add_column(name, justify="right")
-    for name in ("score / optimal", "1 - regret/optimal (95%)", "regret per move", "optimal moves"):
+    for name in ("mean score (95%)", "score / optimal", "1 - regret/optimal (95%)", "regret per move", "optimal moves"):
         table.add_column(name, justify="right")
     for row in rows_out:
         table.add_row(
             row["size"],
+            row["player"],
             f"{row['trained_games']:,}",
             f"{row['training_seconds']:.0f} s",
             f"{row['training_moves_per_s'] / 1e6:.2f} M",
@@ -212,7 +254,7 @@ def main() -> None:
         if row["size"] == "3x3":
             verdict = "met" if row["target_met"] else "NOT met"
             console.print(
-                f"3x3 target (>= {TARGET:.0%} of the optimal expected score): {verdict} "
+                f"3x3 target (>= {TARGET:.0%} of the optimal expected score), {row['player']}: {verdict} "
                 f"({row['fraction_by_regret']:.1%} by regret, {row['fraction_by_score']:.1%} by mean score)"
             )
     print_json("ntuple_optimal", {"rows": rows_out})
