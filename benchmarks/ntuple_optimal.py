@@ -2,8 +2,9 @@
 
 For each size, trains a fresh seeded network by afterstate TD(0) for ``--train-games``
 games (or ``--seconds``), or loads one saved by ``--save`` (``--load DIR``, trained on for
-``--seconds`` if given), then plays ``--games`` seeded games with its greedy 1-ply policy (the legal move of largest
-``points + V(afterstate)``, first in direction order among equals, as in training) and,
+``--seconds`` if given), then plays ``--games`` seeded games with its greedy 1-ply policy
+(the legal move of largest ``points + V(afterstate)``, first in direction order among
+equals, as in training) and,
 for each ``--search-depth D``, with expectimax of depth D valuing its leaves with the
 network; every move is compared with the exact solution (solving the size first if
 needed: 3x3 takes a minute or two). The measures are those of ``regret.py``: the mean
@@ -30,7 +31,11 @@ and optimal play makes 512 in about 3 games of 4, 1024 almost never):
   games); 6,000 with ``wide``, alpha 0.1, no TC: 4,440 after 300k games, still rising;
 * 2-ply and 3-ply expectimax on a 4,300 network reached 4,590 and 4,690; on the 86% network
   (``wide``, TC, initial values 6,000, 1M games), 300 games: greedy 86.3% by regret, depth 2
-  84.3%, depth 3 88.3%: the gap is in the values, not in the 1-ply policy.
+  84.3%, depth 3 88.3%: the gap is in the values, not in the 1-ply policy;
+* 7-tuples, TC from initial values 6,000, 300 games, by regret (greedy / depth 3):
+  ``wide+7`` 89.8% / 90.8% after 980k games (30 min), 91.0% / 90.1% after 890k more at
+  alpha 0.5; ``wide+7x3`` 89.0% / 92.0% after 940k games (40 min), 89.5% / 91.7% after
+  460k more at alpha 0.5.
 
 On 2x3, where ``wide`` includes the whole board (a table of every board), 500k games give
 81% with alpha 0.1 and 70% with TC: greedy TD from zero values stops trying moves whose
