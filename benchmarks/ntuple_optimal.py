@@ -4,9 +4,8 @@ For each size, trains a fresh seeded network by afterstate TD(0) for ``--train-g
 games (or ``--seconds``), or loads one saved by ``--save`` (``--load DIR``, trained on for
 ``--seconds`` if given), then plays ``--games`` seeded games with its greedy 1-ply policy
 (the legal move of largest ``points + V(afterstate)``, first in direction order among
-equals, as in training) and,
-for each ``--search-depth D``, with expectimax of depth D valuing its leaves with the
-network; every move is compared with the exact solution (solving the size first if
+equals, as in training) and, for each ``--search-depth D``, with expectimax of depth D
+valuing its leaves with the network; every move is compared with the exact solution (solving the size first if
 needed: 3x3 takes a minute or two). The measures are those of ``regret.py``: the mean
 score as a fraction of the optimal expected score, the steadier ``1 - regret per game /
 optimal``, and the share of optimal moves.
