@@ -55,9 +55,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from _common import print_json
+from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
-from plyground.g2048.ntuple import NTupleNetwork, default_tuples
+from plyground.g2048.learning import default_horizon
+from plyground.g2048.ntuple import NTupleNetwork, check_lambda, default_tuples
 from plyground.g2048.solver import Solution, default_directory, solve
 from regret import Player, ai_player, interval, play
 
@@ -125,7 +127,9 @@ def train(network: NTupleNetwork, args: argparse.Namespace, console: Console, la
             if (total is not None and done >= total) or (total is None and spent >= args.seconds):
                 break
             games = CHUNK if total is None else min(CHUNK, total - done)
-            stats = network.learn(games, alpha=args.alpha, tc=args.tc, workers=1)
+            stats = network.learn(
+                games, alpha=args.alpha, tc=args.tc, td_lambda=args.td_lambda, horizon=args.horizon, workers=1
+            )
             last_mean = stats.results.mean_score
             progress.update(task, completed=network.trained.games if total else time.perf_counter() - start)
     return last_mean
@@ -226,6 +230,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="seeded evaluation games per size and player")
     parser.add_argument("--alpha", type=float, default=1.0)
     parser.add_argument("--tc", action=argparse.BooleanOptionalAction, default=True, help="temporal coherence")
+    parser.add_argument("--lambda", dest="td_lambda", type=float, default=0.0, help="TD(lambda) (default 0)")
+    parser.add_argument("--horizon", type=int, help="moves an afterstate waits for its TD(lambda) update")
     parser.add_argument("--initial-value", type=float, default=0.0, help="optimistic initial value of every board")
     parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide")
     parser.add_argument(
@@ -236,11 +242,18 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
     parser.add_argument("--save", type=Path, help="folder to save the trained networks in")
     args = parser.parse_args()
+    if args.horizon is None:
+        args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1
+    try:
+        check_lambda(args.td_lambda, args.horizon)
+    except InvalidInputError as exc:
+        parser.error(str(exc))
 
     console = Console(width=160)
     rows_out = [row for size in args.sizes for row in measure(size, args, console)]
 
-    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}"
+    lam = f", lambda {args.td_lambda:g} over {args.horizon}" if args.horizon > 1 else ""
+    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}{lam}"
     if args.load:
         learning = f"loaded from {args.load}" + (
             f", trained {args.seconds:g} s more at {learning}" if args.seconds else ""

@@ -97,9 +97,30 @@ def test_tc_and_a_given_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert_one_line_error(err, "already holds a training run")
 
 
+def test_td_lambda_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    status, _, err = run_cli(
+        capsys, "2048", "learn", *SMALL, "--lambda", "0.5", "--games", "200", "--out", str(out_dir)
+    )
+    assert status == 0, err
+    assert "alpha 0.1, lambda 0.5 over 4 moves, seed 3" in err
+    settings = TrainingRun(out_dir).settings
+    assert (settings.td_lambda, settings.horizon) == (0.5, 4)
+    args = ("2048", "learn", *SMALL, "--tc", "--lambda", "0.3", "--horizon", "6", "--games", "200")
+    status, _, err = run_cli(capsys, *args, "--out", str(tmp_path / "other"))
+    assert status == 0, err
+    assert "alpha 1 with TC, lambda 0.3 over 6 moves, seed 3" in err
+    assert TrainingRun(tmp_path / "other").network.trained.games == 200
+
+
 @pytest.mark.parametrize(
     ("args", "parts"),
     [
+        (("--lambda", "0.5", "--horizon", "1", "--games", "5"), ("needs a horizon of at least 2",)),
+        (("--lambda", "1", "--games", "5"), ("td_lambda 1.0 has no default horizon: give one",)),
+        (("--lambda", "1.5", "--games", "5"), ("--lambda",)),
+        (("--horizon", "65", "--games", "5"), ("--horizon",)),
+        (("--resume", "--lambda", "0.5"), ("drop --lambda",)),
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
         (("--resume", "--tc"), ("drop --tc/--no-tc",)),

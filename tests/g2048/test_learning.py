@@ -178,11 +178,15 @@ KILLER = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize(("tc", "steps"), [(False, ()), (True, ()), (False, ((250, 0.02), (500, 0.01)))])
+@pytest.mark.parametrize(
+    ("tc", "steps", "td_lambda"),
+    [(False, (), 0.0), (True, (), 0.0), (False, ((250, 0.02), (500, 0.01)), 0.0), (True, (), 0.5)],
+)
 def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
-    tmp_path: Path, tc: bool, steps: tuple[tuple[int, float], ...]
+    tmp_path: Path, tc: bool, steps: tuple[tuple[int, float], ...], td_lambda: float
 ) -> None:
-    settings = LearnSettings(**{**SETTINGS.__dict__, "tc": tc, "alpha": 0.5 if tc else 0.05, "alpha_steps": steps})
+    changes = {"tc": tc, "alpha": 0.5 if tc else 0.05, "alpha_steps": steps, "td_lambda": td_lambda}
+    settings = LearnSettings(**{**SETTINGS.__dict__, **changes, "horizon": None})
     whole = TrainingRun(tmp_path / "whole", settings)
     whole.run(games=600)
 
@@ -315,11 +319,45 @@ def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tm
         ({"window": 0}, "window"),
         ({"p_four": 1.5}, "p_four"),
         ({"initial_value": float("nan")}, "initial_value"),
+        ({"td_lambda": 1.5}, "td_lambda must be a number from 0 to 1"),
+        ({"td_lambda": 1.0, "horizon": None}, "td_lambda 1.0 has no default horizon: give one"),
+        ({"td_lambda": 0.5, "horizon": 1}, "needs a horizon of at least 2"),
+        ({"horizon": 0}, "horizon must be an integer from 1 to 64"),
+        ({"td_lambda": 0.5, "horizon": 65}, "horizon must be an integer from 1 to 64"),
     ],
 )
 def test_bad_settings_are_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         LearnSettings(**{**SETTINGS.__dict__, **changes})  # type: ignore[arg-type]
+
+
+def test_td_lambda_settings_resolve_their_horizon_and_learn_as_the_network_does(tmp_path: Path) -> None:
+    assert (SETTINGS.td_lambda, SETTINGS.horizon) == (0.0, 1)  # TD(0)
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.5, "horizon": None}).horizon == 4
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.5, "horizon": 7}).horizon == 7
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0, "horizon": 3}).horizon == 3  # delayed TD(0)
+    settings = LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.7, "horizon": None})
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=120)
+    saved = json.loads((tmp_path / "run" / "run.json").read_text())["settings"]
+    assert (saved["td_lambda"], saved["horizon"]) == (0.7, 7)
+    assert TrainingRun(tmp_path / "run").settings == settings
+
+    by_hand = settings.new_network()
+    by_hand.learn(120, alpha=settings.alpha, td_lambda=0.7, horizon=7)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    plain = settings.new_network()
+    plain.learn(120, alpha=settings.alpha)
+    assert plain.weights.tobytes() != by_hand.weights.tobytes()
+
+
+def test_a_run_saved_before_td_lambda_loads_as_td0(tmp_path: Path) -> None:
+    run = TrainingRun(tmp_path, SETTINGS)
+    run.run(games=60)
+    data = json.loads((tmp_path / "run.json").read_text())
+    del data["settings"]["td_lambda"], data["settings"]["horizon"]
+    (tmp_path / "run.json").write_text(json.dumps(data))
+    assert TrainingRun(tmp_path).settings == SETTINGS
 
 
 def test_evaluation_is_seeded_and_has_an_interval() -> None:

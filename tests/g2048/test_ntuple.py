@@ -94,6 +94,10 @@ def test_value_checks_the_board() -> None:
         ({"games": 1, "alpha": float("nan")}, "alpha must be a positive number"),
         ({"games": 1, "alpha": 0.1, "batch": 0}, "batch must be an integer >= 1"),
         ({"games": 1, "alpha": 0.1, "p_four": 2.0}, "p_four must be a probability"),
+        ({"games": 1, "alpha": 0.1, "td_lambda": -0.1, "horizon": 3}, "td_lambda must be a number from 0 to 1"),
+        ({"games": 1, "alpha": 0.1, "td_lambda": 0.5}, "needs a horizon of at least 2"),
+        ({"games": 1, "alpha": 0.1, "horizon": 2.5}, "horizon must be an integer from 1 to 64"),
+        ({"games": 1, "alpha": 0.1, "horizon": True}, "horizon must be an integer"),
     ],
 )
 def test_learn_checks_its_arguments(arguments: dict[str, object], message: str) -> None:

@@ -170,16 +170,58 @@ def _results(games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 LEARN_CASES = [
-    # rows, cols, tuples, random start weights, alpha, tc, seed, games
-    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 1, 20),
-    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 2, 5),
-    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 3, 4),
-    (3, 4, [[(0, 0), (0, 1)], [(2, 3)]], False, 0.1, False, 4, 2),
-    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 2**64 - 5, 10),
+    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.0, 1, 1, 20),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 0.0, 1, 2, 5),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.0, 1, 3, 4),
+    (3, 4, [[(0, 0), (0, 1)], [(2, 3)]], False, 0.1, False, 0.0, 1, 4, 2),
+    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 1, 2**64 - 5, 10),
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.5, 3, 1, 20),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.7, 5, 3, 4),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 1.0, 2, 7, 6),
+    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 4, 5, 10),  # delayed TD(0)
+    (2, 2, [[(0, 0), (0, 1)]], True, 0.2, True, 0.3, 64, 6, 8),  # a horizon longer than most games
 ]
 
 
-@pytest.mark.parametrize(("rows", "cols", "tuples", "random_start", "alpha", "tc", "seed", "games"), LEARN_CASES)
+def _learn_both(
+    rows: int,
+    cols: int,
+    tuples: list[list[tuple[int, int]]],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    lam: float,
+    horizon: int,
+    seed: int,
+    games: int,
+) -> None:
+    """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome."""
+    weights = np.zeros(naive_nt.size(tuples), dtype=np.float32)
+    if random_start:
+        weights[:] = np.random.default_rng(seed).integers(-64, 64, weights.shape[0]) / 16
+    errors, abs_errors = np.zeros_like(weights), np.zeros_like(weights)
+    expected = weights.copy(), errors.copy(), abs_errors.copy()
+    scores, tiles, moves, state = naive_nt.play(
+        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
+        lam=lam, horizon=horizon,
+    )  # fmt: skip
+    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
+    rng = np.array([seed], dtype=np.uint64)
+    out = _results(games)
+    threshold = np.uint64(naive.four_threshold(0.1))
+    learning = (alpha, tc, errors, abs_errors, lam, horizon)
+    total = NK._learn(games, rows, cols, threshold, weights, lookups, *learning, rng, *out)
+    assert [o.tolist() for o in out] == [scores, tiles, moves]
+    assert total == sum(moves) and int(rng[0]) == state
+    assert weights.tobytes() == expected[0].tobytes()
+    assert errors.tobytes() == expected[1].tobytes() and abs_errors.tobytes() == expected[2].tobytes()
+    assert tc or not errors.any()
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "tuples", "random_start", "alpha", "tc", "lam", "horizon", "seed", "games"), LEARN_CASES
+)
 def test_learning_matches_a_naive_td_loop(
     rows: int,
     cols: int,
@@ -187,27 +229,88 @@ def test_learning_matches_a_naive_td_loop(
     random_start: bool,
     alpha: float,
     tc: bool,
+    lam: float,
+    horizon: int,
     seed: int,
     games: int,
 ) -> None:
-    weights = np.zeros(naive_nt.size(tuples), dtype=np.float32)
-    if random_start:
-        weights[:] = np.random.default_rng(seed).integers(-64, 64, weights.shape[0]) / 16
-    errors, abs_errors = np.zeros_like(weights), np.zeros_like(weights)
-    expected = weights.copy(), errors.copy(), abs_errors.copy()
-    scores, tiles, moves, state = naive_nt.play(
-        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None
-    )
-    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
-    rng = np.array([seed], dtype=np.uint64)
-    out = _results(games)
+    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, games)
+
+
+@given(
+    st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 2)]),
+    st.booleans(),
+    st.sampled_from([0.05, 0.5, 1.0]),
+    st.booleans(),
+    st.floats(0.0, 1.0, allow_nan=False),
+    st.integers(2, 12),
+    st.integers(0, 2**64 - 1),
+)
+def test_td_lambda_learning_matches_naive(
+    size: tuple[int, int], random_start: bool, alpha: float, tc: bool, lam: float, horizon: int, seed: int
+) -> None:
+    rows, cols = size
+    tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
+    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3)
+
+
+_NO_TC = np.zeros(0, dtype=np.float32)
+
+
+def test_a_horizon_of_one_is_td0_whatever_lambda() -> None:
+    """The kernel ignores lambda with a horizon of 1 (the wrapper refuses that pair): the same weights as lambda 0."""
+    tuples = (((0, 0), (0, 1), (1, 0)),)
+    lookups = _layout(tuples, 3, 3)[0]
     threshold = np.uint64(naive.four_threshold(0.1))
-    total = NK._learn(games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, rng, *out)
-    assert [o.tolist() for o in out] == [scores, tiles, moves]
-    assert total == sum(moves) and int(rng[0]) == state
-    assert weights.tobytes() == expected[0].tobytes()
-    assert errors.tobytes() == expected[1].tobytes() and abs_errors.tobytes() == expected[2].tobytes()
-    assert tc or not errors.any()
+    results = []
+    for lam in (0.0, 0.9):
+        weights = np.zeros(16**3, dtype=np.float32)
+        NK._learn(
+            30,
+            3,
+            3,
+            threshold,
+            weights,
+            lookups,
+            0.1,
+            False,
+            _NO_TC,
+            _NO_TC,
+            lam,
+            1,
+            np.array([9], np.uint64),
+            *_results(30),
+        )
+        results.append(weights)
+    assert results[0].any() and results[0].tobytes() == results[1].tobytes()
+
+
+def test_lambda_changes_what_is_learnt() -> None:
+    """With a horizon above 1, lambda 0 (delayed TD(0)) and lambda 0.5 learn different weights from the same games."""
+    tuples = (((0, 0), (0, 1), (1, 0)),)
+    lookups = _layout(tuples, 3, 3)[0]
+    threshold = np.uint64(naive.four_threshold(0.1))
+    results = []
+    for lam in (0.0, 0.5):
+        weights = np.zeros(16**3, dtype=np.float32)
+        NK._learn(
+            30,
+            3,
+            3,
+            threshold,
+            weights,
+            lookups,
+            0.1,
+            False,
+            _NO_TC,
+            _NO_TC,
+            lam,
+            3,
+            np.array([9], np.uint64),
+            *_results(30),
+        )
+        results.append(weights)
+    assert results[0].tobytes() != results[1].tobytes()
 
 
 @given(networks(rows=3, cols=3) | networks(rows=2, cols=4), st.integers(0, 2**64 - 1))

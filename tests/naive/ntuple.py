@@ -169,6 +169,18 @@ def max_tile(grid: list[list[int]]) -> int:
     return g2048.max_tile(grid)
 
 
+def lambda_return(later: list[tuple[float, float]], last: float, lam: float) -> float:
+    """The truncated lambda-return ``G = (target - lam * V) + lam * G_next`` over ``later``, ending in ``last``.
+
+    ``later`` holds the ``(points + V, V)`` of the moves after the afterstate's (nearest first), as valued
+    when chosen; ``last`` is the target of the move after those (0 past the end of a game).
+    """
+    ret = last
+    for target, v in reversed(later):
+        ret = (target - lam * v) + lam * ret
+    return ret
+
+
 def play(
     games: int,
     rows: int,
@@ -180,12 +192,16 @@ def play(
     *,
     alpha: float | None = None,
     tc: tuple[np.ndarray, np.ndarray] | None = None,
+    lam: float = 0.0,
+    horizon: int = 1,
 ) -> tuple[list[int], list[int], list[int], int]:
-    """Play ``games`` greedy games, learning by afterstate TD(0) when ``alpha`` is given.
+    """Play ``games`` greedy games, learning by afterstate TD when ``alpha`` is given.
 
-    After each move the previous afterstate moves towards ``points + V(afterstate)`` of
-    the new move (as valued when choosing it); after the last move, towards 0. Spawns
-    come from the splitmix64 stream starting at ``state``: two per new game, one per move.
+    Every chosen afterstate waits for ``horizon`` more moves (1: TD(0)), then moves towards
+    its lambda-return over those moves, ending in ``points + V(afterstate)`` of the last of
+    them (as valued when choosing it). At the end of a game the waiting afterstates move,
+    oldest first, towards their returns ending in 0. Spawns come from the splitmix64
+    stream starting at ``state``: two per new game, one per move.
     Returns (scores, max tiles, moves, final state).
     """
     threshold = g2048.four_threshold(p_four)
@@ -195,7 +211,7 @@ def play(
         grid = g2048.spawn_with(g2048.empty_grid(rows, cols), rnd, threshold)
         state, rnd = g2048.splitmix64(state)
         grid = g2048.spawn_with(grid, rnd, threshold)
-        prev: int | None = None
+        waiting: list[tuple[int, float, float]] = []  # (afterstate, points + V, V), oldest first
         score = 0
         played = 0
         while True:
@@ -203,15 +219,20 @@ def play(
             if choice is None:
                 break
             _, after, points, target = choice
-            if alpha is not None and prev is not None:
-                td_update(prev, target, rows, cols, tuples, weights, alpha, tc)
-            prev = g2048.to_bits(after)
+            if alpha is not None and len(waiting) == horizon:
+                oldest = waiting.pop(0)[0]
+                ret = lambda_return([(t, v) for _, t, v in waiting], target, lam)
+                td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc)
+            waiting.append((g2048.to_bits(after), target, target - points))
             score += points
             played += 1
             state, rnd = g2048.splitmix64(state)
             grid = g2048.spawn_with(after, rnd, threshold)
-        if alpha is not None and prev is not None:
-            td_update(prev, 0.0, rows, cols, tuples, weights, alpha, tc)
+        while alpha is not None and waiting:
+            oldest = waiting.pop(0)[0]
+            td_update(
+                oldest, lambda_return([(t, v) for _, t, v in waiting], 0.0, lam), rows, cols, tuples, weights, alpha, tc
+            )
         scores.append(score)
         tiles.append(max_tile(grid))
         moves.append(played)

@@ -1,4 +1,4 @@
-"""Numba kernels of the n-tuple network: evaluation, update, TD(0) learning and greedy play.
+"""Numba kernels of the n-tuple network: evaluation, update, TD learning and greedy play.
 
 A network is two arrays built by :mod:`plyground.g2048.ntuple`:
 
@@ -32,6 +32,13 @@ weights moves by ``alpha / n_lookups * error``. With temporal coherence (TC, Ja≈
 values (float32), and moves by ``alpha / n_lookups * |E_i| / A_i * error``
 (``|E_i| / A_i`` is 1 while ``A_i`` is 0); ``E_i`` and ``A_i`` are updated after the
 weight, lookup by lookup.
+
+TD(lambda) delays each update by ``horizon`` moves (``horizon`` 1 is the TD(0) above):
+the kept afterstates wait in a ring, with the ``points + V`` and the ``V`` of their
+moves as valued when chosen; ``horizon`` moves on, the oldest moves towards its
+truncated lambda-return (:func:`_lambda_return`), with ``V(prev)`` read afresh as in
+TD(0). At the end of a game the waiting afterstates move, oldest first, towards their
+returns truncated at the end (the last one towards 0).
 
 For speed, the kernels first compute the indices of every candidate afterstate (pure
 arithmetic), asking the processor to prefetch each candidate's weights as soon as its
@@ -71,6 +78,7 @@ _ROW_2 = np.uint64(0x0000FFFF00000000)
 
 _NETWORK = "f4[::1], i8[:, ::1]"
 _TC = "b1, f4[::1], f4[::1]"
+_LAMBDA = "f8, i8"
 _RESULTS = "u8[::1], i8[::1], i8[::1], i8[::1]"
 
 
@@ -231,11 +239,39 @@ def _new_game(state, threshold, rows, cols):
     return _spawn_with(b, _mix64(state + _GOLDEN + _GOLDEN), threshold, rows, cols)
 
 
-@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_RESULTS})")
-def _learn(n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, rng, scores, tiles, moves):
-    """Play and learn from ``n_games`` games (afterstate TD(0)); fill the per-game results; return the moves played."""
+@kernel("f8(f8[::1], f8[::1], i8, i8, f8, f8)")
+def _lambda_return(targets, values, slot, steps, lam, last):
+    """The truncated lambda-return of the waiting afterstate in ``slot``, ``steps`` moves after it was chosen.
+
+    ``targets`` and ``values`` (rings of the same length) hold, for each waiting afterstate,
+    the ``points + V`` and the ``V`` of its move as valued when it was chosen; ``last`` is
+    the target of the move ``steps`` after (0 at the end of a game). From that target
+    back to the afterstate that follows ``slot``: ``ret = (target - lam * V) + lam * ret``,
+    i.e. ``points + (1 - lam) * V + lam * ret``; with ``steps`` 1 the return is ``last``.
+    """
+    h = targets.shape[0]
+    ret = last
+    for k in range(steps - 1, 0, -1):
+        j = (slot + k) % h
+        ret = (targets[j] - lam * values[j]) + lam * ret
+    return ret
+
+
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_LAMBDA}, {_RESULTS})")
+def _learn(
+    n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, lam, horizon, rng, scores, tiles,
+    moves,
+):  # fmt: skip
+    """Play and learn from ``n_games`` games (afterstate TD); fill the per-game results; return the moves played.
+
+    Each afterstate waits ``horizon`` moves for its update (towards its truncated
+    lambda-return); with ``horizon`` 1 this is TD(0), whatever ``lam``.
+    """
     n = lookups.shape[0]
-    positions = np.empty(5 * n, dtype=np.int64)  # four candidates, then the previous afterstate
+    h = horizon
+    positions = np.empty((4 + h) * n, dtype=np.int64)  # four candidates, then the ring of waiting afterstates
+    targets = np.empty(h, dtype=np.float64)  # points + V of each waiting afterstate, as valued when chosen
+    values = np.empty(h, dtype=np.float64)  # its V
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)
     state = rng[0]
@@ -249,18 +285,27 @@ def _learn(n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, 
             _, best, target = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
             if best < 0:
                 break
-            if played > 0:
-                _td_update(weights, positions, 4 * n, n, target, alpha, tc, errors, abs_errors)
-            positions[4 * n : 5 * n] = positions[best * n : (best + 1) * n]
-            if tc:  # its update comes after the next move's candidates: load its TC sums meanwhile
-                _prefetch(errors, positions, 4 * n, n)
-                _prefetch(abs_errors, positions, 4 * n, n)
+            slot = played % h
+            if played >= h:  # the afterstate chosen h moves ago has its return: update it, then free its slot
+                ret = _lambda_return(targets, values, slot, h, lam, target)
+                _td_update(weights, positions, (4 + slot) * n, n, ret, alpha, tc, errors, abs_errors)
+            positions[(4 + slot) * n : (5 + slot) * n] = positions[best * n : (best + 1) * n]
+            targets[slot] = target
+            values[slot] = target - points[best]
+            following = (4 + (played + 1) % h) * n  # the afterstate updated at the next move: load it meanwhile
+            if h > 1:
+                _prefetch(weights, positions, following, n)
+            if tc:
+                _prefetch(errors, positions, following, n)
+                _prefetch(abs_errors, positions, following, n)
             score += points[best]
             played += 1
             state += _GOLDEN
             b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
-        if played > 0:
-            _td_update(weights, positions, 4 * n, n, 0.0, alpha, tc, errors, abs_errors)
+        for j in range(max(0, played - h), played):  # the waiting afterstates, oldest first: the game ends in 0
+            slot = j % h
+            ret = _lambda_return(targets, values, slot, played - j, lam, 0.0)
+            _td_update(weights, positions, (4 + slot) * n, n, ret, alpha, tc, errors, abs_errors)
         scores[g] = score
         tiles[g] = _max_tile(b)
         moves[g] = played

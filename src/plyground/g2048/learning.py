@@ -54,7 +54,17 @@ from plyground.core.files import atomic_write, atomic_write_text, read_json, wri
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.autoplay import Z_95
 from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
-from plyground.g2048.ntuple import Cell, GameResults, LearnStats, NTupleNetwork, Tuples, check_tuples, default_tuples
+from plyground.g2048.ntuple import (
+    MAX_HORIZON,
+    Cell,
+    GameResults,
+    LearnStats,
+    NTupleNetwork,
+    Tuples,
+    check_lambda,
+    check_tuples,
+    default_tuples,
+)
 
 __all__ = [
     "REACH_TILES",
@@ -62,6 +72,7 @@ __all__ = [
     "LearnSettings",
     "Report",
     "TrainingRun",
+    "default_horizon",
     "evaluate",
     "evaluation_seed",
     "read_curve",
@@ -90,6 +101,9 @@ class LearnSettings:
             Counted in games, not time, so that a resumed run changes its rate at the same
             game as an uninterrupted one. Stored as lists in ``run.json``.
         tc: temporal coherence.
+        td_lambda: TD(lambda) with delayed updates (0: TD(0); see :meth:`NTupleNetwork.learn`).
+        horizon: the moves an afterstate waits for its update (None: 1 with ``td_lambda``
+            0, else :func:`default_horizon`; stored resolved).
         p_four: the probability that a spawned tile is a 4.
         seed: the network's stream of spawns.
         initial_value: the value of every board before learning.
@@ -106,6 +120,8 @@ class LearnSettings:
     alpha: float = 0.1
     alpha_steps: tuple[tuple[int, float], ...] = ()
     tc: bool = False
+    td_lambda: float = 0.0
+    horizon: int | None = None
     p_four: float = DEFAULT_P_FOUR
     seed: int = 0
     initial_value: float = 0.0
@@ -122,6 +138,12 @@ class LearnSettings:
         object.__setattr__(self, "alpha_steps", _check_steps(self.alpha_steps))
         if not isinstance(self.tc, bool):
             raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
+        horizon = self.horizon
+        if horizon is None:
+            horizon = 1 if self.td_lambda == 0 else default_horizon(self.td_lambda)
+        td_lambda, horizon = check_lambda(self.td_lambda, horizon)
+        object.__setattr__(self, "td_lambda", td_lambda)
+        object.__setattr__(self, "horizon", horizon)
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
@@ -140,6 +162,12 @@ class LearnSettings:
         """The tuples, never None."""
         assert self.tuples is not None  # resolved by __post_init__
         return self.tuples
+
+    @property
+    def resolved_horizon(self) -> int:
+        """The horizon, never None."""
+        assert self.horizon is not None  # resolved by __post_init__
+        return self.horizon
 
     def alpha_at(self, games: int) -> float:
         """The learning rate of the game that follows ``games`` games trained."""
@@ -165,6 +193,23 @@ class LearnSettings:
         data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
         data["alpha_steps"] = [list(step) for step in self.alpha_steps]
         return data
+
+
+def default_horizon(td_lambda: float) -> int:
+    """The horizon for ``td_lambda`` (0 < ``td_lambda`` < 1) when none is given.
+
+    The fewest moves, at least 2, after which ``td_lambda ** moves`` (the weight the
+    return would give to the moves beyond) is at most 0.1.
+
+    >>> default_horizon(0.5), default_horizon(0.3), default_horizon(0.8)
+    (4, 2, 11)
+
+    Raises:
+        InvalidInputError: ``td_lambda`` is not strictly between 0 and 1 (1 needs a horizon given).
+    """
+    if isinstance(td_lambda, bool) or not isinstance(td_lambda, int | float) or not 0.0 < td_lambda < 1.0:
+        raise InvalidInputError(f"td_lambda {td_lambda!r} has no default horizon: give one (1 to {MAX_HORIZON})")
+    return min(MAX_HORIZON, max(2, math.ceil(math.log(0.1) / math.log(td_lambda) - 1e-9)))
 
 
 def _check_steps(steps: Any) -> tuple[tuple[int, float], ...]:
@@ -368,6 +413,8 @@ class TrainingRun:
                 min(boundaries) - done,
                 alpha=settings.alpha_at(done),
                 tc=settings.tc,
+                td_lambda=settings.td_lambda,
+                horizon=settings.resolved_horizon,
                 p_four=settings.p_four,
                 workers=workers,
                 stop=halt,

@@ -16,6 +16,12 @@ afterstate (towards 0 after the last move). ``alpha`` is the step of a board's v
 each of its lookups moves by ``alpha / lookups * error``. ``tc=True`` selects temporal
 coherence (Jaśkowski 2018): each weight scales that step by ``|E| / A``, the ratio of the
 sum of its errors to the sum of their absolute values (useful with ``alpha`` near 1).
+``td_lambda`` with a ``horizon`` above 1 selects TD(lambda) with delayed updates (as in
+Jaśkowski's delayed TC(lambda)): each afterstate waits ``horizon`` moves, then moves
+towards its lambda-return truncated there, ``G = points + (1 - lambda) * V(next) +
+lambda * G(next)`` along the next afterstates, ending in the target of TD(0) ``horizon``
+moves on (or in 0 at the end of the game); the points and values are those of when the
+moves were chosen.
 The kernels are in ``_ntuple_kernels.py``, which also describes the table layout.
 ``learn(..., workers=2)`` runs the learning kernel in two threads on the same weights
 (lock-free updates, Hogwild-style): about twice the moves per second on two free cores,
@@ -66,11 +72,13 @@ from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
 
 __all__ = [
     "DEFAULT_TUPLES",
+    "MAX_HORIZON",
     "MAX_TUPLE_SIZE",
     "GameResults",
     "LearnStats",
     "NTupleNetwork",
     "Training",
+    "check_lambda",
     "check_tuples",
     "default_tuples",
 ]
@@ -80,6 +88,8 @@ Tuples = tuple[tuple[Cell, ...], ...]
 
 MAX_TUPLE_SIZE = 7
 MAX_WEIGHTS = 1 << 30
+MAX_HORIZON = 64
+"""The most moves an afterstate may wait for its TD(lambda) update."""
 """The most weights a network may hold (4 GiB of float32)."""
 
 NETWORK_FORMAT = "plyground.g2048.ntuple"
@@ -308,6 +318,22 @@ def _results(games: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], 
     return np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64)
 
 
+def check_lambda(td_lambda: Any, horizon: Any) -> tuple[float, int]:
+    """``(td_lambda, horizon)`` checked: a number in [0, 1] and an integer in [1, MAX_HORIZON].
+
+    Raises:
+        InvalidInputError: either is out of range, or ``td_lambda`` is above 0 with a
+            horizon of 1 (which would ignore it).
+    """
+    if isinstance(td_lambda, bool) or not isinstance(td_lambda, int | float) or not 0.0 <= td_lambda <= 1.0:
+        raise InvalidInputError(f"td_lambda must be a number from 0 to 1, got {td_lambda!r}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= MAX_HORIZON:
+        raise InvalidInputError(f"horizon must be an integer from 1 to {MAX_HORIZON}, got {horizon!r}")
+    if td_lambda > 0 and horizon == 1:
+        raise InvalidInputError(f"td_lambda {td_lambda} needs a horizon of at least 2 (with 1 it is TD(0))")
+    return float(td_lambda), horizon
+
+
 def _count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -432,13 +458,15 @@ class NTupleNetwork:
         *,
         alpha: float,
         tc: bool = False,
+        td_lambda: float = 0.0,
+        horizon: int = 1,
         p_four: float = DEFAULT_P_FOUR,
         batch: int = 100,
         workers: int = 1,
         stop: Callable[[], bool] | None = None,
         on_progress: Callable[[LearnStats], None] | None = None,
     ) -> LearnStats:
-        """Play ``games`` games by the greedy move and learn from every move (afterstate TD(0)).
+        """Play ``games`` games by the greedy move and learn from every move (afterstate TD(0) or TD(lambda)).
 
         With one worker, the games continue the network's stream of spawns
         (:attr:`rng_state`), so learning in several calls, or saving and loading in between,
@@ -457,6 +485,10 @@ class NTupleNetwork:
             alpha: the learning rate (the step of a board's value; typically 0.01 to 0.1,
                 or about 1 with ``tc``).
             tc: temporal coherence: per-weight adaptive rates (see the module).
+            td_lambda: with ``horizon`` above 1, each afterstate moves towards its
+                lambda-return truncated after ``horizon`` moves (0 to 1; see the module).
+            horizon: the moves an afterstate waits for its update (1: TD(0), whatever
+                ``td_lambda``; at most :data:`MAX_HORIZON`).
             p_four: the probability that a spawned tile is a 4.
             batch: games per kernel call (with several workers, at most this many); with
                 one worker, ``on_progress`` is called after each.
@@ -474,9 +506,11 @@ class NTupleNetwork:
             they finished, and ``seconds`` is wall-clock time).
 
         Raises:
-            InvalidInputError: a bad number of games, batch or workers, ``alpha`` or ``p_four``.
+            InvalidInputError: a bad number of games, batch or workers, ``alpha``,
+                ``td_lambda``, ``horizon`` or ``p_four``.
         """
         games = _count(games, "games", 0)
+        td_lambda, horizon = check_lambda(td_lambda, horizon)
         batch = _count(batch, "batch", 1)
         workers = _count(workers, "workers", 1)
         if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
@@ -490,7 +524,7 @@ class NTupleNetwork:
 
             def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
                 network = (self._rows, self._cols, threshold, self._weights, self._lookups)
-                learning = (float(alpha), bool(tc), errors, abs_errors)
+                learning = (float(alpha), bool(tc), errors, abs_errors, td_lambda, horizon)
                 return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
 
             return self._learn_in_threads(play, games, min(workers, games), batch, stop, on_progress)
@@ -504,8 +538,8 @@ class NTupleNetwork:
             began = time.perf_counter()
             played = NK._learn(
                 stop_at - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
-                bool(tc), errors, abs_errors, self._rng, scores[start:stop_at], tiles[start:stop_at],
-                moves[start:stop_at],
+                bool(tc), errors, abs_errors, td_lambda, horizon, self._rng, scores[start:stop_at],
+                tiles[start:stop_at], moves[start:stop_at],
             )  # fmt: skip
             spent = time.perf_counter() - began
             seconds += spent

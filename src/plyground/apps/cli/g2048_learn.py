@@ -79,9 +79,10 @@ def _describe(run: TrainingRun) -> str:
     goal = f"{games:,} games" if games is not None else f"{minutes:g} minutes of training"
     settings = run.settings
     steps = "".join(f", {rate:g} from game {games:,}" for games, rate in settings.alpha_steps)
+    lam = f", lambda {settings.td_lambda:g} over {settings.horizon} moves" if settings.resolved_horizon > 1 else ""
     return (
         f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples, alpha {settings.alpha:g}{steps}"
-        f"{' with TC' if settings.tc else ''}, seed {settings.seed}; goal {goal} in all"
+        f"{' with TC' if settings.tc else ''}{lam}, seed {settings.seed}; goal {goal} in all"
     )
 
 
@@ -131,6 +132,25 @@ def learn(
     tc: Annotated[
         bool | None, typer.Option("--tc/--no-tc", help="Temporal coherence: per-weight adaptive learning rates.")
     ] = None,
+    td_lambda: Annotated[
+        float | None,
+        typer.Option(
+            "--lambda",
+            min=0.0,
+            max=1.0,
+            help="TD(lambda): each afterstate learns from its lambda-return over the next --horizon moves "
+            "(default 0: TD(0)).",
+        ),
+    ] = None,
+    horizon: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Moves an afterstate waits for its TD(lambda) update (default: where lambda**moves <= 0.1, "
+            "at least 2; 1 without --lambda).",
+        ),
+    ] = None,
     rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
     cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
     seed: Annotated[
@@ -150,7 +170,7 @@ def learn(
         typer.Option(min=2, help="Then play N seeded greedy games with the network and print how it does."),
     ] = None,
 ) -> None:
-    """Train an n-tuple network for 2048 by TD(0) self-play, checkpointing to a run folder.
+    """Train an n-tuple network for 2048 by TD(0) or TD(lambda) self-play, checkpointing to a run folder.
 
     The folder gets network.npz (the network; checkpointed every --checkpoint-minutes, at
     the end and on Ctrl-C), curve.csv and curve.png (the mean score and the share of games
@@ -177,6 +197,8 @@ def learn(
         options = {
             "--alpha": alpha,
             "--tc/--no-tc": tc,
+            "--lambda": td_lambda,
+            "--horizon": horizon,
             "--rows": rows,
             "--cols": cols,
             "--seed": seed,
@@ -204,6 +226,8 @@ def learn(
             alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
             alpha_steps=_alpha_steps(alpha_step or []),
             tc=bool(tc),
+            td_lambda=0.0 if td_lambda is None else td_lambda,
+            horizon=horizon,
             p_four=0.1 if p_four is None else p_four,
             seed=resolve_seed(seed),
             initial_value=0.0 if initial_value is None else initial_value,
