@@ -320,6 +320,7 @@ def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tm
         ({"p_four": 1.5}, "p_four"),
         ({"initial_value": float("nan")}, "initial_value"),
         ({"td_lambda": 1.5}, "td_lambda must be a number from 0 to 1"),
+        ({"td_lambda": "0.5", "horizon": None}, "td_lambda must be a number from 0 to 1, got '0.5'"),
         ({"td_lambda": 1.0, "horizon": None}, "td_lambda 1.0 has no default horizon: give one"),
         ({"td_lambda": 0.5, "horizon": 1}, "needs a horizon of at least 2"),
         ({"horizon": 0}, "horizon must be an integer from 1 to 64"),

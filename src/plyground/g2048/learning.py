@@ -140,6 +140,7 @@ class LearnSettings:
             raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
         horizon = self.horizon
         if horizon is None:
+            check_lambda(self.td_lambda, 2)  # a number from 0 to 1, before its default horizon
             horizon = 1 if self.td_lambda == 0 else default_horizon(self.td_lambda)
         td_lambda, horizon = check_lambda(self.td_lambda, horizon)
         object.__setattr__(self, "td_lambda", td_lambda)
