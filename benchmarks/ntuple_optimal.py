@@ -59,7 +59,7 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.learning import default_horizon
-from plyground.g2048.ntuple import NTupleNetwork, check_lambda, default_tuples
+from plyground.g2048.ntuple import NTupleNetwork, check_lambda, check_stage_tiles, default_tuples
 from plyground.g2048.solver import Solution, default_directory, solve
 from regret import Player, ai_player, interval, play
 
@@ -184,7 +184,9 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[
         tuples = network.tuples
     else:
         tuples = tuples_for(args.tuples, rows, cols)
-        network = NTupleNetwork(rows, cols, tuples, seed=args.seed, initial_value=args.initial_value)
+        network = NTupleNetwork(
+            rows, cols, tuples, seed=args.seed, initial_value=args.initial_value, stage_tiles=args.stage_tile
+        )
     trains = not args.load or args.seconds
     if trains:
         last_mean = train(network, args, console, size)
@@ -198,6 +200,7 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[
         "weights": int(network.weights.shape[0]),
         "alpha": args.alpha if trains else None,
         "tc": network.uses_tc,
+        "stage_tiles": list(network.stage_tiles),
         "initial_value": None if args.load else args.initial_value,
         "loaded_from": str(args.load) if args.load else None,
         "trained_games": trained.games,
@@ -233,6 +236,9 @@ def main() -> None:
     parser.add_argument("--lambda", dest="td_lambda", type=float, default=0.0, help="TD(lambda) (default 0)")
     parser.add_argument("--horizon", type=int, help="moves an afterstate waits for its TD(lambda) update")
     parser.add_argument("--initial-value", type=float, default=0.0, help="optimistic initial value of every board")
+    parser.add_argument(
+        "--stage-tile", type=int, action="append", default=[], help="a tile that starts a stage (repeatable)"
+    )
     parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide")
     parser.add_argument(
         "--search-depth", type=int, nargs="*", default=[], help="also play with expectimax at these depths"
@@ -246,7 +252,9 @@ def main() -> None:
         args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1
     try:
         check_lambda(args.td_lambda, args.horizon)
-    except InvalidInputError as exc:
+        for size in args.sizes:
+            check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
+    except (InvalidInputError, ValueError) as exc:
         parser.error(str(exc))
 
     console = Console(width=160)
@@ -259,6 +267,8 @@ def main() -> None:
             f", trained {args.seconds:g} s more at {learning}" if args.seconds else ""
         )
     tuples = "" if args.load else f", {args.tuples} tuples"
+    if args.stage_tile and not args.load:
+        tuples += f", stages from {', '.join(map(str, args.stage_tile))}"
     table = Table(title=f"n-tuple network vs optimal play ({learning}{tuples}; {args.games} seeded games each)")
     for name in ("size", "player", "trained games", "training time", "moves/s", "optimal E\\[score]"):
         table.add_column(name, justify="right")

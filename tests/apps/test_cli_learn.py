@@ -113,9 +113,30 @@ def test_td_lambda_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert TrainingRun(tmp_path / "other").network.trained.games == 200
 
 
+def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    args = ("2048", "learn", *SMALL, "--stage-tile", "8", "--stage-tile", "16", "--games", "300")
+    status, _, err = run_cli(capsys, *args, "--out", str(out_dir))
+    assert status == 0, err
+    assert "2x2, 1 tuples, 3 stages (from 8, 16), alpha 0.1, seed 3" in err
+    run = TrainingRun(out_dir)
+    assert run.settings.stage_tiles == run.network.stage_tiles == (8, 16)
+    assert run.network.weights[-(16**4) :].any()  # games reached 16 on the 2x2 board: the last stage learnt
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(out_dir), "--games", "400")
+    assert status == 0, err
+    assert TrainingRun(out_dir).network.trained.games == 400
+
+
 @pytest.mark.parametrize(
     ("args", "parts"),
     [
+        (("--stage-tile", "32", "--stage-tile", "16", "--games", "5"), ("stage tiles must increase",)),
+        (
+            ("--stage-tile", "64", "--rows", "2", "--cols", "2", "--games", "5"),
+            ("stage tile 64 is not a power of two from 4 to 32",),
+        ),
+        (("--stage-tile", "ten", "--games", "5"), ("--stage-tile",)),
+        (("--resume", "--stage-tile", "16"), ("drop --stage-tile",)),
         (("--lambda", "0.5", "--horizon", "1", "--games", "5"), ("needs a horizon of at least 2",)),
         (("--lambda", "1", "--games", "5"), ("td_lambda 1.0 has no default horizon: give one",)),
         (("--lambda", "1.5", "--games", "5"), ("--lambda",)),

@@ -179,13 +179,29 @@ KILLER = textwrap.dedent(
 
 
 @pytest.mark.parametrize(
-    ("tc", "steps", "td_lambda"),
-    [(False, (), 0.0), (True, (), 0.0), (False, ((250, 0.02), (500, 0.01)), 0.0), (True, (), 0.5)],
+    ("tc", "steps", "td_lambda", "stage_tiles"),
+    [
+        (False, (), 0.0, ()),
+        (True, (), 0.0, ()),
+        (False, ((250, 0.02), (500, 0.01)), 0.0, ()),
+        (True, (), 0.5, ()),
+        (True, (), 0.0, (128, 256)),
+    ],
 )
 def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
-    tmp_path: Path, tc: bool, steps: tuple[tuple[int, float], ...], td_lambda: float
+    tmp_path: Path,
+    tc: bool,
+    steps: tuple[tuple[int, float], ...],
+    td_lambda: float,
+    stage_tiles: tuple[int, ...],
 ) -> None:
-    changes = {"tc": tc, "alpha": 0.5 if tc else 0.05, "alpha_steps": steps, "td_lambda": td_lambda}
+    changes = {
+        "tc": tc,
+        "alpha": 0.5 if tc else 0.05,
+        "alpha_steps": steps,
+        "td_lambda": td_lambda,
+        "stage_tiles": stage_tiles,
+    }
     settings = LearnSettings(**{**SETTINGS.__dict__, **changes, "horizon": None})
     whole = TrainingRun(tmp_path / "whole", settings)
     whole.run(games=600)
@@ -202,6 +218,9 @@ def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
     resumed = TrainingRun(killed)
 
     assert resumed.network.weights.tobytes() == whole.network.weights.tobytes()
+    assert resumed.network.stage_tiles == whole.network.stage_tiles == stage_tiles
+    if stage_tiles:  # the games reached the last stage: its tables were learnt (and survived the kill)
+        assert resumed.network.weights[-4096 * len(SMALL) :].any()
     assert resumed.network.rng_state == whole.network.rng_state
     assert resumed.network.trained.games == whole.network.trained.games == 600
     assert resumed.network.trained.moves == whole.network.trained.moves
@@ -325,6 +344,10 @@ def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tm
         ({"td_lambda": 0.5, "horizon": 1}, "needs a horizon of at least 2"),
         ({"horizon": 0}, "horizon must be an integer from 1 to 64"),
         ({"td_lambda": 0.5, "horizon": 65}, "horizon must be an integer from 1 to 64"),
+        ({"stage_tiles": (256, 128)}, "stage tiles must increase: 128 comes after 256"),
+        ({"stage_tiles": (2048,)}, "stage tile 2048 is not a power of two from 4 to 1024"),
+        ({"stage_tiles": (100,)}, "stage tile 100 is not a power of two"),
+        ({"stage_tiles": 128}, "stage tiles must be a list of tiles"),
     ],
 )
 def test_bad_settings_are_refused(changes: dict[str, object], message: str) -> None:
@@ -359,6 +382,29 @@ def test_a_run_saved_before_td_lambda_loads_as_td0(tmp_path: Path) -> None:
     del data["settings"]["td_lambda"], data["settings"]["horizon"]
     (tmp_path / "run.json").write_text(json.dumps(data))
     assert TrainingRun(tmp_path).settings == SETTINGS
+
+
+def test_stage_tiles_are_saved_and_a_run_saved_before_them_has_one_stage(tmp_path: Path) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "stage_tiles": [64, 256]})  # type: ignore[arg-type]
+    assert settings.stage_tiles == (64, 256)
+    run = TrainingRun(tmp_path / "staged", settings)
+    run.run(games=150)
+    assert json.loads((tmp_path / "staged" / "run.json").read_text())["settings"]["stage_tiles"] == [64, 256]
+    again = TrainingRun(tmp_path / "staged")
+    assert again.settings == settings and again.network.stage_tiles == (64, 256)
+    assert again.network.weights.tobytes() == run.network.weights.tobytes()
+
+    plain = TrainingRun(tmp_path / "plain", SETTINGS)
+    plain.run(games=60)
+    data = json.loads((tmp_path / "plain" / "run.json").read_text())
+    del data["settings"]["stage_tiles"]
+    (tmp_path / "plain" / "run.json").write_text(json.dumps(data))
+    assert TrainingRun(tmp_path / "plain").settings == SETTINGS
+
+    data["settings"]["stage_tiles"] = [256]  # the settings no longer match the saved network
+    (tmp_path / "plain" / "run.json").write_text(json.dumps(data))
+    with pytest.raises(CorruptFileError, match=r"holds a network with stage tiles \[\], not \[256\]"):
+        TrainingRun(tmp_path / "plain")
 
 
 def test_evaluation_is_seeded_and_has_an_interval() -> None:

@@ -236,6 +236,8 @@ def _header(path: Path) -> dict[str, object]:
         ("rng", "header 'rng_state' must be an integer in [0, 2**64)"),
         ("tc", "no tc_errors array"),
         ("keys", "bad header keys: missing [], unknown ['extra']"),
+        ("stages", "stage tiles must increase: 64 comes after 128"),
+        ("stage size", "expected float32 of shape (16384,)"),
         ("json", "the header is not UTF-8 JSON"),
     ],
 )
@@ -280,12 +282,76 @@ def test_a_damaged_file_is_refused_in_one_line(tmp_path: Path, damage: str, mess
         _rewrite(path, {**header, "tc": True})
     elif damage == "keys":
         _rewrite(path, {**header, "extra": 1})
+    elif damage == "stages":
+        _rewrite(path, {**header, "stage_tiles": [128, 64]})
+    elif damage == "stage size":  # two stages need twice the weights
+        _rewrite(path, {**header, "stage_tiles": [128]})
     elif damage == "json":
         _rewrite(path, header=np.frombuffer(b"\xff{", dtype=np.uint8))
     with pytest.raises(CorruptFileError) as info:
         NTupleNetwork.load(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("stage_tiles", "message"),
+    [
+        ("8192", "stage tiles must be a list of tiles"),
+        ([3], "stage tile 3 is not a power of two from 4 to 1024 (the largest tile of 3x3)"),
+        ([2], "stage tile 2 is not a power of two"),
+        ([2048], "stage tile 2048 is not a power of two from 4 to 1024"),
+        ([True], "stage tile True"),
+        ([64, 64], "stage tiles must increase: 64 comes after 64"),
+        ([4, 8, 16, 32, 64, 128, 256, 512], "8 stage tiles make 9 stages: at most 8 are allowed"),
+    ],
+)
+def test_bad_stage_tiles_are_refused_in_one_line(stage_tiles: object, message: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        NTupleNetwork(3, 3, SMALL, stage_tiles=stage_tiles)  # type: ignore[arg-type]
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_too_many_weights_for_the_stages_are_refused() -> None:
+    seven = [[(0, c) for c in range(4)] + [(1, 0), (1, 1), (1, 2)]] * 4  # 4 * 16**7 = 2**30 weights: the most
+    with pytest.raises(InvalidInputError, match="2 stages of 1,073,741,824 weights make 2,147,483,648"):
+        NTupleNetwork(4, 4, seven, stage_tiles=[8192])
+
+
+def test_a_new_stage_starts_as_a_copy_of_the_one_before() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=4, stage_tiles=[64, 128])
+    assert network.stage_tiles == (64, 128) and network.weights.shape == (3 * 8192,)
+    assert "stages at 64, 128" in repr(network)
+    network.learn(300, alpha=0.1)
+    weights = network.weights
+    late = [Board.parse("64 2 0/0 0 0/0 0 0"), Board.parse("128 4 2/0 2 0/0 0 0"), Board.parse("256 32 0/0 0 0/0 0 0")]
+    for board in late:  # valued as the first stage's tables would, wherever a later stage has learnt nothing
+        positions = naive_nt.positions(board.bits, 3, 3, SMALL, (64, 128))
+        expected = sum(naive_nt.weight(np.array(weights), i, SMALL) for i in positions)
+        assert network.value(board) == expected
+    early = Board.parse("32 2 0/0 0 0/0 0 0")
+    assert network.value(early) == naive_nt.value(early.bits, 3, 3, SMALL, np.array(weights))
+    assert weights[8192:].any() and not weights[8192:].all()  # some promoted weights learnt, most still 0
+
+    plain = NTupleNetwork(3, 3, SMALL, seed=4)
+    plain.learn(300, alpha=0.1)
+    assert plain.weights.tobytes() != weights[:8192].tobytes()  # the late game no longer moves the first stage
+
+
+def test_a_staged_network_round_trips_and_a_file_before_stages_has_one(tmp_path: Path) -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=3, stage_tiles=[128])
+    network.learn(100, alpha=0.5, tc=True)
+    network.save(tmp_path / "staged.npz")
+    loaded = NTupleNetwork.load(tmp_path / "staged.npz", stage_tiles=[128])
+    assert loaded.stage_tiles == (128,) and loaded.weights.tobytes() == network.weights.tobytes()
+    with pytest.raises(CorruptFileError, match=r"holds a network with stage tiles \[128\], not \[\]"):
+        NTupleNetwork.load(tmp_path / "staged.npz", stage_tiles=[])
+
+    NTupleNetwork(3, 3, SMALL, seed=1).save(tmp_path / "old.npz")
+    header = _header(tmp_path / "old.npz")
+    assert header.pop("stage_tiles") == []
+    _rewrite(tmp_path / "old.npz", header)  # as written before stages existed
+    assert NTupleNetwork.load(tmp_path / "old.npz").stage_tiles == ()
 
 
 def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:

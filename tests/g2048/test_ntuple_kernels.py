@@ -1,7 +1,9 @@
 """The n-tuple kernels against their slow twins in ``tests/naive/ntuple.py``, on boards of every size.
 
 Networks here have small tuples (1 to 3 cells), so that tables stay tiny. Weights are
-multiples of 1/64 of modest size, so that sums of them are exact in any order.
+multiples of 1/64 of modest size, so that sums of them are exact in any order. Some
+networks have stages; about half the weights of a stage after the first are 0, so that
+they read (and promote) the weight a stage before.
 Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit.py``).
 """
 
@@ -18,21 +20,26 @@ from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
-Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray]
+Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray, tuple[int, ...]]
 
 
 @st.composite
 def networks(draw: st.DrawFn, rows: int | None = None, cols: int | None = None) -> Network:
-    """A board size, 1 to 3 random tuples of 1 to 3 cells, and random weights."""
+    """A board size, 1 to 3 random tuples of 1 to 3 cells, 0 to 2 stage tiles, and random weights."""
     r = rows if rows is not None else draw(st.integers(2, 4))
     c = cols if cols is not None else draw(st.integers(2, 4))
     cells = [(i, j) for i in range(r) for j in range(c)]
     tuples = draw(
         st.lists(st.lists(st.sampled_from(cells), min_size=1, max_size=3, unique=True), min_size=1, max_size=3)
     )
+    exponents = draw(st.lists(st.integers(2, min(r * c + 1, 15)), max_size=2, unique=True))
+    stages = tuple(1 << e for e in sorted(exponents))
     seed = draw(st.integers(0, 2**32 - 1))
-    weights = (np.random.default_rng(seed).integers(-4096, 4096, naive_nt.size(tuples)) / 64).astype(np.float32)
-    return r, c, tuples, weights
+    rng = np.random.default_rng(seed)
+    size = naive_nt.size(tuples)
+    weights = (rng.integers(-4096, 4096, size * (len(stages) + 1)) / 64).astype(np.float32)
+    weights[size:] *= rng.integers(0, 2, weights.shape[0] - size)  # promoted where 0
+    return r, c, tuples, weights, stages
 
 
 @st.composite
@@ -42,21 +49,22 @@ def boards_and_networks(draw: st.DrawFn) -> tuple[list[list[int]], Network]:
 
 
 def _lookups(network: Network) -> np.ndarray:
-    rows, cols, tuples, _ = network
-    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
+    rows, cols, tuples, _, stages = network
+    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[0]
 
 
 @given(boards_and_networks())
 def test_positions_match_naive(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, tuples, weights = network
+    rows, cols, tuples, weights, stages = network
     bits = naive.to_bits(grid)
     lookups = _lookups(network)
     assert lookups.shape[0] == len(naive_nt.lookups(rows, cols, tuples))
     out = np.full(lookups.shape[0] + 3, -1, dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 3)
-    assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples)
-    assert _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[1] == weights.shape[0]
+    assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples, stages)
+    stride = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[1]
+    assert stride * (len(stages) + 1) == weights.shape[0]
 
 
 @given(st.data())
@@ -99,19 +107,19 @@ def test_images_match_naive(grid: list[list[int]]) -> None:
 @given(boards_and_networks())
 def test_value_matches_naive(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, tuples, weights = network
+    rows, cols, tuples, weights, stages = network
     bits = naive.to_bits(grid)
-    expected = naive_nt.value(bits, rows, cols, tuples, weights)
+    expected = naive_nt.value(bits, rows, cols, tuples, weights, stages)
     assert NK._value(np.uint64(bits), rows, cols, weights, _lookups(network)) == expected
 
 
 @given(boards_and_networks(), st.sampled_from([0.5, -1.25, 1e-3, 3.0e4]))
 def test_update_matches_naive(case: tuple[list[list[int]], Network], delta: float) -> None:
     grid, network = case
-    rows, cols, tuples, weights = network
+    rows, cols, tuples, weights, stages = network
     bits = naive.to_bits(grid)
     expected = weights.copy()
-    naive_nt.update(bits, rows, cols, tuples, expected, delta)
+    naive_nt.update(bits, rows, cols, tuples, expected, delta, stages)
     NK._update(np.uint64(bits), rows, cols, weights, _lookups(network), delta)
     assert weights.tobytes() == expected.tobytes()
 
@@ -119,7 +127,7 @@ def test_update_matches_naive(case: tuple[list[list[int]], Network], delta: floa
 @given(boards_and_networks(), st.floats(-1e4, 1e4), st.sampled_from([0.01, 0.5, 1.0]), st.booleans())
 def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: float, alpha: float, tc: bool) -> None:
     grid, network = case
-    rows, cols, tuples, weights = network
+    rows, cols, tuples, weights, stages = network
     bits = naive.to_bits(grid)
     rng = np.random.default_rng(int(weights.shape[0]))
     errors = (rng.integers(-512, 512, weights.shape[0]) / 8).astype(np.float32)
@@ -128,12 +136,13 @@ def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: 
     )
     expected = weights.copy(), errors.copy(), abs_errors.copy()
     expected_error = naive_nt.td_update(
-        bits, target, rows, cols, tuples, expected[0], alpha, (expected[1], expected[2]) if tc else None
+        bits, target, rows, cols, tuples, expected[0], alpha, (expected[1], expected[2]) if tc else None, stages
     )
     lookups = _lookups(network)
     positions = np.empty(lookups.shape[0], dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, positions, 0)
-    error = NK._td_update(weights, positions, 0, lookups.shape[0], target, alpha, tc, errors, abs_errors)
+    stride = lookups[0, NK.STRIDE]
+    error = NK._td_update(weights, positions, 0, lookups.shape[0], stride, target, alpha, tc, errors, abs_errors)
     assert error == expected_error
     assert weights.tobytes() == expected[0].tobytes()
     assert errors.tobytes() == expected[1].tobytes()
@@ -143,7 +152,7 @@ def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: 
 @given(boards_and_networks())
 def test_value_is_the_same_for_every_symmetric_image(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, _, weights = network
+    rows, cols, _, weights, _ = network
     lookups = _lookups(network)
     value = NK._value(np.uint64(naive.to_bits(grid)), rows, cols, weights, lookups)
     symmetries = naive_nt.cell_maps(rows, cols)
@@ -195,18 +204,22 @@ def _learn_both(
     horizon: int,
     seed: int,
     games: int,
-) -> None:
-    """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome."""
-    weights = np.zeros(naive_nt.size(tuples), dtype=np.float32)
+    stages: tuple[int, ...] = (),
+) -> np.ndarray:
+    """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome.
+
+    Returns the weights learnt.
+    """
+    weights = np.zeros(naive_nt.size(tuples) * (len(stages) + 1), dtype=np.float32)
     if random_start:
-        weights[:] = np.random.default_rng(seed).integers(-64, 64, weights.shape[0]) / 16
+        weights[: naive_nt.size(tuples)] = np.random.default_rng(seed).integers(-64, 64, naive_nt.size(tuples)) / 16
     errors, abs_errors = np.zeros_like(weights), np.zeros_like(weights)
     expected = weights.copy(), errors.copy(), abs_errors.copy()
     scores, tiles, moves, state = naive_nt.play(
         games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
-        lam=lam, horizon=horizon,
+        lam=lam, horizon=horizon, stages=stages,
     )  # fmt: skip
-    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols)[0]
+    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[0]
     rng = np.array([seed], dtype=np.uint64)
     out = _results(games)
     threshold = np.uint64(naive.four_threshold(0.1))
@@ -217,6 +230,9 @@ def _learn_both(
     assert weights.tobytes() == expected[0].tobytes()
     assert errors.tobytes() == expected[1].tobytes() and abs_errors.tobytes() == expected[2].tobytes()
     assert tc or not errors.any()
+    if not stages or max(tiles) < stages[0]:  # no afterstate of a later stage: its tables are untouched
+        assert not weights[naive_nt.size(tuples) :].any()
+    return weights
 
 
 @pytest.mark.parametrize(
@@ -245,13 +261,53 @@ def test_learning_matches_a_naive_td_loop(
     st.floats(0.0, 1.0, allow_nan=False),
     st.integers(2, 12),
     st.integers(0, 2**64 - 1),
+    st.sampled_from([(), (8,), (16, 32)]),
 )
 def test_td_lambda_learning_matches_naive(
-    size: tuple[int, int], random_start: bool, alpha: float, tc: bool, lam: float, horizon: int, seed: int
+    size: tuple[int, int],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    lam: float,
+    horizon: int,
+    seed: int,
+    stages: tuple[int, ...],
 ) -> None:
     rows, cols = size
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
-    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3)
+    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages)
+
+
+STAGE_CASES = [
+    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games, stage tiles
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], True, 0.1, False, 0.0, 1, 1, 20, (8,)),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], False, 0.5, True, 0.0, 1, 2, 8, (16, 32)),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 1.0, True, 0.5, 4, 3, 6, (64,)),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.1, False, 0.0, 1, 10, 6, (8, 16, 32, 64)),
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "tuples", "random_start", "alpha", "tc", "lam", "horizon", "seed", "games", "stages"),
+    STAGE_CASES,
+)
+def test_multi_stage_learning_matches_naive(
+    rows: int,
+    cols: int,
+    tuples: list[list[tuple[int, int]]],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    lam: float,
+    horizon: int,
+    seed: int,
+    games: int,
+    stages: tuple[int, ...],
+) -> None:
+    weights = _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, games, stages)
+    size = naive_nt.size(tuples)
+    for k in range(1, len(stages) + 1):  # every stage was reached and learnt (promoted weights moved)
+        assert weights[k * size : (k + 1) * size].any(), k
 
 
 def _learnt(lam: float, horizon: int) -> bytes:
@@ -279,8 +335,8 @@ def test_lambda_changes_what_is_learnt() -> None:
 
 @given(networks(rows=3, cols=3) | networks(rows=2, cols=4), st.integers(0, 2**64 - 1))
 def test_greedy_play_matches_naive(network: Network, seed: int) -> None:
-    rows, cols, tuples, weights = network
-    scores, tiles, moves, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed)
+    rows, cols, tuples, weights, stages = network
+    scores, tiles, moves, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed, stages=stages)
     rng = np.array([seed], dtype=np.uint64)
     out = _results(1)
     threshold = np.uint64(naive.four_threshold(0.1))

@@ -11,6 +11,11 @@ each) and its tuples; everything else is computed here from first principles:
   ordered by symmetry, then by tuple;
 * a table index puts the first cell's exponent in the lowest 4 bits.
 
+With ``stages`` (the stage tiles, increasing), the weights hold one set of tables per
+stage; a board uses the tables of the stage whose tile count is the number of stage tiles
+at most its largest tile, and a weight that is exactly 0 in a stage after the first reads
+(and, when updated, starts from) the weight at the same place one stage before.
+
 Floating point follows the kernels step by step: sums in float64 in lookup order, each
 weight rounded to float32 after every change.
 """
@@ -93,28 +98,44 @@ def exponent(bits: int, r: int, c: int) -> int:
     return (bits >> (16 * r + 4 * c)) & 0xF
 
 
-def positions(bits: int, rows: int, cols: int, tuples: Tuples) -> list[int]:
+def stage(bits: int, rows: int, cols: int, stages: Sequence[int]) -> int:
+    """The stage of the board: how many stage tiles are at most its largest tile."""
+    largest = max(2 ** exponent(bits, r, c) for r in range(rows) for c in range(cols))
+    return sum(1 for tile in stages if largest >= tile)
+
+
+def positions(bits: int, rows: int, cols: int, tuples: Tuples, stages: Sequence[int] = ()) -> list[int]:
     """The position in the flat weights of every lookup of the board."""
     starts = offsets(tuples)
+    first = stage(bits, rows, cols, stages) * size(tuples)
     out = []
     for t, _, source in lookups(rows, cols, tuples):
         index = sum(exponent(bits, r, c) * 16**i for i, (r, c) in enumerate(source))
-        out.append(starts[t] + index)
+        out.append(first + starts[t] + index)
     return out
 
 
-def value(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray) -> float:
+def weight(weights: np.ndarray, i: int, tuples: Tuples) -> float:
+    """The weight at ``i``; a 0 in a stage after the first stands for the weight a stage before."""
+    while weights[i] == 0 and i >= size(tuples):
+        i -= size(tuples)
+    return float(weights[i])
+
+
+def value(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = ()) -> float:
     """The sum of the weights of all lookups (float64, in order)."""
     total = 0.0
-    for i in positions(bits, rows, cols, tuples):
-        total += float(weights[i])
+    for i in positions(bits, rows, cols, tuples, stages):
+        total += weight(weights, i, tuples)
     return total
 
 
-def update(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, delta: float) -> None:
+def update(
+    bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, delta: float, stages: Sequence[int] = ()
+) -> None:
     """Add ``delta`` to the weight of every lookup, rounding to float32 each time."""
-    for i in positions(bits, rows, cols, tuples):
-        weights[i] = np.float32(float(weights[i]) + delta)
+    for i in positions(bits, rows, cols, tuples, stages):
+        weights[i] = np.float32(weight(weights, i, tuples) + delta)
 
 
 def td_update(
@@ -126,6 +147,7 @@ def td_update(
     weights: np.ndarray,
     alpha: float,
     tc: tuple[np.ndarray, np.ndarray] | None = None,
+    stages: Sequence[int] = (),
 ) -> float:
     """One TD step: move the board's value towards ``target``; return the error.
 
@@ -133,24 +155,24 @@ def td_update(
     each weight's step is scaled by ``|E_i| / A_i`` (1 while ``A_i`` is 0), then
     ``E_i += error`` and ``A_i += |error|``.
     """
-    where = positions(bits, rows, cols, tuples)
-    error = target - value(bits, rows, cols, tuples, weights)
+    where = positions(bits, rows, cols, tuples, stages)
+    error = target - value(bits, rows, cols, tuples, weights, stages)
     step = alpha / len(where)
     for i in where:
         if tc is None:
-            weights[i] = np.float32(float(weights[i]) + step * error)
+            weights[i] = np.float32(weight(weights, i, tuples) + step * error)
             continue
         errors, abs_errors = tc
         total = float(abs_errors[i])
         rate = abs(float(errors[i])) / total if total > 0.0 else 1.0
-        weights[i] = np.float32(float(weights[i]) + step * rate * error)
+        weights[i] = np.float32(weight(weights, i, tuples) + step * rate * error)
         errors[i] = np.float32(float(errors[i]) + error)
         abs_errors[i] = np.float32(total + abs(error))
     return error
 
 
 def greedy_move(
-    grid: list[list[int]], tuples: Tuples, weights: np.ndarray
+    grid: list[list[int]], tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = ()
 ) -> tuple[str, list[list[int]], int, float] | None:
     """The legal move of largest ``points + V(afterstate)`` (the first of up, right, down, left on ties)."""
     rows, cols = len(grid), len(grid[0])
@@ -159,7 +181,7 @@ def greedy_move(
         after, points = g2048.move(grid, direction)
         if after == grid:
             continue
-        v = points + value(g2048.to_bits(after), rows, cols, tuples, weights)
+        v = points + value(g2048.to_bits(after), rows, cols, tuples, weights, stages)
         if best is None or v > best[3]:
             best = (direction, after, points, v)
     return best
@@ -194,6 +216,7 @@ def play(
     tc: tuple[np.ndarray, np.ndarray] | None = None,
     lam: float = 0.0,
     horizon: int = 1,
+    stages: Sequence[int] = (),
 ) -> tuple[list[int], list[int], list[int], int]:
     """Play ``games`` greedy games, learning by afterstate TD when ``alpha`` is given.
 
@@ -215,14 +238,14 @@ def play(
         score = 0
         played = 0
         while True:
-            choice = greedy_move(grid, tuples, weights)
+            choice = greedy_move(grid, tuples, weights, stages)
             if choice is None:
                 break
             _, after, points, target = choice
             if alpha is not None and len(waiting) == horizon:
                 oldest = waiting.pop(0)[0]
                 ret = lambda_return([(t, v) for _, t, v in waiting], target, lam)
-                td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc)
+                td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
             waiting.append((g2048.to_bits(after), target, target - points))
             score += points
             played += 1
@@ -230,9 +253,8 @@ def play(
             grid = g2048.spawn_with(after, rnd, threshold)
         while alpha is not None and waiting:
             oldest = waiting.pop(0)[0]
-            td_update(
-                oldest, lambda_return([(t, v) for _, t, v in waiting], 0.0, lam), rows, cols, tuples, weights, alpha, tc
-            )
+            ret = lambda_return([(t, v) for _, t, v in waiting], 0.0, lam)
+            td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
         scores.append(score)
         tiles.append(max_tile(grid))
         moves.append(played)

@@ -15,7 +15,17 @@ A network is two arrays built by :mod:`plyground.g2048.ntuple`:
   inverse symmetry from the board itself. The cells are read as *runs*: cells that follow
   each other both in the tuple and in the bitboard are one run, so the index is
   ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need
-  one or two runs each; the first run's ``to`` is 0).
+  one or two runs each; the first run's ``to`` is 0). Columns ``STRIDE`` and
+  ``STAGE_OFFSETS`` on describe the *stages* (the same in every row; see below).
+
+A network of several *stages* (multi-stage, Yeh et al. 2016; Jaśkowski 2018) holds one
+set of tables per stage, stage after stage, ``lookups[0, STRIDE]`` weights apart; the
+stage of a board depends on its largest exponent ``e``, and its lookups read the tables
+``lookups[0, STAGE_OFFSETS + e]`` weights on (0 for every ``e`` in a network of one
+stage, whose ``STRIDE`` is the size of all its tables). *Weight promotion*: a weight of a
+later stage that is still exactly 0 stands for the weight at the same place in the stage
+before it (recursively), both when read and when updated, so that a stage starts as a
+copy of the one before it, weight by weight, as it is first used.
 
 The value of a board is the sum, in float64 and in ``lookups`` order, of the weight of
 every lookup. An update by ``delta`` adds ``delta`` to the weight of every lookup (twice
@@ -65,6 +75,14 @@ from plyground.g2048._kernels import _mix64, _move, _points, _spawn_with, _trans
 
 OFFSET, SYMMETRY, N_RUNS, FIRST_RUN = 0, 1, 2, 3
 """Columns of a row of ``lookups``; a run takes three columns (shift, mask, to) from ``FIRST_RUN`` on."""
+MAX_RUNS = 7
+"""The most runs a lookup may have (one per cell of the longest tuple)."""
+STRIDE = FIRST_RUN + 3 * MAX_RUNS
+"""Column of ``lookups``: the weights of one stage."""
+STAGE_OFFSETS = STRIDE + 1
+"""Columns of ``lookups``: from here on, where the tables of a board of largest exponent 0..15 start."""
+COLUMNS = STAGE_OFFSETS + 16
+"""The columns of ``lookups``."""
 
 _NIBBLE = np.uint64(0xF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -118,6 +136,15 @@ def _images(b, rows, cols):
     return b, _mirror_left_right(t, cols), half, t_ud, lr, ud, t, _mirror_left_right(t_ud, cols)
 
 
+@kernel("i8(u8)")
+def _top(b):
+    """The largest exponent of ``b`` (0 for an empty board)."""
+    top = np.uint64(0)
+    for i in range(16):
+        top = max(top, (b >> np.uint64(4 * i)) & _NIBBLE)
+    return np.int64(top)
+
+
 @kernel("void(u8, i8, i8, i8[:, ::1], i8[::1], i8)")
 def _indices(b, rows, cols, lookups, out, base):
     """Write the position in ``weights`` of each lookup of board ``b`` to ``out[base:]``.
@@ -127,6 +154,9 @@ def _indices(b, rows, cols, lookups, out, base):
     """
     images = _images(b, rows, cols)
     n = lookups.shape[0]
+    stage = lookups[0, STAGE_OFFSETS + 15]  # the last stage's offset: 0 when there is one stage
+    if stage != 0:
+        stage = lookups[0, STAGE_OFFSETS + _top(b)]
     j = 0
     for s in range(8):
         image = images[s]
@@ -137,7 +167,7 @@ def _indices(b, rows, cols, lookups, out, base):
             for k in range(FIRST_RUN + 6, FIRST_RUN + 3 * lookups[j, N_RUNS], 3):
                 run = (image >> np.uint64(lookups[j, k])) & np.uint64(lookups[j, k + 1])
                 index |= run << np.uint64(lookups[j, k + 2])
-            out[base + j] = lookups[j, OFFSET] + np.int64(index)
+            out[base + j] = lookups[j, OFFSET] + stage + np.int64(index)
             j += 1
 
 
@@ -148,12 +178,22 @@ def _prefetch(weights, positions, base, n):
         prefetch(weights, positions[j])
 
 
-@kernel("f8(f4[::1], i8[::1], i8, i8)")
-def _sum(weights, positions, base, n):
-    """The sum (float64, in order) of the weights at ``positions[base:base + n]``."""
+@kernel("f4(f4[::1], i8, i8)")
+def _weight(weights, i, stride):
+    """The weight at ``i``, promoted: while it is 0 in a stage after the first, the one a stage before."""
+    w = weights[i]
+    while w == 0.0 and i >= stride:
+        i -= stride
+        w = weights[i]
+    return w
+
+
+@kernel("f8(f4[::1], i8[::1], i8, i8, i8)")
+def _sum(weights, positions, base, n, stride):
+    """The sum (float64, in order) of the (promoted) weights at ``positions[base:base + n]``."""
     total = 0.0
     for j in range(base, base + n):
-        total += np.float64(weights[positions[j]])
+        total += np.float64(_weight(weights, positions[j], stride))
     return total
 
 
@@ -162,34 +202,39 @@ def _value(b, rows, cols, weights, lookups):
     """The value of board ``b``: the sum of the weights of all its lookups."""
     positions = np.empty(lookups.shape[0], dtype=np.int64)
     _indices(b, rows, cols, lookups, positions, 0)
-    return _sum(weights, positions, 0, lookups.shape[0])
+    return _sum(weights, positions, 0, lookups.shape[0], lookups[0, STRIDE])
 
 
 @kernel(f"void(u8, i8, i8, {_NETWORK}, f8)")
 def _update(b, rows, cols, weights, lookups, delta):
-    """Add ``delta`` to the weight of every lookup of board ``b``."""
+    """Add ``delta`` to the (promoted) weight of every lookup of board ``b``."""
     positions = np.empty(lookups.shape[0], dtype=np.int64)
     _indices(b, rows, cols, lookups, positions, 0)
+    stride = lookups[0, STRIDE]
     for i in positions:
-        weights[i] = np.float32(np.float64(weights[i]) + delta)
+        weights[i] = np.float32(np.float64(_weight(weights, i, stride)) + delta)
 
 
-@kernel(f"f8(f4[::1], i8[::1], i8, i8, f8, f8, {_TC})")
-def _td_update(weights, positions, base, n, target, alpha, tc, errors, abs_errors):
-    """Move the value given by the weights at ``positions[base:base + n]`` towards ``target``; return the error."""
-    error = target - _sum(weights, positions, base, n)
+@kernel(f"f8(f4[::1], i8[::1], i8, i8, i8, f8, f8, {_TC})")
+def _td_update(weights, positions, base, n, stride, target, alpha, tc, errors, abs_errors):
+    """Move the value given by the weights at ``positions[base:base + n]`` towards ``target``; return the error.
+
+    A weight still 0 in a later stage is promoted (it starts from the weight a stage
+    before); its TC sums start from 0.
+    """
+    error = target - _sum(weights, positions, base, n, stride)
     step = alpha / n
     if not tc:
         delta = step * error
         for j in range(base, base + n):
             i = positions[j]
-            weights[i] = np.float32(np.float64(weights[i]) + delta)
+            weights[i] = np.float32(np.float64(_weight(weights, i, stride)) + delta)
         return error
     for j in range(base, base + n):
         i = positions[j]
         total = np.float64(abs_errors[i])
         rate = abs(np.float64(errors[i])) / total if total > 0.0 else 1.0
-        weights[i] = np.float32(np.float64(weights[i]) + step * rate * error)
+        weights[i] = np.float32(np.float64(_weight(weights, i, stride)) + step * rate * error)
         errors[i] = np.float32(np.float64(errors[i]) + error)
         abs_errors[i] = np.float32(total + abs(error))
     return error
@@ -216,8 +261,9 @@ def _candidates(b, rows, cols, weights, lookups, positions, afters, points):
             count += 1
     best = -1
     best_value = 0.0
+    stride = lookups[0, STRIDE]
     for i in range(count):
-        value = points[i] + _sum(weights, positions, i * n, n)
+        value = points[i] + _sum(weights, positions, i * n, n, stride)
         if best < 0 or value > best_value:
             best, best_value = i, value
     return count, best, best_value
@@ -226,10 +272,8 @@ def _candidates(b, rows, cols, weights, lookups, positions, afters, points):
 @kernel("i8(u8)")
 def _max_tile(b):
     """The largest tile value of ``b`` (0 for an empty board)."""
-    top = np.uint64(0)
-    for i in range(16):
-        top = max(top, (b >> np.uint64(4 * i)) & _NIBBLE)
-    return 0 if top == 0 else 1 << np.int64(top)
+    top = _top(b)
+    return 0 if top == 0 else 1 << top
 
 
 @kernel("u8(u8, u8, i8, i8)")
@@ -268,6 +312,7 @@ def _learn(
     lambda-return); with ``horizon`` 1 this is TD(0), whatever ``lam``.
     """
     n = lookups.shape[0]
+    stride = lookups[0, STRIDE]
     h = horizon
     positions = np.empty((4 + h) * n, dtype=np.int64)  # four candidates, then the ring of waiting afterstates
     targets = np.empty(h, dtype=np.float64)  # points + V of each waiting afterstate, as valued when chosen
@@ -288,7 +333,7 @@ def _learn(
             slot = played % h
             if played >= h:  # the afterstate chosen h moves ago has its return: update it, then free its slot
                 ret = _lambda_return(targets, values, slot, h, lam, target)
-                _td_update(weights, positions, (4 + slot) * n, n, ret, alpha, tc, errors, abs_errors)
+                _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, errors, abs_errors)
             positions[(4 + slot) * n : (5 + slot) * n] = positions[best * n : (best + 1) * n]
             targets[slot] = target
             values[slot] = target - points[best]
@@ -305,7 +350,7 @@ def _learn(
         for j in range(max(0, played - h), played):  # the waiting afterstates, oldest first: the game ends in 0
             slot = j % h
             ret = _lambda_return(targets, values, slot, played - j, lam, 0.0)
-            _td_update(weights, positions, (4 + slot) * n, n, ret, alpha, tc, errors, abs_errors)
+            _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, errors, abs_errors)
         scores[g] = score
         tiles[g] = _max_tile(b)
         moves[g] = played

@@ -30,7 +30,7 @@ from numba import from_dtype, types
 
 from plyground._jit import kernel
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
-from plyground.g2048._ntuple_kernels import _candidates, _indices, _sum
+from plyground.g2048._ntuple_kernels import STRIDE, _candidates, _indices, _sum
 from plyground.g2048._search_kernels import TT_DTYPE, _sample_cells
 
 # Eager signatures: one compiled version of each kernel (see ``_search_kernels``).
@@ -60,7 +60,7 @@ def _chance(
     if depth <= 0 or prob < cutoff:
         counters[2] += 1
         _indices(b, rows, cols, lookups, positions, 0)
-        return _sum(weights, positions, 0, lookups.shape[0])
+        return _sum(weights, positions, 0, lookups.shape[0], lookups[0, STRIDE])
     if stop[0]:
         return 0.0
     slot = np.int64((b * _GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)

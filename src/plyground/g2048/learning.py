@@ -62,6 +62,7 @@ from plyground.g2048.ntuple import (
     NTupleNetwork,
     Tuples,
     check_lambda,
+    check_stage_tiles,
     check_tuples,
     default_tuples,
 )
@@ -95,6 +96,9 @@ class LearnSettings:
         rows, cols: the board (2 to 4 each).
         tuples: the network's tuples (None: :func:`~plyground.g2048.ntuple.default_tuples`;
             stored resolved).
+        stage_tiles: the tiles that start the network's later stages (multi-stage; see
+            :class:`~plyground.g2048.ntuple.NTupleNetwork`); empty for one stage, and for
+            runs saved before stages existed.
         alpha: the learning rate (see :meth:`NTupleNetwork.learn`).
         alpha_steps: a schedule of later rates: ``(games, alpha)`` pairs, by increasing
             games; from the ``games``-th game trained (in all) on, the rate is ``alpha``.
@@ -117,6 +121,7 @@ class LearnSettings:
     rows: int = 4
     cols: int = 4
     tuples: Tuples | None = None
+    stage_tiles: tuple[int, ...] = ()
     alpha: float = 0.1
     alpha_steps: tuple[tuple[int, float], ...] = ()
     tc: bool = False
@@ -133,6 +138,7 @@ class LearnSettings:
     def __post_init__(self) -> None:
         tuples = default_tuples(self.rows, self.cols) if self.tuples is None else self.tuples
         object.__setattr__(self, "tuples", check_tuples(tuples, self.rows, self.cols))
+        object.__setattr__(self, "stage_tiles", check_stage_tiles(self.stage_tiles, self.rows, self.cols))
         if not _positive(self.alpha):
             raise InvalidInputError(f"alpha must be a positive number, got {self.alpha!r}")
         object.__setattr__(self, "alpha_steps", _check_steps(self.alpha_steps))
@@ -185,7 +191,12 @@ class LearnSettings:
     def new_network(self) -> NTupleNetwork:
         """An untrained network of these settings."""
         return NTupleNetwork(
-            self.rows, self.cols, self.resolved_tuples, seed=self.seed, initial_value=self.initial_value
+            self.rows,
+            self.cols,
+            self.resolved_tuples,
+            seed=self.seed,
+            initial_value=self.initial_value,
+            stage_tiles=self.stage_tiles,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -193,6 +204,7 @@ class LearnSettings:
         data = asdict(self)
         data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
         data["alpha_steps"] = [list(step) for step in self.alpha_steps]
+        data["stage_tiles"] = list(self.stage_tiles)
         return data
 
 
@@ -539,7 +551,9 @@ class TrainingRun:
         if not self.network_file.exists():  # killed before the first checkpoint
             return settings.new_network()
         tuples: Sequence[Sequence[Cell]] = settings.resolved_tuples
-        return NTupleNetwork.load(self.network_file, rows=settings.rows, cols=settings.cols, tuples=tuples)
+        return NTupleNetwork.load(
+            self.network_file, rows=settings.rows, cols=settings.cols, tuples=tuples, stage_tiles=settings.stage_tiles
+        )
 
     def _load_recent(self) -> tuple[_Recent, list[dict[str, Any]]]:
         games = self.network.trained.games

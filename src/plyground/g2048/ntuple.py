@@ -22,6 +22,13 @@ towards its lambda-return truncated there, ``G = points + (1 - lambda) * V(next)
 lambda * G(next)`` along the next afterstates, ending in the target of TD(0) ``horizon``
 moves on (or in 0 at the end of the game); the points and values are those of when the
 moves were chosen.
+
+A network of several *stages* (``stage_tiles``, multi-stage as in Yeh et al. 2016 and
+Jaśkowski 2018) holds a set of tables per stage: a board whose largest tile is at least
+the k-th stage tile is valued, and learnt, by the tables of stage k, so that the late
+game, where the board holds the biggest tiles, is learnt apart from the early one. The
+tables of a stage start as a copy of the stage before, weight by weight, when they are
+first used (*weight promotion*: a weight still 0 stands for the one a stage before).
 The kernels are in ``_ntuple_kernels.py``, which also describes the table layout.
 ``learn(..., workers=2)`` runs the learning kernel in two threads on the same weights
 (lock-free updates, Hogwild-style): about twice the moves per second on two free cores,
@@ -36,9 +43,10 @@ in :mod:`plyground.g2048.learning`.
 File format (:meth:`NTupleNetwork.save`): a numpy ``.npz`` archive, compressed, with
 
 * ``header`` - uint8, UTF-8 JSON: ``{"format": "plyground.g2048.ntuple", "version": 1,
-  "rows": 4, "cols": 4, "tuples": [[[0, 0], [0, 1], ...], ...], "rng_state": 123,
-  "tc": false, "training": {"games": 0, "moves": 0, "seconds": 0.0}}``;
-* ``weights`` - float32, the tables of all tuples one after the other;
+  "rows": 4, "cols": 4, "tuples": [[[0, 0], [0, 1], ...], ...], "stage_tiles": [],
+  "rng_state": 123, "tc": false, "training": {"games": 0, "moves": 0, "seconds": 0.0}}``
+  (``stage_tiles`` may be missing: one stage);
+* ``weights`` - float32, the tables of all tuples one after the other, stage by stage;
 * ``tc_errors`` and ``tc_abs_errors`` - float32 like ``weights``, only when ``tc`` is true.
 
 A 4×4 network with the default tuples holds 4 × 16**6 weights (256 MiB in memory; the
@@ -73,12 +81,14 @@ from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
 __all__ = [
     "DEFAULT_TUPLES",
     "MAX_HORIZON",
+    "MAX_STAGES",
     "MAX_TUPLE_SIZE",
     "GameResults",
     "LearnStats",
     "NTupleNetwork",
     "Training",
     "check_lambda",
+    "check_stage_tiles",
     "check_tuples",
     "default_tuples",
 ]
@@ -86,11 +96,13 @@ __all__ = [
 Cell = tuple[int, int]
 Tuples = tuple[tuple[Cell, ...], ...]
 
-MAX_TUPLE_SIZE = 7
+MAX_TUPLE_SIZE = NK.MAX_RUNS  # a lookup reads at most one run per cell
 MAX_WEIGHTS = 1 << 30
+"""The most weights a network may hold (4 GiB of float32)."""
 MAX_HORIZON = 64
 """The most moves an afterstate may wait for its TD(lambda) update."""
-"""The most weights a network may hold (4 GiB of float32)."""
+MAX_STAGES = 8
+"""The most stages a network may have."""
 
 NETWORK_FORMAT = "plyground.g2048.ntuple"
 NETWORK_VERSION = 1
@@ -200,6 +212,39 @@ def check_tuples(tuples: Any, rows: int = 4, cols: int = 4) -> Tuples:
     return tuple(out)
 
 
+def check_stage_tiles(stage_tiles: Any, rows: int = 4, cols: int = 4) -> tuple[int, ...]:
+    """Validate the tiles that start the stages of a network for an R×C board; return them as a tuple.
+
+    A network with stage tiles ``t_1 < t_2 < ...`` values a board by the tables of stage
+    ``k``, the number of them that are at most its largest tile (stage 0 below ``t_1``).
+
+    Raises:
+        InvalidInputError: not a list of increasing powers of two from 4 to the largest tile
+            of the board (2**(rows*cols+1), at most 32768), or more than :data:`MAX_STAGES` - 1.
+    """
+    Board.empty(rows, cols)
+    if isinstance(stage_tiles, str | bytes) or not isinstance(stage_tiles, Sequence):
+        raise InvalidInputError(f"stage tiles must be a list of tiles, got {stage_tiles!r}")
+    largest = 1 << min(rows * cols + 1, 15)
+    out: list[int] = []
+    for tile in stage_tiles:
+        if (
+            isinstance(tile, bool)
+            or not isinstance(tile, int | np.integer)
+            or not 4 <= tile <= largest
+            or tile & (tile - 1)
+        ):
+            raise InvalidInputError(
+                f"stage tile {tile!r} is not a power of two from 4 to {largest} (the largest tile of {rows}x{cols})"
+            )
+        if out and tile <= out[-1]:
+            raise InvalidInputError(f"stage tiles must increase: {tile} comes after {out[-1]}")
+        out.append(int(tile))
+    if len(out) >= MAX_STAGES:
+        raise InvalidInputError(f"{len(out)} stage tiles make {len(out) + 1} stages: at most {MAX_STAGES} are allowed")
+    return tuple(out)
+
+
 def _images(cells: tuple[Cell, ...], rows: int, cols: int) -> list[tuple[int, tuple[Cell, ...]]]:
     """The symmetric images of a tuple: ``(symmetry, cells of the board that it reads)``.
 
@@ -227,17 +272,21 @@ def _runs(cells: tuple[Cell, ...]) -> list[int]:
     return [x for shift, length, to in runs for x in (shift, (1 << (4 * length)) - 1, to)]
 
 
-def _layout(tuples: Tuples, rows: int, cols: int) -> tuple[npt.NDArray[np.int64], int]:
-    """The ``lookups`` array of the kernels (see ``_ntuple_kernels``) and the number of weights."""
+def _layout(
+    tuples: Tuples, rows: int, cols: int, stage_tiles: tuple[int, ...] = ()
+) -> tuple[npt.NDArray[np.int64], int]:
+    """The ``lookups`` array of the kernels (see ``_ntuple_kernels``) and the number of weights of one stage."""
     offsets = np.cumsum([0] + [16 ** len(cells) for cells in tuples])
+    stride = int(offsets[-1])
+    stages = [stride * sum(1 << e >= tile for tile in stage_tiles) for e in range(16)]
     lines = []
     for t, cells in enumerate(tuples):
         runs = _runs(cells)
         for symmetry, _ in _images(cells, rows, cols):
             line = [int(offsets[t]), symmetry, len(runs) // 3, *runs]
-            lines.append(line + [0] * (NK.FIRST_RUN + 3 * MAX_TUPLE_SIZE - len(line)))
+            lines.append(line + [0] * (NK.STRIDE - len(line)) + [stride, *stages])
     lines.sort(key=lambda line: line[NK.SYMMETRY])  # stable: by symmetry, then tuple
-    return np.array(lines, dtype=np.int64), int(offsets[-1])
+    return np.array(lines, dtype=np.int64), stride
 
 
 @dataclass(frozen=True)
@@ -357,10 +406,14 @@ class NTupleNetwork:
         seed: the start of the stream of spawns that :meth:`learn` plays (None: from OS entropy).
         initial_value: the value of every board before learning, spread evenly over the
             lookups (a positive value is *optimistic initialisation*).
+        stage_tiles: the tiles that start new stages (multi-stage: a set of tables per
+            stage; see :func:`check_stage_tiles`). The tables of a new stage start as a copy
+            of those of the stage before, weight by weight, as they are first used (weight
+            promotion; ``initial_value`` is that of the first stage).
 
     Raises:
-        InvalidInputError: a bad size, bad tuples (see :func:`check_tuples`), a bad seed or
-            initial value.
+        InvalidInputError: a bad size, bad tuples (see :func:`check_tuples`), bad stage
+            tiles, a bad seed or initial value.
     """
 
     def __init__(
@@ -371,19 +424,26 @@ class NTupleNetwork:
         *,
         seed: int | None = None,
         initial_value: float = 0.0,
+        stage_tiles: Sequence[int] = (),
     ) -> None:
         self._tuples = default_tuples(rows, cols) if tuples is None else check_tuples(tuples, rows, cols)
         self._rows, self._cols = rows, cols
-        self._lookups, size = _layout(self._tuples, rows, cols)
+        self._stage_tiles = check_stage_tiles(stage_tiles, rows, cols)
+        self._lookups, size = _layout(self._tuples, rows, cols, self._stage_tiles)
+        stages = len(self._stage_tiles) + 1
+        if size * stages > MAX_WEIGHTS:
+            raise InvalidInputError(
+                f"{stages} stages of {size:,} weights make {size * stages:,}: at most {MAX_WEIGHTS:,} are allowed"
+            )
         if (
             isinstance(initial_value, bool)
             or not isinstance(initial_value, int | float)
             or not math.isfinite(initial_value)
         ):
             raise InvalidInputError(f"initial_value must be a finite number, got {initial_value!r}")
-        self._weights = np.zeros(size, dtype=np.float32)
+        self._weights = np.zeros(size * stages, dtype=np.float32)  # calloc'd: a stage costs nothing until used
         if initial_value:
-            self._weights.fill(initial_value / self._lookups.shape[0])
+            self._weights[:size].fill(initial_value / self._lookups.shape[0])
         self._tc: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
         self._rng = np.array([_seed64(seed)], dtype=np.uint64)
         self._trained = Training()
@@ -404,13 +464,19 @@ class NTupleNetwork:
         return self._tuples
 
     @property
+    def stage_tiles(self) -> tuple[int, ...]:
+        """The tiles that start the stages after the first (empty for a network of one stage)."""
+        return self._stage_tiles
+
+    @property
     def n_lookups(self) -> int:
         """The number of weights summed to value a board (the tuples' distinct symmetric images)."""
         return int(self._lookups.shape[0])
 
     @property
     def weights(self) -> npt.NDArray[np.float32]:
-        """A read-only view of all weights, tuple by tuple (``16**len(tuple)`` each, first cell least significant)."""
+        """A read-only view of all weights, stage by stage, tuple by tuple (``16**len(tuple)`` each, first cell
+        least significant); in a stage after the first, 0 stands for the weight a stage before."""
         view = self._weights.view()
         view.setflags(write=False)
         return view
@@ -438,8 +504,9 @@ class NTupleNetwork:
         return self._tc is not None
 
     def __repr__(self) -> str:
+        stages = f", stages at {', '.join(map(str, self._stage_tiles))}" if self._stage_tiles else ""
         return (
-            f"NTupleNetwork({self._rows}x{self._cols}, {len(self._tuples)} tuples, "
+            f"NTupleNetwork({self._rows}x{self._cols}, {len(self._tuples)} tuples{stages}, "
             f"{self._weights.shape[0]:,} weights, {self._trained.games:,} games trained)"
         )
 
@@ -669,6 +736,7 @@ class NTupleNetwork:
             "rows": self._rows,
             "cols": self._cols,
             "tuples": [[list(cell) for cell in cells] for cells in self._tuples],
+            "stage_tiles": list(self._stage_tiles),
             "rng_state": self.rng_state,
             "tc": self._tc is not None,
             "training": {
@@ -697,13 +765,14 @@ class NTupleNetwork:
         rows: int | None = None,
         cols: int | None = None,
         tuples: Sequence[Sequence[Cell]] | None = None,
+        stage_tiles: Sequence[int] | None = None,
     ) -> NTupleNetwork:
         """Read a network written by :meth:`save`.
 
         Args:
             path: the file.
-            rows, cols, tuples: when given, the file must hold a network of this size and
-                these tuples.
+            rows, cols, tuples, stage_tiles: when given, the file must hold a network of
+                this size, these tuples and these stages.
 
         Raises:
             FileNotFoundError: no such file.
@@ -731,6 +800,10 @@ class NTupleNetwork:
                 raise CorruptFileError(
                     f"{path} holds a network with other tuples: {_short(network.tuples)}, not {_short(wanted)}"
                 )
+        if stage_tiles is not None and tuple(stage_tiles) != network.stage_tiles:
+            raise CorruptFileError(
+                f"{path} holds a network with stage tiles {list(network.stage_tiles)}, not {list(stage_tiles)}"
+            )
         return network
 
     @property
@@ -741,7 +814,13 @@ class NTupleNetwork:
     @classmethod
     def _from_parts(cls, header: Mapping[str, Any], arrays: dict[str, npt.NDArray[Any]]) -> NTupleNetwork:
         """A network from a checked header and its arrays (raises InvalidInputError on any mismatch)."""
-        network = cls(header["rows"], header["cols"], header["tuples"], seed=header["rng_state"])
+        network = cls(
+            header["rows"],
+            header["cols"],
+            header["tuples"],
+            seed=header["rng_state"],
+            stage_tiles=header.get("stage_tiles", ()),
+        )
         expected = network._weights.shape
         names = ("weights", "tc_errors", "tc_abs_errors") if header["tc"] else ("weights",)
         extra = sorted(set(arrays) - set(names))
@@ -776,6 +855,7 @@ class NTupleNetwork:
 
 _EMPTY = np.zeros(0, dtype=np.float32)
 _HEADER_KEYS = frozenset({"format", "version", "rows", "cols", "tuples", "rng_state", "tc", "training"})
+_OPTIONAL_HEADER_KEYS = frozenset({"stage_tiles"})  # files written before stages hold one stage
 
 
 def _read_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
@@ -820,7 +900,8 @@ def _read_header(raw: npt.NDArray[Any]) -> dict[str, Any]:
         raise InvalidInputError(f"not an n-tuple network: expected format {NETWORK_FORMAT!r}")
     if header.get("version") != NETWORK_VERSION:
         raise InvalidInputError(f"unsupported version {header.get('version')!r}, expected {NETWORK_VERSION}")
-    missing, unknown = sorted(_HEADER_KEYS - header.keys()), sorted(header.keys() - _HEADER_KEYS)
+    missing = sorted(_HEADER_KEYS - header.keys())
+    unknown = sorted(header.keys() - _HEADER_KEYS - _OPTIONAL_HEADER_KEYS)
     if missing or unknown:
         raise InvalidInputError(f"bad header keys: missing {missing}, unknown {unknown}")
     for name in ("rows", "cols"):

@@ -80,8 +80,11 @@ def _describe(run: TrainingRun) -> str:
     settings = run.settings
     steps = "".join(f", {rate:g} from game {games:,}" for games, rate in settings.alpha_steps)
     lam = f", lambda {settings.td_lambda:g} over {settings.horizon} moves" if settings.resolved_horizon > 1 else ""
+    tiles = settings.stage_tiles
+    stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
     return (
-        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples, alpha {settings.alpha:g}{steps}"
+        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
+        f"alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}{lam}, seed {settings.seed}; goal {goal} in all"
     )
 
@@ -151,6 +154,14 @@ def learn(
             "at least 2; 1 without --lambda).",
         ),
     ] = None,
+    stage_tile: Annotated[
+        list[int] | None,
+        typer.Option(
+            metavar="TILE",
+            help="Multi-stage network: boards holding this tile or a bigger one get tables of their own, "
+            "which start as a copy of the stage before; repeatable, by increasing tile (e.g. 8192, 16384).",
+        ),
+    ] = None,
     rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
     cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
     seed: Annotated[
@@ -199,6 +210,7 @@ def learn(
             "--tc/--no-tc": tc,
             "--lambda": td_lambda,
             "--horizon": horizon,
+            "--stage-tile": stage_tile or None,
             "--rows": rows,
             "--cols": cols,
             "--seed": seed,
@@ -223,6 +235,7 @@ def learn(
         settings = LearnSettings(
             rows=4 if rows is None else rows,
             cols=4 if cols is None else cols,
+            stage_tiles=tuple(stage_tile or ()),
             alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
             alpha_steps=_alpha_steps(alpha_step or []),
             tc=bool(tc),
