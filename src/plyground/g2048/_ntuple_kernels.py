@@ -81,8 +81,6 @@ STRIDE = FIRST_RUN + 3 * MAX_RUNS
 """Column of ``lookups``: the weights of one stage."""
 STAGE_OFFSETS = STRIDE + 1
 """Columns of ``lookups``: from here on, where the tables of a board of largest exponent 0..15 start."""
-COLUMNS = STAGE_OFFSETS + 16
-"""The columns of ``lookups``."""
 
 _NIBBLE = np.uint64(0xF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
