@@ -338,6 +338,27 @@ def test_a_new_stage_starts_as_a_copy_of_the_one_before() -> None:
     assert plain.weights.tobytes() != weights[:8192].tobytes()  # the late game no longer moves the first stage
 
 
+def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_learns() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=6)
+    network.learn(200, alpha=0.5, tc=True)
+    staged = network.with_stages([128])
+    assert staged.stage_tiles == (128,) and staged.uses_tc and staged.trained == network.trained
+    assert staged.rng_state == network.rng_state and staged.weights[: 2 * 4096].tobytes() == network.weights.tobytes()
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        cells = rng.integers(0, 10, 9)  # largest tiles up to 512: both stages
+        board = Board.from_rows([[int(2**e) if e else 0 for e in cells[r * 3 : r * 3 + 3]] for r in range(3)])
+        assert staged.value(board) == network.value(board)
+    a, b = staged.play_greedy(20, seed=2), network.play_greedy(20, seed=2)
+    assert a.scores.tolist() == b.scores.tolist()
+    staged.learn(100, alpha=0.5, tc=True)
+    assert staged.weights[2 * 4096 :].any()  # the new stage learnt
+    with pytest.raises(InvalidInputError, match=r"already has stages \(from 128\)"):
+        staged.with_stages([256])
+    with pytest.raises(InvalidInputError, match="stage tiles must increase"):
+        network.with_stages([256, 128])
+
+
 def test_a_staged_network_round_trips_and_a_file_before_stages_has_one(tmp_path: Path) -> None:
     network = NTupleNetwork(3, 3, SMALL, seed=3, stage_tiles=[128])
     network.learn(100, alpha=0.5, tc=True)

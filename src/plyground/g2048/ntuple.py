@@ -510,6 +510,28 @@ class NTupleNetwork:
             f"{self._weights.shape[0]:,} weights, {self._trained.games:,} games trained)"
         )
 
+    def with_stages(self, stage_tiles: Sequence[int]) -> NTupleNetwork:
+        """A copy of this network of one stage, with later stages from ``stage_tiles``.
+
+        Its tables (and TC sums) become the first stage; the later stages start empty, so
+        that by weight promotion the copy values every board as this network does until it
+        learns. The stream of spawns and the training totals are copied too.
+
+        Raises:
+            InvalidInputError: this network already has stages, or bad stage tiles.
+        """
+        if self._stage_tiles:
+            raise InvalidInputError(f"the network already has stages (from {', '.join(map(str, self._stage_tiles))})")
+        out = NTupleNetwork(self._rows, self._cols, self._tuples, seed=0, stage_tiles=stage_tiles)
+        size = self._weights.shape[0]
+        out._weights[:size] = self._weights
+        if self._tc is not None:
+            out._tc = (np.zeros(out._weights.shape, np.float32), np.zeros(out._weights.shape, np.float32))
+            out._tc[0][:size], out._tc[1][:size] = self._tc
+        out._rng[0] = self._rng[0]
+        out._trained = self._trained
+        return out
+
     def value(self, board: Board) -> float:
         """The network's value of a board (meant for afterstates: the expected points still to come).
 
