@@ -190,10 +190,6 @@ def _weight(weights, i, stride):
 def _sum(weights, positions, base, n, stride):
     """The sum (float64, in order) of the (promoted) weights at ``positions[base:base + n]``."""
     total = 0.0
-    if stride >= weights.shape[0]:  # one stage: nothing to promote (the loop of the hot path stays plain)
-        for j in range(base, base + n):
-            total += np.float64(weights[positions[j]])
-        return total
     for j in range(base, base + n):
         total += np.float64(_weight(weights, positions[j], stride))
     return total
@@ -228,11 +224,6 @@ def _td_update(weights, positions, base, n, stride, target, alpha, tc, errors, a
     step = alpha / n
     if not tc:
         delta = step * error
-        if stride >= weights.shape[0]:  # one stage
-            for j in range(base, base + n):
-                i = positions[j]
-                weights[i] = np.float32(np.float64(weights[i]) + delta)
-            return error
         for j in range(base, base + n):
             i = positions[j]
             weights[i] = np.float32(np.float64(_weight(weights, i, stride)) + delta)
