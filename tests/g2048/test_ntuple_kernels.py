@@ -9,6 +9,8 @@ Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -179,17 +181,21 @@ def _results(games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 LEARN_CASES = [
-    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games
-    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.0, 1, 1, 20),
-    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 0.0, 1, 2, 5),
-    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.0, 1, 3, 4),
-    (3, 4, [[(0, 0), (0, 1)], [(2, 3)]], False, 0.1, False, 0.0, 1, 4, 2),
-    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 1, 2**64 - 5, 10),
-    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.5, 3, 1, 20),
-    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.7, 5, 3, 4),
-    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 1.0, 2, 7, 6),
-    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 4, 5, 10),  # delayed TD(0)
-    (2, 2, [[(0, 0), (0, 1)]], True, 0.2, True, 0.3, 64, 6, 8),  # a horizon longer than most games
+    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games, stage tiles
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.0, 1, 1, 20, ()),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 0.0, 1, 2, 5, ()),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.0, 1, 3, 4, ()),
+    (3, 4, [[(0, 0), (0, 1)], [(2, 3)]], False, 0.1, False, 0.0, 1, 4, 2, ()),
+    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 1, 2**64 - 5, 10, ()),
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.5, 3, 1, 20, ()),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.7, 5, 3, 4, ()),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 1.0, 2, 7, 6, ()),
+    (2, 2, [[(0, 0), (0, 1), (1, 0), (1, 1)]], False, 1.0, True, 0.0, 4, 5, 10, ()),  # delayed TD(0)
+    (2, 2, [[(0, 0), (0, 1)]], True, 0.2, True, 0.3, 64, 6, 8, ()),  # a horizon longer than most games
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], True, 0.1, False, 0.0, 1, 1, 20, (8,)),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], False, 0.5, True, 0.0, 1, 2, 8, (16, 32)),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 1.0, True, 0.5, 4, 3, 6, (64,)),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.1, False, 0.0, 1, 10, 6, (8, 16, 32, 64)),
 ]
 
 
@@ -204,7 +210,7 @@ def _learn_both(
     horizon: int,
     seed: int,
     games: int,
-    stages: tuple[int, ...] = (),
+    stages: tuple[int, ...],
 ) -> np.ndarray:
     """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome.
 
@@ -235,22 +241,12 @@ def _learn_both(
     return weights
 
 
-@pytest.mark.parametrize(
-    ("rows", "cols", "tuples", "random_start", "alpha", "tc", "lam", "horizon", "seed", "games"), LEARN_CASES
-)
-def test_learning_matches_a_naive_td_loop(
-    rows: int,
-    cols: int,
-    tuples: list[list[tuple[int, int]]],
-    random_start: bool,
-    alpha: float,
-    tc: bool,
-    lam: float,
-    horizon: int,
-    seed: int,
-    games: int,
-) -> None:
-    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, games)
+@pytest.mark.parametrize("case", LEARN_CASES)
+def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...]) -> None:
+    weights = _learn_both(*case)
+    stages, size = case[-1], naive_nt.size(case[2])
+    for k in range(1, len(stages) + 1):  # every stage was reached and learnt (promoted weights moved)
+        assert weights[k * size : (k + 1) * size].any(), k
 
 
 @given(
@@ -276,38 +272,6 @@ def test_td_lambda_learning_matches_naive(
     rows, cols = size
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
     _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages)
-
-
-STAGE_CASES = [
-    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games, stage tiles
-    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], True, 0.1, False, 0.0, 1, 1, 20, (8,)),
-    (2, 3, [[(0, 0), (0, 1), (1, 0)]], False, 0.5, True, 0.0, 1, 2, 8, (16, 32)),
-    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 1.0, True, 0.5, 4, 3, 6, (64,)),
-    (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.1, False, 0.0, 1, 10, 6, (8, 16, 32, 64)),
-]
-
-
-@pytest.mark.parametrize(
-    ("rows", "cols", "tuples", "random_start", "alpha", "tc", "lam", "horizon", "seed", "games", "stages"),
-    STAGE_CASES,
-)
-def test_multi_stage_learning_matches_naive(
-    rows: int,
-    cols: int,
-    tuples: list[list[tuple[int, int]]],
-    random_start: bool,
-    alpha: float,
-    tc: bool,
-    lam: float,
-    horizon: int,
-    seed: int,
-    games: int,
-    stages: tuple[int, ...],
-) -> None:
-    weights = _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, games, stages)
-    size = naive_nt.size(tuples)
-    for k in range(1, len(stages) + 1):  # every stage was reached and learnt (promoted weights moved)
-        assert weights[k * size : (k + 1) * size].any(), k
 
 
 def _learnt(lam: float, horizon: int) -> bytes:
