@@ -41,7 +41,8 @@ weights moves by ``alpha / n_lookups * error``. With temporal coherence (TC, JaÅ
 2018) every weight ``i`` keeps the sums ``E_i`` of its errors and ``A_i`` of their absolute
 values (float32), and moves by ``alpha / n_lookups * |E_i| / A_i * error``
 (``|E_i| / A_i`` is 1 while ``A_i`` is 0); ``E_i`` and ``A_i`` are updated after the
-weight, lookup by lookup.
+weight, lookup by lookup. They lie side by side in one float32 array ``sums``: ``E_i`` at
+``2 * i`` and ``A_i`` at ``2 * i + 1``, so that an update reads both with one cache miss.
 
 TD(lambda) delays each update by ``horizon`` moves (``horizon`` 1 is the TD(0) above):
 the kept afterstates wait in a ring, with the ``points + V`` and the ``V`` of their
@@ -93,7 +94,7 @@ _ROW_1 = np.uint64(0x00000000FFFF0000)
 _ROW_2 = np.uint64(0x0000FFFF00000000)
 
 _NETWORK = "f4[::1], i8[:, ::1]"
-_TC = "b1, f4[::1], f4[::1]"
+_TC = "b1, f4[::1]"
 _LAMBDA = "f8, i8"
 _RESULTS = "u8[::1], i8[::1], i8[::1], i8[::1]"
 
@@ -169,11 +170,14 @@ def _indices(b, rows, cols, lookups, out, base):
             j += 1
 
 
-@kernel("void(f4[::1], i8[::1], i8, i8)")
-def _prefetch(weights, positions, base, n):
-    """Start loading the weights at ``positions[base:base + n]`` into the cache."""
+@kernel("void(f4[::1], i8[::1], i8, i8, i8)")
+def _prefetch(array, positions, base, n, scale):
+    """Start loading ``array[scale * p]`` into the cache for each ``p`` in ``positions[base:base + n]``.
+
+    Scale 1 loads the weights at those positions, scale 2 their TC sums.
+    """
     for j in range(base, base + n):
-        prefetch(weights, positions[j])
+        prefetch(array, scale * positions[j])
 
 
 @kernel("f4(f4[::1], i8, i8)")
@@ -214,7 +218,7 @@ def _update(b, rows, cols, weights, lookups, delta):
 
 
 @kernel(f"f8(f4[::1], i8[::1], i8, i8, i8, f8, f8, {_TC})")
-def _td_update(weights, positions, base, n, stride, target, alpha, tc, errors, abs_errors):
+def _td_update(weights, positions, base, n, stride, target, alpha, tc, sums):
     """Move the value given by the weights at ``positions[base:base + n]`` towards ``target``; return the error.
 
     A weight still 0 in a later stage is promoted (it starts from the weight a stage
@@ -230,11 +234,12 @@ def _td_update(weights, positions, base, n, stride, target, alpha, tc, errors, a
         return error
     for j in range(base, base + n):
         i = positions[j]
-        total = np.float64(abs_errors[i])
-        rate = abs(np.float64(errors[i])) / total if total > 0.0 else 1.0
+        e_sum = np.float64(sums[2 * i])
+        a_sum = np.float64(sums[2 * i + 1])
+        rate = abs(e_sum) / a_sum if a_sum > 0.0 else 1.0
         weights[i] = np.float32(np.float64(_weight(weights, i, stride)) + step * rate * error)
-        errors[i] = np.float32(np.float64(errors[i]) + error)
-        abs_errors[i] = np.float32(total + abs(error))
+        sums[2 * i] = np.float32(e_sum + error)
+        sums[2 * i + 1] = np.float32(a_sum + abs(error))
     return error
 
 
@@ -255,7 +260,7 @@ def _candidates(b, rows, cols, weights, lookups, positions, afters, points):
             afters[count] = after
             points[count] = _points(b, d, rows, cols)
             _indices(after, rows, cols, lookups, positions, count * n)
-            _prefetch(weights, positions, count * n, n)  # loads while the next candidates are computed
+            _prefetch(weights, positions, count * n, n, 1)  # loads while the next candidates are computed
             count += 1
     best = -1
     best_value = 0.0
@@ -301,7 +306,7 @@ def _lambda_return(targets, values, slot, steps, lam, last):
 
 @kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_LAMBDA}, {_RESULTS})")
 def _learn(
-    n_games, rows, cols, threshold, weights, lookups, alpha, tc, errors, abs_errors, lam, horizon, rng, scores, tiles,
+    n_games, rows, cols, threshold, weights, lookups, alpha, tc, sums, lam, horizon, rng, scores, tiles,
     moves,
 ):  # fmt: skip
     """Play and learn from ``n_games`` games (afterstate TD); fill the per-game results; return the moves played.
@@ -331,16 +336,15 @@ def _learn(
             slot = played % h
             if played >= h:  # the afterstate chosen h moves ago has its return: update it, then free its slot
                 ret = _lambda_return(targets, values, slot, h, lam, target)
-                _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, errors, abs_errors)
+                _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, sums)
             positions[(4 + slot) * n : (5 + slot) * n] = positions[best * n : (best + 1) * n]
             targets[slot] = target
             values[slot] = target - points[best]
             following = (4 + (played + 1) % h) * n  # the afterstate updated at the next move: load it meanwhile
             if h > 1:
-                _prefetch(weights, positions, following, n)
+                _prefetch(weights, positions, following, n, 1)
             if tc:
-                _prefetch(errors, positions, following, n)
-                _prefetch(abs_errors, positions, following, n)
+                _prefetch(sums, positions, following, n, 2)
             score += points[best]
             played += 1
             state += _GOLDEN
@@ -348,7 +352,7 @@ def _learn(
         for j in range(max(0, played - h), played):  # the waiting afterstates, oldest first: the game ends in 0
             slot = j % h
             ret = _lambda_return(targets, values, slot, played - j, lam, 0.0)
-            _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, errors, abs_errors)
+            _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, sums)
         scores[g] = score
         tiles[g] = _max_tile(b)
         moves[g] = played

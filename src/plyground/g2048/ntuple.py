@@ -444,7 +444,8 @@ class NTupleNetwork:
         self._weights = np.zeros(size * stages, dtype=np.float32)  # calloc'd: a stage costs nothing until used
         if initial_value:
             self._weights[:size].fill(initial_value / self._lookups.shape[0])
-        self._tc: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
+        # TC sums, side by side: the errors of weight i at 2 * i, their absolute values at 2 * i + 1
+        self._tc: npt.NDArray[np.float32] | None = None
         self._rng = np.array([_seed64(seed)], dtype=np.uint64)
         self._trained = Training()
 
@@ -526,8 +527,8 @@ class NTupleNetwork:
         size = self._weights.shape[0]
         out._weights[:size] = self._weights
         if self._tc is not None:
-            out._tc = (np.zeros(out._weights.shape, np.float32), np.zeros(out._weights.shape, np.float32))
-            out._tc[0][:size], out._tc[1][:size] = self._tc
+            out._tc = np.zeros(2 * out._weights.shape[0], np.float32)
+            out._tc[: 2 * size] = self._tc
         out._rng[0] = self._rng[0]
         out._trained = self._trained
         return out
@@ -607,13 +608,13 @@ class NTupleNetwork:
         threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
         if tc and self._tc is None:
             # np.zeros, not zeros_like: calloc'd pages cost no memory until a weight there is updated
-            self._tc = (np.zeros(self._weights.shape, np.float32), np.zeros(self._weights.shape, np.float32))
-        errors, abs_errors = self._tc if tc and self._tc is not None else (_EMPTY, _EMPTY)
+            self._tc = np.zeros(2 * self._weights.shape[0], np.float32)
+        sums = self._tc if tc and self._tc is not None else _EMPTY
         if workers > 1 and games > 1:
 
             def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
                 network = (self._rows, self._cols, threshold, self._weights, self._lookups)
-                learning = (float(alpha), bool(tc), errors, abs_errors, td_lambda, horizon)
+                learning = (float(alpha), bool(tc), sums, td_lambda, horizon)
                 return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
 
             return self._learn_in_threads(play, games, min(workers, games), batch, stop, on_progress)
@@ -627,7 +628,7 @@ class NTupleNetwork:
             began = time.perf_counter()
             played = NK._learn(
                 stop_at - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
-                bool(tc), errors, abs_errors, td_lambda, horizon, self._rng, scores[start:stop_at],
+                bool(tc), sums, td_lambda, horizon, self._rng, scores[start:stop_at],
                 tiles[start:stop_at], moves[start:stop_at],
             )  # fmt: skip
             spent = time.perf_counter() - began
@@ -772,7 +773,7 @@ class NTupleNetwork:
             "weights": self._weights,
         }
         if self._tc is not None:
-            arrays["tc_errors"], arrays["tc_abs_errors"] = self._tc
+            arrays["tc_errors"], arrays["tc_abs_errors"] = self._tc[0::2], self._tc[1::2]
 
         def write(handle: IO[bytes]) -> None:
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
@@ -861,7 +862,9 @@ class NTupleNetwork:
                 raise InvalidInputError(f"{name} holds values that are not finite")
         network._weights = np.ascontiguousarray(arrays["weights"])
         if header["tc"]:
-            network._tc = (np.ascontiguousarray(arrays["tc_errors"]), np.ascontiguousarray(arrays["tc_abs_errors"]))
+            network._tc = np.empty(2 * expected[0], np.float32)
+            network._tc[0::2] = arrays.pop("tc_errors")  # popped: each file array is freed once copied
+            network._tc[1::2] = arrays.pop("tc_abs_errors")
         training = header["training"]
         network._trained = Training(training["games"], training["moves"], float(training["seconds"]))
         return network
