@@ -13,8 +13,8 @@ same run. The trained network then plays ``--games`` greedy 1-ply games.
 With ``--network``, the learning goes on from a trained 4×4 network (a copy in memory;
 the file is not changed) instead of a fresh one: the speed of training where it spends
 its time, with long games over much of the tables (``--tc``: with temporal coherence, whose
-two sums per weight, side by side in one more table twice the size, double the memory an
-update touches).
+two sums per weight, side by side in a table twice the size of the weights, add a cache
+line to each weight an update touches).
 
 With ``--run``, it prints instead the learning curve of a training run made by
 ``plyground 2048 learn`` (its ``curve.csv``): every ``--every`` minutes of training, the
