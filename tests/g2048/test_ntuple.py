@@ -353,6 +353,10 @@ def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_
     assert a.scores.tolist() == b.scores.tolist()
     staged.learn(100, alpha=0.5, tc=True)
     assert staged.weights[2 * 4096 :].any()  # the new stage learnt
+    unreached = network.with_stages([1024])  # its TC sums are carried over: until 1024, it learns as the original
+    unreached.learn(50, alpha=0.5, tc=True)
+    network.learn(50, alpha=0.5, tc=True)
+    assert unreached.weights[: 2 * 4096].tobytes() == network.weights.tobytes()
     with pytest.raises(InvalidInputError, match=r"already has stages \(from 128\)"):
         staged.with_stages([256])
     with pytest.raises(InvalidInputError, match="stage tiles must increase"):
