@@ -183,7 +183,7 @@ def _results(games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 LEARN_CASES = [
-    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games, stage tiles
+    # rows, cols, tuples, random start weights, alpha, tc, lambda, horizon, seed, games, stage tiles[, restarts]
     (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.0, 1, 1, 20, ()),
     (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 0.0, 1, 2, 5, ()),
     (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.0, 1, 3, 4, ()),
@@ -198,6 +198,11 @@ LEARN_CASES = [
     (2, 3, [[(0, 0), (0, 1), (1, 0)]], False, 0.5, True, 0.0, 1, 2, 8, (16, 32)),
     (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 1.0, True, 0.5, 4, 3, 6, (64,)),
     (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.1, False, 0.0, 1, 10, 6, (8, 16, 32, 64)),
+    # with restarts from the middle of each game: once, several times, with lambda, with stages
+    (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 0.1, False, 0.0, 1, 1, 20, (), 1),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 0.0, 1, 3, 4, (), 5),
+    (2, 3, [[(0, 0), (0, 1), (1, 0)]], True, 0.05, False, 0.6, 3, 7, 6, (), 3),
+    (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.5, True, 0.0, 1, 10, 6, (16, 32), 20),
 ]
 
 
@@ -213,6 +218,7 @@ def _learn_both(
     seed: int,
     games: int,
     stages: tuple[int, ...],
+    restarts: int = 0,
 ) -> np.ndarray:
     """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome.
 
@@ -223,22 +229,23 @@ def _learn_both(
         weights[: naive_nt.size(tuples)] = np.random.default_rng(seed).integers(-64, 64, naive_nt.size(tuples)) / 16
     sums = np.zeros(2 * weights.shape[0], dtype=np.float32)
     expected = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
-    scores, tiles, moves, state = naive_nt.play(
+    scores, tiles, moves, learnt, state = naive_nt.play(
         games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
-        lam=lam, horizon=horizon, stages=stages,
+        lam=lam, horizon=horizon, stages=stages, restarts=restarts,
     )  # fmt: skip
     lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[0]
     rng = np.array([seed], dtype=np.uint64)
     out = _results(games)
     threshold = np.uint64(naive.four_threshold(0.1))
-    learning = (alpha, tc, sums, lam, horizon)
+    learning = (alpha, tc, sums, lam, horizon, restarts)
     total = NK._learn(games, rows, cols, threshold, weights, lookups, *learning, rng, *out)
     assert [o.tolist() for o in out] == [scores, tiles, moves]
-    assert total == sum(moves) and int(rng[0]) == state
+    assert total == learnt and int(rng[0]) == state
+    assert total == sum(moves) if restarts == 0 else total >= sum(moves)
     assert weights.tobytes() == expected[0].tobytes()
     assert sums[0::2].tobytes() == expected[1].tobytes() and sums[1::2].tobytes() == expected[2].tobytes()
     assert tc or not sums.any()
-    if not stages or max(tiles) < stages[0]:  # no afterstate of a later stage: its tables are untouched
+    if not stages or (max(tiles) < stages[0] and not restarts):  # no later stage reached: its tables untouched
         assert not weights[naive_nt.size(tuples) :].any()
     return weights
 
@@ -246,7 +253,7 @@ def _learn_both(
 @pytest.mark.parametrize("case", LEARN_CASES)
 def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...]) -> None:
     weights = _learn_both(*case)
-    stages, size = case[-1], naive_nt.size(case[2])
+    stages, size = case[10], naive_nt.size(case[2])
     for k in range(1, len(stages) + 1):  # every stage was reached and learnt (promoted weights moved)
         assert weights[k * size : (k + 1) * size].any(), k
 
@@ -260,6 +267,7 @@ def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...]) -> None:
     st.integers(2, 12),
     st.integers(0, 2**64 - 1),
     st.sampled_from([(), (8,), (16, 32)]),
+    st.integers(0, 4),
 )
 def test_td_lambda_learning_matches_naive(
     size: tuple[int, int],
@@ -270,10 +278,29 @@ def test_td_lambda_learning_matches_naive(
     horizon: int,
     seed: int,
     stages: tuple[int, ...],
+    restarts: int,
 ) -> None:
     rows, cols = size
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
-    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages)
+    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages, restarts)
+
+
+def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:
+    """A game's restarts come after it: the first game is the same, the moves learnt from are more."""
+    tuples = (((0, 0), (0, 1), (1, 0)), ((1, 1), (0, 1)))
+    lookups = _layout(tuples, 3, 3)[0]
+    threshold = np.uint64(naive.four_threshold(0.1))
+    runs = []
+    for restarts in (0, 3):
+        weights = np.zeros(2 * 16**3, dtype=np.float32)
+        out = _results(5)
+        learning = (0.5, False, np.zeros(0, np.float32), 0.0, 1, restarts)
+        total = NK._learn(5, 3, 3, threshold, weights, lookups, *learning, np.array([11], np.uint64), *out)
+        runs.append((total, [o.tolist() for o in out], weights))
+    (plain, plain_out, plain_weights), (more, more_out, more_weights) = runs
+    assert plain == sum(plain_out[2]) and more > sum(more_out[2])
+    assert [o[0] for o in plain_out] == [o[0] for o in more_out]  # score, tile and moves of game 1
+    assert plain_weights.tobytes() != more_weights.tobytes()
 
 
 def _learnt(lam: float, horizon: int) -> bytes:
@@ -284,7 +311,7 @@ def _learnt(lam: float, horizon: int) -> bytes:
     no_tc = np.zeros(0, dtype=np.float32)
     threshold = np.uint64(naive.four_threshold(0.1))
     rng = np.array([9], np.uint64)
-    NK._learn(30, 3, 3, threshold, weights, lookups, 0.1, False, no_tc, lam, horizon, rng, *_results(30))
+    NK._learn(30, 3, 3, threshold, weights, lookups, 0.1, False, no_tc, lam, horizon, 0, rng, *_results(30))
     assert weights.any()
     return weights.tobytes()
 
@@ -302,7 +329,7 @@ def test_lambda_changes_what_is_learnt() -> None:
 @given(networks(rows=3, cols=3) | networks(rows=2, cols=4), st.integers(0, 2**64 - 1))
 def test_greedy_play_matches_naive(network: Network, seed: int) -> None:
     rows, cols, tuples, weights, stages = network
-    scores, tiles, moves, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed, stages=stages)
+    scores, tiles, moves, _, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed, stages=stages)
     rng = np.array([seed], dtype=np.uint64)
     out = _results(1)
     threshold = np.uint64(naive.four_threshold(0.1))

@@ -217,7 +217,9 @@ def play(
     lam: float = 0.0,
     horizon: int = 1,
     stages: Sequence[int] = (),
-) -> tuple[list[int], list[int], list[int], int]:
+    restarts: int = 0,
+    history: int = 1 << 17,
+) -> tuple[list[int], list[int], list[int], int, int]:
     """Play ``games`` greedy games, learning by afterstate TD when ``alpha`` is given.
 
     Every chosen afterstate waits for ``horizon`` more moves (1: TD(0)), then moves towards
@@ -225,37 +227,56 @@ def play(
     them (as valued when choosing it). At the end of a game the waiting afterstates move,
     oldest first, towards their returns ending in 0. Spawns come from the splitmix64
     stream starting at ``state``: two per new game, one per move.
-    Returns (scores, max tiles, moves, final state).
+
+    After each game, up to ``restarts`` more episodes are played from a state of the game:
+    the one before the move halfway (rounded down) between the move the last episode
+    started from (0 for the game) and the move it ended at, unless that is the start itself
+    or not among the first ``history`` moves. Only the game (not its restarts) is in the
+    results.
+    Returns (scores, max tiles, moves, moves of all episodes, final state).
     """
     threshold = g2048.four_threshold(p_four)
     scores, tiles, moves = [], [], []
+    total = 0
     for _ in range(games):
         state, rnd = g2048.splitmix64(state)
         grid = g2048.spawn_with(g2048.empty_grid(rows, cols), rnd, threshold)
         state, rnd = g2048.splitmix64(state)
         grid = g2048.spawn_with(grid, rnd, threshold)
-        waiting: list[tuple[int, float, float]] = []  # (afterstate, points + V, V), oldest first
-        score = 0
-        played = 0
-        while True:
-            choice = greedy_move(grid, tuples, weights, stages)
-            if choice is None:
-                break
-            _, after, points, target = choice
-            if alpha is not None and len(waiting) == horizon:
+        before: list[tuple[list[list[int]], int]] = []  # (state, score) before each move of the game
+        start, score = 0, 0
+        for episode in range(restarts + 1):
+            del before[start:]
+            waiting: list[tuple[int, float, float]] = []  # (afterstate, points + V, V), oldest first
+            played = start
+            while True:
+                before.append(([row[:] for row in grid], score))
+                choice = greedy_move(grid, tuples, weights, stages)
+                if choice is None:
+                    break
+                _, after, points, target = choice
+                if alpha is not None and len(waiting) == horizon:
+                    oldest = waiting.pop(0)[0]
+                    ret = lambda_return([(t, v) for _, t, v in waiting], target, lam)
+                    td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
+                waiting.append((g2048.to_bits(after), target, target - points))
+                score += points
+                played += 1
+                state, rnd = g2048.splitmix64(state)
+                grid = g2048.spawn_with(after, rnd, threshold)
+            while alpha is not None and waiting:
                 oldest = waiting.pop(0)[0]
-                ret = lambda_return([(t, v) for _, t, v in waiting], target, lam)
+                ret = lambda_return([(t, v) for _, t, v in waiting], 0.0, lam)
                 td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
-            waiting.append((g2048.to_bits(after), target, target - points))
-            score += points
-            played += 1
-            state, rnd = g2048.splitmix64(state)
-            grid = g2048.spawn_with(after, rnd, threshold)
-        while alpha is not None and waiting:
-            oldest = waiting.pop(0)[0]
-            ret = lambda_return([(t, v) for _, t, v in waiting], 0.0, lam)
-            td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
-        scores.append(score)
-        tiles.append(max_tile(grid))
-        moves.append(played)
-    return scores, tiles, moves, state
+            total += played - start
+            if episode == 0:
+                scores.append(score)
+                tiles.append(max_tile(grid))
+                moves.append(played)
+            middle = (start + played) // 2
+            if middle == start or middle >= history:
+                break
+            start = middle
+            grid = [row[:] for row in before[start][0]]
+            score = before[start][1]
+    return scores, tiles, moves, total, state

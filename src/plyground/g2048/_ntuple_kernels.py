@@ -51,6 +51,14 @@ truncated lambda-return (:func:`_lambda_return`), with ``V(prev)`` read afresh a
 TD(0). At the end of a game the waiting afterstates move, oldest first, towards their
 returns truncated at the end (the last one towards 0).
 
+*Restarts* (after Matsuzaki 2017) spend more of the learning on the late game, which
+greedy play rarely reaches: when a game ends after ``T`` moves, the learner starts again
+from the state before move ``T // 2`` (with the game's score there), plays that episode
+out with fresh spawns (ending at move ``T'``), then starts again from move
+``(T // 2 + T') // 2``, and so on, each restart halfway between the last one and the end
+of the last episode, until ``restarts`` of them are played or an episode lasted a single
+move. Every episode learns as a game does (its waiting afterstates end in 0).
+
 For speed, the kernels first compute the indices of every candidate afterstate (pure
 arithmetic), asking the processor to prefetch each candidate's weights as soon as its
 indices are known; then they read the weights. The reads, mostly cache misses into tables
@@ -82,6 +90,9 @@ STRIDE = FIRST_RUN + 3 * MAX_RUNS
 """Column of ``lookups``: the weights of one stage."""
 STAGE_OFFSETS = STRIDE + 1
 """Columns of ``lookups``: from here on, where the tables of a board of largest exponent 0..15 start."""
+
+RESTART_HISTORY = 1 << 17
+"""The moves of a game a restart can start from (later ones are not kept)."""
 
 _NIBBLE = np.uint64(0xF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -304,15 +315,21 @@ def _lambda_return(targets, values, slot, steps, lam, last):
     return ret
 
 
-@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_LAMBDA}, {_RESULTS})")
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, {_TC}, {_LAMBDA}, i8, {_RESULTS})")
 def _learn(
-    n_games, rows, cols, threshold, weights, lookups, alpha, tc, sums, lam, horizon, rng, scores, tiles,
-    moves,
+    n_games, rows, cols, threshold, weights, lookups, alpha, tc, sums, lam, horizon, restarts, rng, scores,
+    tiles, moves,
 ):  # fmt: skip
     """Play and learn from ``n_games`` games (afterstate TD); fill the per-game results; return the moves played.
 
     Each afterstate waits ``horizon`` moves for its update (towards its truncated
     lambda-return); with ``horizon`` 1 this is TD(0), whatever ``lam``.
+
+    After each game, up to ``restarts`` more episodes start again from the middle of the
+    last one: from the state halfway (rounded down) between the move the last episode
+    started from and the move it ended at, with the score the game had there, so that
+    each restart lies later in the game (see the module). The results are those of the
+    fresh games; the moves returned count the restarts' too.
     """
     n = lookups.shape[0]
     stride = lookups[0, STRIDE]
@@ -322,41 +339,56 @@ def _learn(
     values = np.empty(h, dtype=np.float64)  # its V
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)
+    cap = RESTART_HISTORY if restarts > 0 else 0
+    history = np.empty(cap, dtype=np.uint64)  # the state before each move of the game, for the restarts
+    history_scores = np.empty(cap, dtype=np.int64)  # and the score then
     state = rng[0]
     total = 0
     for g in range(n_games):
         b = _new_game(state, threshold, rows, cols)
         state += _GOLDEN + _GOLDEN
         score = 0
-        played = 0
-        while True:
-            _, best, target = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
-            if best < 0:
-                break
-            slot = played % h
-            if played >= h:  # the afterstate chosen h moves ago has its return: update it, then free its slot
-                ret = _lambda_return(targets, values, slot, h, lam, target)
+        first = 0  # the move this episode starts from
+        for episode in range(restarts + 1):
+            played = first
+            while True:
+                if played < cap:
+                    history[played] = b
+                    history_scores[played] = score
+                _, best, target = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
+                if best < 0:
+                    break
+                slot = played % h
+                if played - first >= h:  # the afterstate chosen h moves ago has its return: update it, free its slot
+                    ret = _lambda_return(targets, values, slot, h, lam, target)
+                    _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, sums)
+                positions[(4 + slot) * n : (5 + slot) * n] = positions[best * n : (best + 1) * n]
+                targets[slot] = target
+                values[slot] = target - points[best]
+                following = (4 + (played + 1) % h) * n  # the afterstate updated at the next move: load it meanwhile
+                if h > 1:
+                    _prefetch(weights, positions, following, n, 1)
+                if tc:
+                    _prefetch(sums, positions, following, n, 2)
+                score += points[best]
+                played += 1
+                state += _GOLDEN
+                b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
+            for j in range(max(first, played - h), played):  # the waiting afterstates, oldest first: ends in 0
+                slot = j % h
+                ret = _lambda_return(targets, values, slot, played - j, lam, 0.0)
                 _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, sums)
-            positions[(4 + slot) * n : (5 + slot) * n] = positions[best * n : (best + 1) * n]
-            targets[slot] = target
-            values[slot] = target - points[best]
-            following = (4 + (played + 1) % h) * n  # the afterstate updated at the next move: load it meanwhile
-            if h > 1:
-                _prefetch(weights, positions, following, n, 1)
-            if tc:
-                _prefetch(sums, positions, following, n, 2)
-            score += points[best]
-            played += 1
-            state += _GOLDEN
-            b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
-        for j in range(max(0, played - h), played):  # the waiting afterstates, oldest first: the game ends in 0
-            slot = j % h
-            ret = _lambda_return(targets, values, slot, played - j, lam, 0.0)
-            _td_update(weights, positions, (4 + slot) * n, n, stride, ret, alpha, tc, sums)
-        scores[g] = score
-        tiles[g] = _max_tile(b)
-        moves[g] = played
-        total += played
+            total += played - first
+            if episode == 0:
+                scores[g] = score
+                tiles[g] = _max_tile(b)
+                moves[g] = played
+            restart = (first + played) // 2
+            if restart == first or restart >= cap:  # too short an episode to restart within, or past the history
+                break
+            first = restart
+            b = history[restart]
+            score = history_scores[restart]
     rng[0] = state
     return total
 
