@@ -113,6 +113,19 @@ def test_td_lambda_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert TrainingRun(tmp_path / "other").network.trained.games == 200
 
 
+def test_restarts_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    args = ("2048", "learn", *SMALL, "--tc", "--restarts", "2", "--games", "200", "--out", str(out_dir))
+    status, _, err = run_cli(capsys, *args)
+    assert status == 0, err
+    assert "alpha 1 with TC, 2 restarts a game, seed 3" in err
+    run = TrainingRun(out_dir)
+    assert run.settings.restarts == 2
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(out_dir), "--games", "300")
+    assert status == 0, err
+    assert TrainingRun(out_dir).network.trained.games == 300
+
+
 def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "run"
     args = ("2048", "learn", *SMALL, "--stage-tile", "8", "--stage-tile", "16", "--games", "300")
@@ -142,6 +155,9 @@ def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (("--lambda", "1.5", "--games", "5"), ("--lambda",)),
         (("--horizon", "65", "--games", "5"), ("--horizon",)),
         (("--resume", "--lambda", "0.5"), ("drop --lambda",)),
+        (("--restarts", "65", "--games", "5"), ("--restarts",)),
+        (("--restarts", "-1", "--games", "5"), ("--restarts",)),
+        (("--resume", "--restarts", "1"), ("drop --restarts",)),
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
         (("--resume", "--tc"), ("drop --tc/--no-tc",)),

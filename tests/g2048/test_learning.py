@@ -344,6 +344,8 @@ def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tm
         ({"td_lambda": 0.5, "horizon": 1}, "needs a horizon of at least 2"),
         ({"horizon": 0}, "horizon must be an integer from 1 to 64"),
         ({"td_lambda": 0.5, "horizon": 65}, "horizon must be an integer from 1 to 64"),
+        ({"restarts": -1}, "restarts must be an integer from 0 to 64, got -1"),
+        ({"restarts": "2"}, "restarts must be an integer from 0 to 64, got '2'"),
         ({"stage_tiles": (256, 128)}, "stage tiles must increase: 128 comes after 256"),
         ({"stage_tiles": (2048,)}, "stage tile 2048 is not a power of two from 4 to 1024"),
         ({"stage_tiles": (100,)}, "stage tile 100 is not a power of two"),
@@ -382,6 +384,29 @@ def test_a_run_saved_before_td_lambda_loads_as_td0(tmp_path: Path) -> None:
     del data["settings"]["td_lambda"], data["settings"]["horizon"]
     (tmp_path / "run.json").write_text(json.dumps(data))
     assert TrainingRun(tmp_path).settings == SETTINGS
+
+
+def test_restarts_are_saved_learn_as_the_network_does_and_a_run_saved_before_them_has_none(
+    tmp_path: Path,
+) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "restarts": 3})
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=100)
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["settings"]["restarts"] == 3
+    assert TrainingRun(tmp_path / "run").settings == settings
+    by_hand = settings.new_network()
+    by_hand.learn(100, alpha=settings.alpha, restarts=3)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    assert (run.network.trained.games, run.network.trained.moves) == (by_hand.trained.games, by_hand.trained.moves)
+    plain = settings.new_network()
+    stats = plain.learn(100, alpha=settings.alpha)
+    assert plain.weights.tobytes() != by_hand.weights.tobytes()
+    assert plain.trained.moves == stats.results.moves.sum() < by_hand.trained.moves  # the restarts' moves count
+
+    data = json.loads((tmp_path / "run" / "run.json").read_text())
+    del data["settings"]["restarts"]
+    (tmp_path / "run" / "run.json").write_text(json.dumps(data))
+    assert TrainingRun(tmp_path / "run").settings.restarts == 0
 
 
 def test_stage_tiles_are_saved_and_a_run_saved_before_them_has_one_stage(tmp_path: Path) -> None:

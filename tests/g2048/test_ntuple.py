@@ -98,6 +98,10 @@ def test_value_checks_the_board() -> None:
         ({"games": 1, "alpha": 0.1, "td_lambda": 0.5}, "needs a horizon of at least 2"),
         ({"games": 1, "alpha": 0.1, "horizon": 2.5}, "horizon must be an integer from 1 to 64"),
         ({"games": 1, "alpha": 0.1, "horizon": True}, "horizon must be an integer"),
+        ({"games": 1, "alpha": 0.1, "restarts": -1}, "restarts must be an integer from 0 to 64, got -1"),
+        ({"games": 1, "alpha": 0.1, "restarts": 65}, "restarts must be an integer from 0 to 64"),
+        ({"games": 1, "alpha": 0.1, "restarts": 1.0}, "restarts must be an integer"),
+        ({"games": 1, "alpha": 0.1, "restarts": True}, "restarts must be an integer"),
     ],
 )
 def test_learn_checks_its_arguments(arguments: dict[str, object], message: str) -> None:

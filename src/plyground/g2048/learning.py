@@ -62,6 +62,7 @@ from plyground.g2048.ntuple import (
     NTupleNetwork,
     Tuples,
     check_lambda,
+    check_restarts,
     check_stage_tiles,
     check_tuples,
     default_tuples,
@@ -108,6 +109,8 @@ class LearnSettings:
         td_lambda: TD(lambda) with delayed updates (0: TD(0); see :meth:`NTupleNetwork.learn`).
         horizon: the moves an afterstate waits for its update (None: 1 with ``td_lambda``
             0, else :func:`default_horizon`; stored resolved).
+        restarts: episodes played again from the middle of each game (see
+            :meth:`NTupleNetwork.learn`; 0 for none, and for runs saved before restarts).
         p_four: the probability that a spawned tile is a 4.
         seed: the network's stream of spawns.
         initial_value: the value of every board before learning.
@@ -127,6 +130,7 @@ class LearnSettings:
     tc: bool = False
     td_lambda: float = 0.0
     horizon: int | None = None
+    restarts: int = 0
     p_four: float = DEFAULT_P_FOUR
     seed: int = 0
     initial_value: float = 0.0
@@ -151,6 +155,7 @@ class LearnSettings:
         td_lambda, horizon = check_lambda(self.td_lambda, horizon)
         object.__setattr__(self, "td_lambda", td_lambda)
         object.__setattr__(self, "horizon", horizon)
+        check_restarts(self.restarts)
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
@@ -428,6 +433,7 @@ class TrainingRun:
                 tc=settings.tc,
                 td_lambda=settings.td_lambda,
                 horizon=settings.resolved_horizon,
+                restarts=settings.restarts,
                 p_four=settings.p_four,
                 workers=workers,
                 stop=halt,

@@ -81,6 +81,7 @@ from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
 __all__ = [
     "DEFAULT_TUPLES",
     "MAX_HORIZON",
+    "MAX_RESTARTS",
     "MAX_STAGES",
     "MAX_TUPLE_SIZE",
     "GameResults",
@@ -88,6 +89,7 @@ __all__ = [
     "NTupleNetwork",
     "Training",
     "check_lambda",
+    "check_restarts",
     "check_stage_tiles",
     "check_tuples",
     "default_tuples",
@@ -100,6 +102,8 @@ MAX_TUPLE_SIZE = NK.MAX_RUNS  # a lookup reads at most one run per cell
 MAX_WEIGHTS = 1 << 30
 """The most weights a network may hold (4 GiB of float32)."""
 MAX_HORIZON = 64
+MAX_RESTARTS = 64
+"""The most restarts after a game (:meth:`NTupleNetwork.learn`): past a few, episodes last a move or two."""
 """The most moves an afterstate may wait for its TD(lambda) update."""
 MAX_STAGES = 8
 """The most stages a network may have."""
@@ -383,6 +387,17 @@ def check_lambda(td_lambda: Any, horizon: Any) -> tuple[float, int]:
     return float(td_lambda), horizon
 
 
+def check_restarts(restarts: Any) -> int:
+    """``restarts`` checked: an integer in [0, MAX_RESTARTS].
+
+    Raises:
+        InvalidInputError: it is not.
+    """
+    if isinstance(restarts, bool) or not isinstance(restarts, int) or not 0 <= restarts <= MAX_RESTARTS:
+        raise InvalidInputError(f"restarts must be an integer from 0 to {MAX_RESTARTS}, got {restarts!r}")
+    return restarts
+
+
 def _count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -550,6 +565,7 @@ class NTupleNetwork:
         tc: bool = False,
         td_lambda: float = 0.0,
         horizon: int = 1,
+        restarts: int = 0,
         p_four: float = DEFAULT_P_FOUR,
         batch: int = 100,
         workers: int = 1,
@@ -579,6 +595,11 @@ class NTupleNetwork:
                 lambda-return truncated after ``horizon`` moves (0 to 1; see the module).
             horizon: the moves an afterstate waits for its update (1: TD(0), whatever
                 ``td_lambda``; at most :data:`MAX_HORIZON`).
+            restarts: after each game, learn from up to this many more episodes, each
+                played out again from the state halfway between the last one's start and
+                end, so that more of the learning lies late in the game (0 to
+                :data:`MAX_RESTARTS`; see ``_ntuple_kernels``). The statistics are those of
+                the games; :attr:`trained` counts the restarts' moves too.
             p_four: the probability that a spawned tile is a 4.
             batch: games per kernel call (with several workers, at most this many); with
                 one worker, ``on_progress`` is called after each.
@@ -597,10 +618,11 @@ class NTupleNetwork:
 
         Raises:
             InvalidInputError: a bad number of games, batch or workers, ``alpha``,
-                ``td_lambda``, ``horizon`` or ``p_four``.
+                ``td_lambda``, ``horizon``, ``restarts`` or ``p_four``.
         """
         games = _count(games, "games", 0)
         td_lambda, horizon = check_lambda(td_lambda, horizon)
+        restarts = check_restarts(restarts)
         batch = _count(batch, "batch", 1)
         workers = _count(workers, "workers", 1)
         if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
@@ -614,7 +636,7 @@ class NTupleNetwork:
 
             def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
                 network = (self._rows, self._cols, threshold, self._weights, self._lookups)
-                learning = (float(alpha), bool(tc), sums, td_lambda, horizon)
+                learning = (float(alpha), bool(tc), sums, td_lambda, horizon, restarts)
                 return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
 
             return self._learn_in_threads(play, games, min(workers, games), batch, stop, on_progress)
@@ -628,7 +650,7 @@ class NTupleNetwork:
             began = time.perf_counter()
             played = NK._learn(
                 stop_at - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
-                bool(tc), sums, td_lambda, horizon, self._rng, scores[start:stop_at],
+                bool(tc), sums, td_lambda, horizon, restarts, self._rng, scores[start:stop_at],
                 tiles[start:stop_at], moves[start:stop_at],
             )  # fmt: skip
             spent = time.perf_counter() - began

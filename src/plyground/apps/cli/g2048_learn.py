@@ -82,10 +82,11 @@ def _describe(run: TrainingRun) -> str:
     lam = f", lambda {settings.td_lambda:g} over {settings.horizon} moves" if settings.resolved_horizon > 1 else ""
     tiles = settings.stage_tiles
     stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
+    restarts = f", {settings.restarts} restarts a game" if settings.restarts else ""
     return (
         f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
         f"alpha {settings.alpha:g}{steps}"
-        f"{' with TC' if settings.tc else ''}{lam}, seed {settings.seed}; goal {goal} in all"
+        f"{' with TC' if settings.tc else ''}{lam}{restarts}, seed {settings.seed}; goal {goal} in all"
     )
 
 
@@ -154,6 +155,15 @@ def learn(
             "at least 2; 1 without --lambda).",
         ),
     ] = None,
+    restarts: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=64,
+            help="After each game, learn from this many more episodes, each played out again from halfway "
+            "between the last one's start and end, so that more learning lies late in the game (default 0).",
+        ),
+    ] = None,
     stage_tile: Annotated[
         list[int] | None,
         typer.Option(
@@ -210,6 +220,7 @@ def learn(
             "--tc/--no-tc": tc,
             "--lambda": td_lambda,
             "--horizon": horizon,
+            "--restarts": restarts,
             "--stage-tile": stage_tile or None,
             "--rows": rows,
             "--cols": cols,
@@ -241,6 +252,7 @@ def learn(
             tc=bool(tc),
             td_lambda=0.0 if td_lambda is None else td_lambda,
             horizon=horizon,
+            restarts=0 if restarts is None else restarts,
             p_four=0.1 if p_four is None else p_four,
             seed=resolve_seed(seed),
             initial_value=0.0 if initial_value is None else initial_value,
