@@ -51,13 +51,14 @@ truncated lambda-return (:func:`_lambda_return`), with ``V(prev)`` read afresh a
 TD(0). At the end of a game the waiting afterstates move, oldest first, towards their
 returns truncated at the end (the last one towards 0).
 
-*Restarts* (after Matsuzaki 2017) spend more of the learning on the late game, which
-greedy play rarely reaches: when a game ends after ``T`` moves, the learner starts again
-from the state before move ``T // 2`` (with the game's score there), plays that episode
-out with fresh spawns (ending at move ``T'``), then starts again from move
-``(T // 2 + T') // 2``, and so on, each restart halfway between the last one and the end
-of the last episode, until ``restarts`` of them are played or an episode lasted a single
-move. Every episode learns as a game does (its waiting afterstates end in 0).
+*Restarts* spend more of the learning on the late game, which greedy play rarely reaches
+(Matsuzaki 2017 restarts training games from their later states; this is one such
+scheme): when a game ends after ``T`` moves, the learner starts again from the state
+before move ``T // 2`` (with the game's score there), plays that episode out with fresh
+spawns (ending at move ``T'``), then starts again from move ``(T // 2 + T') // 2``, and
+so on, each restart halfway between the last one and the end of the last episode, until
+``restarts`` of them are played or an episode lasted one move or none. Every episode
+learns as a game does (its waiting afterstates end in 0).
 
 For speed, the kernels first compute the indices of every candidate afterstate (pure
 arithmetic), asking the processor to prefetch each candidate's weights as soon as its
