@@ -568,14 +568,18 @@ def test_a_long_search_does_not_hold_up_other_requests() -> None:
     """While a one-second hint runs, other games are created, moved and read at once."""
 
     async def scenario() -> tuple[float, float, list[float]]:
-        app = create_app(limits=Limits(search_ms=1000), search_slots=1)
+        app = create_app(limits=Limits(search_ms=2000), search_slots=1)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://lab") as http:
             game = (await http.post("/api/2048/games", json={"seed": 5})).json()
             await http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1})  # builds the tables
+            for i in range(40):  # a fuller board: on an opening one, the cut-off ends every depth to 30 in 0.3 s
+                direction = ("left", "down", "right", "up")[i % 4]
+                await http.post(f"/api/2048/games/{game['id']}/move", json={"direction": direction})
             other = (await http.post("/api/2048/games", json={"seed": 6})).json()
             start = time.perf_counter()
-            hint = asyncio.ensure_future(http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1000}))
+            # 2 s: the search stops early when the next depth would not fit, but not before a third of it
+            hint = asyncio.ensure_future(http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 2000}))
             await asyncio.sleep(0.1)  # the search is under way
             answered = []
             for direction in ("left", "right", "up", "down"):
