@@ -11,7 +11,7 @@ score as a fraction of the optimal expected score, the steadier ``1 - regret per
 optimal``, and the share of optimal moves.
 
     python benchmarks/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR] [--train-games 300000 | --seconds S]
-        [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V]
+        [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V] [--restarts R]
         [--tuples wide | default | wide+7 | wide+7x3] [--save DIR]
 
 Target: on 3x3, a network trained there reaches >= 95% of the optimal expected score
@@ -59,7 +59,13 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.learning import default_horizon
-from plyground.g2048.ntuple import NTupleNetwork, check_lambda, check_stage_tiles, default_tuples
+from plyground.g2048.ntuple import (
+    NTupleNetwork,
+    check_lambda,
+    check_restarts,
+    check_stage_tiles,
+    default_tuples,
+)
 from plyground.g2048.solver import Solution, default_directory, solve
 from regret import Player, ai_player, interval, play
 
@@ -128,7 +134,13 @@ def train(network: NTupleNetwork, args: argparse.Namespace, console: Console, la
                 break
             games = CHUNK if total is None else min(CHUNK, total - done)
             stats = network.learn(
-                games, alpha=args.alpha, tc=args.tc, td_lambda=args.td_lambda, horizon=args.horizon, workers=1
+                games,
+                alpha=args.alpha,
+                tc=args.tc,
+                td_lambda=args.td_lambda,
+                horizon=args.horizon,
+                restarts=args.restarts,
+                workers=1,
             )
             last_mean = stats.results.mean_score
             progress.update(task, completed=network.trained.games if total else time.perf_counter() - start)
@@ -200,6 +212,7 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[
         "weights": int(network.weights.shape[0]),
         "alpha": args.alpha if trains else None,
         "tc": network.uses_tc,
+        "restarts": args.restarts if trains else None,
         "stage_tiles": list(network.stage_tiles),
         "initial_value": None if args.load else args.initial_value,
         "loaded_from": str(args.load) if args.load else None,
@@ -237,6 +250,9 @@ def main() -> None:
     parser.add_argument("--horizon", type=int, help="moves an afterstate waits for its TD(lambda) update")
     parser.add_argument("--initial-value", type=float, default=0.0, help="optimistic initial value of every board")
     parser.add_argument(
+        "--restarts", type=int, default=0, help="episodes replayed from later states of each game (default 0)"
+    )
+    parser.add_argument(
         "--stage-tile", type=int, action="append", default=[], help="a tile that starts a stage (repeatable)"
     )
     parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide")
@@ -252,6 +268,7 @@ def main() -> None:
         args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1
     try:
         check_lambda(args.td_lambda, args.horizon)
+        check_restarts(args.restarts)
         for size in args.sizes:
             check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
     except (InvalidInputError, ValueError) as exc:
@@ -261,7 +278,8 @@ def main() -> None:
     rows_out = [row for size in args.sizes for row in measure(size, args, console)]
 
     lam = f", lambda {args.td_lambda:g} over {args.horizon}" if args.horizon > 1 else ""
-    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}{lam}"
+    restarts = f", {args.restarts} restarts" if args.restarts else ""
+    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}{lam}{restarts}"
     if args.load:
         learning = f"loaded from {args.load}" + (
             f", trained {args.seconds:g} s more at {learning}" if args.seconds else ""
