@@ -251,6 +251,25 @@ def test_compact_storage_gives_the_same_solution_in_fewer_bytes(
     assert small["states"] < big["states"] / 2 and small["after"] < big["after"] / 2
 
 
+def test_a_layer_is_the_sorted_states_of_an_age_with_their_values(
+    solved: dict[tuple[int, int, float], Solution],
+) -> None:
+    solution = solved[2, 3, 0.1]
+    for age in (4, 20, 100):
+        codes, values = solution.layer(age)
+        assert values is not None and codes.shape == values.shape and codes.shape[0] > 0
+        assert np.all(codes[1:] > codes[:-1])
+        boards = list(solution.boards(age))
+        assert [board.bits for board, _ in boards] == [int(c) for c in codes]
+        assert [solution.value(board) for board, _ in boards] == values.tolist()
+        with pytest.raises(ValueError, match="read-only"):
+            codes[0] = 0
+        with pytest.raises(ValueError, match="read-only"):
+            values[0] = 0.0
+    codes, values = solution.layer(7)  # no state has an odd age
+    assert codes.shape == (0,) and values is not None and values.shape == (0,)
+
+
 def test_forward_only_counts_then_a_full_solve_continues(tmp_path: Path) -> None:
     counted = solve(2, 3, directory=tmp_path, forward_only=True, max_age=40)
     assert not counted.solved and not counted.complete

@@ -679,6 +679,17 @@ class Solution:
             out.append(StartClass(board, p, self.value(board)))
         return out
 
+    def layer(self, age: int) -> tuple[Codes, Values | None]:
+        """The canonical state codes of ``age`` (sorted bitboards) and their values (None before
+        the backward pass), as read-only arrays; empty for an age no state has."""
+        codes, values = self._layer(age)
+        codes = codes.view()
+        codes.flags.writeable = False
+        if values is not None:
+            values = values.view()
+            values.flags.writeable = False
+        return codes, values
+
     def boards(self, age: int) -> Iterator[tuple[Board, float | None]]:
         """The canonical states of ``age`` with their values (None before the backward pass)."""
         codes, values = self._layer(age)
