@@ -268,6 +268,9 @@ def test_a_layer_is_the_sorted_states_of_an_age_with_their_values(
             values[0] = 0.0
     codes, values = solution.layer(7)  # no state has an odd age
     assert codes.shape == (0,) and values is not None and values.shape == (0,)
+    for bad in (-2, 4.0, "4", True):
+        with pytest.raises(InvalidInputError, match="age must be a non-negative integer"):
+            solution.layer(bad)  # type: ignore[arg-type]
 
 
 def test_forward_only_counts_then_a_full_solve_continues(tmp_path: Path) -> None:

@@ -681,8 +681,14 @@ class Solution:
 
     def layer(self, age: int) -> tuple[Codes, Values | None]:
         """The canonical state codes of ``age`` (sorted bitboards) and their values (None before
-        the backward pass), as read-only arrays; empty for an age no state has."""
-        codes, values = self._layer(age)
+        the backward pass), as read-only arrays; empty for an age no state has.
+
+        Raises:
+            InvalidInputError: ``age`` is not a non-negative integer.
+        """
+        if isinstance(age, bool) or not isinstance(age, int | np.integer) or age < 0:
+            raise InvalidInputError(f"age must be a non-negative integer, got {age!r}")
+        codes, values = self._layer(int(age))
         codes = codes.view()
         codes.flags.writeable = False
         if values is not None:
