@@ -96,7 +96,7 @@ def _afterstate_value(b: np.uint64, age: int, codes: npt.NDArray[np.uint64], val
 def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, starts, rng, scores, afters_out):
     """Play ``n_games`` games, moving every candidate afterstate's value towards its exact value.
 
-    Fills ``scores``; keeps the first afterstates chosen (up to the length of ``afters_out``)
+    Fills ``scores``; keeps every 50th afterstate chosen (up to the length of ``afters_out``)
     for the check; returns the updates made and the sum of their squared errors.
     """
     n = lookups.shape[0]
@@ -109,6 +109,7 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
     updates = 0
     squares = 0.0
     kept = 0
+    played = 0
     for g in range(n_games):
         b = NK._new_game(state, threshold, ROWS, COLS)
         state += _GOLDEN + _GOLDEN
@@ -131,9 +132,10 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
                 draw = K._mix64(state ^ _EXPLORE_SALT) >> np.uint64(11)
                 if np.float64(draw) * (1.0 / 9007199254740992.0) < explore:
                     best = optimal
-            if kept < afters_out.shape[0]:
+            if kept < afters_out.shape[0] and played % 50 == 0:
                 afters_out[kept] = afters[best]
                 kept += 1
+            played += 1
             score += points[best]
             b = K._spawn_with(afters[best], K._mix64(state), threshold, ROWS, COLS)
         scores[g] = score
@@ -218,7 +220,7 @@ def main() -> None:
                 CHUNK, threshold, weights, lookups, alpha, args.explore, *tables, rng, scores, sample
             )
             if not checked:
-                checked = check_exact(solution, tables, sample)
+                checked = check_exact(solution, tables, sample[sample != 0])
             games += CHUNK
             updates += int(done)
             squares = float(chunk_squares) / max(int(done), 1)
