@@ -16,8 +16,9 @@ measured against the solution as in ``ntuple_optimal.py``.
     python benchmarks/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500] [--explore 1.0]
         [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR]
 
-Before fitting, the script checks its exact afterstate values against
-``Solution.afterstate_value`` on a few hundred afterstates met in play.
+After the first games, the script checks its exact afterstate values against
+``Solution.afterstate_value`` on 300 afterstates met in them, and it stops if a spawned
+board is ever missing from the solution's tables.
 """
 
 from __future__ import annotations
@@ -64,50 +65,44 @@ def _tile_sum(b: np.uint64) -> int:
     return total
 
 
-@kernel("f8(u8, i8, u8[::1], f8[::1], i8[::1])")
-def _state_value(b: np.uint64, age: int, codes: npt.NDArray[np.uint64], values: npt.NDArray[np.float64],
-                 starts: npt.NDArray[np.int64]) -> float:  # fmt: skip
-    """The exact value of state ``b`` of ``age``: the layers of all ages lie one after the other in
-    ``codes`` and ``values``, the layer of age ``a`` from ``starts[a // 2]`` to ``starts[a // 2 + 1]``.
-    NaN if ``b`` is not there."""
-    lo, hi = starts[age // 2], starts[age // 2 + 1]
-    k = SK._find(codes[lo:hi], SK._canonical(b, ROWS, COLS))
-    return values[lo + k] if k >= 0 else np.nan
+@kernel("i8(u8[::1], i8, u8[::1], f8[::1], i8[::1], f8[::1])")
+def _afterstate_values(boards, age, codes, values, starts, out):
+    """The exact value of each afterstate of ``age`` in ``boards``, into ``out`` (the solver's
+    ``_chance_values`` over the layers of ages ``age + 2`` and ``age + 4``); return how many
+    spawned boards were missing from them (0 unless the tables are wrong).
+
+    The layers of all ages lie one after the other in ``codes`` and ``values``, the layer
+    of age ``a`` from ``starts[a // 2]`` to ``starts[a // 2 + 1]``.
+    """
+    lo2, hi2 = starts[age // 2 + 1], starts[age // 2 + 2]
+    lo4, hi4 = starts[age // 2 + 2], starts[age // 2 + 3]
+    return SK._chance_values(
+        boards, ROWS, COLS, P_FOUR, codes[lo2:hi2], values[lo2:hi2], codes[lo4:hi4], values[lo4:hi4], out
+    )
 
 
-@kernel("f8(u8, i8, u8[::1], f8[::1], i8[::1])")
-def _afterstate_value(b: np.uint64, age: int, codes: npt.NDArray[np.uint64], values: npt.NDArray[np.float64],
-                      starts: npt.NDArray[np.int64]) -> float:  # fmt: skip
-    """The exact value of afterstate ``b`` of ``age``: the average over its empty cells of
-    ``(1 - P_FOUR) * V(with a 2) + P_FOUR * V(with a 4)``."""
-    empty = K._empty_bits(b, ROWS, COLS)
-    total = 0.0
-    cells = 0
-    while empty:
-        low = empty & (~empty + np.uint64(1))
-        empty ^= low
-        cells += 1
-        total += (1.0 - P_FOUR) * _state_value(b | low, age + 2, codes, values, starts)
-        total += P_FOUR * _state_value(b | (low << np.uint64(1)), age + 4, codes, values, starts)
-    return total / cells
+_FIT = "Tuple((i8, f8, i8))(i8, u8, f4[::1], i8[:, ::1], f8, f8, u8[::1], f8[::1], i8[::1], u8[::1], i8[::1], u8[::1])"
 
 
-@kernel("Tuple((i8, f8))(i8, u8, f4[::1], i8[:, ::1], f8, f8, u8[::1], f8[::1], i8[::1], u8[::1], i8[::1], u8[::1])")
+@kernel(_FIT)
 def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, starts, rng, scores, afters_out):
     """Play ``n_games`` games, moving every candidate afterstate's value towards its exact value.
 
     Fills ``scores``; keeps every 50th afterstate chosen (up to the length of ``afters_out``)
-    for the check; returns the updates made and the sum of their squared errors.
+    for the check; returns the updates made, the sum of their squared errors and the
+    spawned boards missing from the tables (0 unless they are wrong).
     """
     n = lookups.shape[0]
     stride = lookups[0, NK.STRIDE]
     positions = np.empty(4 * n, dtype=np.int64)
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)
+    exact = np.empty(4, dtype=np.float64)
     no_sums = np.empty(0, dtype=np.float32)
     state = rng[0]
     updates = 0
     squares = 0.0
+    missing = 0
     kept = 0
     played = 0
     for g in range(n_games):
@@ -118,13 +113,12 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
             count, best, _ = NK._candidates(b, ROWS, COLS, weights, lookups, positions, afters, points)
             if best < 0:
                 break
-            age = _tile_sum(b)
+            missing += _afterstate_values(afters[:count], _tile_sum(b), codes, values, starts, exact)
             optimal, optimal_value = 0, -np.inf
             for i in range(count):
-                exact = _afterstate_value(afters[i], age, codes, values, starts)
-                if points[i] + exact > optimal_value:
-                    optimal, optimal_value = i, points[i] + exact
-                error = NK._td_update(weights, positions, i * n, n, stride, exact, alpha, False, no_sums)
+                if points[i] + exact[i] > optimal_value:
+                    optimal, optimal_value = i, points[i] + exact[i]
+                error = NK._td_update(weights, positions, i * n, n, stride, exact[i], alpha, False, no_sums)
                 updates += 1
                 squares += error * error
             state += _GOLDEN
@@ -140,11 +134,11 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
             b = K._spawn_with(afters[best], K._mix64(state), threshold, ROWS, COLS)
         scores[g] = score
     rng[0] = state
-    return updates, squares
+    return updates, squares, missing
 
 
 def exact_tables(solution: Solution) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Every layer of the solution one after the other, and where each age starts (see ``_state_value``)."""
+    """Every layer of the solution one after the other, and where each age starts (see ``_afterstate_values``)."""
     top = max(counts.age for counts in solution.counts())
     starts = np.zeros(top // 2 + 4, dtype=np.int64)
     codes, values = [], []
@@ -162,11 +156,13 @@ def exact_tables(solution: Solution) -> tuple[npt.NDArray[np.uint64], npt.NDArra
 
 
 def check_exact(solution: Solution, tables: tuple[npt.NDArray[np.uint64], ...], afters: npt.NDArray[np.uint64]) -> int:
-    """Compare ``_afterstate_value`` with ``Solution.afterstate_value`` on ``afters``; return how many matched."""
+    """Compare ``_afterstate_values`` with ``Solution.afterstate_value`` on ``afters``; return how many matched."""
     codes, values, starts = tables
+    out = np.empty(1, dtype=np.float64)
     for bits in afters:
         board = Board(int(bits), ROWS, COLS)
-        mine = float(_afterstate_value(bits, board.tile_sum(), codes, values, starts))
+        _afterstate_values(np.array([bits], dtype=np.uint64), board.tile_sum(), codes, values, starts, out)
+        mine = float(out[0])
         theirs = solution.afterstate_value(board)
         if not abs(mine - theirs) <= 1e-9 * max(1.0, abs(theirs)):
             raise SystemExit(f"exact value mismatch on {board.to_text()}: {mine} against {theirs}")
@@ -216,9 +212,11 @@ def main() -> None:
         task = progress.add_task("fitting", total=args.seconds)
         while (spent := time.perf_counter() - began) < args.seconds:
             alpha = args.alpha if spent < 2 * args.seconds / 3 else args.late_alpha
-            done, chunk_squares = _fit(
+            done, chunk_squares, missing = _fit(
                 CHUNK, threshold, weights, lookups, alpha, args.explore, *tables, rng, scores, sample
             )
+            if missing:
+                raise SystemExit(f"{missing} spawned boards are missing from the exact tables of {folder}")
             if not checked:
                 checked = check_exact(solution, tables, sample[sample != 0])
             games += CHUNK
