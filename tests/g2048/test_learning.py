@@ -21,7 +21,7 @@ from plyground.g2048.ntuple import LearnStats, NTupleNetwork
 from tests.naive import g2048 as naive
 
 SMALL = (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (0, 0)))
-"""Two 3-tuples for 3×3 boards: 4096 weights each."""
+"""Two 3-tuples for 3×3 boards: 11**3 weights each (radix 11)."""
 
 SETTINGS = LearnSettings(
     rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
@@ -220,7 +220,7 @@ def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
     assert resumed.network.weights.tobytes() == whole.network.weights.tobytes()
     assert resumed.network.stage_tiles == whole.network.stage_tiles == stage_tiles
     if stage_tiles:  # the games reached the last stage: its tables were learnt (and survived the kill)
-        assert resumed.network.weights[-4096 * len(SMALL) :].any()
+        assert resumed.network.weights[-(11**3) * len(SMALL) :].any()  # a stage of two tables of radix 11
     assert resumed.network.rng_state == whole.network.rng_state
     assert resumed.network.trained.games == whole.network.trained.games == 600
     assert resumed.network.trained.moves == whole.network.trained.moves

@@ -26,7 +26,10 @@ from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
 SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: 4096 weights each."""
+"""Two 3-tuples for 3×3 boards: TABLE weights each."""
+RADIX = 11
+"""The radix of a 3×3 network's tables (tiles up to 1024: exponents 0 to 10)."""
+TABLE = RADIX**3
 
 SIZES = [(r, c) for r in range(2, 5) for c in range(2, 5)]
 
@@ -55,7 +58,8 @@ def test_the_default_4x4_network() -> None:
         ([[(0, 0), (4, 0)]], "tuples[0] has cell (4, 0) outside the 4x4 board"),
         ([[(0, 0)], [(0, 1), (0, 1)]], "tuples[1] has cell (0, 1) twice"),
         ([[(0, 0)], []], "tuples[1] has 0 cells"),
-        ([[(0, c) for c in range(4)] + [(1, c) for c in range(4)]], f"has 8 cells: a tuple has 1 to {MAX_TUPLE_SIZE}"),
+        ([[(r, c) for r in range(3) for c in range(3)]], f"has 9 cells: a tuple has 1 to {MAX_TUPLE_SIZE}"),
+        ([[(0, c) for c in range(4)] + [(1, c) for c in range(4)]], "1 tuples need 4,294,967,296 weights"),
         ([[(0, 0, 1)]], "tuples[0] has cell (0, 0, 1)"),
         ([[(0, True)]], "a cell is a (row, col) pair of integers"),
         ([[(-1, 0)]], "cell (-1, 0) outside"),
@@ -128,7 +132,7 @@ def test_value_matches_the_naive_network_after_learning() -> None:
     network = NTupleNetwork(3, 3, SMALL, seed=4)
     network.learn(30, alpha=0.1)
     board = Board.parse("2 4 8/16 0 2/0 0 4")
-    expected = naive_nt.value(board.bits, 3, 3, SMALL, np.array(network.weights))
+    expected = naive_nt.value(board.bits, 3, 3, SMALL, np.array(network.weights), radix=RADIX)
     assert network.value(board) == expected != 0.0
 
 
@@ -234,14 +238,16 @@ def _header(path: Path) -> dict[str, object]:
         ("version", "unsupported version 2"),
         ("tuples", "tuples[0] has cell (7, 0) outside the 3x3 board"),
         ("size", "a 9x3 board is not supported"),
-        ("shape", "weights holds float32 of shape (10,), expected float32 of shape (8192,)"),
+        ("shape", "weights holds float32 of shape (10,), expected float32 of shape (2662,)"),
         ("dtype", "weights holds float64"),
         ("nan", "weights holds values that are not finite"),
         ("rng", "header 'rng_state' must be an integer in [0, 2**64)"),
         ("tc", "no tc_errors array"),
         ("keys", "bad header keys: missing [], unknown ['extra']"),
         ("stages", "stage tiles must increase: 64 comes after 128"),
-        ("stage size", "expected float32 of shape (16384,)"),
+        ("stage size", "expected float32 of shape (5324,)"),
+        ("radix", "radix must be an integer from 11 to 16 on 3x3, got 9"),
+        ("radix size", "expected float32 of shape (8192,)"),
         ("json", "the header is not UTF-8 JSON"),
     ],
 )
@@ -277,9 +283,9 @@ def test_a_damaged_file_is_refused_in_one_line(tmp_path: Path, damage: str, mess
     elif damage == "shape":
         _rewrite(path, weights=np.zeros(10, np.float32))
     elif damage == "dtype":
-        _rewrite(path, weights=np.zeros(8192, np.float64))
+        _rewrite(path, weights=np.zeros(2 * TABLE, np.float64))
     elif damage == "nan":
-        _rewrite(path, weights=np.full(8192, np.nan, np.float32))
+        _rewrite(path, weights=np.full(2 * TABLE, np.nan, np.float32))
     elif damage == "rng":
         _rewrite(path, {**header, "rng_state": -3})
     elif damage == "tc":
@@ -290,6 +296,10 @@ def test_a_damaged_file_is_refused_in_one_line(tmp_path: Path, damage: str, mess
         _rewrite(path, {**header, "stage_tiles": [128, 64]})
     elif damage == "stage size":  # two stages need twice the weights
         _rewrite(path, {**header, "stage_tiles": [128]})
+    elif damage == "radix":
+        _rewrite(path, {**header, "radix": 9})
+    elif damage == "radix size":  # 16**3 weights a table
+        _rewrite(path, {**header, "radix": 16})
     elif damage == "json":
         _rewrite(path, header=np.frombuffer(b"\xff{", dtype=np.uint8))
     with pytest.raises(CorruptFileError) as info:
@@ -324,22 +334,22 @@ def test_too_many_weights_for_the_stages_are_refused() -> None:
 
 def test_a_new_stage_starts_as_a_copy_of_the_one_before() -> None:
     network = NTupleNetwork(3, 3, SMALL, seed=4, stage_tiles=[64, 128])
-    assert network.stage_tiles == (64, 128) and network.weights.shape == (3 * 8192,)
+    assert network.stage_tiles == (64, 128) and network.weights.shape == (3 * 2 * TABLE,)
     assert "stages at 64, 128" in repr(network)
     network.learn(300, alpha=0.1)
     weights = network.weights
     late = [Board.parse("64 2 0/0 0 0/0 0 0"), Board.parse("128 4 2/0 2 0/0 0 0"), Board.parse("256 32 0/0 0 0/0 0 0")]
     for board in late:  # valued as the first stage's tables would, wherever a later stage has learnt nothing
-        positions = naive_nt.positions(board.bits, 3, 3, SMALL, (64, 128))
-        expected = sum(naive_nt.weight(np.array(weights), i, SMALL) for i in positions)
+        positions = naive_nt.positions(board.bits, 3, 3, SMALL, (64, 128), RADIX)
+        expected = sum(naive_nt.weight(np.array(weights), i, SMALL, RADIX) for i in positions)
         assert network.value(board) == expected
     early = Board.parse("32 2 0/0 0 0/0 0 0")
-    assert network.value(early) == naive_nt.value(early.bits, 3, 3, SMALL, np.array(weights))
-    assert weights[8192:].any() and not weights[8192:].all()  # some promoted weights learnt, most still 0
+    assert network.value(early) == naive_nt.value(early.bits, 3, 3, SMALL, np.array(weights), radix=RADIX)
+    assert weights[2 * TABLE :].any() and not weights[2 * TABLE :].all()  # some promoted weights learnt, most still 0
 
     plain = NTupleNetwork(3, 3, SMALL, seed=4)
     plain.learn(300, alpha=0.1)
-    assert plain.weights.tobytes() != weights[:8192].tobytes()  # the late game no longer moves the first stage
+    assert plain.weights.tobytes() != weights[: 2 * TABLE].tobytes()  # the late game no longer moves the first stage
 
 
 def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_learns() -> None:
@@ -347,7 +357,7 @@ def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_
     network.learn(200, alpha=0.5, tc=True)
     staged = network.with_stages([128])
     assert staged.stage_tiles == (128,) and staged.uses_tc and staged.trained == network.trained
-    assert staged.rng_state == network.rng_state and staged.weights[: 2 * 4096].tobytes() == network.weights.tobytes()
+    assert staged.rng_state == network.rng_state and staged.weights[: 2 * TABLE].tobytes() == network.weights.tobytes()
     rng = np.random.default_rng(1)
     for _ in range(200):
         cells = rng.integers(0, 10, 9)  # largest tiles up to 512: both stages
@@ -356,11 +366,11 @@ def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_
     a, b = staged.play_greedy(20, seed=2), network.play_greedy(20, seed=2)
     assert a.scores.tolist() == b.scores.tolist()
     staged.learn(100, alpha=0.5, tc=True)
-    assert staged.weights[2 * 4096 :].any()  # the new stage learnt
+    assert staged.weights[2 * TABLE :].any()  # the new stage learnt
     unreached = network.with_stages([1024])  # its TC sums are carried over: until 1024, it learns as the original
     unreached.learn(50, alpha=0.5, tc=True)
     network.learn(50, alpha=0.5, tc=True)
-    assert unreached.weights[: 2 * 4096].tobytes() == network.weights.tobytes()
+    assert unreached.weights[: 2 * TABLE].tobytes() == network.weights.tobytes()
     with pytest.raises(InvalidInputError, match=r"already has stages \(from 128\)"):
         staged.with_stages([256])
     with pytest.raises(InvalidInputError, match="stage tiles must increase"):
@@ -381,6 +391,51 @@ def test_a_staged_network_round_trips_and_a_file_before_stages_has_one(tmp_path:
     assert header.pop("stage_tiles") == []
     _rewrite(tmp_path / "old.npz", header)  # as written before stages existed
     assert NTupleNetwork.load(tmp_path / "old.npz").stage_tiles == ()
+
+
+def _as_radix_16(weights: np.ndarray, tuples: list[list[tuple[int, int]]], radix: int) -> np.ndarray:
+    """The weights of tables in ``radix`` spread into tables of radix 16 (0 at the exponents they cannot hold)."""
+    parts, start = [], 0
+    for cells in tuples:
+        k = len(cells)
+        table = np.zeros((16,) * k, np.float32)  # axes from the last cell to the first: the first is least significant
+        table[(slice(0, radix),) * k] = weights[start : start + radix**k].reshape((radix,) * k)
+        parts.append(table.ravel())
+        start += radix**k
+    return np.concatenate(parts)
+
+
+def test_compact_tables_learn_as_tables_of_radix_16(tmp_path: Path) -> None:
+    compact, wide = NTupleNetwork(3, 3, SMALL, seed=5), NTupleNetwork(3, 3, SMALL, seed=5, radix=16)
+    assert (compact.radix, wide.radix) == (RADIX, 16)
+    assert compact.weights.shape == (2 * TABLE,) and wide.weights.shape == (2 * 16**3,)
+    a, b = compact.learn(300, alpha=0.5, tc=True), wide.learn(300, alpha=0.5, tc=True)
+    assert a.results.scores.tolist() == b.results.scores.tolist() and a.results.max_tile >= 256
+    assert wide.weights.tobytes() == _as_radix_16(np.array(compact.weights), SMALL, RADIX).tobytes()
+    assert compact.weights.any()
+
+    wide.save(tmp_path / "old.npz")
+    header = _header(tmp_path / "old.npz")
+    assert header.pop("radix") == 16
+    _rewrite(tmp_path / "old.npz", header)  # as written before compact tables: radix 16
+    old = NTupleNetwork.load(tmp_path / "old.npz")
+    assert old.radix == 16 and old.weights.tobytes() == wide.weights.tobytes()
+    compact.save(tmp_path / "new.npz")
+    assert NTupleNetwork.load(tmp_path / "new.npz").radix == RADIX
+    board = Board.parse("256 128 4/8 2 0/0 2 0")
+    assert old.value(board) == compact.value(board) != 0.0
+
+
+def test_a_tile_too_large_for_compact_tables_reads_as_the_largest_they_hold() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=5)
+    network.learn(100, alpha=0.5)
+    assert network.value(Board.parse("4096 2 4/8 0 0/0 0 2")) == network.value(Board.parse("1024 2 4/8 0 0/0 0 2"))
+
+
+@pytest.mark.parametrize(("radix", "message"), [(10, "got 10"), (17, "got 17"), (True, "got True"), (11.0, "got 11.0")])
+def test_a_bad_radix_is_refused_in_one_line(radix: object, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=f"radix must be an integer from 11 to 16 on 3x3, {message}"):
+        NTupleNetwork(3, 3, SMALL, radix=radix)  # type: ignore[arg-type]
 
 
 def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The n-tuple kernels against their slow twins in ``tests/naive/ntuple.py``, on boards of every size.
 
-Networks here have small tuples (1 to 3 cells), so that tables stay tiny. Weights are
+Networks here have small tuples (1 to 3 cells), so that tables stay tiny, and the radix of
+a new network for their size or 16 (that of files written before compact tables). Weights are
 multiples of 1/64 of modest size, so that sums of them are exact in any order. Some
 networks have stages; about half the weights of a stage after the first are 0, so that
 they read (and promote) the weight a stage before.
@@ -17,17 +18,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from plyground.g2048 import _ntuple_kernels as NK
-from plyground.g2048.ntuple import MAX_TUPLE_SIZE, _layout
+from plyground.g2048.ntuple import MAX_TUPLE_SIZE, _layout, compact_radix
 from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
-Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray, tuple[int, ...]]
+Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray, tuple[int, ...], int]
+
+
+def radixes(rows: int, cols: int) -> st.SearchStrategy[int]:
+    """The radix of a new network for the size, or 16."""
+    return st.sampled_from(sorted({compact_radix(rows, cols), 16}))
 
 
 @st.composite
 def networks(draw: st.DrawFn, rows: int | None = None, cols: int | None = None) -> Network:
-    """A board size, 1 to 3 random tuples of 1 to 3 cells, 0 to 2 stage tiles, and random weights."""
+    """A board size, 1 to 3 random tuples of 1 to 3 cells, 0 to 2 stage tiles, a radix, and random weights."""
     r = rows if rows is not None else draw(st.integers(2, 4))
     c = cols if cols is not None else draw(st.integers(2, 4))
     cells = [(i, j) for i in range(r) for j in range(c)]
@@ -36,12 +42,13 @@ def networks(draw: st.DrawFn, rows: int | None = None, cols: int | None = None) 
     )
     exponents = draw(st.lists(st.integers(2, min(r * c + 1, 15)), max_size=2, unique=True))
     stages = tuple(1 << e for e in sorted(exponents))
+    radix = draw(radixes(r, c))
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
-    size = naive_nt.size(tuples)
+    size = naive_nt.size(tuples, radix)
     weights = (rng.integers(-4096, 4096, size * (len(stages) + 1)) / 64).astype(np.float32)
     weights[size:] *= rng.integers(0, 2, weights.shape[0] - size)  # promoted where 0
-    return r, c, tuples, weights, stages
+    return r, c, tuples, weights, stages, radix
 
 
 @st.composite
@@ -51,21 +58,21 @@ def boards_and_networks(draw: st.DrawFn) -> tuple[list[list[int]], Network]:
 
 
 def _lookups(network: Network) -> np.ndarray:
-    rows, cols, tuples, _, stages = network
-    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[0]
+    rows, cols, tuples, _, stages, radix = network
+    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
 
 
 @given(boards_and_networks())
 def test_positions_match_naive(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, tuples, weights, stages = network
+    rows, cols, tuples, weights, stages, radix = network
     bits = naive.to_bits(grid)
     lookups = _lookups(network)
     assert lookups.shape[0] == len(naive_nt.lookups(rows, cols, tuples))
     out = np.full(lookups.shape[0] + 3, -1, dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 3)
-    assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples, stages)
-    stride = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[1]
+    assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples, stages, radix)
+    stride = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[1]
     assert stride * (len(stages) + 1) == weights.shape[0]
 
 
@@ -76,11 +83,12 @@ def test_positions_of_long_tuples_match_naive(data: st.DataObject) -> None:
     cells = [(i, j) for i in range(rows) for j in range(cols)]
     one_tuple = st.lists(st.sampled_from(cells), min_size=4, max_size=MAX_TUPLE_SIZE, unique=True)
     tuples = data.draw(st.lists(one_tuple, min_size=1, max_size=2))
+    radix = data.draw(radixes(rows, cols))
     bits = naive.to_bits(data.draw(grids(rows, cols)))
-    lookups = _layout(tuple(tuple(t) for t in tuples), rows, cols)[0]
+    lookups = _layout(tuple(tuple(t) for t in tuples), rows, cols, radix=radix)[0]
     out = np.empty(lookups.shape[0], dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 0)
-    assert out.tolist() == naive_nt.positions(bits, rows, cols, tuples)
+    assert out.tolist() == naive_nt.positions(bits, rows, cols, tuples, radix=radix)
 
 
 def test_positions_by_hand() -> None:
@@ -109,19 +117,19 @@ def test_images_match_naive(grid: list[list[int]]) -> None:
 @given(boards_and_networks())
 def test_value_matches_naive(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, tuples, weights, stages = network
+    rows, cols, tuples, weights, stages, radix = network
     bits = naive.to_bits(grid)
-    expected = naive_nt.value(bits, rows, cols, tuples, weights, stages)
+    expected = naive_nt.value(bits, rows, cols, tuples, weights, stages, radix)
     assert NK._value(np.uint64(bits), rows, cols, weights, _lookups(network)) == expected
 
 
 @given(boards_and_networks(), st.sampled_from([0.5, -1.25, 1e-3, 3.0e4]))
 def test_update_matches_naive(case: tuple[list[list[int]], Network], delta: float) -> None:
     grid, network = case
-    rows, cols, tuples, weights, stages = network
+    rows, cols, tuples, weights, stages, radix = network
     bits = naive.to_bits(grid)
     expected = weights.copy()
-    naive_nt.update(bits, rows, cols, tuples, expected, delta, stages)
+    naive_nt.update(bits, rows, cols, tuples, expected, delta, stages, radix)
     NK._update(np.uint64(bits), rows, cols, weights, _lookups(network), delta)
     assert weights.tobytes() == expected.tobytes()
 
@@ -129,7 +137,7 @@ def test_update_matches_naive(case: tuple[list[list[int]], Network], delta: floa
 @given(boards_and_networks(), st.floats(-1e4, 1e4), st.sampled_from([0.01, 0.5, 1.0]), st.booleans())
 def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: float, alpha: float, tc: bool) -> None:
     grid, network = case
-    rows, cols, tuples, weights, stages = network
+    rows, cols, tuples, weights, stages, radix = network
     bits = naive.to_bits(grid)
     rng = np.random.default_rng(int(weights.shape[0]))
     errors = (rng.integers(-512, 512, weights.shape[0]) / 8).astype(np.float32)
@@ -138,7 +146,7 @@ def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: 
     )
     expected = weights.copy(), errors.copy(), abs_errors.copy()
     expected_error = naive_nt.td_update(
-        bits, target, rows, cols, tuples, expected[0], alpha, (expected[1], expected[2]) if tc else None, stages
+        bits, target, rows, cols, tuples, expected[0], alpha, (expected[1], expected[2]) if tc else None, stages, radix
     )
     lookups = _lookups(network)
     positions = np.empty(lookups.shape[0], dtype=np.int64)
@@ -156,7 +164,7 @@ def test_td_update_matches_naive(case: tuple[list[list[int]], Network], target: 
 @given(boards_and_networks())
 def test_value_is_the_same_for_every_symmetric_image(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, _, weights, _ = network
+    rows, cols, _, weights, _, _ = network
     lookups = _lookups(network)
     value = NK._value(np.uint64(naive.to_bits(grid)), rows, cols, weights, lookups)
     symmetries = naive_nt.cell_maps(rows, cols)
@@ -219,21 +227,23 @@ def _learn_both(
     games: int,
     stages: tuple[int, ...],
     restarts: int = 0,
+    radix: int = 16,
 ) -> np.ndarray:
     """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome.
 
     Returns the weights learnt.
     """
-    weights = np.zeros(naive_nt.size(tuples) * (len(stages) + 1), dtype=np.float32)
+    size = naive_nt.size(tuples, radix)
+    weights = np.zeros(size * (len(stages) + 1), dtype=np.float32)
     if random_start:
-        weights[: naive_nt.size(tuples)] = np.random.default_rng(seed).integers(-64, 64, naive_nt.size(tuples)) / 16
+        weights[:size] = np.random.default_rng(seed).integers(-64, 64, size) / 16
     sums = np.zeros(2 * weights.shape[0], dtype=np.float32)
     expected = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
     scores, tiles, moves, learnt, state = naive_nt.play(
         games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
-        lam=lam, horizon=horizon, stages=stages, restarts=restarts,
+        lam=lam, horizon=horizon, stages=stages, restarts=restarts, radix=radix,
     )  # fmt: skip
-    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages)[0]
+    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
     rng = np.array([seed], dtype=np.uint64)
     out = _results(games)
     threshold = np.uint64(naive.four_threshold(0.1))
@@ -246,14 +256,17 @@ def _learn_both(
     assert sums[0::2].tobytes() == expected[1].tobytes() and sums[1::2].tobytes() == expected[2].tobytes()
     assert tc or not sums.any()
     if not stages or (max(tiles) < stages[0] and not restarts):  # no later stage reached: its tables untouched
-        assert not weights[naive_nt.size(tuples) :].any()
+        assert not weights[size:].any()
     return weights
 
 
+@pytest.mark.parametrize("compact", [False, True], ids=["radix 16", "compact radix"])
 @pytest.mark.parametrize("case", LEARN_CASES)
-def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...]) -> None:
-    weights = _learn_both(*case)
-    stages, size = case[10], naive_nt.size(case[2])
+def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...], compact: bool) -> None:
+    radix = compact_radix(case[0], case[1]) if compact else 16
+    rest = case[11:] or (0,)
+    weights = _learn_both(*case[:11], *rest, radix=radix)
+    stages, size = case[10], naive_nt.size(case[2], radix)
     for k in range(1, len(stages) + 1):  # every stage was reached and learnt (promoted weights moved)
         assert weights[k * size : (k + 1) * size].any(), k
 
@@ -268,6 +281,7 @@ def test_learning_matches_a_naive_td_loop(case: tuple[Any, ...]) -> None:
     st.integers(0, 2**64 - 1),
     st.sampled_from([(), (8,), (16, 32)]),
     st.integers(0, 4),
+    st.booleans(),
 )
 def test_td_lambda_learning_matches_naive(
     size: tuple[int, int],
@@ -279,10 +293,12 @@ def test_td_lambda_learning_matches_naive(
     seed: int,
     stages: tuple[int, ...],
     restarts: int,
+    compact: bool,
 ) -> None:
     rows, cols = size
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
-    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages, restarts)
+    radix = compact_radix(rows, cols) if compact else 16
+    _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages, restarts, radix)
 
 
 def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:
@@ -328,8 +344,10 @@ def test_lambda_changes_what_is_learnt() -> None:
 
 @given(networks(rows=3, cols=3) | networks(rows=2, cols=4), st.integers(0, 2**64 - 1))
 def test_greedy_play_matches_naive(network: Network, seed: int) -> None:
-    rows, cols, tuples, weights, stages = network
-    scores, tiles, moves, _, state = naive_nt.play(1, rows, cols, 0.1, tuples, weights, seed, stages=stages)
+    rows, cols, tuples, weights, stages, radix = network
+    scores, tiles, moves, _, state = naive_nt.play(
+        1, rows, cols, 0.1, tuples, weights, seed, stages=stages, radix=radix
+    )
     rng = np.array([seed], dtype=np.uint64)
     out = _results(1)
     threshold = np.uint64(naive.four_threshold(0.1))

@@ -28,8 +28,8 @@ from tests.naive import ntuple as naive_nt
 
 def as_network(network: Network) -> NTupleNetwork:
     """An NTupleNetwork holding the drawn tuples and weights."""
-    rows, cols, tuples, weights, stages = network
-    net = NTupleNetwork(rows, cols, tuples, stage_tiles=stages)
+    rows, cols, tuples, weights, stages, radix = network
+    net = NTupleNetwork(rows, cols, tuples, stage_tiles=stages, radix=radix)
     net._weights[:] = weights  # no public setter: a network's weights come from learning or a file
     return net
 
@@ -46,10 +46,10 @@ def cases(draw: st.DrawFn, max_empty: int, max_cells: int = 16) -> tuple[list[li
 
 
 def assert_values_match(grid: list[list[int]], network: Network, depth: int) -> None:
-    _, _, tuples, weights, stages = network
+    _, _, tuples, weights, stages, radix = network
     with Expectimax(depth=depth, workers=2, cutoff=0.0, evaluator=as_network(network)) as ai:
         decision = ai.choose(Board.from_rows(grid))
-    expected = naive_search.root_values(grid, depth, tuples, weights, stages=stages)
+    expected = naive_search.root_values(grid, depth, tuples, weights, stages=stages, radix=radix)
     assert list(decision.values) == list(expected)
     for move, value in expected.items():
         assert decision.values[move] == pytest.approx(value, rel=1e-9, abs=1e-6), move
@@ -74,13 +74,13 @@ def test_search_equals_naive_at_depth_3(case: tuple[list[list[int]], Network]) -
 @given(cases(max_empty=16))
 def test_depth_1_is_the_greedy_value(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
-    rows, cols, tuples, weights, stages = network
+    rows, cols, tuples, weights, stages, radix = network
     with Expectimax(depth=1, workers=1, evaluator=as_network(network)) as ai:
         decision = ai.choose(Board.from_rows(grid))
     for move, value in decision.values.items():
         after, points = naive.move(grid, move)
-        assert value == points + naive_nt.value(naive.to_bits(after), rows, cols, tuples, weights, stages)  # exactly
-    greedy = naive_nt.greedy_move(grid, tuples, weights, stages)
+        assert value == points + naive_nt.value(naive.to_bits(after), rows, cols, tuples, weights, stages, radix)
+    greedy = naive_nt.greedy_move(grid, tuples, weights, stages, radix)
     assert decision.move == (greedy[0] if greedy is not None else None)
 
 

@@ -22,10 +22,16 @@ Tuples = Sequence[Sequence[tuple[int, int]]]
 
 
 def move_node(
-    grid: Grid, depth: int, tuples: Tuples, weights: np.ndarray, p_four: float, stages: Sequence[int] = ()
+    grid: Grid,
+    depth: int,
+    tuples: Tuples,
+    weights: np.ndarray,
+    p_four: float,
+    stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> float:
     """The best ``points + worth of the afterstate`` over the legal moves (0 when none is legal)."""
-    values = [move_value(grid, d, depth, tuples, weights, p_four, stages) for d in g2048.legal_moves(grid)]
+    values = [move_value(grid, d, depth, tuples, weights, p_four, stages, radix) for d in g2048.legal_moves(grid)]
     return max(values) if values else 0.0
 
 
@@ -37,29 +43,42 @@ def move_value(
     weights: np.ndarray,
     p_four: float,
     stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> float:
     """The points of the move plus the worth of its afterstate, ``depth`` moves searched (this one included)."""
     after, points = g2048.move(grid, direction)
-    return points + chance_node(after, depth - 1, tuples, weights, p_four, stages)
+    return points + chance_node(after, depth - 1, tuples, weights, p_four, stages, radix)
 
 
 def chance_node(
-    after: Grid, depth: int, tuples: Tuples, weights: np.ndarray, p_four: float, stages: Sequence[int] = ()
+    after: Grid,
+    depth: int,
+    tuples: Tuples,
+    weights: np.ndarray,
+    p_four: float,
+    stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> float:
     """The worth of an afterstate: ``V`` at depth 0, else the expected best move after each spawn."""
     if depth <= 0:
-        return naive_nt.value(g2048.to_bits(after), len(after), len(after[0]), tuples, weights, stages)
+        return naive_nt.value(g2048.to_bits(after), len(after), len(after[0]), tuples, weights, stages, radix)
     cells = g2048.empty_cells(after)
     total = 0.0
     for cell in cells:
-        two = move_node(with_tile(after, cell, 2), depth, tuples, weights, p_four, stages)
-        four = move_node(with_tile(after, cell, 4), depth, tuples, weights, p_four, stages)
+        two = move_node(with_tile(after, cell, 2), depth, tuples, weights, p_four, stages, radix)
+        four = move_node(with_tile(after, cell, 4), depth, tuples, weights, p_four, stages, radix)
         total += (1 - p_four) * two + p_four * four
     return total / len(cells)
 
 
 def root_values(
-    grid: Grid, depth: int, tuples: Tuples, weights: np.ndarray, p_four: float = 0.1, stages: Sequence[int] = ()
+    grid: Grid,
+    depth: int,
+    tuples: Tuples,
+    weights: np.ndarray,
+    p_four: float = 0.1,
+    stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> dict[str, float]:
     """The value of each legal direction, in DIRECTIONS order."""
-    return {d: move_value(grid, d, depth, tuples, weights, p_four, stages) for d in g2048.legal_moves(grid)}
+    return {d: move_value(grid, d, depth, tuples, weights, p_four, stages, radix) for d in g2048.legal_moves(grid)}

@@ -9,7 +9,8 @@ each) and its tuples; everything else is computed here from first principles:
 * a lookup reads the tuple's cells from the board moved by a symmetry; lookups that read
   the same board cells in the same order as an earlier symmetry are dropped; lookups are
   ordered by symmetry, then by tuple;
-* a table index puts the first cell's exponent in the lowest 4 bits.
+* a table index puts the first cell's exponent in the lowest digit, in base ``radix``
+  (16 by default; a smaller radix reads an exponent it cannot hold as ``radix - 1``).
 
 With ``stages`` (the stage tiles, increasing), the weights hold one set of tables per
 stage; a board uses the tables of the stage whose tile count is the number of stage tiles
@@ -80,18 +81,18 @@ def lookups(rows: int, cols: int, tuples: Tuples) -> list[tuple[int, int, list[C
     return sorted(out, key=lambda item: item[1])  # stable: by symmetry, then tuple
 
 
-def offsets(tuples: Tuples) -> list[int]:
+def offsets(tuples: Tuples, radix: int = 16) -> list[int]:
     """Where each tuple's table starts in the flat weights."""
     out, total = [], 0
     for cells in tuples:
         out.append(total)
-        total += 16 ** len(cells)
+        total += radix ** len(cells)
     return out
 
 
-def size(tuples: Tuples) -> int:
-    """The number of weights of a network."""
-    return sum(16 ** len(cells) for cells in tuples)
+def size(tuples: Tuples, radix: int = 16) -> int:
+    """The number of weights of a network (of one stage)."""
+    return sum(radix ** len(cells) for cells in tuples)
 
 
 def exponent(bits: int, r: int, c: int) -> int:
@@ -104,38 +105,49 @@ def stage(bits: int, rows: int, cols: int, stages: Sequence[int]) -> int:
     return sum(1 for tile in stages if largest >= tile)
 
 
-def positions(bits: int, rows: int, cols: int, tuples: Tuples, stages: Sequence[int] = ()) -> list[int]:
+def positions(
+    bits: int, rows: int, cols: int, tuples: Tuples, stages: Sequence[int] = (), radix: int = 16
+) -> list[int]:
     """The position in the flat weights of every lookup of the board."""
-    starts = offsets(tuples)
-    first = stage(bits, rows, cols, stages) * size(tuples)
+    starts = offsets(tuples, radix)
+    first = stage(bits, rows, cols, stages) * size(tuples, radix)
     out = []
     for t, _, source in lookups(rows, cols, tuples):
-        index = sum(exponent(bits, r, c) * 16**i for i, (r, c) in enumerate(source))
+        index = sum(min(exponent(bits, r, c), radix - 1) * radix**i for i, (r, c) in enumerate(source))
         out.append(first + starts[t] + index)
     return out
 
 
-def weight(weights: np.ndarray, i: int, tuples: Tuples) -> float:
+def weight(weights: np.ndarray, i: int, tuples: Tuples, radix: int = 16) -> float:
     """The weight at ``i``; a 0 in a stage after the first stands for the weight a stage before."""
-    while weights[i] == 0 and i >= size(tuples):
-        i -= size(tuples)
+    while weights[i] == 0 and i >= size(tuples, radix):
+        i -= size(tuples, radix)
     return float(weights[i])
 
 
-def value(bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = ()) -> float:
+def value(
+    bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = (), radix: int = 16
+) -> float:
     """The sum of the weights of all lookups (float64, in order)."""
     total = 0.0
-    for i in positions(bits, rows, cols, tuples, stages):
-        total += weight(weights, i, tuples)
+    for i in positions(bits, rows, cols, tuples, stages, radix):
+        total += weight(weights, i, tuples, radix)
     return total
 
 
 def update(
-    bits: int, rows: int, cols: int, tuples: Tuples, weights: np.ndarray, delta: float, stages: Sequence[int] = ()
+    bits: int,
+    rows: int,
+    cols: int,
+    tuples: Tuples,
+    weights: np.ndarray,
+    delta: float,
+    stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> None:
     """Add ``delta`` to the weight of every lookup, rounding to float32 each time."""
-    for i in positions(bits, rows, cols, tuples, stages):
-        weights[i] = np.float32(weight(weights, i, tuples) + delta)
+    for i in positions(bits, rows, cols, tuples, stages, radix):
+        weights[i] = np.float32(weight(weights, i, tuples, radix) + delta)
 
 
 def td_update(
@@ -148,6 +160,7 @@ def td_update(
     alpha: float,
     tc: tuple[np.ndarray, np.ndarray] | None = None,
     stages: Sequence[int] = (),
+    radix: int = 16,
 ) -> float:
     """One TD step: move the board's value towards ``target``; return the error.
 
@@ -155,24 +168,24 @@ def td_update(
     each weight's step is scaled by ``|E_i| / A_i`` (1 while ``A_i`` is 0), then
     ``E_i += error`` and ``A_i += |error|``.
     """
-    where = positions(bits, rows, cols, tuples, stages)
-    error = target - value(bits, rows, cols, tuples, weights, stages)
+    where = positions(bits, rows, cols, tuples, stages, radix)
+    error = target - value(bits, rows, cols, tuples, weights, stages, radix)
     step = alpha / len(where)
     for i in where:
         if tc is None:
-            weights[i] = np.float32(weight(weights, i, tuples) + step * error)
+            weights[i] = np.float32(weight(weights, i, tuples, radix) + step * error)
             continue
         errors, abs_errors = tc
         total = float(abs_errors[i])
         rate = abs(float(errors[i])) / total if total > 0.0 else 1.0
-        weights[i] = np.float32(weight(weights, i, tuples) + step * rate * error)
+        weights[i] = np.float32(weight(weights, i, tuples, radix) + step * rate * error)
         errors[i] = np.float32(float(errors[i]) + error)
         abs_errors[i] = np.float32(total + abs(error))
     return error
 
 
 def greedy_move(
-    grid: list[list[int]], tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = ()
+    grid: list[list[int]], tuples: Tuples, weights: np.ndarray, stages: Sequence[int] = (), radix: int = 16
 ) -> tuple[str, list[list[int]], int, float] | None:
     """The legal move of largest ``points + V(afterstate)`` (the first of up, right, down, left on ties)."""
     rows, cols = len(grid), len(grid[0])
@@ -181,7 +194,7 @@ def greedy_move(
         after, points = g2048.move(grid, direction)
         if after == grid:
             continue
-        v = points + value(g2048.to_bits(after), rows, cols, tuples, weights, stages)
+        v = points + value(g2048.to_bits(after), rows, cols, tuples, weights, stages, radix)
         if best is None or v > best[3]:
             best = (direction, after, points, v)
     return best
@@ -219,6 +232,7 @@ def play(
     stages: Sequence[int] = (),
     restarts: int = 0,
     history: int = 1 << 17,
+    radix: int = 16,
 ) -> tuple[list[int], list[int], list[int], int, int]:
     """Play ``games`` greedy games, learning by afterstate TD when ``alpha`` is given.
 
@@ -251,14 +265,14 @@ def play(
             played = start
             while True:
                 before.append(([row[:] for row in grid], score))
-                choice = greedy_move(grid, tuples, weights, stages)
+                choice = greedy_move(grid, tuples, weights, stages, radix)
                 if choice is None:
                     break
                 _, after, points, target = choice
                 if alpha is not None and len(waiting) == horizon:
                     oldest = waiting.pop(0)[0]
                     ret = lambda_return([(t, v) for _, t, v in waiting], target, lam)
-                    td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
+                    td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages, radix)
                 waiting.append((g2048.to_bits(after), target, target - points))
                 score += points
                 played += 1
@@ -267,7 +281,7 @@ def play(
             while alpha is not None and waiting:
                 oldest = waiting.pop(0)[0]
                 ret = lambda_return([(t, v) for _, t, v in waiting], 0.0, lam)
-                td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages)
+                td_update(oldest, ret, rows, cols, tuples, weights, alpha, tc, stages, radix)
             total += played - start
             if episode == 0:
                 scores.append(score)

@@ -3,20 +3,24 @@
 A network is two arrays built by :mod:`plyground.g2048.ntuple`:
 
 * ``weights`` - float32, the tables of all tuples one after the other; the table of a
-  tuple of ``k`` cells has ``16**k`` entries (a cell holds an exponent 0..15). The index
-  into a table concatenates the exponents of the tuple's cells, **the first cell least
-  significant**: ``e_1 + 16*e_2 + ... + 16**(k-1)*e_k``.
-* ``lookups`` - int64 of shape ``(n_lookups, 3 + 3 * MAX_TUPLE_SIZE)``, one row per
+  tuple of ``k`` cells has ``R**k`` entries, ``R`` the *radix* (16: a cell holds an
+  exponent 0..15). The index into a table puts the exponents of the tuple's cells
+  together, **the first cell least significant**: ``e_1 + R*e_2 + ... + R**(k-1)*e_k``.
+* ``lookups`` - int64 of shape ``(n_lookups, RADIX + 1)``, one row per
   symmetric image of each tuple, ordered by symmetry (in the order of
   ``core.symmetry.SYMMETRIES``), then by tuple: ``[offset, symmetry, n_runs, (shift,
   mask, to) * n_runs, zeros...]`` (an unused run has mask 0). ``offset`` is where the tuple's table starts in
   ``weights``. The lookup reads the tuple's cells from the board moved by ``symmetry``
   (:func:`_images`), which is the same as reading the image of the tuple under the
-  inverse symmetry from the board itself. The cells are read as *runs*: cells that follow
-  each other both in the tuple and in the bitboard are one run, so the index is
+  inverse symmetry from the board itself. In radix 16 the cells are read as *runs*: cells
+  that follow each other both in the tuple and in the bitboard are one run, so the index is
   ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need
-  one or two runs each; the first run's ``to`` is 0). Columns ``STRIDE`` and
-  ``STAGE_OFFSETS`` on describe the *stages* (the same in every row; see below).
+  one or two runs each; the first run's ``to`` is 0). A board with fewer than 15 cells
+  cannot hold every tile (its largest is ``2**(cells + 1)``), so its network takes the
+  radix ``cells + 2`` and tables of ``R**k`` entries instead of ``16**k`` (a 3×3 7-tuple:
+  19 M weights instead of 268 M); then every cell is a run of its own and ``to`` is its
+  weight ``R**i`` (:func:`_compact_indices`). Columns ``STRIDE`` and ``STAGE_OFFSETS`` on
+  describe the *stages*, column ``RADIX`` the radix (the same in every row; see below).
 
 A network of several *stages* (multi-stage, Yeh et al. 2016; Jaśkowski 2018) holds one
 set of tables per stage, stage after stage, ``lookups[0, STRIDE]`` weights apart; the
@@ -85,12 +89,14 @@ from plyground.g2048._kernels import _mix64, _move, _points, _spawn_with, _trans
 
 OFFSET, SYMMETRY, N_RUNS, FIRST_RUN = 0, 1, 2, 3
 """Columns of a row of ``lookups``; a run takes three columns (shift, mask, to) from ``FIRST_RUN`` on."""
-MAX_RUNS = 7
+MAX_RUNS = 8
 """The most runs a lookup may have (one per cell of the longest tuple)."""
 STRIDE = FIRST_RUN + 3 * MAX_RUNS
 """Column of ``lookups``: the weights of one stage."""
 STAGE_OFFSETS = STRIDE + 1
 """Columns of ``lookups``: from here on, where the tables of a board of largest exponent 0..15 start."""
+RADIX = STAGE_OFFSETS + 16
+"""Column of ``lookups``: the radix of the table indices (16, or fewer on a board too small for large tiles)."""
 
 RESTART_HISTORY = 1 << 17
 """The moves of a game a restart can start from (later ones are not kept)."""
@@ -156,6 +162,26 @@ def _top(b):
     return np.int64(top)
 
 
+@kernel("void(UniTuple(u8, 8), i8[:, ::1], i8[::1], i8, i8, i8)")
+def _compact_indices(images, lookups, out, base, stage, radix):
+    """:func:`_indices` in a radix below 16: one run per cell, ``to`` its weight ``radix**i``.
+
+    An exponent the radix cannot hold (a tile no game on the board reaches) reads as ``radix - 1``.
+    """
+    n = lookups.shape[0]
+    top = np.uint64(radix - 1)
+    j = 0
+    for s in range(8):
+        image = images[s]
+        while j < n and lookups[j, SYMMETRY] == s:
+            index = np.int64(0)
+            for k in range(FIRST_RUN, FIRST_RUN + 3 * lookups[j, N_RUNS], 3):
+                e = min((image >> np.uint64(lookups[j, k])) & _NIBBLE, top)
+                index += np.int64(e) * lookups[j, k + 2]
+            out[base + j] = lookups[j, OFFSET] + stage + index
+            j += 1
+
+
 @kernel("void(u8, i8, i8, i8[:, ::1], i8[::1], i8)")
 def _indices(b, rows, cols, lookups, out, base):
     """Write the position in ``weights`` of each lookup of board ``b`` to ``out[base:]``.
@@ -168,6 +194,10 @@ def _indices(b, rows, cols, lookups, out, base):
     stage = lookups[0, STAGE_OFFSETS + 15]  # the last stage's offset: 0 when there is one stage
     if stage != 0:
         stage = lookups[0, STAGE_OFFSETS + _top(b)]
+    radix = lookups[0, RADIX]
+    if radix != 16:
+        _compact_indices(images, lookups, out, base, stage, radix)
+        return
     j = 0
     for s in range(8):
         image = images[s]

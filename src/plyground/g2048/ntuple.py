@@ -1,7 +1,8 @@
 """A learned evaluator: an n-tuple network trained by temporal-difference learning.
 
 An *n-tuple* is a list of board cells; its table holds one weight for every way of
-filling those cells with exponents (``16**n`` entries). The value of a board is the sum,
+filling those cells with exponents (``16**n`` entries on 4×4; a smaller board, which
+cannot hold every tile, has ``radix**n`` with :func:`compact_radix`, 11 on 3×3). The value of a board is the sum,
 over every tuple and every *symmetric image* of it, of the weight that the image's cells
 select. The images come from the symmetries that map the board onto itself: all 8 of
 the square for a square board, and identity, rotate 180, mirror left-right and mirror
@@ -43,9 +44,9 @@ in :mod:`plyground.g2048.learning`.
 File format (:meth:`NTupleNetwork.save`): a numpy ``.npz`` archive, compressed, with
 
 * ``header`` - uint8, UTF-8 JSON: ``{"format": "plyground.g2048.ntuple", "version": 1,
-  "rows": 4, "cols": 4, "tuples": [[[0, 0], [0, 1], ...], ...], "stage_tiles": [],
+  "rows": 4, "cols": 4, "tuples": [[[0, 0], [0, 1], ...], ...], "stage_tiles": [], "radix": 16,
   "rng_state": 123, "tc": false, "training": {"games": 0, "moves": 0, "seconds": 0.0}}``
-  (``stage_tiles`` may be missing: one stage);
+  (``stage_tiles`` may be missing: one stage; ``radix`` too: 16);
 * ``weights`` - float32, the tables of all tuples one after the other, stage by stage;
 * ``tc_errors`` and ``tc_abs_errors`` - float32 like ``weights``, only when ``tc`` is true.
 
@@ -92,6 +93,7 @@ __all__ = [
     "check_restarts",
     "check_stage_tiles",
     "check_tuples",
+    "compact_radix",
     "default_tuples",
 ]
 
@@ -210,7 +212,8 @@ def check_tuples(tuples: Any, rows: int = 4, cols: int = 4) -> Tuples:
                 raise InvalidInputError(f"tuples[{t}] has cell ({r}, {c}) twice")
             seen.append((r, c))
         out.append(tuple(seen))
-    total = sum(16 ** len(cells) for cells in out)
+    radix = compact_radix(rows, cols)
+    total = sum(radix ** len(cells) for cells in out)
     if total > MAX_WEIGHTS:
         raise InvalidInputError(f"{len(out)} tuples need {total:,} weights: at most {MAX_WEIGHTS:,} are allowed")
     return tuple(out)
@@ -264,8 +267,25 @@ def _images(cells: tuple[Cell, ...], rows: int, cols: int) -> list[tuple[int, tu
     return images
 
 
-def _runs(cells: tuple[Cell, ...]) -> list[int]:
-    """The ``(shift, mask, to)`` triples of a tuple: cells next to each other in the tuple and the bitboard merge."""
+def compact_radix(rows: int, cols: int) -> int:
+    """The radix of the tables of a new network for the R×C board: one more than the largest exponent it can hold.
+
+    A board of ``n`` cells holds tiles up to ``2**(n + 1)`` (and a bitboard cell up to ``2**15``).
+
+    >>> compact_radix(3, 3), compact_radix(2, 4), compact_radix(4, 4)
+    (11, 10, 16)
+    """
+    return min(rows * cols + 2, 16)
+
+
+def _runs(cells: tuple[Cell, ...], radix: int = 16) -> list[int]:
+    """The ``(shift, mask, to)`` triples of a tuple.
+
+    In radix 16, cells next to each other in the tuple and the bitboard merge into one run
+    and ``to`` is a shift; in a smaller radix each cell is a run and ``to`` is ``radix**i``.
+    """
+    if radix != 16:
+        return [x for i, (r, c) in enumerate(cells) for x in (16 * r + 4 * c, 0xF, radix**i)]
     runs: list[list[int]] = []
     for i, (r, c) in enumerate(cells):
         shift = 16 * r + 4 * c
@@ -277,18 +297,18 @@ def _runs(cells: tuple[Cell, ...]) -> list[int]:
 
 
 def _layout(
-    tuples: Tuples, rows: int, cols: int, stage_tiles: tuple[int, ...] = ()
+    tuples: Tuples, rows: int, cols: int, stage_tiles: tuple[int, ...] = (), radix: int = 16
 ) -> tuple[npt.NDArray[np.int64], int]:
     """The ``lookups`` array of the kernels (see ``_ntuple_kernels``) and the number of weights of one stage."""
-    offsets = np.cumsum([0] + [16 ** len(cells) for cells in tuples])
+    offsets = np.cumsum([0] + [radix ** len(cells) for cells in tuples])
     stride = int(offsets[-1])
     stages = [stride * sum(1 << e >= tile for tile in stage_tiles) for e in range(16)]
     lines = []
     for t, cells in enumerate(tuples):
-        runs = _runs(cells)
+        runs = _runs(cells, radix)
         for symmetry, _ in _images(cells, rows, cols):
             line = [int(offsets[t]), symmetry, len(runs) // 3, *runs]
-            lines.append(line + [0] * (NK.STRIDE - len(line)) + [stride, *stages])
+            lines.append(line + [0] * (NK.STRIDE - len(line)) + [stride, *stages, radix])
     lines.sort(key=lambda line: line[NK.SYMMETRY])  # stable: by symmetry, then tuple
     return np.array(lines, dtype=np.int64), stride
 
@@ -425,10 +445,13 @@ class NTupleNetwork:
             stage; see :func:`check_stage_tiles`). The tables of a new stage start as a copy
             of those of the stage before, weight by weight, as they are first used (weight
             promotion; ``initial_value`` is that of the first stage).
+        radix: the radix of the table indices, from :func:`compact_radix` of the size
+            (the default) to 16; a larger one only makes the tables larger (files written
+            before small boards had compact tables hold radix 16).
 
     Raises:
         InvalidInputError: a bad size, bad tuples (see :func:`check_tuples`), bad stage
-            tiles, a bad seed or initial value.
+            tiles, a bad seed, initial value or radix.
     """
 
     def __init__(
@@ -440,11 +463,18 @@ class NTupleNetwork:
         seed: int | None = None,
         initial_value: float = 0.0,
         stage_tiles: Sequence[int] = (),
+        radix: int | None = None,
     ) -> None:
         self._tuples = default_tuples(rows, cols) if tuples is None else check_tuples(tuples, rows, cols)
         self._rows, self._cols = rows, cols
         self._stage_tiles = check_stage_tiles(stage_tiles, rows, cols)
-        self._lookups, size = _layout(self._tuples, rows, cols, self._stage_tiles)
+        compact = compact_radix(rows, cols)
+        if radix is None:
+            radix = compact
+        elif isinstance(radix, bool) or not isinstance(radix, int | np.integer) or not compact <= radix <= 16:
+            raise InvalidInputError(f"radix must be an integer from {compact} to 16 on {rows}x{cols}, got {radix!r}")
+        self._radix = int(radix)
+        self._lookups, size = _layout(self._tuples, rows, cols, self._stage_tiles, self._radix)
         stages = len(self._stage_tiles) + 1
         if size * stages > MAX_WEIGHTS:
             raise InvalidInputError(
@@ -480,6 +510,11 @@ class NTupleNetwork:
         return self._tuples
 
     @property
+    def radix(self) -> int:
+        """The radix of the table indices: a table of ``k`` cells has ``radix**k`` weights."""
+        return self._radix
+
+    @property
     def stage_tiles(self) -> tuple[int, ...]:
         """The tiles that start the stages after the first (empty for a network of one stage)."""
         return self._stage_tiles
@@ -491,8 +526,8 @@ class NTupleNetwork:
 
     @property
     def weights(self) -> npt.NDArray[np.float32]:
-        """A read-only view of all weights, stage by stage, tuple by tuple (``16**len(tuple)`` each, first cell
-        least significant); in a stage after the first, 0 stands for the weight a stage before."""
+        """A read-only view of all weights, stage by stage, tuple by tuple (``radix**len(tuple)`` each, first
+        cell least significant); in a stage after the first, 0 stands for the weight a stage before."""
         view = self._weights.view()
         view.setflags(write=False)
         return view
@@ -538,7 +573,7 @@ class NTupleNetwork:
         """
         if self._stage_tiles:
             raise InvalidInputError(f"the network already has stages (from {', '.join(map(str, self._stage_tiles))})")
-        out = NTupleNetwork(self._rows, self._cols, self._tuples, seed=0, stage_tiles=stage_tiles)
+        out = NTupleNetwork(self._rows, self._cols, self._tuples, seed=0, stage_tiles=stage_tiles, radix=self._radix)
         size = self._weights.shape[0]
         out._weights[:size] = self._weights
         if self._tc is not None:
@@ -782,6 +817,7 @@ class NTupleNetwork:
             "cols": self._cols,
             "tuples": [[list(cell) for cell in cells] for cells in self._tuples],
             "stage_tiles": list(self._stage_tiles),
+            "radix": self._radix,
             "rng_state": self.rng_state,
             "tc": self._tc is not None,
             "training": {
@@ -865,6 +901,7 @@ class NTupleNetwork:
             header["tuples"],
             seed=header["rng_state"],
             stage_tiles=header.get("stage_tiles", ()),
+            radix=header.get("radix", 16),
         )
         expected = network._weights.shape
         names = ("weights", "tc_errors", "tc_abs_errors") if header["tc"] else ("weights",)
@@ -902,7 +939,7 @@ class NTupleNetwork:
 
 _EMPTY = np.zeros(0, dtype=np.float32)
 _HEADER_KEYS = frozenset({"format", "version", "rows", "cols", "tuples", "rng_state", "tc", "training"})
-_OPTIONAL_HEADER_KEYS = frozenset({"stage_tiles"})  # files written before stages hold one stage
+_OPTIONAL_HEADER_KEYS = frozenset({"stage_tiles", "radix"})  # files written before them: one stage, radix 16
 
 
 def _read_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
