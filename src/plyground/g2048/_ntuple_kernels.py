@@ -15,9 +15,9 @@ A network is two arrays built by :mod:`plyground.g2048.ntuple`:
   inverse symmetry from the board itself. In radix 16 the cells are read as *runs*: cells
   that follow each other both in the tuple and in the bitboard are one run, so the index is
   ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need
-  one or two runs each; the first run's ``to`` is 0). A board with fewer than 15 cells
-  cannot hold every tile (its largest is ``2**(cells + 1)``), so its network takes the
-  radix ``cells + 2`` and tables of ``R**k`` entries instead of ``16**k`` (a 3×3 7-tuple:
+  one or two runs each; the first run's ``to`` is 0). A board smaller than 4×4 cannot
+  hold every tile (its largest is ``2**(cells + 1)``), so its network takes the radix
+  ``cells + 2`` and tables of ``R**k`` entries instead of ``16**k`` (a 3×3 7-tuple:
   19 M weights instead of 268 M); then every cell is a run of its own and ``to`` is its
   weight ``R**i`` (:func:`_compact_indices`). Columns ``STRIDE`` and ``STAGE_OFFSETS`` on
   describe the *stages*, column ``RADIX`` the radix (the same in every row; see below).
