@@ -171,7 +171,7 @@ def check_exact(solution: Solution, tables: tuple[npt.NDArray[np.uint64], ...], 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide+7x3")
+    parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3", "wide+8"], default="wide+7x3")
     parser.add_argument("--seconds", type=float, default=1500.0, help="fitting time")
     parser.add_argument("--alpha", type=float, default=0.1, help="rate for the first two thirds of the time")
     parser.add_argument("--late-alpha", type=float, default=0.03, help="rate for the last third")

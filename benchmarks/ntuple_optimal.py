@@ -88,18 +88,26 @@ _SEVEN: Tuples = (
     ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)),  # all but a corner and the centre
     ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 1)),  # all but two corners of a side
 )
-"""3x3 7-tuples (16**7 weights each) that ``--tuples wide+7`` (the first two) and ``wide+7x3`` add to ``wide``."""
+"""3x3 7-tuples (11**7 weights each) that ``--tuples wide+7`` (the first two) and ``wide+7x3`` add to ``wide``."""
+
+_EIGHT: Tuples = tuple(
+    tuple((r, c) for r in range(3) for c in range(3) if (r, c) != missing) for missing in ((2, 2), (2, 1), (1, 1))
+)
+"""3x3 8-tuples (11**8 weights each): all but a corner, all but the middle of a side, all but the centre."""
 
 
 def tuples_for(name: str, rows: int, cols: int) -> Tuples:
     """The tuples of ``--tuples``: ``default`` (:func:`default_tuples`), ``wide`` (with 6-tuples
-    added), or, on 3x3 only, ``wide+7`` and ``wide+7x3`` (``wide`` with two or three 7-tuples)."""
+    added), or, on 3x3 only, ``wide+7`` and ``wide+7x3`` (``wide`` with two or three 7-tuples) and
+    ``wide+8`` (``wide`` with three 8-tuples)."""
     tuples = default_tuples(rows, cols)
     if name == "default":
         return tuples
-    if name in ("wide+7", "wide+7x3"):
+    if name in ("wide+7", "wide+7x3", "wide+8"):
         if (rows, cols) != (3, 3):
             raise SystemExit(f"--tuples {name} is for 3x3 only, not {rows}x{cols}")
+        if name == "wide+8":
+            return tuples_for("wide", 3, 3) + _EIGHT
         return tuples_for("wide", 3, 3) + _SEVEN[: 2 if name == "wide+7" else 3]
     if rows <= cols:
         return tuples + _WIDE_EXTRA[rows, cols]
@@ -255,7 +263,7 @@ def main() -> None:
     parser.add_argument(
         "--stage-tile", type=int, action="append", default=[], help="a tile that starts a stage (repeatable)"
     )
-    parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3"], default="wide")
+    parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3", "wide+8"], default="wide")
     parser.add_argument(
         "--search-depth", type=int, nargs="*", default=[], help="also play with expectimax at these depths"
     )
