@@ -16,6 +16,9 @@ measured against the solution as in ``ntuple_optimal.py``.
     python benchmarks/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500] [--explore 1.0]
         [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR]
 
+With ``--tuples wide+8 --seconds 3000 --explore 0.25`` greedy play reaches 96% of the optimum (README);
+``ntuple_optimal.py --load DIR --tuples wide+8`` evaluates a network saved by ``--save DIR`` again.
+
 After the first games, the script checks its exact afterstate values against
 ``Solution.afterstate_value`` on 300 afterstates met in them, and it stops if a spawned
 board is ever missing from the solution's tables.
