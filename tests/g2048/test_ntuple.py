@@ -26,10 +26,11 @@ from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
 SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: TABLE weights each."""
+"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
 RADIX = 11
 """The radix of a 3×3 network's tables (tiles up to 1024: exponents 0 to 10)."""
 TABLE = RADIX**3
+"""The weights of a 3-tuple's table on 3×3."""
 
 SIZES = [(r, c) for r in range(2, 5) for c in range(2, 5)]
 
