@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.g2048 import _ntuple_kernels as NK
@@ -299,6 +299,97 @@ def test_td_lambda_learning_matches_naive(
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
     radix = compact_radix(rows, cols) if compact else 16
     _learn_both(rows, cols, tuples, random_start, alpha, tc, lam, horizon, seed, 3, stages, restarts, radix)
+
+
+@given(boards_and_networks(), st.sampled_from([0.0, 0.1, 0.5, 1.0]))
+def test_expected_target_matches_naive(case: tuple[list[list[int]], Network], p_four: float) -> None:
+    """The mean over every spawn of the greedy move's value (0 on a full board or where no move is left)."""
+    grid, network = case
+    rows, cols, tuples, weights, stages, radix = network
+    n = _lookups(network).shape[0]
+    scratch = np.empty(4 * n, np.int64), np.empty(4, np.uint64), np.empty(4, np.int64)
+    got = NK._expected_target(np.uint64(naive.to_bits(grid)), rows, cols, p_four, weights, _lookups(network), *scratch)
+    assert got == naive_nt.expected_target(grid, p_four, tuples, weights, stages, radix)
+
+
+def _learn_expected_both(
+    rows: int,
+    cols: int,
+    tuples: list[list[tuple[int, int]]],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    seed: int,
+    games: int,
+    stages: tuple[int, ...],
+    radix: int,
+) -> np.ndarray:
+    """Learn by expected updates with the kernel and the naive loop from the same start; assert the same outcome."""
+    size = naive_nt.size(tuples, radix)
+    weights = np.zeros(size * (len(stages) + 1), dtype=np.float32)
+    if random_start:
+        weights[:size] = np.random.default_rng(seed).integers(-64, 64, size) / 16
+    sums = np.zeros(2 * weights.shape[0], dtype=np.float32) if tc else np.zeros(0, np.float32)
+    expected = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
+    scores, tiles, moves, learnt, state = naive_nt.play_expected(
+        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
+        stages=stages, radix=radix,
+    )  # fmt: skip
+    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
+    rng = np.array([seed], dtype=np.uint64)
+    out = _results(games)
+    threshold = np.uint64(naive.four_threshold(0.1))
+    total = NK._learn_expected(games, rows, cols, threshold, weights, lookups, 0.1, alpha, tc, sums, rng, *out)
+    assert [o.tolist() for o in out] == [scores, tiles, moves]
+    assert total == learnt == sum(moves) and int(rng[0]) == state
+    assert weights.tobytes() == expected[0].tobytes() and weights.any()
+    if tc:
+        assert sums[0::2].tobytes() == expected[1].tobytes() and sums[1::2].tobytes() == expected[2].tobytes()
+    return weights
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["radix 16", "compact radix"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        # rows, cols, tuples, random start weights, alpha, tc, seed, games, stage tiles
+        (2, 2, [[(0, 0), (0, 1)], [(0, 0), (1, 1)]], False, 1.0, False, 1, 6, ()),
+        (3, 3, [[(0, 0), (0, 1), (0, 2)], [(1, 1), (0, 1)]], True, 0.5, True, 3, 2, ()),
+        (2, 3, [[(0, 0), (0, 1), (1, 0)]], False, 1.0, True, 7, 3, (16,)),
+        (3, 3, [[(0, 0), (0, 1), (0, 2)]], False, 0.1, False, 10, 4, (16, 32)),
+    ],
+)
+def test_expected_learning_matches_a_naive_loop(case: tuple[Any, ...], compact: bool) -> None:
+    radix = compact_radix(case[0], case[1]) if compact else 16
+    weights = _learn_expected_both(*case, radix=radix)
+    stages, size = case[8], naive_nt.size(case[2], radix)
+    for k in range(1, len(stages) + 1):  # every stage was reached and learnt
+        assert weights[k * size : (k + 1) * size].any(), k
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from([(2, 2), (2, 3), (3, 2)]),
+    st.booleans(),
+    st.sampled_from([0.05, 0.5, 1.0]),
+    st.booleans(),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([(), (8,), (16, 32)]),
+    st.booleans(),
+)
+def test_expected_learning_matches_naive(
+    size: tuple[int, int],
+    random_start: bool,
+    alpha: float,
+    tc: bool,
+    seed: int,
+    stages: tuple[int, ...],
+    compact: bool,
+) -> None:
+    rows, cols = size
+    tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
+    radix = compact_radix(rows, cols) if compact else 16
+    _learn_expected_both(rows, cols, tuples, random_start, alpha, tc, seed, 2, stages, radix)
 
 
 def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:

@@ -294,3 +294,71 @@ def play(
             grid = [row[:] for row in before[start][0]]
             score = before[start][1]
     return scores, tiles, moves, total, state
+
+
+def expected_target(
+    grid: list[list[int]], p_four: float, tuples: Tuples, weights: np.ndarray, stages: Sequence[int], radix: int
+) -> float:
+    """The mean over the empty cells of ``grid`` of ``(1 - p_four) * best(2 there) + p_four * best(4 there)``.
+
+    ``best`` is the greedy move's ``points + V`` (0 when no move is left). Cells in reading order, a 2 before a 4.
+    """
+    total = 0.0
+    cells = g2048.empty_cells(grid)
+    for r, c in cells:
+        for tile, p in ((2, 1.0 - p_four), (4, p_four)):
+            spawned = [row[:] for row in grid]
+            spawned[r][c] = tile
+            choice = greedy_move(spawned, tuples, weights, stages, radix)
+            if choice is not None:
+                total += p * choice[3]
+    return total / len(cells) if cells else 0.0
+
+
+def play_expected(
+    games: int,
+    rows: int,
+    cols: int,
+    p_four: float,
+    tuples: Tuples,
+    weights: np.ndarray,
+    state: int,
+    *,
+    alpha: float,
+    tc: tuple[np.ndarray, np.ndarray] | None = None,
+    stages: Sequence[int] = (),
+    radix: int = 16,
+) -> tuple[list[int], list[int], list[int], int, int]:
+    """Play ``games`` greedy games learning by expected updates.
+
+    At each state the greedy move is chosen first; then every legal move's afterstate (up,
+    right, down, left) moves towards :func:`expected_target`, computed with the weights as
+    they are at that point; then the chosen move is played and a tile spawned from the
+    splitmix64 stream at ``state``. Returns (scores, max tiles, moves, moves in all, final state).
+    """
+    threshold = g2048.four_threshold(p_four)
+    scores, tiles, moves = [], [], []
+    for _ in range(games):
+        state, rnd = g2048.splitmix64(state)
+        grid = g2048.spawn_with(g2048.empty_grid(rows, cols), rnd, threshold)
+        state, rnd = g2048.splitmix64(state)
+        grid = g2048.spawn_with(grid, rnd, threshold)
+        score = played = 0
+        while True:
+            choice = greedy_move(grid, tuples, weights, stages, radix)
+            if choice is None:
+                break
+            for direction in g2048.DIRECTIONS:
+                after, _ = g2048.move(grid, direction)
+                if after != grid:
+                    target = expected_target(after, p_four, tuples, weights, stages, radix)
+                    td_update(g2048.to_bits(after), target, rows, cols, tuples, weights, alpha, tc, stages, radix)
+            _, after, points, _ = choice
+            score += points
+            played += 1
+            state, rnd = g2048.splitmix64(state)
+            grid = g2048.spawn_with(after, rnd, threshold)
+        scores.append(score)
+        tiles.append(max_tile(grid))
+        moves.append(played)
+    return scores, tiles, moves, sum(moves), state
