@@ -22,6 +22,7 @@ from plyground.g2048.ntuple import (
     check_tuples,
     default_tuples,
 )
+from plyground.g2048.solver import Solution, solve
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
@@ -107,6 +108,9 @@ def test_value_checks_the_board() -> None:
         ({"games": 1, "alpha": 0.1, "restarts": 65}, "restarts must be an integer from 0 to 64"),
         ({"games": 1, "alpha": 0.1, "restarts": 1.0}, "restarts must be an integer"),
         ({"games": 1, "alpha": 0.1, "restarts": True}, "restarts must be an integer"),
+        ({"games": 1, "alpha": 0.1, "expected": 1}, "expected must be True or False, got 1"),
+        ({"games": 1, "alpha": 0.1, "expected": True, "restarts": 1}, "expected updates are TD\\(0\\)"),
+        ({"games": 1, "alpha": 0.1, "expected": True, "td_lambda": 0.5, "horizon": 3}, "expected updates are TD"),
     ],
 )
 def test_learn_checks_its_arguments(arguments: dict[str, object], message: str) -> None:
@@ -146,6 +150,45 @@ def test_learning_beats_random_play() -> None:
     trained = network.play_greedy(300, seed=9).mean_score
     assert stats.results.games == 400 and stats.results.total_moves == network.trained.moves > 0
     assert trained > 3 * random_mean and trained > 1.5 * untrained, (random_mean, untrained, trained)
+
+
+def _fraction_of_optimal(network: NTupleNetwork, solution: Solution, games: int, seed: int) -> float:
+    """``1 - regret per game / optimal expected score`` of the network's greedy play (see ``benchmarks/regret.py``)."""
+    rng = np.random.default_rng(seed)
+
+    def spawn(board: Board) -> Board:
+        cells = board.empty_cells()
+        return board.with_tile(cells[rng.integers(len(cells))], 4 if rng.random() < 0.1 else 2)
+
+    regret = 0.0
+    for _ in range(games):
+        board = spawn(spawn(Board(0, network.rows, network.cols)))
+        while not board.is_terminal():
+            exact = solution.move_values(board)
+            move = max(board.legal_moves(), key=lambda m: board.move(m)[1] + network.value(board.move(m)[0]))
+            regret += max(exact.values()) - exact[move]
+            board = spawn(board.move(move)[0])
+    return 1.0 - regret / games / solution.expected_score()
+
+
+def test_expected_updates_learn_close_to_optimal_play_from_zero_values(tmp_path: Path) -> None:
+    """On 2x3, with one tuple over the whole board, expected updates need no optimism; sampled TD does."""
+    solution = solve(2, 3, directory=tmp_path)
+    whole = (((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)),)
+    learnt = {}
+    for name, settings in {"expected": {"expected": True, "tc": True}, "sampled": {"tc": True}}.items():
+        network = NTupleNetwork(2, 3, whole, seed=1)
+        stats = network.learn(3_000, alpha=1.0, **settings)
+        assert stats.results.games == 3_000 and network.trained.moves == stats.results.total_moves
+        learnt[name] = _fraction_of_optimal(network, solution, 300, seed=5)
+    assert learnt["expected"] > 0.8 and learnt["sampled"] < learnt["expected"] - 0.2, learnt
+
+
+def test_expected_updates_with_two_workers() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=3)
+    stats = network.learn(40, alpha=1.0, expected=True, workers=2, batch=5)
+    assert stats.results.games == network.trained.games == 40 and network.weights.any()
+    assert network.trained.moves == stats.results.total_moves
 
 
 def test_same_seed_same_tables_and_batches_do_not_matter() -> None:

@@ -601,6 +601,7 @@ class NTupleNetwork:
         td_lambda: float = 0.0,
         horizon: int = 1,
         restarts: int = 0,
+        expected: bool = False,
         p_four: float = DEFAULT_P_FOUR,
         batch: int = 100,
         workers: int = 1,
@@ -635,6 +636,12 @@ class NTupleNetwork:
                 end, so that more of the learning lies late in the game (0 to
                 :data:`MAX_RESTARTS`; see ``_ntuple_kernels``). The statistics are those of
                 the games; :attr:`trained` counts the restarts' moves too.
+            expected: learn by expected updates instead of sampled ones: at each state, the
+                afterstate of every legal move moves towards the expected value of the
+                greedy move after each possible spawn (TD(0) only: no ``horizon`` above 1,
+                no ``restarts``; see ``_ntuple_kernels``). Each move then costs about
+                ``8 * empty cells`` greedy choices more; greedy play needs no optimistic
+                initial values to try every move.
             p_four: the probability that a spawned tile is a 4.
             batch: games per kernel call (with several workers, at most this many); with
                 one worker, ``on_progress`` is called after each.
@@ -653,7 +660,8 @@ class NTupleNetwork:
 
         Raises:
             InvalidInputError: a bad number of games, batch or workers, ``alpha``,
-                ``td_lambda``, ``horizon``, ``restarts`` or ``p_four``.
+                ``td_lambda``, ``horizon``, ``restarts``, ``expected`` or ``p_four``, or
+                ``expected`` with a horizon above 1 or restarts.
         """
         games = _count(games, "games", 0)
         td_lambda, horizon = check_lambda(td_lambda, horizon)
@@ -662,18 +670,27 @@ class NTupleNetwork:
         workers = _count(workers, "workers", 1)
         if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
             raise InvalidInputError(f"alpha must be a positive number, got {alpha!r}")
-        threshold = np.uint64(min(int(check_p_four(p_four) * 2**32), 2**32))
+        p_four = check_p_four(p_four)
+        if not isinstance(expected, bool):
+            raise InvalidInputError(f"expected must be True or False, got {expected!r}")
+        if expected and (horizon > 1 or restarts > 0):
+            raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
+        threshold = np.uint64(min(int(p_four * 2**32), 2**32))
         if tc and self._tc is None:
             # np.zeros, not zeros_like: calloc'd pages cost no memory until a weight there is updated
             self._tc = np.zeros(2 * self._weights.shape[0], np.float32)
         sums = self._tc if tc and self._tc is not None else _EMPTY
+
+        def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
+            network = (self._rows, self._cols, threshold, self._weights, self._lookups)
+            if expected:
+                return int(
+                    NK._learn_expected(n, *network, p_four, float(alpha), bool(tc), sums, rng, scores, tiles, moves)
+                )
+            learning = (float(alpha), bool(tc), sums, td_lambda, horizon, restarts)
+            return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
+
         if workers > 1 and games > 1:
-
-            def play(n: int, rng: _Int64s, scores: _Int64s, tiles: _Int64s, moves: _Int64s) -> int:
-                network = (self._rows, self._cols, threshold, self._weights, self._lookups)
-                learning = (float(alpha), bool(tc), sums, td_lambda, horizon, restarts)
-                return int(NK._learn(n, *network, *learning, rng, scores, tiles, moves))
-
             return self._learn_in_threads(play, games, min(workers, games), batch, stop, on_progress)
         scores, tiles, moves = _results(games)
         seconds = 0.0
@@ -683,11 +700,7 @@ class NTupleNetwork:
                 break
             stop_at = min(start + batch, games)
             began = time.perf_counter()
-            played = NK._learn(
-                stop_at - start, self._rows, self._cols, threshold, self._weights, self._lookups, float(alpha),
-                bool(tc), sums, td_lambda, horizon, restarts, self._rng, scores[start:stop_at],
-                tiles[start:stop_at], moves[start:stop_at],
-            )  # fmt: skip
+            played = play(stop_at - start, self._rng, scores[start:stop_at], tiles[start:stop_at], moves[start:stop_at])
             spent = time.perf_counter() - began
             seconds += spent
             done = self._trained
