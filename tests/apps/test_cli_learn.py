@@ -126,6 +126,18 @@ def test_restarts_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert TrainingRun(out_dir).network.trained.games == 300
 
 
+def test_expected_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    args = ("2048", "learn", *SMALL, "--tc", "--expected", "--games", "200", "--out", str(out_dir))
+    status, _, err = run_cli(capsys, *args)
+    assert status == 0, err
+    assert "alpha 1 with TC, expected updates, seed 3" in err
+    assert TrainingRun(out_dir).settings.expected is True
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(out_dir), "--games", "300")
+    assert status == 0, err
+    assert TrainingRun(out_dir).network.trained.games == 300
+
+
 def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "run"
     args = ("2048", "learn", *SMALL, "--stage-tile", "8", "--stage-tile", "16", "--games", "300")
@@ -158,6 +170,9 @@ def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (("--restarts", "65", "--games", "5"), ("--restarts",)),
         (("--restarts", "-1", "--games", "5"), ("--restarts",)),
         (("--resume", "--restarts", "1"), ("drop --restarts",)),
+        (("--expected", "--restarts", "1", "--games", "5"), ("expected updates are TD(0)",)),
+        (("--expected", "--lambda", "0.5", "--games", "5"), ("expected updates are TD(0)",)),
+        (("--resume", "--expected"), ("drop --expected",)),
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
         (("--resume", "--tc"), ("drop --tc/--no-tc",)),

@@ -346,6 +346,9 @@ def test_reschedule_replaces_the_steps_to_come_and_keeps_the_run_reproducible(tm
         ({"td_lambda": 0.5, "horizon": 65}, "horizon must be an integer from 1 to 64"),
         ({"restarts": -1}, "restarts must be an integer from 0 to 64, got -1"),
         ({"restarts": "2"}, "restarts must be an integer from 0 to 64, got '2'"),
+        ({"expected": 1}, "expected must be true or false, got 1"),
+        ({"expected": True, "restarts": 1}, "expected updates are TD\\(0\\)"),
+        ({"expected": True, "td_lambda": 0.5, "horizon": None}, "expected updates are TD\\(0\\)"),
         ({"stage_tiles": (256, 128)}, "stage tiles must increase: 128 comes after 256"),
         ({"stage_tiles": (2048,)}, "stage tile 2048 is not a power of two from 4 to 1024"),
         ({"stage_tiles": (100,)}, "stage tile 100 is not a power of two"),
@@ -407,6 +410,27 @@ def test_restarts_are_saved_learn_as_the_network_does_and_a_run_saved_before_the
     del data["settings"]["restarts"]
     (tmp_path / "run" / "run.json").write_text(json.dumps(data))
     assert TrainingRun(tmp_path / "run").settings.restarts == 0
+
+
+def test_expected_updates_are_saved_learn_as_the_network_does_and_a_run_saved_before_them_has_none(
+    tmp_path: Path,
+) -> None:
+    settings = LearnSettings(**{**SETTINGS.__dict__, "expected": True})
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=100)
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["settings"]["expected"] is True
+    assert TrainingRun(tmp_path / "run").settings == settings
+    by_hand = settings.new_network()
+    by_hand.learn(100, alpha=settings.alpha, expected=True)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    sampled = settings.new_network()
+    sampled.learn(100, alpha=settings.alpha)
+    assert sampled.weights.tobytes() != by_hand.weights.tobytes()
+
+    data = json.loads((tmp_path / "run" / "run.json").read_text())
+    del data["settings"]["expected"]
+    (tmp_path / "run" / "run.json").write_text(json.dumps(data))
+    assert TrainingRun(tmp_path / "run").settings.expected is False
 
 
 def test_stage_tiles_are_saved_and_a_run_saved_before_them_has_one_stage(tmp_path: Path) -> None:

@@ -111,6 +111,8 @@ class LearnSettings:
             0, else :func:`default_horizon`; stored resolved).
         restarts: episodes played again from the middle of each game (see
             :meth:`NTupleNetwork.learn`; 0 for none, and for runs saved before restarts).
+        expected: learn by expected updates of every legal move (see
+            :meth:`NTupleNetwork.learn`; TD(0) only; false for runs saved before them).
         p_four: the probability that a spawned tile is a 4.
         seed: the network's stream of spawns.
         initial_value: the value of every board before learning.
@@ -131,6 +133,7 @@ class LearnSettings:
     td_lambda: float = 0.0
     horizon: int | None = None
     restarts: int = 0
+    expected: bool = False
     p_four: float = DEFAULT_P_FOUR
     seed: int = 0
     initial_value: float = 0.0
@@ -156,6 +159,10 @@ class LearnSettings:
         object.__setattr__(self, "td_lambda", td_lambda)
         object.__setattr__(self, "horizon", horizon)
         check_restarts(self.restarts)
+        if not isinstance(self.expected, bool):
+            raise InvalidInputError(f"expected must be true or false, got {self.expected!r}")
+        if self.expected and (horizon > 1 or self.restarts > 0):
+            raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
@@ -434,6 +441,7 @@ class TrainingRun:
                 td_lambda=settings.td_lambda,
                 horizon=settings.resolved_horizon,
                 restarts=settings.restarts,
+                expected=settings.expected,
                 p_four=settings.p_four,
                 workers=workers,
                 stop=halt,

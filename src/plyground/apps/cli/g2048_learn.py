@@ -83,10 +83,11 @@ def _describe(run: TrainingRun) -> str:
     tiles = settings.stage_tiles
     stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
     restarts = f", {settings.restarts} restarts a game" if settings.restarts else ""
+    expected = ", expected updates" if settings.expected else ""
     return (
         f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
         f"alpha {settings.alpha:g}{steps}"
-        f"{' with TC' if settings.tc else ''}{lam}{restarts}, seed {settings.seed}; goal {goal} in all"
+        f"{' with TC' if settings.tc else ''}{lam}{restarts}{expected}, seed {settings.seed}; goal {goal} in all"
     )
 
 
@@ -164,6 +165,15 @@ def learn(
             "between the last one's start and end, so that more learning lies late in the game (default 0).",
         ),
     ] = None,
+    expected: Annotated[
+        bool | None,
+        typer.Option(
+            "--expected",
+            help="Expected updates: at each state every legal move's afterstate moves towards the mean, over "
+            "every spawn, of the greedy move's value (TD(0) only; each move costs about 8 x empty cells "
+            "greedy choices more: for small boards).",
+        ),
+    ] = None,
     stage_tile: Annotated[
         list[int] | None,
         typer.Option(
@@ -221,6 +231,7 @@ def learn(
             "--lambda": td_lambda,
             "--horizon": horizon,
             "--restarts": restarts,
+            "--expected": expected,
             "--stage-tile": stage_tile or None,
             "--rows": rows,
             "--cols": cols,
@@ -253,6 +264,7 @@ def learn(
             td_lambda=0.0 if td_lambda is None else td_lambda,
             horizon=horizon,
             restarts=0 if restarts is None else restarts,
+            expected=bool(expected),
             p_four=0.1 if p_four is None else p_four,
             seed=resolve_seed(seed),
             initial_value=0.0 if initial_value is None else initial_value,
