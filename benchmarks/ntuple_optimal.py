@@ -12,7 +12,7 @@ optimal``, and the share of optimal moves.
 
     python benchmarks/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR] [--train-games 300000 | --seconds S]
         [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V] [--restarts R]
-        [--tuples wide | default | wide+7 | wide+7x3] [--save DIR]
+        [--expected] [--tuples wide | default | wide+7 | wide+7x3 | wide+8] [--save DIR]
 
 Target: on 3x3, a network trained there reaches >= 95% of the optimal expected score
 (judged by the regret-based fraction, whose interval is the narrower).
@@ -73,7 +73,7 @@ Tuples = tuple[tuple[tuple[int, int], ...], ...]
 
 TARGET = 0.95
 CHUNK = 10_000
-"""Training games per ``learn`` call (between checks of ``--seconds``)."""
+"""Training games per ``learn`` call (between checks of ``--seconds``); a twentieth with ``--expected``."""
 
 _R2 = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2))
 _WIDE_EXTRA: dict[tuple[int, int], Tuples] = {
@@ -140,7 +140,8 @@ def train(network: NTupleNetwork, args: argparse.Namespace, console: Console, la
             done, spent = network.trained.games, time.perf_counter() - start
             if (total is not None and done >= total) or (total is None and spent >= args.seconds):
                 break
-            games = CHUNK if total is None else min(CHUNK, total - done)
+            chunk = CHUNK // 20 if args.expected else CHUNK
+            games = chunk if total is None else min(chunk, total - done)
             stats = network.learn(
                 games,
                 alpha=args.alpha,
@@ -148,6 +149,7 @@ def train(network: NTupleNetwork, args: argparse.Namespace, console: Console, la
                 td_lambda=args.td_lambda,
                 horizon=args.horizon,
                 restarts=args.restarts,
+                expected=args.expected,
                 workers=1,
             )
             last_mean = stats.results.mean_score
@@ -221,6 +223,7 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[
         "alpha": args.alpha if trains else None,
         "tc": network.uses_tc,
         "restarts": args.restarts if trains else None,
+        "expected_updates": args.expected if trains else None,
         "stage_tiles": list(network.stage_tiles),
         "initial_value": None if args.load else args.initial_value,
         "loaded_from": str(args.load) if args.load else None,
@@ -261,6 +264,11 @@ def main() -> None:
         "--restarts", type=int, default=0, help="episodes replayed from later states of each game (default 0)"
     )
     parser.add_argument(
+        "--expected",
+        action="store_true",
+        help="expected updates of every legal move's afterstate instead of sampled TD (TD(0), no restarts)",
+    )
+    parser.add_argument(
         "--stage-tile", type=int, action="append", default=[], help="a tile that starts a stage (repeatable)"
     )
     parser.add_argument("--tuples", choices=["wide", "default", "wide+7", "wide+7x3", "wide+8"], default="wide")
@@ -277,6 +285,8 @@ def main() -> None:
     try:
         check_lambda(args.td_lambda, args.horizon)
         check_restarts(args.restarts)
+        if args.expected and (args.horizon > 1 or args.restarts):
+            raise InvalidInputError("--expected is TD(0): no --lambda, --horizon above 1 or --restarts")
         for size in args.sizes:
             check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
     except (InvalidInputError, ValueError) as exc:
@@ -287,7 +297,8 @@ def main() -> None:
 
     lam = f", lambda {args.td_lambda:g} over {args.horizon}" if args.horizon > 1 else ""
     restarts = f", {args.restarts} restarts" if args.restarts else ""
-    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}{lam}{restarts}"
+    expected = ", expected updates" if args.expected else ""
+    learning = f"alpha {args.alpha:g}{', TC' if args.tc else ''}{lam}{restarts}{expected}"
     if args.load:
         learning = f"loaded from {args.load}" + (
             f", trained {args.seconds:g} s more at {learning}" if args.seconds else ""
