@@ -201,7 +201,7 @@ def learn(
         typer.Option(min=2, help="Then play N seeded greedy games with the network and print how it does."),
     ] = None,
 ) -> None:
-    """Train an n-tuple network for 2048 by TD(0) or TD(lambda) self-play, checkpointing to a run folder.
+    """Train an n-tuple network for 2048 by TD(0), TD(lambda) or expected updates in self-play, checkpointing.
 
     The folder gets network.npz (the network; checkpointed every --checkpoint-minutes, at
     the end and on Ctrl-C), curve.csv and curve.png (the mean score and the share of games
