@@ -457,23 +457,24 @@ def _expected_target(after, rows, cols, p_four, weights, lookups, positions, aft
     return total / cells if cells > 0 else 0.0
 
 
-@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, f8, {_TC}, {_RESULTS})")
-def _learn_expected(
-    n_games, rows, cols, threshold, weights, lookups, p_four, alpha, tc, sums, rng, scores, tiles, moves
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, b1, f8, f8, {_TC}, {_RESULTS})")
+def _greedy_games(
+    n_games, rows, cols, threshold, weights, lookups, expected, p_four, alpha, tc, sums, rng, scores, tiles, moves
 ):  # fmt: skip
-    """Play ``n_games`` greedy games learning by expected updates; fill the per-game results; return the moves.
+    """Play ``n_games`` games by the greedy move; fill the per-game results; return the moves played.
 
-    At each state the greedy move is chosen (as in :func:`_learn`); then the afterstate of
-    every legal move, in the order up, right, down, left, moves towards its expected target
-    (:func:`_expected_target`, valued with the weights as they are then); then the greedy
-    move is played. Spawns come from ``threshold``; the targets weigh a 4 by ``p_four``.
+    With ``expected``, learn by expected updates: at each state, once the greedy move is
+    chosen, the afterstate of every legal move, in the order up, right, down, left, moves
+    towards its expected target (:func:`_expected_target`, valued with the weights as they
+    are then; a 4 weighs ``p_four``); then the greedy move is played. Without, nothing is
+    learnt (and ``p_four``, ``alpha``, ``tc`` and ``sums`` are not read).
     """
     n = lookups.shape[0]
     stride = lookups[0, STRIDE]
     positions = np.empty(4 * n, dtype=np.int64)
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)
-    scratch = np.empty(4 * n, dtype=np.int64)  # for the candidates after each spawn
+    scratch = np.empty(4 * n if expected else 0, dtype=np.int64)  # for the candidates after each spawn
     scratch_afters = np.empty(4, dtype=np.uint64)
     scratch_points = np.empty(4, dtype=np.int64)
     state = rng[0]
@@ -487,7 +488,7 @@ def _learn_expected(
             count, best, _ = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
             if best < 0:
                 break
-            for i in range(count):
+            for i in range(count if expected else 0):
                 target = _expected_target(
                     afters[i], rows, cols, p_four, weights, lookups, scratch, scratch_afters, scratch_points
                 )
@@ -504,30 +505,20 @@ def _learn_expected(
     return total
 
 
+@kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, f8, f8, {_TC}, {_RESULTS})")
+def _learn_expected(
+    n_games, rows, cols, threshold, weights, lookups, p_four, alpha, tc, sums, rng, scores, tiles, moves
+):  # fmt: skip
+    """Play ``n_games`` greedy games learning by expected updates (see :func:`_greedy_games`); return the moves."""
+    return _greedy_games(
+        n_games, rows, cols, threshold, weights, lookups, True, p_four, alpha, tc, sums, rng, scores, tiles, moves
+    )
+
+
 @kernel(f"i8(i8, i8, i8, u8, {_NETWORK}, {_RESULTS})")
 def _play_greedy(n_games, rows, cols, threshold, weights, lookups, rng, scores, tiles, moves):
     """Play ``n_games`` games by the greedy move, learning nothing; fill the per-game results; return the moves."""
-    positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
-    afters = np.empty(4, dtype=np.uint64)
-    points = np.empty(4, dtype=np.int64)
-    state = rng[0]
-    total = 0
-    for g in range(n_games):
-        b = _new_game(state, threshold, rows, cols)
-        state += _GOLDEN + _GOLDEN
-        score = 0
-        played = 0
-        while True:
-            _, best, _ = _candidates(b, rows, cols, weights, lookups, positions, afters, points)
-            if best < 0:
-                break
-            score += points[best]
-            played += 1
-            state += _GOLDEN
-            b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
-        scores[g] = score
-        tiles[g] = _max_tile(b)
-        moves[g] = played
-        total += played
-    rng[0] = state
-    return total
+    no_sums = np.empty(0, dtype=np.float32)
+    return _greedy_games(
+        n_games, rows, cols, threshold, weights, lookups, False, 0.0, 0.0, False, no_sums, rng, scores, tiles, moves
+    )
