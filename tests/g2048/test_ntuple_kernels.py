@@ -228,34 +228,46 @@ def _learn_both(
     stages: tuple[int, ...],
     restarts: int = 0,
     radix: int = 16,
+    expected_updates: bool = False,
 ) -> np.ndarray:
     """Learn ``games`` games with the kernel and with the naive loop from the same start; assert the same outcome.
 
-    Returns the weights learnt.
+    By sampled TD (``_learn``), or with ``expected_updates`` by expected updates (``_learn_expected``, which
+    takes no lambda, horizon or restarts). Returns the weights learnt.
     """
     size = naive_nt.size(tuples, radix)
     weights = np.zeros(size * (len(stages) + 1), dtype=np.float32)
     if random_start:
         weights[:size] = np.random.default_rng(seed).integers(-64, 64, size) / 16
     sums = np.zeros(2 * weights.shape[0], dtype=np.float32)
-    expected = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
-    scores, tiles, moves, learnt, state = naive_nt.play(
-        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
-        lam=lam, horizon=horizon, stages=stages, restarts=restarts, radix=radix,
-    )  # fmt: skip
+    twin = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
+    twin_tc = (twin[1], twin[2]) if tc else None
     lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
     rng = np.array([seed], dtype=np.uint64)
     out = _results(games)
     threshold = np.uint64(naive.four_threshold(0.1))
-    learning = (alpha, tc, sums, lam, horizon, restarts)
-    total = NK._learn(games, rows, cols, threshold, weights, lookups, *learning, rng, *out)
+    if expected_updates:
+        assert (lam, horizon, restarts) == (0.0, 1, 0)
+        scores, tiles, moves, learnt, state = naive_nt.play_expected(
+            games, rows, cols, 0.1, tuples, twin[0], seed, alpha=alpha, tc=twin_tc, stages=stages, radix=radix
+        )
+        total = NK._learn_expected(games, rows, cols, threshold, weights, lookups, 0.1, alpha, tc, sums, rng, *out)
+    else:
+        scores, tiles, moves, learnt, state = naive_nt.play(
+            games, rows, cols, 0.1, tuples, twin[0], seed, alpha=alpha, tc=twin_tc, lam=lam, horizon=horizon,
+            stages=stages, restarts=restarts, radix=radix,
+        )  # fmt: skip
+        learning = (alpha, tc, sums, lam, horizon, restarts)
+        total = NK._learn(games, rows, cols, threshold, weights, lookups, *learning, rng, *out)
     assert [o.tolist() for o in out] == [scores, tiles, moves]
     assert total == learnt and int(rng[0]) == state
     assert total == sum(moves) if restarts == 0 else total >= sum(moves)
-    assert weights.tobytes() == expected[0].tobytes()
-    assert sums[0::2].tobytes() == expected[1].tobytes() and sums[1::2].tobytes() == expected[2].tobytes()
+    assert weights.tobytes() == twin[0].tobytes()
+    assert sums[0::2].tobytes() == twin[1].tobytes() and sums[1::2].tobytes() == twin[2].tobytes()
     assert tc or not sums.any()
-    if not stages or (max(tiles) < stages[0] and not restarts):  # no later stage reached: its tables untouched
+    # No later stage reached: its tables untouched (restarts, and expected updates of moves not played, can reach
+    # tiles that the game did not).
+    if not stages or (max(tiles) < stages[0] and not restarts and not expected_updates):
         assert not weights[size:].any()
     return weights
 
@@ -312,42 +324,6 @@ def test_expected_target_matches_naive(case: tuple[list[list[int]], Network], p_
     assert got == naive_nt.expected_target(grid, p_four, tuples, weights, stages, radix)
 
 
-def _learn_expected_both(
-    rows: int,
-    cols: int,
-    tuples: list[list[tuple[int, int]]],
-    random_start: bool,
-    alpha: float,
-    tc: bool,
-    seed: int,
-    games: int,
-    stages: tuple[int, ...],
-    radix: int,
-) -> np.ndarray:
-    """Learn by expected updates with the kernel and the naive loop from the same start; assert the same outcome."""
-    size = naive_nt.size(tuples, radix)
-    weights = np.zeros(size * (len(stages) + 1), dtype=np.float32)
-    if random_start:
-        weights[:size] = np.random.default_rng(seed).integers(-64, 64, size) / 16
-    sums = np.zeros(2 * weights.shape[0], dtype=np.float32) if tc else np.zeros(0, np.float32)
-    expected = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
-    scores, tiles, moves, learnt, state = naive_nt.play_expected(
-        games, rows, cols, 0.1, tuples, expected[0], seed, alpha=alpha, tc=(expected[1], expected[2]) if tc else None,
-        stages=stages, radix=radix,
-    )  # fmt: skip
-    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
-    rng = np.array([seed], dtype=np.uint64)
-    out = _results(games)
-    threshold = np.uint64(naive.four_threshold(0.1))
-    total = NK._learn_expected(games, rows, cols, threshold, weights, lookups, 0.1, alpha, tc, sums, rng, *out)
-    assert [o.tolist() for o in out] == [scores, tiles, moves]
-    assert total == learnt == sum(moves) and int(rng[0]) == state
-    assert weights.tobytes() == expected[0].tobytes() and weights.any()
-    if tc:
-        assert sums[0::2].tobytes() == expected[1].tobytes() and sums[1::2].tobytes() == expected[2].tobytes()
-    return weights
-
-
 @pytest.mark.parametrize("compact", [False, True], ids=["radix 16", "compact radix"])
 @pytest.mark.parametrize(
     "case",
@@ -361,8 +337,12 @@ def _learn_expected_both(
 )
 def test_expected_learning_matches_a_naive_loop(case: tuple[Any, ...], compact: bool) -> None:
     radix = compact_radix(case[0], case[1]) if compact else 16
-    weights = _learn_expected_both(*case, radix=radix)
-    stages, size = case[8], naive_nt.size(case[2], radix)
+    rows, cols, tuples, random_start, alpha, tc, seed, games, stages = case
+    weights = _learn_both(
+        rows, cols, tuples, random_start, alpha, tc, 0.0, 1, seed, games, stages, radix=radix, expected_updates=True
+    )
+    assert weights.any()
+    size = naive_nt.size(tuples, radix)
     for k in range(1, len(stages) + 1):  # every stage was reached and learnt
         assert weights[k * size : (k + 1) * size].any(), k
 
@@ -389,7 +369,9 @@ def test_expected_learning_matches_naive(
     rows, cols = size
     tuples = [[(0, 0), (0, 1), (1, 0)], [(1, 1), (0, 1)]]
     radix = compact_radix(rows, cols) if compact else 16
-    _learn_expected_both(rows, cols, tuples, random_start, alpha, tc, seed, 2, stages, radix)
+    _learn_both(
+        rows, cols, tuples, random_start, alpha, tc, 0.0, 1, seed, 2, stages, radix=radix, expected_updates=True
+    )
 
 
 def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:
