@@ -299,20 +299,18 @@ def play(
 def expected_target(
     grid: list[list[int]], p_four: float, tuples: Tuples, weights: np.ndarray, stages: Sequence[int], radix: int
 ) -> float:
-    """The mean over the empty cells of ``grid`` of ``(1 - p_four) * best(2 there) + p_four * best(4 there)``.
+    """The chance node of depth 1 of the naive n-tuple expectimax: the mean over the spawns on ``grid`` of the
+    greedy move's ``points + V`` (0 where no move is left); 0 on a full board."""
+    from tests.naive import expectimax_ntuple  # here: it imports this module
 
-    ``best`` is the greedy move's ``points + V`` (0 when no move is left). Cells in reading order, a 2 before a 4.
-    """
-    total = 0.0
-    cells = g2048.empty_cells(grid)
-    for r, c in cells:
-        for tile, p in ((2, 1.0 - p_four), (4, p_four)):
-            spawned = [row[:] for row in grid]
-            spawned[r][c] = tile
-            choice = greedy_move(spawned, tuples, weights, stages, radix)
-            if choice is not None:
-                total += p * choice[3]
-    return total / len(cells) if cells else 0.0
+    if not g2048.empty_cells(grid):
+        return 0.0
+    rows, cols = len(grid), len(grid[0])
+
+    def network(after: list[list[int]]) -> float:
+        return value(g2048.to_bits(after), rows, cols, tuples, weights, stages, radix)
+
+    return expectimax_ntuple.chance_node(grid, 1, network, p_four)
 
 
 def play_expected(

@@ -437,8 +437,10 @@ def _learn(
 def _expected_target(after, rows, cols, p_four, weights, lookups, positions, afters, points):
     """The expected ``points + V`` of the greedy move after every spawn on ``after`` (0 where no move is left).
 
-    The spawns are taken cell by cell in reading order, a 2 (probability ``1 - p_four``)
-    before a 4; the sum is divided by the number of empty cells. ``positions``, ``afters``
+    The chance node of depth 1 of the n-tuple search (``_ntuple_search_kernels._chance``,
+    without its table, which would keep values the learning has since changed): cell by
+    cell in reading order, ``(1 - p_four) * best(2 there) + p_four * best(4 there)``, the
+    sum divided by the number of empty cells (0 on a full board). ``positions``, ``afters``
     and ``points`` are scratch space for :func:`_candidates`.
     """
     empty = _empty_bits(after, rows, cols)
@@ -448,12 +450,11 @@ def _expected_target(after, rows, cols, p_four, weights, lookups, positions, aft
         cell = empty & (~empty + np.uint64(1))  # the lowest empty cell (its exponent's low bit)
         empty ^= cell
         cells += 1
-        _, best, two = _candidates(after | cell, rows, cols, weights, lookups, positions, afters, points)
-        if best >= 0:
-            total += (1.0 - p_four) * two
-        _, best, four = _candidates(after | (cell + cell), rows, cols, weights, lookups, positions, afters, points)
-        if best >= 0:
-            total += p_four * four
+        count, _, two = _candidates(after | cell, rows, cols, weights, lookups, positions, afters, points)
+        two = two if count > 0 else 0.0
+        count, _, four = _candidates(after | (cell + cell), rows, cols, weights, lookups, positions, afters, points)
+        four = four if count > 0 else 0.0
+        total += (1.0 - p_four) * two + p_four * four
     return total / cells if cells > 0 else 0.0
 
 
