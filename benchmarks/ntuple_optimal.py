@@ -64,6 +64,7 @@ from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.learning import default_horizon
 from plyground.g2048.ntuple import (
     NTupleNetwork,
+    check_expected_updates,
     check_lambda,
     check_restarts,
     check_stage_tiles,
@@ -288,8 +289,7 @@ def main() -> None:
     try:
         check_lambda(args.td_lambda, args.horizon)
         check_restarts(args.restarts)
-        if args.expected and (args.horizon > 1 or args.restarts):
-            raise InvalidInputError("--expected is TD(0): no --lambda, --horizon above 1 or --restarts")
+        check_expected_updates(args.expected, args.horizon, args.restarts)
         for size in args.sizes:
             check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
     except (InvalidInputError, ValueError) as exc:

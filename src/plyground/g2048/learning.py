@@ -61,6 +61,7 @@ from plyground.g2048.ntuple import (
     LearnStats,
     NTupleNetwork,
     Tuples,
+    check_expected_updates,
     check_lambda,
     check_restarts,
     check_stage_tiles,
@@ -161,8 +162,7 @@ class LearnSettings:
         check_restarts(self.restarts)
         if not isinstance(self.expected, bool):
             raise InvalidInputError(f"expected must be true or false, got {self.expected!r}")
-        if self.expected and (horizon > 1 or self.restarts > 0):
-            raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
+        check_expected_updates(self.expected, horizon, self.restarts)
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")

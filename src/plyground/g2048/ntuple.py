@@ -89,6 +89,7 @@ __all__ = [
     "LearnStats",
     "NTupleNetwork",
     "Training",
+    "check_expected_updates",
     "check_lambda",
     "check_restarts",
     "check_stage_tiles",
@@ -418,6 +419,16 @@ def check_restarts(restarts: Any) -> int:
     return restarts
 
 
+def check_expected_updates(expected: bool, horizon: int, restarts: int) -> None:
+    """Refuse expected updates with a ``horizon`` above 1 or ``restarts``: they are TD(0) over fresh games.
+
+    Raises:
+        InvalidInputError: they come with either.
+    """
+    if expected and (horizon > 1 or restarts > 0):
+        raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
+
+
 def _count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -673,8 +684,7 @@ class NTupleNetwork:
         p_four = check_p_four(p_four)
         if not isinstance(expected, bool):
             raise InvalidInputError(f"expected must be True or False, got {expected!r}")
-        if expected and (horizon > 1 or restarts > 0):
-            raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
+        check_expected_updates(expected, horizon, restarts)
         threshold = np.uint64(min(int(p_four * 2**32), 2**32))
         if tc and self._tc is None:
             # np.zeros, not zeros_like: calloc'd pages cost no memory until a weight there is updated
