@@ -135,6 +135,11 @@ def test_a_run_folder_holds_the_network_the_curve_and_the_settings(tmp_path: Pat
     assert again.settings == SETTINGS and again.goal == (230, None) and again.done()
     assert [r.games for r in again.curve] == [50, 100, 150, 200, 230]
     assert again.report().mean_score == last.mean_score
+    at_goal = again.run()  # nothing left to train: the report of the saved last games
+    assert again.network.trained.games == 230
+    assert (at_goal.games, at_goal.window, at_goal.mean_score, at_goal.reach, at_goal.max_tile) == (
+        last.games, last.window, last.mean_score, last.reach, last.max_tile,
+    )  # fmt: skip
 
 
 def test_a_minutes_goal_and_a_new_goal_on_resume(tmp_path: Path) -> None:
