@@ -252,6 +252,7 @@ def _learn_both(
             games, rows, cols, 0.1, tuples, twin[0], seed, alpha=alpha, tc=twin_tc, stages=stages, radix=radix
         )
         total = NK._learn_expected(games, rows, cols, threshold, weights, lookups, 0.1, alpha, tc, sums, rng, *out)
+        assert weights.any()  # every legal move learns: the merges of the games reach the weights
     else:
         scores, tiles, moves, learnt, state = naive_nt.play(
             games, rows, cols, 0.1, tuples, twin[0], seed, alpha=alpha, tc=twin_tc, lam=lam, horizon=horizon,
@@ -341,7 +342,6 @@ def test_expected_learning_matches_a_naive_loop(case: tuple[Any, ...], compact: 
     weights = _learn_both(
         rows, cols, tuples, random_start, alpha, tc, 0.0, 1, seed, games, stages, radix=radix, expected_updates=True
     )
-    assert weights.any()
     size = naive_nt.size(tuples, radix)
     for k in range(1, len(stages) + 1):  # every stage was reached and learnt
         assert weights[k * size : (k + 1) * size].any(), k
