@@ -201,8 +201,7 @@ def main() -> None:
     console.print(f"{tables[0].shape[0]:,} exact state values loaded in {time.perf_counter() - began:.0f} s")
 
     network = NTupleNetwork(ROWS, COLS, tuples_for(args.tuples, ROWS, COLS), seed=args.seed)
-    # the network's own (writable) arrays, as its learn() hands them to the TD kernel
-    weights, lookups = network._weights, network._lookups
+    weights, lookups = network.kernel_tables()  # its own arrays: the fit updates the network in place
     threshold = np.uint64(int(P_FOUR * 2**32))
     rng = np.array([network.rng_state], dtype=np.uint64)
     scores = np.zeros(CHUNK, dtype=np.int64)

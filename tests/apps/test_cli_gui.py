@@ -121,7 +121,7 @@ def test_gui_ai_searches_with_the_network_file(
     def run(window: GameWindow) -> None:  # instead of the event loop: three AI moves, then q
         pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=30)
         shown.append(window.evaluator_text)
-        assert window.engine.network is not None and window.engine.network.shape == (4, 4)
+        assert window.engine.evaluator.shape == (4, 4)
         window.close()
 
     monkeypatch.setattr(GameWindow, "run", run)
@@ -143,10 +143,10 @@ def _corrupt(folder: Path) -> Path:
     [
         (["--evaluator", "ntuple:{tmp}/missing.npz"], ["does not exist", "missing.npz"]),
         (["--evaluator", "ntuple:{bad}"], ["is not a readable n-tuple network file", "bad.npz"]),
-        (["--evaluator", "network"], ["--evaluator must be 'heuristic' or 'ntuple:FILE'"]),
+        (["--evaluator", "network"], ["--evaluator must be 'heuristic' or 'ntuple:PATH'"]),
         (
             ["--rows", "3", "--cols", "3", "--evaluator", "ntuple:{net}"],
-            ["plays 4x4 boards: use --rows 4 --cols 4", "net.npz"],
+            ["plays 4x4 boards, not 3x3 ones: use --rows 4 --cols 4", "net.npz"],
         ),
         (["--weights", "w.json", "--evaluator", "ntuple:{net}"], ["--weights sets the heuristic"]),
     ],

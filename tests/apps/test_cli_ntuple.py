@@ -110,8 +110,8 @@ def test_a_bad_network_file_is_a_one_line_error(
     ("args", "part"),
     [
         (["ai", "--depth", "1", "--evaluator", "network"], "--evaluator must be"),
-        (["ai", "--depth", "1", "--evaluator", "ntuple:{net}"], "plays 3x3 boards: use --rows 3 --cols 3"),
-        (["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"], "2x2 board cannot be searched with a network for 3x3"),
+        (["ai", "--depth", "1", "--evaluator", "ntuple:{net}"], "not 4x4 ones: use --rows 3 --cols 3"),
+        (["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"], "network net-3x3.npz plays 3x3 boards, not 2x2 ones"),
         (["hint", BOARD, "--evaluator", "ntuple:{net}", "--weights", "w.json"], "--weights sets the heuristic"),
     ],
 )
@@ -122,3 +122,29 @@ def test_bad_evaluator_options(
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part)
+
+
+def test_the_network_named_as_the_readme_does(
+    capsys: pytest.CaptureFixture[str], network_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``~`` is expanded, a training run's folder names its network, ``latest`` the newest run's."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path / ".local" / "share" / "plyground"))
+    run = tmp_path / ".local" / "share" / "plyground" / "ntuple" / "20261201-141231-3x3-seed3421747690758829729"
+    run.mkdir(parents=True)
+    (run / "network.npz").write_bytes(network_file.read_bytes())
+    expected = None
+    for name in (
+        f"ntuple:~/.local/share/plyground/ntuple/{run.name}/network.npz",
+        f"ntuple:~/.local/share/plyground/ntuple/{run.name}",
+        f"ntuple:{run}",
+        "ntuple:latest",
+    ):
+        status, out, err = run_cli(capsys, "2048", "hint", BOARD, "--depth", "2", "--json", "--evaluator", name)
+        assert status == 0, (name, err)
+        values = json.loads(out)["values"]
+        expected = expected or values
+        assert values == expected, name
+    status, _, err = run_cli(capsys, "2048", "hint", BOARD, "--evaluator", "network.npz")
+    assert status == 2
+    assert_one_line_error(err, "--evaluator must be", "did you mean 'ntuple:network.npz'?")

@@ -26,6 +26,7 @@ from plyground.apps.terminal import PlayController
 from plyground.apps.tk import GameWindow, frame_path
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.g2048.evaluator import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
@@ -358,11 +359,11 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> NTupleNetwork:
 
 
 def test_ai_mode_searches_with_the_network(open_window: OpenWindow, network: NTupleNetwork) -> None:
-    window = open_window(PlayController(Game(seed=10)), time_ms=None, depth=2, network=network, network_name="net.npz")
+    window = open_window(PlayController(Game(seed=10)), time_ms=None, depth=2, evaluator=network)
     assert window.evaluator_text == "AI: n-tuple network net.npz"
     assert "e network/heuristic" in label_texts(window)
     press(window, "i")
-    assert window.searcher is not None and window.searcher.engine.network is network
+    assert window.searcher is not None and window.searcher.engine.evaluator is network
     pump(window, until=lambda: window.controller.game.move_count >= 6, timeout=30)
     press(window, "i")
     assert window.evaluator_text == "AI: n-tuple network net.npz"
@@ -374,7 +375,7 @@ def test_ai_mode_searches_with_the_network(open_window: OpenWindow, network: NTu
 
 
 def test_e_switches_between_the_network_and_the_heuristic(open_window: OpenWindow, network: NTupleNetwork) -> None:
-    window = open_window(PlayController(Game(seed=11)), network=network, network_name="net.npz", ai=True)
+    window = open_window(PlayController(Game(seed=11)), evaluator=network, ai=True)
     pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
     first = window.searcher
     assert first is not None and first.engine is window.network_engine
@@ -384,7 +385,7 @@ def test_e_switches_between_the_network_and_the_heuristic(open_window: OpenWindo
     assert window.message_text == "The AI now searches with the heuristic."
     assert window.ai_on and window.searcher is not first
     assert window.searcher is not None and window.searcher.engine is window.heuristic_engine
-    assert window.searcher.engine.network is None
+    assert isinstance(window.searcher.engine.evaluator, Heuristic)
     moves = window.controller.game.move_count
     pump(window, until=lambda: window.controller.game.move_count >= moves + 2, timeout=20)
     pump(window, until=lambda: not first.thread.is_alive(), timeout=5)
@@ -406,8 +407,8 @@ def test_without_a_network_the_ai_uses_the_heuristic(open_window: OpenWindow) ->
 
 
 def test_a_new_game_keeps_the_size_the_network_plays(open_window: OpenWindow, network: NTupleNetwork) -> None:
-    window = open_window(PlayController(Game(seed=13)), network=network, ai=True)
-    assert window.evaluator_text == "AI: n-tuple network"
+    window = open_window(PlayController(Game(seed=13)), evaluator=network, ai=True)
+    assert window.evaluator_text == "AI: n-tuple network net.npz"
     pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
     press(window, "n")  # the player takes over, and is asked first
     press(window, "y")
@@ -415,14 +416,14 @@ def test_a_new_game_keeps_the_size_the_network_plays(open_window: OpenWindow, ne
     assert game.move_count == 0 and game.board.shape == network.shape
     press(window, "i")
     pump(window, until=lambda: window.controller.game.move_count >= 2, timeout=20)
-    assert window.evaluator_text == "AI: n-tuple network" and "failed" not in window.message_text
+    assert window.evaluator_text == "AI: n-tuple network net.npz" and "failed" not in window.message_text
 
 
 def test_a_network_for_another_board_size_is_refused(xvfb_display: str, network: NTupleNetwork) -> None:
     root = tk.Tk()
     try:
-        with pytest.raises(InvalidInputError, match="the network plays 4x4 boards, not the 3x3 game"):
-            GameWindow(PlayController(Game(3, 3, seed=1)), root=root, network=network)
+        with pytest.raises(InvalidInputError, match=r"network net\.npz plays 4x4 boards, not 3x3 ones"):
+            GameWindow(PlayController(Game(3, 3, seed=1)), root=root, evaluator=network)
     finally:
         root.destroy()
 

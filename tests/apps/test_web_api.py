@@ -336,7 +336,7 @@ def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
     assert "needs an n-tuple network" in error and "plyground web --evaluator ntuple:FILE" in error
     small = new_2048(network_client, rows=3, cols=3, seed=1)
     error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "ntuple"}), 422)
-    assert "plays 4x4 boards, not this 3x3 game" in error
+    assert "plays 4x4 boards, not 3x3 ones" in error
     path = f"/api/2048/games/{new_2048(network_client, seed=1)['id']}/hint"
     for bad in ("network", "NTUPLE", 1, ["ntuple"]):
         assert "evaluator must be one of heuristic, ntuple, got" in assert_error(
@@ -364,11 +364,11 @@ def test_autoplay_with_the_network_plays_and_can_switch_to_the_heuristic(network
     ("rows", "messages", "part"),
     [
         (4, ['{"type": "start", "evaluator": "network"}'], "evaluator must be one of heuristic, ntuple"),
-        (3, ['{"type": "start", "evaluator": "ntuple"}'], "plays 4x4 boards, not this 3x3 game"),
+        (3, ['{"type": "start", "evaluator": "ntuple"}'], "plays 4x4 boards, not 3x3 ones"),
         (
             3,
             ['{"type": "start", "time_ms": 2, "delay_ms": 50}', '{"type": "settings", "evaluator": "ntuple"}'],
-            "plays 4x4 boards, not this 3x3 game",
+            "plays 4x4 boards, not 3x3 ones",
         ),
     ],
 )
@@ -751,7 +751,7 @@ def test_plyground_web_with_a_missing_or_bad_network_fails_in_one_line(
     for bad in ("network", "ntuple:"):
         status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", bad)
         assert status == 2 and out == ""
-        assert_web_fails_in_one_line(err, "--evaluator must be 'heuristic' or 'ntuple:FILE'")
+        assert_web_fails_in_one_line(err, "--evaluator must be 'heuristic' or 'ntuple:PATH'")
 
 
 def test_plyground_web_serves_the_network_of_its_evaluator_option(

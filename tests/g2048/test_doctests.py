@@ -16,6 +16,7 @@ import pytest
         "plyground.g2048.game",
         "plyground.g2048.heuristic",
         "plyground.g2048.expectimax",
+        "plyground.g2048.evaluator",
     ],
 )
 def test_docstring_examples(module: str) -> None:

@@ -85,7 +85,7 @@ def test_tuples_must_fit_a_smaller_board() -> None:
 
 def test_value_checks_the_board() -> None:
     network = NTupleNetwork(3, 3, SMALL)
-    with pytest.raises(InvalidBoardError, match="a 4x4 board cannot be valued by a network for 3x3"):
+    with pytest.raises(InvalidBoardError, match="network plays 3x3 boards, not 4x4 ones"):
         network.value(Board.empty())
     with pytest.raises(InvalidBoardError):
         network.value("2 2 0/0 0 0/0 0 0")  # type: ignore[arg-type]

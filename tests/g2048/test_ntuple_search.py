@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
-from plyground.g2048.expectimax import Expectimax, load_evaluator
+from plyground.g2048.evaluator import Heuristic, load_evaluator
+from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
 from tests.g2048.strategies import grids
 from tests.g2048.test_ntuple_kernels import Network, networks
@@ -30,7 +31,7 @@ def as_network(network: Network) -> NTupleNetwork:
     """An NTupleNetwork holding the drawn tuples and weights."""
     rows, cols, tuples, weights, stages, radix = network
     net = NTupleNetwork(rows, cols, tuples, stage_tiles=stages, radix=radix)
-    net._weights[:] = weights  # no public setter: a network's weights come from learning or a file
+    net.set_weights(weights)
     return net
 
 
@@ -150,9 +151,10 @@ def test_the_evaluator_from_a_file(tmp_path: Path) -> None:
     net.save(tmp_path / "net.npz")
     board = Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4")
     from_file = Expectimax(depth=2, workers=1, evaluator=f"ntuple:{tmp_path / 'net.npz'}")
-    assert from_file.network is not None and from_file.network.shape == (4, 4)
+    assert isinstance(from_file.evaluator, NTupleNetwork) and from_file.evaluator.shape == (4, 4)
     assert from_file.choose(board).values == Expectimax(depth=2, workers=1, evaluator=net).choose(board).values
-    assert Expectimax(evaluator="heuristic").network is None and load_evaluator(None) is None
+    assert isinstance(Expectimax(evaluator="heuristic").evaluator, Heuristic)
+    assert load_evaluator(None) == load_evaluator("heuristic") == Heuristic()
     heuristic = Expectimax(depth=2, workers=1, evaluator="heuristic").choose(board).values
     assert heuristic == Expectimax(depth=2, workers=1).choose(board).values
 
@@ -168,5 +170,5 @@ def test_bad_evaluators(tmp_path: Path) -> None:
     for bad in ("ntuple:", "network", 3, np.zeros(3)):
         with pytest.raises(InvalidInputError, match="evaluator must be"):
             Expectimax(evaluator=bad)  # type: ignore[arg-type]
-    with pytest.raises(InvalidBoardError, match="3x3 board cannot be searched with a network for 2x2"):
+    with pytest.raises(InvalidBoardError, match="network plays 2x2 boards, not 3x3 ones"):
         Expectimax(depth=1, evaluator=NTupleNetwork(2, 2)).choose(Board.parse("2 0 0/0 0 0/0 0 2"))

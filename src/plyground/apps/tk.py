@@ -37,15 +37,13 @@ import tkinter.font as tkfont
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from plyground.apps.render import BACKGROUND, DARK_TEXT, text_colour, tile_colour
 from plyground.apps.terminal import KEYS_HELP, Mode, PlayController, action_for
 from plyground.errors import InvalidInputError, PlygroundError
-from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game, Weights
-
-if TYPE_CHECKING:
-    from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
+from plyground.g2048.evaluator import Evaluator, Heuristic
 
 __all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "Searcher", "frame_path", "open_root"]
 
@@ -168,14 +166,13 @@ class GameWindow:
         delay_ms: the pause between two AI moves.
         ai: start in AI mode.
         frames: a folder for one PNG per position (see :func:`frame_path`), or None.
-        weights: the heuristic's weights (default: the weights shipped with plyground).
-        network: an n-tuple network for the game's board size: the AI searches with it
-            (``e`` switches to the heuristic and back). None: the heuristic only.
-        network_name: how the window names the network, e.g. its file name.
+        evaluator: what values the AI's leaves (default: the heuristic with the weights
+            shipped with plyground). Another evaluator than the heuristic, an n-tuple network,
+            must play the game's board size; ``e`` then switches to the heuristic and back.
 
     Raises:
         InvalidInputError: a bad ``time_ms``, ``depth``, ``workers`` or ``delay_ms``, or a
-            network for another board size than the game's.
+            evaluator for another board size than the game's.
         PlygroundError: no display (when ``root`` is not given).
     """
 
@@ -190,26 +187,20 @@ class GameWindow:
         delay_ms: int = DEFAULT_DELAY_MS,
         ai: bool = False,
         frames: Path | None = None,
-        weights: Weights | None = None,
-        network: NTupleNetwork | None = None,
-        network_name: str = "",
+        evaluator: Evaluator | None = None,
     ) -> None:
         if not (isinstance(delay_ms, int) and delay_ms >= 0):
             raise InvalidInputError(f"delay_ms must be a non-negative integer, got {delay_ms!r}")
         p_four = controller.game.p_four
-        self.heuristic_engine = Expectimax(time_ms, depth, weights, workers, p_four=p_four)
+        heuristic = evaluator if isinstance(evaluator, Heuristic) else None
+        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=heuristic)
         """The AI's search with the heuristic at the leaves."""
         self.network_engine: Expectimax | None = None
         """The AI's search with the n-tuple network at the leaves (None without a network)."""
-        if network is not None:
-            self.network_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=network)
-            net, board = self.network_engine.network, controller.game.board
-            if net is not None and net.shape != board.shape:
-                raise InvalidInputError(
-                    f"the network plays {net.rows}x{net.cols} boards, not the {board.rows}x{board.cols} game"
-                )
-        self.network_name = network_name
-        self.use_network = network is not None
+        if evaluator is not None and heuristic is None:
+            evaluator.check_board(controller.game.board)
+            self.network_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=evaluator)
+        self.use_network = self.network_engine is not None
         """Whether the AI searches with the network (else with the heuristic); ``e`` switches."""
         self.controller = controller
         self.root = root if root is not None else open_root()
@@ -336,9 +327,7 @@ class GameWindow:
     @property
     def evaluator_name(self) -> str:
         """What values the AI's leaves, in words: ``heuristic`` or ``n-tuple network NAME``."""
-        if self.engine is self.heuristic_engine:
-            return "heuristic"
-        return f"n-tuple network {self.network_name}".rstrip()
+        return self.engine.evaluator.label
 
     @property
     def moves_per_second(self) -> float:

@@ -12,21 +12,17 @@ True
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
-from plyground.g2048.expectimax import Decision, Expectimax, load_evaluator
+from plyground.g2048.evaluator import load_evaluator
+from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.game import Game, Replay
 from plyground.g2048.heuristic import Weights
-
-if TYPE_CHECKING:
-    from plyground.g2048.ntuple import NTupleNetwork
 
 __all__ = ["REACH_TILES", "GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
@@ -149,25 +145,9 @@ class GameSpec:
     weights: Weights | None = None
     max_moves: int | None = None
     evaluator: str | None = None
-    """None or ``"heuristic"``, or ``"ntuple:FILE"``: a network file, read once per process."""
-
-
-_NETWORKS: dict[tuple[str, int, int], NTupleNetwork | None] = {}
-"""The networks read by :func:`play_spec` in this process, by (path, size, mtime)."""
-
-
-def _evaluator(name: str | None) -> NTupleNetwork | None:
-    if name is None or not name.startswith("ntuple:"):
-        return load_evaluator(name)
-    try:
-        stat = os.stat(name.removeprefix("ntuple:"))
-    except OSError:
-        return load_evaluator(name)  # which says what is wrong with the file
-    key = (name, stat.st_size, stat.st_mtime_ns)
-    if key not in _NETWORKS:
-        _NETWORKS.clear()  # one network at a time: a 4x4 one takes 256 MiB
-        _NETWORKS[key] = load_evaluator(name)
-    return _NETWORKS[key]
+    """The evaluator's name for :func:`~plyground.g2048.evaluator.load_evaluator`: None or
+    ``"heuristic"`` (with ``weights``), or ``"ntuple:PATH"``, a network read once per process
+    (give an absolute path when the games run on other machines)."""
 
 
 def play_spec(spec: GameSpec) -> GameResult:
@@ -178,10 +158,8 @@ def play_spec(spec: GameSpec) -> GameResult:
     >>> (first.score, first.replay) == (again.score, again.replay)
     True
     """
-    network = _evaluator(spec.evaluator)
-    with Expectimax(
-        time_ms=spec.time_ms, depth=spec.depth, weights=spec.weights, workers=1, p_four=spec.p_four, evaluator=network
-    ) as ai:
+    evaluator = load_evaluator(spec.evaluator, weights=spec.weights, reuse=True)
+    with Expectimax(time_ms=spec.time_ms, depth=spec.depth, workers=1, p_four=spec.p_four, evaluator=evaluator) as ai:
         return play_game(
             ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves
         )

@@ -10,8 +10,8 @@ leaves, depth 2 adds every spawn and the best reply to it, and so on. Each legal
 is searched by its own worker (threads running kernels that release the GIL), with its
 own transposition table, so a decision does not depend on the number of workers.
 
-The leaves are valued by the heuristic (the default) or by a trained n-tuple network
-(``evaluator=``, see :class:`Expectimax`). A network trained by afterstate TD values an
+The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator`: the heuristic (the
+default) or a trained n-tuple network (``evaluator=``). A network trained by afterstate TD values an
 afterstate as the expected sum of the points still to come, so with a network the search
 adds the points scored along the way: a move is worth ``points + V(afterstate)`` at depth
 1 (the network's own greedy choice), and deeper searches take the expectation over
@@ -30,24 +30,18 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import InvalidBoardError, InvalidInputError
+from plyground.errors import InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.heuristic import Weights, default_weights, line_table, lost_value
+from plyground.g2048.evaluator import Evaluator, Heuristic, MoveSearch, load_evaluator
+from plyground.g2048.heuristic import Weights
 
-if TYPE_CHECKING:
-    from plyground.g2048.ntuple import NTupleNetwork
-
-__all__ = ["Decision", "Evaluator", "Expectimax", "load_evaluator", "policy_depth"]
-
-Evaluator: TypeAlias = "NTupleNetwork | str | None"
-"""What values the leaves: None or ``"heuristic"``, an n-tuple network, or ``"ntuple:FILE"``."""
+__all__ = ["Decision", "Expectimax", "policy_depth"]
 
 MAX_DEPTH = 30
 DEFAULT_CUTOFF = 1e-4
@@ -138,32 +132,6 @@ def _until(
     return {DIRECTIONS[d]: submitted[d].result() for d in sorted(submitted)}, timed_out
 
 
-def load_evaluator(evaluator: Evaluator) -> NTupleNetwork | None:
-    """The network that ``evaluator`` names (None for the heuristic).
-
-    Args:
-        evaluator: None or ``"heuristic"``; an :class:`~plyground.g2048.ntuple.NTupleNetwork`;
-            or ``"ntuple:FILE"``, a network file written by ``NTupleNetwork.save``.
-
-    Raises:
-        InvalidInputError: an unknown evaluator, or a network file that does not exist.
-        CorruptFileError: a file that is not a readable network (one line, naming the file).
-    """
-    if evaluator is None or (isinstance(evaluator, str) and evaluator == "heuristic"):
-        return None
-    from plyground.g2048.ntuple import NTupleNetwork  # here: the heuristic search does not load its kernels
-
-    if isinstance(evaluator, NTupleNetwork):
-        return evaluator
-    if isinstance(evaluator, str) and evaluator.startswith("ntuple:") and len(evaluator) > len("ntuple:"):
-        path = evaluator.removeprefix("ntuple:")
-        try:
-            return NTupleNetwork.load(path)
-        except FileNotFoundError:
-            raise InvalidInputError(f"n-tuple network file {path} does not exist") from None
-    raise InvalidInputError(f"evaluator must be 'heuristic', 'ntuple:FILE' or an NTupleNetwork, got {evaluator!r}")
-
-
 def policy_depth(board: Board) -> int:
     """The search depth for ``board`` when none is given: deeper as the board gets harder.
 
@@ -197,14 +165,17 @@ class Expectimax:
         max_cells: search at most this many empty cells per spawn, drawn at random (None: all).
         tt_bits: each worker's transposition table has ``2**tt_bits`` entries.
         seed: seeds the cell sampling; the same seed gives the same decisions.
-        evaluator: what values the leaves (see :func:`load_evaluator`): the heuristic (None
-            or ``"heuristic"``, the default), or an n-tuple network (an ``NTupleNetwork`` or
-            ``"ntuple:FILE"``). With a network, values are expected points to come: each
+        evaluator: what values the leaves: an :class:`~plyground.g2048.evaluator.Evaluator`
+            (the heuristic, the default, or an n-tuple network), or its name for
+            :func:`~plyground.g2048.evaluator.load_evaluator` (``"heuristic"``,
+            ``"ntuple:PATH"``). With a network, values are expected points to come: each
             move's points plus, at the horizon, the network's value of the afterstate, so
-            depth 1 plays the network's greedy move; ``weights`` is then unused.
+            depth 1 plays the network's greedy move. ``weights`` set the heuristic's weights
+            and cannot come with another evaluator.
 
     Raises:
-        InvalidInputError: a parameter out of range, an unknown evaluator or a missing file.
+        InvalidInputError: a parameter out of range, an unknown evaluator, weights with a
+            network, or a missing file.
         CorruptFileError: an unreadable network file.
     """
 
@@ -220,7 +191,7 @@ class Expectimax:
         max_cells: int | None = None,
         tt_bits: int = DEFAULT_TT_BITS,
         seed: int = 0,
-        evaluator: Evaluator = None,
+        evaluator: Evaluator | str | None = None,
     ) -> None:
         if time_ms is not None and not (isinstance(time_ms, int | float) and time_ms > 0):
             raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
@@ -238,27 +209,24 @@ class Expectimax:
             raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
         if weights is not None and not isinstance(weights, Weights):
             raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
-        self.network = load_evaluator(evaluator)
-        """The n-tuple network at the leaves, None for the heuristic."""
+        self.evaluator = load_evaluator(evaluator, weights=weights)
+        """What values the leaves."""
         self.time_ms = time_ms
         self.depth = depth
-        self.weights = weights if weights is not None else default_weights()
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.p_four = check_p_four(p_four)
         self.cutoff = float(cutoff)
         self.max_cells = max_cells or 0
         self.seed = seed
         self._tt_bits = tt_bits
-        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float64], float]] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._lock = threading.Lock()
 
-    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float64], float]:
-        key = (rows, cols)
-        if key not in self._tables:
-            self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))
-        return self._tables[key]
+    @property
+    def weights(self) -> Weights | None:
+        """The heuristic's weights; None when another evaluator values the leaves."""
+        return self.evaluator.weights if isinstance(self.evaluator, Heuristic) else None
 
     def _ensure_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -283,23 +251,18 @@ class Expectimax:
     def choose(self, board: Board) -> Decision:
         """Search ``board`` and return the best move with every legal move's value.
 
-        The first search of a board size also builds that size's heuristic table
-        (a fraction of a second), outside the time budget.
+        The first search of a board size also builds what the evaluator needs for it (the
+        heuristic's table: a fraction of a second), outside the time budget.
 
         Raises:
             InvalidInputError: ``board`` is not a :class:`~plyground.g2048.Board`.
-            InvalidBoardError: the board is not of the size of the network.
+            InvalidBoardError: the evaluator does not play boards of this size.
         """
         if not isinstance(board, Board):
             raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
-        if self.network is not None and board.shape != self.network.shape:
-            raise InvalidBoardError(
-                f"a {board.rows}x{board.cols} board cannot be searched with a network for "
-                f"{self.network.rows}x{self.network.cols}"
-            )
+        self.evaluator.check_size(board.rows, board.cols)
         self._ensure_pool()
-        if self.network is None:
-            self._table(board.rows, board.cols)  # built once per board size, outside the time budget
+        self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
         start = time.perf_counter()
         legal = [DIRECTIONS.index(d) for d in board.legal_moves()]
         if not legal:
@@ -307,42 +270,12 @@ class Expectimax:
         with self._lock:
             return self._search(board, legal, start)
 
-    def _search_move(self, board: Board, stop: npt.NDArray[np.uint8]) -> Callable[[int, int, _Worker], float]:
-        """``search(d, depth, worker)``: the value of root move ``d`` searched ``depth`` deep by ``worker``."""
-        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
-        seed = np.uint64(self.seed)
-        if self.network is not None:
-            from plyground.g2048 import _ntuple_search_kernels as NS
-
-            # The kernels' signatures take writable arrays; the search only reads them.
-            weights, lookups = self.network._weights, self.network._lookups
-
-            def search_network(d: int, depth: int, worker: _Worker) -> float:
-                return float(
-                    NS._search_move(
-                        bits, d, depth, rows, cols, weights, lookups, self.p_four, self.cutoff, self.max_cells,
-                        seed, worker.tt, worker.counters, stop,
-                    )
-                )  # fmt: skip
-
-            return search_network
-        table, lost = self._table(rows, cols)
-        monotonicity = self.weights.monotonicity
-
-        def search_heuristic(d: int, depth: int, worker: _Worker) -> float:
-            return float(
-                S._search_move(
-                    bits, d, depth, rows, cols, table, monotonicity, self.p_four, self.cutoff, lost, self.max_cells,
-                    seed, worker.tt, worker.counters, stop,
-                )
-            )  # fmt: skip
-
-        return search_heuristic
-
     def _search(self, board: Board, legal: list[int], start: float) -> Decision:
         pool = self._ensure_pool()
         stop = np.zeros(1, dtype=np.uint8)
-        search_move = self._search_move(board, stop)
+        search_move: MoveSearch = self.evaluator.move_search(
+            board, p_four=self.p_four, cutoff=self.cutoff, max_cells=self.max_cells, seed=self.seed
+        )
         totals = np.zeros(4, dtype=np.int64)
         deadline = start + self.time_ms / 1000.0 if self.time_ms is not None else None
         if deadline is None:
@@ -356,7 +289,7 @@ class Expectimax:
             worker = self._idle.get()
             try:
                 worker.counters[:3] = 0
-                value = search_move(d, depth, worker)
+                value = search_move(d, depth, worker.tt, worker.counters, stop)
                 return value, worker.counters.copy()
             finally:
                 self._idle.put(worker)

@@ -67,6 +67,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
@@ -75,9 +76,10 @@ import numpy.typing as npt
 from plyground.core.files import atomic_write
 from plyground.core.seeding import resolve_seed
 from plyground.core.symmetry import SYMMETRIES, Symmetry
-from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
+from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import _ntuple_kernels as NK
 from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
+from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch, MoveValue
 
 __all__ = [
     "DEFAULT_TUPLES",
@@ -442,8 +444,11 @@ def _seed64(seed: int | None) -> int:
     return seed
 
 
-class NTupleNetwork:
+class NTupleNetwork(Evaluator):
     """An n-tuple network for the R×C board: a value for every board, learnt by TD(0).
+
+    As an :class:`~plyground.g2048.evaluator.Evaluator` it values the leaves of a search by
+    the expected points still to come, on boards of its own size.
 
     Args:
         rows: the board's rows (2 to 4).
@@ -504,6 +509,31 @@ class NTupleNetwork:
         self._tc: npt.NDArray[np.float32] | None = None
         self._rng = np.array([_seed64(seed)], dtype=np.uint64)
         self._trained = Training()
+        self._path: Path | None = None
+
+    @property
+    def name(self) -> str:
+        """``n-tuple network FILE`` (the file it was loaded from), or ``n-tuple network`` when it has none."""
+        return f"n-tuple network {self._path}" if self._path is not None else "n-tuple network"
+
+    @property
+    def label(self) -> str:
+        """``n-tuple network NAME``: the file's name (with its folder's when it is a training run's ``network.npz``)."""
+        if self._path is None:
+            return "n-tuple network"
+        if self._path.name == "network.npz" and self._path.parent.name:
+            return f"n-tuple network {self._path.parent.name}/{self._path.name}"
+        return f"n-tuple network {self._path.name}"
+
+    @property
+    def path(self) -> Path | None:
+        """The file it was loaded from (None for a network made in this process)."""
+        return self._path
+
+    @property
+    def values_points(self) -> bool:
+        """True: a network values an afterstate by the expected points still to come."""
+        return True
 
     @property
     def rows(self) -> int:
@@ -542,6 +572,29 @@ class NTupleNetwork:
         view = self._weights.view()
         view.setflags(write=False)
         return view
+
+    def set_weights(self, weights: npt.ArrayLike) -> None:
+        """Replace every weight by those of ``weights`` (laid out as :attr:`weights`), e.g. to try given values.
+
+        Raises:
+            InvalidInputError: not an array of :attr:`weights`' shape, or values that are not finite.
+        """
+        array = np.asarray(weights)
+        if array.shape != self._weights.shape or not np.issubdtype(array.dtype, np.number):
+            raise InvalidInputError(
+                f"weights must be numbers of shape {self._weights.shape}, got {array.dtype} of shape {array.shape}"
+            )
+        if not np.isfinite(array).all():
+            raise InvalidInputError("weights must be finite numbers")
+        self._weights[:] = array
+
+    def kernel_tables(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """``(weights, lookups)``: the network's own arrays, for a kernel of the ``_ntuple_kernels`` layout.
+
+        They are the network itself, not copies: a kernel that learns updates the network in
+        place. Anything else should read :attr:`weights` and :attr:`lookups` (read-only views).
+        """
+        return self._weights, self._lookups
 
     @property
     def lookups(self) -> npt.NDArray[np.int64]:
@@ -600,8 +653,39 @@ class NTupleNetwork:
         Raises:
             InvalidBoardError: the board is not a Board of the network's size.
         """
-        self._check_board(board)
+        self.check_board(board)
         return float(NK._value(np.uint64(board.bits), self._rows, self._cols, self._weights, self._lookups))
+
+    def explain(self, board: Board) -> Explanation:
+        """Each legal move's value at depth 1: the points it scores plus V of the board it leaves.
+
+        Raises:
+            InvalidBoardError: the board is not a Board of the network's size.
+        """
+        self.check_board(board)
+        moves = {}
+        for move in board.legal_moves():
+            after, points = board.move(move)
+            moves[move] = MoveValue(points, self.value(after))
+        return Explanation(self.name, self.unit, moves=moves)
+
+    def move_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> MoveSearch:
+        """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator)."""
+        from plyground.g2048 import _ntuple_search_kernels as NS  # here: learning does not load the search
+
+        bits, rows, cols = np.uint64(board.bits), self._rows, self._cols
+        # The kernels' signatures take writable arrays; the search only reads them.
+        weights, lookups, sampling_seed = self._weights, self._lookups, np.uint64(seed)
+
+        def search(move: int, depth: int, tt: Any, counters: Any, stop: Any) -> float:
+            return float(
+                NS._search_move(
+                    bits, move, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, sampling_seed,
+                    tt, counters, stop,
+                )
+            )  # fmt: skip
+
+        return search
 
     def learn(
         self,
@@ -888,6 +972,7 @@ class NTupleNetwork:
             network = cls._from_parts(header, arrays)
         except InvalidInputError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
+        network._path = Path(path)
         wanted_rows = network.rows if rows is None else rows
         wanted_cols = network.cols if cols is None else cols
         if (wanted_rows, wanted_cols) != network.shape:
@@ -912,7 +997,7 @@ class NTupleNetwork:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """``(rows, cols)``."""
+        """``(rows, cols)``: the network values boards of this size only."""
         return self._rows, self._cols
 
     @classmethod
@@ -950,14 +1035,6 @@ class NTupleNetwork:
         training = header["training"]
         network._trained = Training(training["games"], training["moves"], float(training["seconds"]))
         return network
-
-    def _check_board(self, board: Board) -> None:
-        if not isinstance(board, Board):
-            raise InvalidBoardError(f"expected a Board, got {type(board).__name__}")
-        if board.shape != self.shape:
-            raise InvalidBoardError(
-                f"a {board.rows}x{board.cols} board cannot be valued by a network for {self._rows}x{self._cols}"
-            )
 
 
 _EMPTY = np.zeros(0, dtype=np.float32)

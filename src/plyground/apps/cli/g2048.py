@@ -19,7 +19,7 @@ from plyground.errors import DependencyNotInstalled, InvalidInputError, Plygroun
 if TYPE_CHECKING:
     from plyground.g2048 import Decision, Expectimax, Game, Weights
     from plyground.g2048.autoplay import GameResult
-    from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.evaluator import Evaluator
 
 __all__ = ["app", "format_grid"]
 
@@ -147,9 +147,10 @@ PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability 
 EvaluatorOption = Annotated[
     str,
     typer.Option(
-        metavar="heuristic|ntuple:FILE",
-        help="What values the search's leaves: the heuristic, or an n-tuple network file (from training), "
-        "which values the points still to come; the search then adds the points scored on the way.",
+        metavar="heuristic|ntuple:PATH",
+        help="What values the search's leaves: the heuristic, or an n-tuple network (PATH: its file, the folder "
+        "of its training run, or 'latest'), which values the points still to come; the search then adds the "
+        "points scored on the way.",
     ),
 ]
 
@@ -168,30 +169,31 @@ def _load_weights(path: Path | None) -> Weights | None:
         raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
 
 
-def load_network(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> NTupleNetwork | None:
-    """The network of ``--evaluator`` (None for the heuristic); a missing or bad file is bad input.
+def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> Evaluator:
+    """The evaluator of ``--evaluator`` (with the heuristic, the weights of ``--weights``); bad input says why.
 
-    With ``size``, a network for boards of another size is bad input too. Shared by the
+    With ``size``, an evaluator for boards of another size is bad input too. Shared by the
     commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
     """
-    if evaluator == "heuristic":
-        return None
-    if not evaluator.startswith("ntuple:") or evaluator == "ntuple:":
-        raise InvalidInputError(f"--evaluator must be 'heuristic' or 'ntuple:FILE', got {evaluator!r}")
-    if weights is not None:
-        raise InvalidInputError("--weights sets the heuristic: it cannot be used with --evaluator ntuple:FILE")
-    announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
-    announce_compilation(_PACKAGE, "2048 n-tuple search", kernels="_ntuple_search_kernels.py")
-    from plyground.g2048.expectimax import load_evaluator
+    from plyground.errors import InvalidBoardError
+    from plyground.g2048.evaluator import HEURISTIC, UnknownEvaluatorError, load_evaluator
 
-    network = load_evaluator(evaluator)
-    assert network is not None  # not the heuristic
-    if size is not None and network.shape != size:
-        raise InvalidInputError(
-            f"the network in {evaluator.removeprefix('ntuple:')} plays {network.rows}x{network.cols} boards: "
-            f"use --rows {network.rows} --cols {network.cols}"
-        )
-    return network
+    if evaluator != HEURISTIC:
+        if weights is not None:
+            raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
+        announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
+        announce_compilation(_PACKAGE, "2048 n-tuple search", kernels="_ntuple_search_kernels.py")
+    try:
+        chosen = load_evaluator(evaluator, weights=_load_weights(weights))
+    except UnknownEvaluatorError as exc:
+        raise InvalidInputError(f"--{exc}") from None
+    if size is not None:
+        try:
+            chosen.check_size(*size)
+        except InvalidBoardError as exc:
+            rows, cols = chosen.shape or size
+            raise InvalidInputError(f"{exc}: use --rows {rows} --cols {cols}") from None
+    return chosen
 
 
 def _save_folder(path: Path | None) -> Path | None:
@@ -252,8 +254,7 @@ def ai(
     from plyground.g2048.autoplay import play_game, summarize
     from plyground.g2048.expectimax import Expectimax
 
-    network = load_network(evaluator, weights, size=(rows, cols))
-    loaded = _load_weights(weights)
+    chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))
     folder = _save_folder(save)
     frame_folder = _save_folder(frames)
     if frame_folder is not None:
@@ -263,13 +264,13 @@ def ai(
     if time_ms is None and depth is None:
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
-    if network is not None:
-        title += f", n-tuple network {evaluator.removeprefix('ntuple:')}"
+    if chosen.name != "heuristic":
+        title += f", {chosen.name}"
     console = Console()
     live = games == 1 and console.is_terminal and sys.stdout.isatty()  # FORCE_COLOR alone is not a terminal
     results: list[GameResult] = []
     view: aiview.LiveGame | None = None
-    engine = Expectimax(time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four, evaluator=network)
+    engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen)
     try:
         with engine:
             if live:
@@ -367,55 +368,45 @@ def hint(
     value of each legal move is shown: its points plus the value V of the board it leaves.
     """
     announce_compilation(_PACKAGE, "2048")
-    from plyground.g2048 import DIRECTIONS, Board, evaluate
+    from plyground.g2048 import DIRECTIONS, Board
     from plyground.g2048.expectimax import Expectimax
 
     parsed = Board.parse(board)
-    network = load_network(evaluator, weights)
-    loaded = _load_weights(weights)
+    chosen = load_evaluator_option(evaluator, weights)
+    chosen.check_board(parsed)
     if time_ms is None and depth is None:
         time_ms = 200.0
-    with Expectimax(
-        time_ms=time_ms, depth=depth, weights=loaded, workers=workers, p_four=p_four, evaluator=network
-    ) as engine:
+    with Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen) as engine:
         decision = engine.choose(parsed)
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
+    explanation = chosen.explain(parsed)
     answer: dict[str, Any] = {
         "board": parsed.to_text(),
-        "evaluator": "heuristic" if network is None else evaluator,
+        "evaluator": evaluator,
         "move": decision.move,
         "depth": decision.depth,
         "values": dict(ranked),
         "nodes": decision.nodes,
         "tt_hits": decision.tt_hits,
         "seconds": decision.seconds,
+        **{part: value for part, value in explanation.to_json().items() if value is not None},
     }
-    if network is not None:
-        afterstates: dict[str, dict[str, float]] = {}
-        for move in parsed.legal_moves():
-            after, points = parsed.move(move)
-            value = network.value(after)
-            afterstates[move] = {"points": points, "value": value, "total": points + value}
-        answer["afterstates"] = afterstates
-    else:
-        evaluation = evaluate(parsed, engine.weights)
-        answer["evaluation"] = {"total": evaluation.total, "contributions": evaluation.contributions}
     if as_json:
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
     typer.echo(_hint_text(decision, ranked))
-    if network is not None:
+    if explanation.moves:
         typer.echo("network value of each move (points + V of the board it leaves):")
         typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
-        for name, parts in afterstates.items():
-            typer.echo(f"  {name:<6}  {parts['points']:>8,}  {parts['value']:>14,.1f}  {parts['total']:>14,.1f}")
+        for name, parts in explanation.moves.items():
+            typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {parts.value:>14,.1f}  {parts.total:>14,.1f}")
         return
     typer.echo("heuristic value of the board:")
-    width = max(len(name) for name in evaluation.contributions)
-    for name, value in evaluation.contributions.items():
-        typer.echo(f"  {name:<{width}}  {value:>14,.1f}")
-    typer.echo(f"  {'total':<{width}}  {evaluation.total:>14,.1f}")
+    width = max(len(feature) for feature in explanation.contributions)
+    for feature, value in explanation.contributions.items():
+        typer.echo(f"  {feature:<{width}}  {value:>14,.1f}")
+    typer.echo(f"  {'total':<{width}}  {explanation.total or 0.0:>14,.1f}")
 
 
 def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
@@ -500,15 +491,13 @@ def gui(
     from plyground.apps.terminal import PlayController
     from plyground.apps.tk import GameWindow, open_root
 
-    network = load_network(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
-    loaded = _load_weights(weights)
-    network_file = evaluator.removeprefix("ntuple:")
+    chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
     root = open_root()  # before the saves are touched: without a display, --new must not replace the saved game
     try:
         controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
         window = GameWindow(
             controller, root=root, time_ms=time_ms, workers=workers, delay_ms=delay_ms, ai=ai, frames=frames,
-            weights=loaded, network=network, network_name=Path(network_file).name,
+            evaluator=chosen,
         )  # fmt: skip
     except BaseException:
         root.destroy()

@@ -6,13 +6,12 @@ Starlette, uvicorn and the game packages are imported inside the command, so tha
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.apps.cli.g2048 import load_network
+from plyground.apps.cli.g2048 import load_evaluator_option
 from plyground.errors import DependencyNotInstalled
 
 __all__ = ["web"]
@@ -28,9 +27,10 @@ def web(
         str,
         typer.Option(
             "--evaluator",
-            metavar="heuristic|ntuple:FILE",
-            help="With ntuple:FILE, the page's 2048 AI may also value boards with this trained n-tuple network "
-            "(a file from 'plyground 2048 learn'), on boards of its size; the heuristic is always there.",
+            metavar="heuristic|ntuple:PATH",
+            help="With ntuple:PATH, the page's 2048 AI may also value boards with this trained n-tuple network "
+            "(its file, the folder of its training run from 'plyground 2048 learn', or 'latest'), on boards of its "
+            "size; the heuristic is always there.",
         ),
     ] = "heuristic",
 ) -> None:
@@ -44,12 +44,14 @@ def web(
     except ImportError:
         raise DependencyNotInstalled("the web lab needs starlette and uvicorn: pip install plyground[web]") from None
     announce_compilation("plyground.g2048", "2048")
-    network = load_network(evaluator, None)
+    chosen = load_evaluator_option(evaluator, None)
     announce_compilation("plyground.g2048", "2048 search", kernels="_search_kernels.py")
     announce_compilation("plyground.kinrow", "k-in-a-row")
     announce_compilation("plyground.kinrow", "MCTS", kernels="_mcts_kernels.py")
     announce_compilation("plyground.kinrow", "alpha-beta", kernels="_alphabeta_kernels.py")
     from plyground.apps.web.server import serve
+    from plyground.g2048.ntuple import NTupleNetwork
 
-    name = Path(evaluator.removeprefix("ntuple:")).name if network is not None else None
+    network = chosen if isinstance(chosen, NTupleNetwork) else None
+    name = network.path.name if network is not None and network.path is not None else None
     serve(host, port, open_browser=not no_browser, network=network, network_name=name)

@@ -83,7 +83,8 @@ from plyground.apps.web.sessions import (
 )
 from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, read_json_object, show
 from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError, PlygroundError
-from plyground.g2048 import DIRECTIONS, Game, evaluate
+from plyground.g2048 import DIRECTIONS, Game
+from plyground.g2048.evaluator import Heuristic
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ log = logging.getLogger("plyground.web")
 STATIC: Final = Path(__file__).parent / "static"
 MAX_SEED: Final = 2**63 - 1
 HINT_MS: Final = 200
+HEURISTIC_EVALUATOR: Final = Heuristic()
+"""What a heuristic hint explains the board with (the weights shipped with plyground)."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ class Lab:
         limits: the caps on games and budgets.
         search_slots: searches running at once (default: one per core).
         network: an n-tuple network that 2048 searches may use instead of the heuristic.
-        network_name: what the page calls the network (its file's name).
+        network_name: what the page calls the network (default: the name of the file it was loaded from).
     """
 
     def __init__(
@@ -166,6 +169,8 @@ class Lab:
         self.games_2048: GameStore[Session2048] = GameStore("2048", limits.games)
         self.games_kinrow: GameStore[KinrowSession] = GameStore("k-in-a-row", limits.games)
         self.searches = Searches(search_slots, network=network)
+        if network_name is None and network is not None and network.path is not None:
+            network_name = network.path.name
         self.network_name = network_name
 
     # -- 2048 ---------------------------------------------------------------
@@ -234,11 +239,7 @@ class Lab:
         if evaluator == NTUPLE:
             hint["afterstates"] = await self.searches.afterstates(board)
         else:
-            evaluation = evaluate(board)
-            hint["evaluation"] = {
-                "total": finite(evaluation.total),
-                "contributions": {name: finite(value) for name, value in evaluation.contributions.items()},
-            }
+            hint["evaluation"] = HEURISTIC_EVALUATOR.explain(board).to_json()["evaluation"]
         return JSONResponse(hint)
 
     async def autoplay(self, websocket: WebSocket) -> None:
@@ -450,8 +451,8 @@ def serve(
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on")
     print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
     if network is not None:
-        name = f" {network_name}" if network_name else ""
-        print(f"the AI may also use the n-tuple network{name} ({network.rows}x{network.cols} boards)", flush=True)
+        name = f"n-tuple network {network_name}" if network_name else network.label
+        print(f"the AI may also use the {name} ({network.rows}x{network.cols} boards)", flush=True)
     if open_browser:
         webbrowser.open(url)
     try:

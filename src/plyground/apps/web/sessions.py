@@ -36,6 +36,7 @@ import anyio
 import anyio.to_thread
 
 from plyground.apps.web.validation import ApiError, show
+from plyground.errors import InvalidBoardError
 from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.alphabeta import AlphaBeta
@@ -290,12 +291,10 @@ class Searches:
                 "evaluator ntuple needs an n-tuple network, and this server has none "
                 "(start it with: plyground web --evaluator ntuple:FILE)",
             )
-        if (rows, cols) != network.shape:
-            raise ApiError(
-                422,
-                f"the n-tuple network plays {network.rows}x{network.cols} boards, not this {rows}x{cols} game: "
-                "use evaluator heuristic",
-            )
+        try:
+            network.check_size(rows, cols)
+        except InvalidBoardError as exc:
+            raise ApiError(422, f"{exc}: use evaluator heuristic") from None
 
     async def expectimax(self, board: Board, time_ms: int, evaluator: str = HEURISTIC) -> Decision:
         """The expectimax decision for ``board`` within ``time_ms`` milliseconds, leaves valued by ``evaluator``.
@@ -334,12 +333,7 @@ class Searches:
     def _afterstates(self, board: Board) -> dict[str, dict[str, float | None]]:
         network = self.network
         assert network is not None
-        values: dict[str, dict[str, float | None]] = {}
-        for move in board.legal_moves():
-            after, points = board.move(move)
-            value = network.value(after)
-            values[move] = {"points": points, "value": finite(value), "total": finite(points + value)}
-        return values
+        return network.explain(board).to_json()["afterstates"] or {}
 
     async def kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
         """The AI's move in ``session`` (its game not over), what its search did, and its heat map (MCTS only).
