@@ -1,8 +1,18 @@
-"""Helpers shared by the benchmark scripts: the native C baseline, tables and JSON lines."""
+"""Helpers shared by the benchmark scripts: the native C baseline, tables and JSON lines.
+
+Every script ends with :func:`print_json`: it prints the script's JSON line and appends it,
+with the date, the commit and the machine, to ``benchmarks/results/<name>.jsonl`` (see
+``benchmarks/results/README.md``), unless ``--no-record`` is given or
+``PLYGROUND_BENCH_NO_RECORD=1`` is set.
+"""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
+import os
+import platform
 import re
 import shutil
 import statistics
@@ -10,12 +20,16 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 NATIVE_SOURCE = ROOT.parent / "shared" / "bench" / "native2048.c"
+RESULTS = ROOT / "benchmarks" / "results"
+NO_RECORD_ENV = "PLYGROUND_BENCH_NO_RECORD"
 
 
 def naive_2048() -> ModuleType:
@@ -58,6 +72,134 @@ def median_of(repeats: int, measure: Callable[[], float]) -> float:
     return statistics.median(measure() for _ in range(repeats))
 
 
-def print_json(name: str, results: dict[str, Any]) -> None:
-    """The machine-readable line every benchmark ends with."""
-    print(json.dumps({"benchmark": name, **results}, sort_keys=True))
+def add_record_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the result file, for every benchmark script."""
+    group = parser.add_argument_group("result file")
+    group.add_argument(
+        "--no-record",
+        action="store_true",
+        help=f"only print the JSON line, do not append it to the result file (also: {NO_RECORD_ENV}=1)",
+    )
+    group.add_argument(
+        "--results",
+        type=Path,
+        default=RESULTS,
+        metavar="DIR",
+        help="append the JSON line to DIR/<benchmark>.jsonl (default: benchmarks/results)",
+    )
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Model", "Hardware") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    if sys.platform == "darwin":
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            done = subprocess.run(
+                ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=10, check=True
+            )
+            if done.stdout.strip():
+                return done.stdout.strip()
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def _memory_gib() -> float | None:
+    try:
+        return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 2)
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def machine() -> dict[str, Any]:
+    """The machine a benchmark runs on: CPU model, logical cores, total memory, Python and numba versions."""
+    try:
+        numba: str | None = metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        numba = None
+    return {
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count() or 1,
+        "memory_gib": _memory_gib(),
+        "python": platform.python_version(),
+        "numba": numba,
+    }
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None  # no git
+    return done.stdout if done.returncode == 0 else None
+
+
+def git_state(root: Path = ROOT, results: Path | None = None) -> tuple[str | None, bool]:
+    """The commit of HEAD (None outside a git checkout or without git) and whether tracked files changed.
+
+    Changes to the result files under ``results`` do not count: recording a result is not a change of
+    the code measured.
+    """
+    head = _git(root, "rev-parse", "--verify", "HEAD")
+    if head is None or not re.fullmatch(r"[0-9a-f]{40,64}", head.strip()):
+        return None, False
+    pathspec = ["--", "."]
+    if results is not None:
+        with contextlib.suppress(ValueError):
+            pathspec.append(f":(exclude){results.resolve().relative_to(root.resolve()).as_posix()}")
+    status = _git(root, "status", "--porcelain", "--untracked-files=no", *pathspec)
+    return head.strip(), bool(status and status.strip())
+
+
+def result_line(name: str, results: dict[str, Any], *, root: Path = ROOT, folder: Path | None = None) -> dict[str, Any]:
+    """What is appended to ``<name>.jsonl``: the benchmark's results with the date, commit and machine."""
+    commit, dirty = git_state(root, folder)
+    return {
+        "benchmark": name,
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": commit,
+        "dirty": dirty,
+        "machine": machine(),
+        "results": results,
+    }
+
+
+def record(name: str, results: dict[str, Any], folder: Path = RESULTS, *, root: Path = ROOT) -> Path:
+    """Append the result line of ``name`` to ``folder/<name>.jsonl`` (created as needed); return the file.
+
+    The line is written with one ``write`` on a file opened for appending, so that a crash or two runs at
+    once never leave half a line.
+    """
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise ValueError(f"a benchmark name is lower-case letters, digits and _, got {name!r}")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.jsonl"
+    line = (json.dumps(result_line(name, results, root=root, folder=folder)) + "\n").encode("utf-8")
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        written = os.write(descriptor, line)
+        if written != len(line):
+            raise OSError(f"only {written} of {len(line)} bytes written")
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    return path
+
+
+def print_json(name: str, results: dict[str, Any], options: argparse.Namespace) -> None:
+    """The machine-readable line every benchmark ends with, also appended to its result file.
+
+    ``options`` are the script's parsed arguments, with those of :func:`add_record_options`.
+    """
+    print(json.dumps({"benchmark": name, **results}, sort_keys=True), flush=True)
+    if options.no_record or os.environ.get(NO_RECORD_ENV, "") not in ("", "0"):
+        return
+    try:
+        path = record(name, results, options.results)
+    except OSError as error:
+        raise SystemExit(f"error: cannot append the result to {options.results}: {error}") from None
+    print(f"recorded in {path}", file=sys.stderr)

@@ -19,7 +19,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import build_native, median_of, naive_2048, native_rate, print_json, run_native
+from _common import add_record_options, build_native, median_of, naive_2048, native_rate, print_json, run_native
 from plyground.g2048 import _kernels as K
 
 naive = naive_2048()
@@ -44,6 +44,7 @@ def main() -> None:
     parser.add_argument("--naive-moves", type=int, default=50_000, help="moves per naive run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    add_record_options(parser)
     args = parser.parse_args()
 
     K._random_play(1000, np.uint64(args.seed), 4, 4, np.uint64(0))  # loaded, not timed
@@ -84,6 +85,7 @@ def main() -> None:
             "numba_vs_native": vs_native,
             "numba_vs_naive": vs_naive,
         },
+        args,
     )
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, print_json
+from _common import ROOT, add_record_options, print_json
 from plyground.kinrow import State
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per pairing (colours alternate)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move of the searching players")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a check that everything works")
+    add_record_options(parser)
     args = parser.parse_args()
     from plyground.kinrow.alphabeta import AlphaBeta
 
@@ -143,7 +144,7 @@ def main() -> None:
                 f"{row['a_s_per_move']:.3f}", f"{row['b_s_per_move']:.3f}",
             )  # fmt: skip
         console.print(table)
-    print_json("kinrow", out)
+    print_json("kinrow", out, args)
 
 
 if __name__ == "__main__":

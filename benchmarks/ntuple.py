@@ -45,7 +45,7 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
-from _common import build_native, native_rate, print_json, run_native
+from _common import add_record_options, build_native, native_rate, print_json, run_native
 from plyground._jit import kernel
 from plyground.g2048.learning import REACH_TILES, Report, read_curve
 from plyground.g2048.ntuple import NTupleNetwork
@@ -75,7 +75,7 @@ def random_read_ns(size: int, reads: int = 4_000_000, seed: int = 0) -> float:
     return best / reads * 1e9
 
 
-def print_curve(folder: str, every: float) -> None:
+def print_curve(folder: str, every: float, options: argparse.Namespace) -> None:
     """The learning curve of the run in ``folder``, a row every ``every`` minutes of training."""
     curve = read_curve(folder)
     if not curve:
@@ -107,7 +107,7 @@ def print_curve(folder: str, every: float) -> None:
                      **{f"reach_{tile}": share for tile, share in zip(REACH_TILES, reach, strict=True)}})  # fmt: skip
         previous = report
     Console(width=max(120, Console().width)).print(table)
-    print_json("ntuple_curve", {"run": folder, "rows": rows})
+    print_json("ntuple_curve", {"run": folder, "rows": rows}, options)
 
 
 def main() -> None:
@@ -121,9 +121,10 @@ def main() -> None:
     parser.add_argument("--tc", action="store_true", help="learn with temporal coherence")
     parser.add_argument("--run", help="print the learning curve of this training run folder instead")
     parser.add_argument("--every", type=float, default=10.0, help="minutes between two rows of --run's curve")
+    add_record_options(parser)
     args = parser.parse_args()
     if args.run is not None:
-        print_curve(args.run, args.every)
+        print_curve(args.run, args.every, args)
         return
 
     NTupleNetwork(2, 2, seed=0).learn(1, alpha=0.1)  # kernels loaded, not timed
@@ -210,6 +211,7 @@ def main() -> None:
             "greedy_reach_2048": results.reach_rate(2048),
             "greedy_max_tile": results.max_tile,
         },
+        args,
     )
 
 

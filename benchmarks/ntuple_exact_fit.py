@@ -36,7 +36,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import print_json
+from _common import add_record_options, print_json
 from ntuple_optimal import TARGET, evaluate, greedy_player, tuples_for
 from plyground._jit import kernel
 from plyground.g2048 import Board
@@ -185,6 +185,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="solver threads when 3x3 is not solved yet (default: all)")
     parser.add_argument("--dir", type=Path, help="folder of the 3x3 solution")
     parser.add_argument("--save", type=Path, help="folder to save the fitted network in")
+    add_record_options(parser)
     args = parser.parse_args()
     if not 0.0 <= args.explore <= 1.0:
         parser.error(f"--explore must be between 0 and 1, got {args.explore}")
@@ -269,7 +270,7 @@ def main() -> None:
     for row in rows:
         verdict = "reaches" if row["fraction_by_regret"] >= TARGET else "does not reach"
         console.print(f"{row['player']}: the fitted network {verdict} {TARGET:.0%} ({row['fraction_by_regret']:.1%})")
-    print_json("ntuple_exact_fit", {"rows": rows})
+    print_json("ntuple_exact_fit", {"rows": rows}, args)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import print_json
+from _common import add_record_options, print_json
 from plyground.core.run_many import Backend, run_many
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 
@@ -95,6 +95,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="games at once, one search thread each")
     parser.add_argument("--log", type=Path, default=Path("ntuple_expectimax.jsonl"), help="finished games (resumable)")
+    add_record_options(parser)
     args = parser.parse_args()
     if not args.network.is_file():
         raise SystemExit(f"no network file {args.network}")
@@ -174,7 +175,7 @@ def main() -> None:
             got = report["network"]["reach"][str(tile)]["share"]
             verdict = "met" if got >= share else "NOT met"
             print(f"target: the network reaches {tile} in >= {share:.0%} of the games: {got:.0%}, {verdict}")
-    print_json("ntuple_expectimax", report)
+    print_json("ntuple_expectimax", report, args)
 
 
 if __name__ == "__main__":

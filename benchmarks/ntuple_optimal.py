@@ -57,7 +57,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import print_json
+from _common import add_record_options, print_json
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
@@ -283,6 +283,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="solver threads when a size is not solved yet (default: all)")
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
     parser.add_argument("--save", type=Path, help="folder to save the trained networks in")
+    add_record_options(parser)
     args = parser.parse_args()
     if args.horizon is None:
         args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1
@@ -336,7 +337,7 @@ def main() -> None:
                 f"3x3 target (>= {TARGET:.0%} of the optimal expected score), {row['player']}: {verdict} "
                 f"({row['fraction_by_regret']:.1%} by regret, {row['fraction_by_score']:.1%} by mean score)"
             )
-    print_json("ntuple_optimal", {"rows": rows_out})
+    print_json("ntuple_optimal", {"rows": rows_out}, args)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from _common import print_json
+from _common import add_record_options, print_json
 from plyground.g2048.ntuple import NTupleNetwork
 
 
@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--alpha", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
+    add_record_options(parser)
     args = parser.parse_args()
 
     NTupleNetwork(2, 2, seed=0).learn(4, alpha=0.1, workers=2)  # kernels loaded, not timed
@@ -74,6 +75,7 @@ def main() -> None:
             "speedup": many / one,
             "cpu_count": os.cpu_count(),
         },
+        args,
     )
 
 

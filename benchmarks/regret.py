@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import print_json
+from _common import add_record_options, print_json
 from plyground.g2048 import Board, Game
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.solver import Solution, default_directory, solve
@@ -87,6 +87,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int)
     parser.add_argument("--time-ms", type=float)
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
+    add_record_options(parser)
     args = parser.parse_args()
 
     console = Console(width=160)
@@ -147,7 +148,7 @@ def main() -> None:
             f"{row['optimal_move_share']:.1%}",
         )
     console.print(table)
-    print_json("regret", {"rows": rows_out})
+    print_json("regret", {"rows": rows_out}, args)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import build_native, native_rate, print_json, run_native
+from _common import add_record_options, build_native, native_rate, print_json, run_native
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.expectimax import DIRECTIONS, Expectimax
@@ -79,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5, 6])
     parser.add_argument("--repeats", type=int, default=3)
+    add_record_options(parser)
     args = parser.parse_args()
 
     binary = build_native()
@@ -126,7 +127,7 @@ def main() -> None:
             f"{row['root_split_bound']:.2f}x",
         )
     Console().print(table)
-    print_json("search", {"rows": rows})
+    print_json("search", {"rows": rows}, args)
 
 
 if __name__ == "__main__":

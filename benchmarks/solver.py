@@ -26,7 +26,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, print_json
+from _common import ROOT, add_record_options, print_json
 
 PUBLISHED_4X3 = ROOT / "tests" / "data" / "published_4x3_states_per_age.txt"
 PAPER_BYTES_PER_CODE = 1.4 * 2**40 / 7.4e11
@@ -102,6 +102,7 @@ def main() -> None:
     parser.add_argument("--keep", help="solve in this folder (one sub-folder per size) and keep the files")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--max-age", type=int, help=argparse.SUPPRESS)
+    add_record_options(parser)
     args = parser.parse_args()
     if args.child:
         size, folder = args.child
@@ -162,7 +163,7 @@ def main() -> None:
             f"peak {result['peak_rss_bytes'] / 2**30:.2f} GiB; published per-age counts: {verdict}"
         )
     summary = [{key: value for key, value in row.items() if key != "per_age"} for row in rows]
-    print_json("solver", {"rows": summary, "published_4x3": check})
+    print_json("solver", {"rows": summary, "published_4x3": check}, args)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
-from _common import print_json
+from _common import add_record_options, print_json
 from plyground.apps.aiview import summary_view
 from plyground.errors import PlygroundError
 from plyground.g2048 import Decision, Game
@@ -79,6 +79,7 @@ def main() -> int:
     parser.add_argument(
         "--evaluator", default="heuristic", help="heuristic (default) or ntuple:FILE, a trained n-tuple network"
     )
+    add_record_options(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, stop)
 
@@ -149,6 +150,7 @@ def main() -> int:
             "targets": targets,
             "targets_met": at_target and all(targets.values()),
         },
+        args,
     )
     return 130 if interrupted else 0
 

@@ -3,11 +3,15 @@
 A suite started in the background by a non-interactive shell (``cmd &``) inherits SIGINT
 ignored: Python then never raises KeyboardInterrupt, and the commands the tests start
 ignore Ctrl-C too. The Ctrl-C tests need it handled as in a terminal, so it is restored.
+
+A run in which no test ran (none collected, all deselected or all skipped) fails: a
+wrong path, marker or skip condition must not pass for a green run.
 """
 
 import os
 import signal
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", max_examples=200, deadline=None)
@@ -16,3 +20,25 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+_RAN: list[int] = [0]  # tests whose body ran: passed, failed or xfailed
+_NONE_RAN: list[bool] = [False]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and (report.passed or report.failed or hasattr(report, "wasxfail")):
+        _RAN[0] += 1
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if session.config.option.collectonly or _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
+        return
+    _NONE_RAN[0] = True
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _NONE_RAN[0]:
+        terminalreporter.write_sep("=", "error: no test ran (none collected, or all deselected or skipped)", red=True)

@@ -1,7 +1,8 @@
 """The only place where numba options are set.
 
-Every kernel module decorates with :func:`kernel` (eager signature, for bitboard
-kernels) or :func:`lazy_kernel` (types inferred on first call). Options:
+Every kernel module decorates with :func:`kernel`: ``@kernel("u8(u8)")`` compiles eagerly
+for the given signature (bitboard kernels), a bare ``@kernel()`` compiles on the first call
+for the argument types it meets. Options (:data:`OPTIONS`):
 
 * ``cache=True`` - compiled code is written next to the sources and reused, so only
   the very first run pays the compilation;

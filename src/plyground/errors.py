@@ -7,6 +7,9 @@ file) also derive from :class:`ValueError`, so generic callers can catch them as
 
 from __future__ import annotations
 
+import os
+import sys
+
 __all__ = [
     "CorruptFileError",
     "DependencyNotInstalled",
@@ -18,6 +21,7 @@ __all__ = [
     "PlayerError",
     "PlygroundError",
     "UnknownDirectionError",
+    "install_command",
 ]
 
 
@@ -59,3 +63,48 @@ class PlayerError(PlygroundError):
 
 class DependencyNotInstalled(PlygroundError, ImportError):
     """An optional dependency is missing; the message says which extra to install."""
+
+
+def _quote(word: str) -> str:
+    import shlex
+
+    return f'"{word}"' if os.name == "nt" else shlex.quote(word)
+
+
+def install_command(extra: str) -> str:
+    """The command that installs ``extra`` for the way plyground itself was installed.
+
+    Read from the installed distribution's ``direct_url.json`` (PEP 610): an install from a
+    folder installs the extra from that folder again (``-e`` for an editable one), an install
+    from a file, URL or repository names it, and otherwise the package index is meant. The
+    command runs the pip of this Python.
+
+    >>> print(install_command("web").split(" -m ")[1])  # doctest: +ELLIPSIS
+    pip install ...[web]...
+    """
+    import json
+    from importlib import metadata
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
+    pip = f"{_quote(sys.executable)} -m pip install"
+    try:
+        text = metadata.distribution("plyground").read_text("direct_url.json")
+        origin = json.loads(text) if text else None
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        origin = None
+    if not isinstance(origin, dict) or not isinstance(origin.get("url"), str):
+        return f"{pip} {_quote(f'plyground[{extra}]')}"
+    url: str = origin["url"]
+    if isinstance(origin.get("dir_info"), dict):
+        parts = urlparse(url)
+        folder = url2pathname(parts.path) if parts.scheme == "file" else url
+        editable = "-e " if origin["dir_info"].get("editable") else ""
+        return f"{pip} {editable}{_quote(f'{folder}[{extra}]')}"
+    vcs = origin.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("vcs"):
+        revision = vcs.get("requested_revision") or vcs.get("commit_id")
+        url = f"{vcs['vcs']}+{url}" + (f"@{revision}" if revision else "")
+    if origin.get("subdirectory"):
+        url += f"#subdirectory={origin['subdirectory']}"
+    return f"{pip} {_quote(f'plyground[{extra}] @ {url}')}"

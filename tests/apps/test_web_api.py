@@ -31,6 +31,7 @@ from starlette.websockets import WebSocketDisconnect
 from plyground.apps.cli.main import main
 from plyground.apps.render import tile_colour
 from plyground.apps.web.server import Limits, create_app
+from plyground.errors import install_command
 from plyground.g2048 import Board, Game, evaluate
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.kinrow import State
@@ -728,7 +729,7 @@ def test_plyground_web_without_the_web_extra_says_what_to_install() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
-    assert result.stderr == "error: the web lab needs starlette and uvicorn: pip install plyground[web]\n"
+    assert result.stderr == f"error: the web lab needs starlette and uvicorn: {install_command('web')}\n"
 
 
 def assert_web_fails_in_one_line(err: str, *parts: str) -> None:

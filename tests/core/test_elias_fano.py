@@ -57,6 +57,7 @@ def test_naive_twin_on_a_hand_checked_example() -> None:
     assert naive.encode([], 5) == ([], [])
 
 
+@pytest.mark.kernel
 @given(sorted_values(), st.data())
 @example([], None)
 @example([0], None)
@@ -75,11 +76,13 @@ def test_kernels_match_naive(values: list[int], data: st.DataObject | None) -> N
     assert _ints(out) == values == naive.decode(lows, highs, len(values), low_bits)
 
 
+@pytest.mark.kernel
 @given(st.lists(st.integers(0, MAX64), max_size=20))
 def test_count_ones_matches_naive(words: list[int]) -> None:
     assert K._count_ones(_words(words)) == sum(naive.to_bits(words))
 
 
+@pytest.mark.kernel
 def test_every_bit_position_decodes() -> None:
     for bit in range(64):
         for value in (bit, 64 + bit):
@@ -89,6 +92,7 @@ def test_every_bit_position_decodes() -> None:
             assert int(out[0]) == value
 
 
+@pytest.mark.kernel
 @given(sorted_values())
 @example([])
 @example([0])
@@ -155,6 +159,7 @@ def test_other_non_negative_integers_are_converted(dtype: type[np.integer[Any]])
     assert encode(np.zeros(0, dtype=dtype)).n == 0
 
 
+@pytest.mark.kernel
 def test_read_only_input_and_arrays() -> None:
     values = np.arange(0, 3000, 7, dtype=np.uint64)
     values.flags.writeable = False
@@ -246,6 +251,7 @@ CORRUPTIONS: list[tuple[str, Callable[[Arrays], Arrays], str]] = [
 ]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     ("corrupt", "message"), [(c, m) for _, c, m in CORRUPTIONS], ids=[i for i, _, _ in CORRUPTIONS]
 )
@@ -256,6 +262,7 @@ def test_corrupt_arrays_are_refused(corrupt: Callable[[Arrays], Arrays], message
     assert text.startswith("corrupt Elias-Fano arrays: ") and message in text and "\n" not in text
 
 
+@pytest.mark.kernel
 def test_a_value_past_64_bits_is_refused() -> None:
     code = encode(_words([MAX64]))
     assert (code.low_bits, _ints(code.highs)) == (63, [0b10])  # high part 1

@@ -38,6 +38,7 @@ def positions(draw: st.DrawFn, max_cells: int) -> list[list[int]]:
     return grid
 
 
+@pytest.mark.kernel
 @settings(max_examples=40)
 @given(positions(max_cells=4), st.sampled_from([1, 2]))
 def test_search_equals_naive_expectimax(grid: list[list[int]], depth: int) -> None:
@@ -63,6 +64,7 @@ def test_search_equals_naive_expectimax_depth_3(grid: list[list[int]]) -> None:
     assert decision.values == pytest.approx(expected, rel=1e-9, abs=1e-6)
 
 
+@pytest.mark.kernel
 def test_lost_board_is_never_chosen() -> None:
     # "up" brings the 8 to the top-left corner, which the weights love, but every spawn then ends the game.
     corner = Weights(0, 0, 0, 0, 0, ((1000, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
@@ -114,6 +116,7 @@ def test_decisions_are_deterministic_and_independent_of_workers() -> None:
     assert values[0] != values[1]  # sampling 3 cells is not the full search
 
 
+@pytest.mark.kernel
 def test_sampling_seed_changes_the_sample() -> None:
     board = Board.parse("2 0 0 0/0 4 0 0/0 0 8 0/0 0 0 16")
     a = Expectimax(depth=3, workers=1, max_cells=2, seed=1).choose(board)

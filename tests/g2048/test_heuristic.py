@@ -49,6 +49,7 @@ def test_evaluate_matches_naive(grid: list[list[int]], w: Weights) -> None:
     assert total == pytest.approx(expected_total, rel=1e-9, abs=1e-6)
 
 
+@pytest.mark.kernel
 @given(grids(), weights())
 def test_table_evaluation_matches_naive(grid: list[list[int]], w: Weights) -> None:
     board = Board.from_rows(grid)

@@ -6,12 +6,15 @@ Run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from plyground.g2048 import _kernels as K
 from tests.g2048.strategies import grids, sizes, words
 from tests.naive import g2048 as naive
+
+pytestmark = pytest.mark.kernel  # every test here checks kernels against their naive twins
 
 
 def _bits(grid: list[list[int]]) -> np.uint64:

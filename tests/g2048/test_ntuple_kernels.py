@@ -23,6 +23,8 @@ from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
+pytestmark = pytest.mark.kernel  # every test here checks kernels against their naive twins
+
 Network = tuple[int, int, list[list[tuple[int, int]]], np.ndarray, tuple[int, ...], int]
 
 

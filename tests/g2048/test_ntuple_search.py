@@ -60,18 +60,21 @@ def assert_values_match(grid: list[list[int]], network: Network, depth: int) -> 
         assert decision.move is None
 
 
+@pytest.mark.kernel
 @settings(max_examples=40)
 @given(cases(max_empty=4), st.sampled_from([1, 2]))
 def test_search_equals_naive_points_plus_value(case: tuple[list[list[int]], Network], depth: int) -> None:
     assert_values_match(*case, depth)
 
 
+@pytest.mark.kernel
 @settings(max_examples=10)
 @given(cases(max_empty=2, max_cells=9))
 def test_search_equals_naive_at_depth_3(case: tuple[list[list[int]], Network]) -> None:
     assert_values_match(*case, 3)
 
 
+@pytest.mark.kernel
 @given(cases(max_empty=16))
 def test_depth_1_is_the_greedy_value(case: tuple[list[list[int]], Network]) -> None:
     grid, network = case
@@ -112,6 +115,7 @@ def test_depth_1_plays_the_networks_greedy_games(rows: int, cols: int) -> None:
             assert play_by_search(ai, rows, cols, seed) == (int(greedy.scores[0]), int(greedy.moves[0]))
 
 
+@pytest.mark.kernel
 def test_a_move_into_certain_loss_is_worth_its_points() -> None:
     # "up" scores nothing and leaves "8 2 4/0 8 2": either spawn ends the game, whatever the network says.
     board = Board.parse("0 2 4/8 8 2")

@@ -31,6 +31,9 @@ CASES = [
     (3, 2, 0.1, False),
     (2, 3, 0.0, False),
 ]
+# The case that also runs with the JIT off (the others are too slow as plain Python).
+KERNEL_CASE = CASES[0]
+MARKED_CASES = [pytest.param(*case, marks=[pytest.mark.kernel] if case == KERNEL_CASE else []) for case in CASES]
 
 
 @functools.cache
@@ -52,7 +55,7 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int, flo
     return {(r, c, p): solve(r, c, p_four=p, directory=base / f"{r}x{c}-{p}") for r, c, p, _ in CASES}
 
 
-@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), CASES)
+@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), MARKED_CASES)
 def test_values_equal_the_brute_force_on_every_reachable_state(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool
 ) -> None:
@@ -70,7 +73,7 @@ def test_values_equal_the_brute_force_on_every_reachable_state(
     assert close(solution.afterstate_value(Board(0, rows, cols)), float(expected), tolerance)
 
 
-@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), CASES)
+@pytest.mark.parametrize(("rows", "cols", "p_four", "exact"), MARKED_CASES)
 def test_counts_equal_the_brute_force(
     solved: dict[tuple[int, int, float], Solution], rows: int, cols: int, p_four: float, exact: bool
 ) -> None:

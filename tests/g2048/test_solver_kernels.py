@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,6 +11,8 @@ from plyground.g2048 import _solver_kernels as SK
 from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import solver_2048 as brute
+
+pytestmark = pytest.mark.kernel  # every test here checks kernels against their naive twins
 
 codes = st.lists(st.integers(0, 2**64 - 1), max_size=60)
 

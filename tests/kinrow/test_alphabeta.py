@@ -74,12 +74,14 @@ def _table() -> np.ndarray:
 # -- kernels against their twins ---------------------------------------------
 
 
+@pytest.mark.kernel
 @given(boards(), st.sampled_from([X, O]))
 def test_evaluate_matches_naive(board: Board, player: int) -> None:
     cells, n, k = board
     assert int(A._evaluate(_cells(cells), n, k, player)) == naive.evaluate(cells, n, k, player)
 
 
+@pytest.mark.kernel
 @given(boards(), st.sampled_from([X, O]), st.data())
 def test_gain_is_the_change_of_the_evaluation(board: Board, player: int, data: st.DataObject) -> None:
     cells, n, k = board
@@ -91,6 +93,7 @@ def test_gain_is_the_change_of_the_evaluation(board: Board, player: int, data: s
     assert int(A._gain(_cells(cells), n, k, index, player)) == expected
 
 
+@pytest.mark.kernel
 @given(boards(fill=0.9), st.sampled_from([X, O]), st.data())
 def test_wins_at_matches_naive(board: Board, player: int, data: st.DataObject) -> None:
     cells, n, k = board
@@ -98,6 +101,7 @@ def test_wins_at_matches_naive(board: Board, player: int, data: st.DataObject) -
     assert bool(K._wins_at(_cells(cells), n, k, index, player)) == naive.wins_at(cells, n, k, index, player)
 
 
+@pytest.mark.kernel
 @given(boards(fill=0.1), st.integers(0, 3))
 def test_candidates_match_naive(board: Board, radius: int) -> None:
     cells, n, _ = board
@@ -108,6 +112,7 @@ def test_candidates_match_naive(board: Board, radius: int) -> None:
     assert out[:count].tolist() == naive.candidates(cells, n, radius)
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(("n", "k"), [(3, 3), (7, 5), (15, 15), (19, 16), (19, 19)])
 def test_heuristic_extremes_match_naive_and_stay_below_a_win(n: int, k: int) -> None:
     full = [X] * (n * n)
@@ -118,6 +123,7 @@ def test_heuristic_extremes_match_naive_and_stay_below_a_win(n: int, k: int) -> 
         assert abs(value) < A.WON
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("value", [0, 5, -5, A.WON, A.WIN - 3, -A.WON, 3 - A.WIN])
 def test_table_values_round_trip(value: int) -> None:
     for ply in (0, 1, 7):
@@ -130,6 +136,7 @@ def test_table_values_round_trip(value: int) -> None:
 SHARED = AlphaBeta(depth=3, tt_bits=8)  # one small table for every example: entries of other positions collide
 
 
+@pytest.mark.kernel
 @settings(max_examples=60)
 @given(positions((3, 4)), st.integers(1, 3))
 def test_search_equals_plain_minimax(state: State, depth: int) -> None:
@@ -140,6 +147,7 @@ def test_search_equals_plain_minimax(state: State, depth: int) -> None:
     assert shared_value == value
 
 
+@pytest.mark.kernel
 @settings(max_examples=40)
 @given(positions((3, 4), min_stones=9), st.data())
 def test_deep_search_equals_plain_minimax(state: State, data: st.DataObject) -> None:
@@ -152,6 +160,7 @@ def test_deep_search_equals_plain_minimax(state: State, data: st.DataObject) -> 
     assert SHARED.search(state, depth)[1] == value
 
 
+@pytest.mark.kernel
 @settings(max_examples=30)
 @given(positions((5, 6, 7), max_stones=5), st.integers(1, 2), st.data())
 def test_kernel_search_near_stones_equals_plain_minimax(state: State, radius: int, data: st.DataObject) -> None:
@@ -166,6 +175,7 @@ def test_kernel_search_near_stones_equals_plain_minimax(state: State, radius: in
     assert int(stats[A.BEST]) in naive.candidates(state.cells.tolist(), n, radius)
 
 
+@pytest.mark.kernel
 @settings(max_examples=30)
 @given(positions((7, 9, 15), max_stones=8), st.integers(1, 2), st.integers(1, 3))
 def test_negamax_restores_the_board_and_the_near_counts(state: State, radius: int, depth: int) -> None:
@@ -195,6 +205,7 @@ BOUND_SENSITIVE = [
 ]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(("text", "k", "depth", "radius", "expected"), BOUND_SENSITIVE)
 def test_bounds_in_the_table_are_kept_apart_from_values(
     text: str, k: int, depth: int, radius: int, expected: int
@@ -212,6 +223,7 @@ def test_the_bound_sensitive_values_are_the_naive_ones() -> None:
     assert _naive_value(State.parse(text, k), depth, radius) == expected
 
 
+@pytest.mark.kernel
 @settings(max_examples=30)
 @given(positions((3, 4), min_stones=6), st.integers(1, 2))
 def test_deeper_entries_are_not_taken_for_shallower_values(state: State, depth: int) -> None:
@@ -354,6 +366,7 @@ def test_slower_losses_are_preferred() -> None:
 # -- tic-tac-toe --------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_tic_tac_toe_is_a_draw() -> None:
     player = AlphaBeta(depth=9)
     move, value = player.search(State(3, 3), 9)

@@ -28,6 +28,7 @@ def positions(draw: st.DrawFn) -> State:
     return state
 
 
+@pytest.mark.kernel
 @given(positions())
 def test_winning_moves_match_the_naive_twin(state: State) -> None:
     cells = state.cells.tolist()
@@ -36,6 +37,7 @@ def test_winning_moves_match_the_naive_twin(state: State) -> None:
         assert state.winning_moves(player) == expected
 
 
+@pytest.mark.kernel
 @given(positions())
 def test_result_follows_the_rules(state: State) -> None:
     cells = state.cells.tolist()

@@ -12,6 +12,7 @@ from plyground.kinrow.memo import memoize, memoize_canonical
 from tests.naive.mcts_kinrow import NaiveMCTS
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     ("text", "k", "expected"),
     [
@@ -54,6 +55,7 @@ def test_same_seed_same_search_and_the_seed_matters() -> None:
     assert a.win_rates != c.win_rates
 
 
+@pytest.mark.kernel
 def test_symmetric_moves_share_statistics() -> None:
     stats = MCTS(iterations=3000, seed=2).search(State(4, 3))
     corners = {stats.visits[m] for m in (0, 3, 12, 15)}

@@ -2,7 +2,7 @@
 
 One renderer draws a board for every front end: ``--frames DIR`` on ``plyground 2048 ai``
 and ``plyground 2048 video`` (a replay to MP4 or GIF, through imageio and its ffmpeg).
-Pillow and imageio are the ``video`` extra: ``pip install plyground[video]``.
+Pillow and imageio are the ``video`` extra (:func:`plyground.errors.install_command` says how to add it).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from plyground.errors import DependencyNotInstalled, InvalidInputError
+from plyground.errors import DependencyNotInstalled, InvalidInputError, install_command
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -71,7 +71,7 @@ def _pillow() -> Any:
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
-        raise DependencyNotInstalled("pictures need Pillow: pip install plyground[video]") from None
+        raise DependencyNotInstalled(f"pictures need Pillow: {install_command('video')}") from None
     return Image, ImageDraw, ImageFont
 
 
@@ -125,7 +125,7 @@ def render_replay(replay: Replay, path: str | os.PathLike[str], *, fps: float = 
         import imageio.v3 as iio
         import numpy as np
     except ImportError:
-        raise DependencyNotInstalled("videos need imageio: pip install plyground[video]") from None
+        raise DependencyNotInstalled(f"videos need imageio: {install_command('video')}") from None
     positions = replay.positions()
     frames = []
     for board, score in positions:

@@ -9,7 +9,7 @@ the share of games reaching each tile), :func:`runs_table` the rich table that
 * ``score_vs_time.png`` - the mean score (95% interval) against the time budget per move,
   one line per board size and weights.
 
-matplotlib is imported only by :func:`write_plots` (``pip install plyground[tune]``).
+matplotlib is imported only by :func:`write_plots` (the ``tune`` extra).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from rich.table import Table
 
 from plyground.apps.results import RunRecord
 from plyground.core.files import atomic_write
-from plyground.errors import DependencyNotInstalled
+from plyground.errors import DependencyNotInstalled, install_command
 
 __all__ = ["PLOTS", "REACH_TILES", "RunSummary", "runs_table", "summarize_run", "write_plots"]
 
@@ -109,7 +109,7 @@ def _figure() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise DependencyNotInstalled("plots need matplotlib: pip install plyground[tune]") from None
+        raise DependencyNotInstalled(f"plots need matplotlib: {install_command('tune')}") from None
     return Figure(figsize=(8, 5), dpi=100, layout="constrained")
 
 

@@ -9,7 +9,7 @@ runs them
   ``spawn`` so that no thread state of the parent is copied into the children;
 * on a Dask cluster: an existing one (``scheduler="tcp://host:8786"``) or a
   ``LocalCluster`` of ``dask_local`` worker processes started for the run
-  (``pip install plyground[cluster]``).
+  (the ``cluster`` extra).
 
 The results come back in the order of the jobs, whatever finished first, so the same
 jobs give the same results everywhere. ``on_result(index, result)`` is called in this
@@ -28,7 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
+from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError, install_command
 
 __all__ = ["Backend", "run_many"]
 
@@ -147,7 +147,7 @@ def _dask() -> Any:
     try:
         from dask import distributed
     except ImportError:
-        raise DependencyNotInstalled("running on Dask needs dask.distributed: pip install plyground[cluster]") from None
+        raise DependencyNotInstalled(f"running on Dask needs dask.distributed: {install_command('cluster')}") from None
     return distributed
 
 

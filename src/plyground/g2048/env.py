@@ -1,6 +1,6 @@
 """2048 as a Gymnasium environment: ``plyground/2048-v0``.
 
-Importing this module registers the environment (``pip install plyground[gym]``)::
+Importing this module registers the environment (the ``gym`` extra)::
 
     import gymnasium
     import plyground.g2048.env  # registers plyground/2048-v0
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import DependencyNotInstalled, IllegalMoveError, InvalidInputError
+from plyground.errors import DependencyNotInstalled, IllegalMoveError, InvalidInputError, install_command
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, check_p_four
 from plyground.g2048.game import Game
 
@@ -33,7 +33,7 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError:  # pragma: no cover - exercised only without the extra
-    raise DependencyNotInstalled("the Gymnasium environment needs gymnasium: pip install plyground[gym]") from None
+    raise DependencyNotInstalled(f"the Gymnasium environment needs gymnasium: {install_command('gym')}") from None
 
 __all__ = ["ENV_ID", "Game2048Env"]
 

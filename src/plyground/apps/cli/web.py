@@ -12,7 +12,7 @@ import typer
 
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.g2048 import load_evaluator_option
-from plyground.errors import DependencyNotInstalled
+from plyground.errors import DependencyNotInstalled, install_command
 
 __all__ = ["web"]
 
@@ -42,7 +42,7 @@ def web(
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise DependencyNotInstalled("the web lab needs starlette and uvicorn: pip install plyground[web]") from None
+        raise DependencyNotInstalled(f"the web lab needs starlette and uvicorn: {install_command('web')}") from None
     announce_compilation("plyground.g2048", "2048")
     chosen = load_evaluator_option(evaluator, None)
     announce_compilation("plyground.g2048", "2048 search", kernels="_search_kernels.py")

@@ -1,0 +1,152 @@
+"""The benchmarks' result files: each run appends one line with the date, commit and machine.
+
+The benchmarks themselves never run here; ``benchmarks/_common.py`` is loaded on its own and its
+recorder writes into temporary folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load_common() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("benchmarks_common", BENCHMARKS / "_common.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _load_common()
+RESULTS = {"rows": [{"size": "3x3", "seconds": 1.5}], "matches": True}
+
+
+def options(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    common.add_record_options(parser)
+    return parser.parse_args(list(argv))
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def git(folder: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True, capture_output=True
+    )
+
+
+@pytest.fixture
+def outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder that is no git checkout (git does not look above it)."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    return folder
+
+
+def test_a_line_has_the_results_with_date_commit_and_machine(tmp_path: Path) -> None:
+    path = common.record("solver", RESULTS, tmp_path / "results")
+    assert path == tmp_path / "results" / "solver.jsonl"
+    [line] = read_lines(path)
+    assert list(line) == ["benchmark", "date", "commit", "dirty", "machine", "results"]
+    assert line["benchmark"] == "solver" and line["results"] == RESULTS
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", line["date"])
+    assert line["commit"] is None or re.fullmatch(r"[0-9a-f]{40}", line["commit"])  # HEAD, in a git checkout
+    assert isinstance(line["dirty"], bool)
+    machine = line["machine"]
+    assert list(machine) == ["cpu", "cores", "memory_gib", "python", "numba"]
+    assert isinstance(machine["cpu"], str) and machine["cpu"]
+    assert isinstance(machine["cores"], int) and machine["cores"] >= 1
+    assert isinstance(machine["memory_gib"], float) and machine["memory_gib"] > 0
+    assert machine["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert re.fullmatch(r"\d+\.\d+.*", machine["numba"])
+
+
+def test_two_runs_append_two_lines(tmp_path: Path) -> None:
+    common.record("engine", {"moves_per_s": 1.0}, tmp_path)
+    common.record("engine", {"moves_per_s": 2.0}, tmp_path)
+    lines = read_lines(tmp_path / "engine.jsonl")
+    assert [line["results"] for line in lines] == [{"moves_per_s": 1.0}, {"moves_per_s": 2.0}]
+
+
+def test_outside_a_git_checkout_the_commit_is_null(tmp_path: Path, outside_git: Path) -> None:
+    common.record("search", RESULTS, tmp_path / "results", root=outside_git)
+    [line] = read_lines(tmp_path / "results" / "search.jsonl")
+    assert line["commit"] is None and line["dirty"] is False
+
+
+def test_without_git_the_commit_is_null(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git on the path
+    assert common.git_state(BENCHMARKS.parent) == (None, False)
+
+
+def test_dirty_is_a_change_to_tracked_files_but_not_to_the_results(tmp_path: Path, outside_git: Path) -> None:
+    repo = outside_git
+    git(repo, "init", "-q")
+    (repo / "code.py").write_text("x = 1\n")
+    common.record("kinrow", RESULTS, repo / "benchmarks" / "results", root=repo)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "first")
+    (repo / "untracked.py").write_text("")
+    results = repo / "benchmarks" / "results"
+    commit, dirty = common.git_state(repo, results)
+    assert commit is not None and re.fullmatch(r"[0-9a-f]{40}", commit) and not dirty
+    common.record("kinrow", RESULTS, results, root=repo)  # the result file changes: still clean
+    assert read_lines(results / "kinrow.jsonl")[-1]["dirty"] is False
+    (repo / "code.py").write_text("x = 2\n")
+    assert common.git_state(repo, results) == (commit, True)
+
+
+def test_print_json_prints_the_line_and_records_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    common.print_json("regret", RESULTS, options("--results", str(tmp_path)))
+    out = capsys.readouterr().out
+    assert json.loads(out) == {"benchmark": "regret", **RESULTS}  # the printed line is as it always was
+    assert [line["results"] for line in read_lines(tmp_path / "regret.jsonl")] == [RESULTS]
+
+
+def test_no_record_by_option_or_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    common.print_json("regret", RESULTS, options("--results", str(tmp_path), "--no-record"))
+    monkeypatch.setenv(common.NO_RECORD_ENV, "1")
+    common.print_json("regret", RESULTS, options("--results", str(tmp_path)))
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert not (tmp_path / "regret.jsonl").exists()
+
+
+def test_the_default_folder_is_benchmarks_results() -> None:
+    assert options().results == BENCHMARKS / "results" and options().no_record is False
+
+
+def test_a_folder_that_cannot_be_written_fails_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit) as raised:
+        common.print_json("regret", RESULTS, options("--results", str(tmp_path / "file")))
+    assert str(raised.value).startswith("error: cannot append the result to ") and "\n" not in str(raised.value)
+    assert json.loads(capsys.readouterr().out)["benchmark"] == "regret"  # printed before
+
+
+@pytest.mark.parametrize("script", sorted(path.name for path in BENCHMARKS.glob("[!_]*.py")))
+def test_every_benchmark_records_its_line(script: str) -> None:
+    tree = ast.parse((BENCHMARKS / script).read_text(encoding="utf-8"))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    assert any(call.func.id == "add_record_options" for call in calls), f"{script} lacks add_record_options(parser)"
+    printed = [call for call in calls if call.func.id == "print_json"]
+    assert printed and all(len(call.args) == 3 for call in printed), f"{script}: print_json(name, results, args)"

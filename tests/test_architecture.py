@@ -1,0 +1,244 @@
+"""The package's shape: no import circles, imports flowing one way, no module too long to read.
+
+The import graph is read from the source (every ``import`` and ``from ... import``, at the top
+of a module, in a function, or under ``if TYPE_CHECKING:``), not from what Python happens to
+load, so an import that only runs in one command counts as much as one at the top. An import
+counts for the module it names (``from plyground.g2048 import Board``: the package
+``plyground.g2048``), not for the packages above it that Python also runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "plyground"
+MAX_LINES = 600
+
+
+def modules_in(src: Path, package: str) -> dict[str, Path]:
+    """Every module of ``package`` (a folder of ``src``) by its dotted name."""
+    return {
+        ".".join(path.relative_to(src).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in sorted((src / package).rglob("*.py"))
+    }
+
+
+MODULES = modules_in(SRC, "plyground")
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str
+    target: str
+    line: int
+    type_checking: bool  # under ``if TYPE_CHECKING:``, for the type checker only
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The module that ``name`` is or is in (a name imported from a module is in it); None outside."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(name: str, modules: dict[str, Path] = MODULES) -> list[Import]:
+    """The modules of ``modules`` that module ``name`` imports, wherever in the module the import is."""
+    path = modules[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[Import] = []
+
+    def visit(node: ast.AST, type_checking: bool) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:
+                visit(child, True)
+            for child in node.orelse:
+                visit(child, type_checking)
+            return
+        targets: list[str] = []
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, *([base] if base else [])])
+            targets = [f"{base}.{alias.name}" for alias in node.names]  # a module, or a name in ``base``
+        for target in targets:
+            resolved = _resolve(target, modules)
+            if resolved is not None and resolved != name:
+                found.append(Import(name, resolved, line, type_checking))
+        for child in ast.iter_child_nodes(node):
+            visit(child, type_checking)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), False)
+    return found
+
+
+IMPORTS = [edge for name in MODULES for edge in imports_of(name)]
+
+
+def cycles(edges: list[Import]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    graph: dict[str, set[str]] = {}
+    for edge in edges:
+        graph.setdefault(edge.source, set()).add(edge.target)
+        graph.setdefault(edge.target, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return sorted(found)
+
+
+def describe(component: list[str], edges: list[Import]) -> str:
+    inside = [e for e in edges if e.source in component and e.target in component]
+    lines = [
+        f"  {e.source} -> {e.target} (line {e.line}{', TYPE_CHECKING' if e.type_checking else ''})"
+        for e in sorted(inside, key=lambda e: (e.source, e.target, e.line))
+    ]
+    return " <-> ".join(component) + "\n" + "\n".join(lines)
+
+
+def long_modules() -> dict[str, int]:
+    """Modules over :data:`MAX_LINES` lines; kernel files (``*_kernels.py``) may be longer.
+
+    Only Python modules are counted, so the web lab's static files (``apps/web/static``) are not.
+    """
+    lengths = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    return {name: n for name, n in lengths.items() if n > MAX_LINES and not MODULES[name].stem.endswith("_kernels")}
+
+
+# What is left to do; the xfail marks below go when these are gone (strict: an unexpected pass fails).
+KNOWN_CYCLES = [
+    ["plyground.apps.cli.g2048", "plyground.apps.cli.g2048_runs", "plyground.apps.cli.g2048_solver"],
+    ["plyground.kinrow.alphabeta", "plyground.kinrow.mcts", "plyground.kinrow.players"],
+]
+KNOWN_LONG = ["plyground.apps.tk", "plyground.g2048.learning", "plyground.g2048.ntuple", "plyground.g2048.solver"]
+
+
+def test_the_graph_is_read() -> None:
+    assert len(MODULES) > 50 and len(IMPORTS) > 100
+    assert ("plyground.g2048.board", "plyground.errors") in {(e.source, e.target) for e in IMPORTS}
+    lazy = {e.target for e in imports_of("plyground.apps.cli.main")}
+    assert "plyground.apps.cli.g2048" in lazy  # a command's module, imported inside a function
+
+
+def test_every_kind_of_import_counts_and_circles_are_listed(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "import os\n"
+        "if TYPE_CHECKING:\n"
+        "    from pkg.b import Thing\n"
+        "def f():\n"
+        "    from . import c\n"
+    )
+    (package / "b.py").write_text("import pkg.a\n")
+    (package / "c.py").write_text("from .b import Thing\n")
+    modules = modules_in(tmp_path, "pkg")
+    assert sorted(modules) == ["pkg", "pkg.a", "pkg.b", "pkg.c"]
+    edges = [edge for name in modules for edge in imports_of(name, modules)]
+    assert sorted(edges, key=lambda e: (e.source, e.target)) == [
+        Import("pkg.a", "pkg.b", 4, True),
+        Import("pkg.a", "pkg.c", 6, False),
+        Import("pkg.b", "pkg.a", 1, False),
+        Import("pkg.c", "pkg.b", 1, False),
+    ]
+    assert cycles(edges) == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert "pkg.a -> pkg.b (line 4, TYPE_CHECKING)" in describe(["pkg.a", "pkg.b", "pkg.c"], edges)
+    assert cycles([e for e in edges if e.source != "pkg.b"]) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="import circles left: apps/cli/g2048.py <-> g2048_runs.py and g2048_solver.py; "
+    "kinrow/players.py <-> alphabeta.py and mcts.py",
+)
+def test_no_import_circles() -> None:
+    found = cycles(IMPORTS)
+    assert not found, "import circles:\n" + "\n".join(describe(component, IMPORTS) for component in found)
+
+
+def test_no_import_circle_beyond_the_known_ones() -> None:
+    """While the known circles remain, at least no new one appears (a part of a known one is fine)."""
+    new = [c for c in cycles(IMPORTS) if not any(set(c) <= set(known) for known in KNOWN_CYCLES)]
+    assert not new, "new import circles:\n" + "\n".join(describe(component, IMPORTS) for component in new)
+
+
+LAYERS = {
+    # a module under the first name imports nothing from those under the others
+    "plyground.core": ("plyground.g2048", "plyground.kinrow", "plyground.apps"),
+    "plyground.g2048": ("plyground.kinrow", "plyground.apps"),
+    "plyground.kinrow": ("plyground.g2048", "plyground.apps"),
+    "plyground.errors": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.apps"),
+    "plyground._jit": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.apps"),
+}
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_imports_flow_one_way() -> None:
+    wrong = [
+        f"{e.source} -> {e.target} (line {e.line}{', TYPE_CHECKING' if e.type_checking else ''})"
+        for e in IMPORTS
+        for layer, forbidden in LAYERS.items()
+        if _under(e.source, layer) and any(_under(e.target, other) for other in forbidden)
+    ]
+    assert not wrong, "imports against the layers (apps -> g2048/kinrow -> core):\n" + "\n".join(wrong)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="modules over 600 lines left: g2048/ntuple.py, g2048/learning.py, g2048/solver.py, apps/tk.py",
+)
+def test_no_module_over_600_lines() -> None:
+    long = long_modules()
+    assert not long, f"modules over {MAX_LINES} lines (split them where they do two jobs): {long}"
+
+
+def test_no_long_module_beyond_the_known_ones() -> None:
+    """While the known long modules remain, at least no other module passes the limit."""
+    new = {name: n for name, n in long_modules().items() if name not in KNOWN_LONG}
+    assert not new, f"modules over {MAX_LINES} lines (split them where they do two jobs): {new}"
