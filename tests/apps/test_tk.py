@@ -26,7 +26,7 @@ from plyground.apps.terminal import PlayController
 from plyground.apps.tk import GameWindow, frame_path
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Expectimax, Game
-from plyground.g2048.evaluator import Heuristic
+from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}

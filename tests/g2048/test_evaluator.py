@@ -10,15 +10,9 @@ import pytest
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board, Expectimax, default_weights, evaluate
-from plyground.g2048.evaluator import (
-    Evaluator,
-    Explanation,
-    Heuristic,
-    MoveValue,
-    UnknownEvaluatorError,
-    load_evaluator,
-    network_path,
-)
+from plyground.g2048.evaluator import Evaluator, Explanation, MoveValue
+from plyground.g2048.evaluators import UnknownEvaluatorError, load_evaluator, network_path
+from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +173,7 @@ def test_heuristics_compare_by_weights_and_pickle_without_tables() -> None:
 
 
 def test_only_the_evaluator_module_parses_evaluator_names() -> None:
-    """``ntuple:`` is read in one place; nothing outside the network's module reads its arrays."""
+    """``ntuple:`` is read in one place (evaluators.py); nothing outside the network's module reads its arrays."""
     parsing = re.compile(r"""(removeprefix|startswith|partition|split)\(\s*["']ntuple:""")
     private = re.compile(r"\bnet\w*\.(_weights|_lookups|_tc|_rng)\b")
     offenders = []
@@ -189,7 +183,7 @@ def test_only_the_evaluator_module_parses_evaluator_names() -> None:
             "src/plyground/g2048/ntuple/"
         )
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if parsing.search(line) and relative != "src/plyground/g2048/evaluator.py":
+            if parsing.search(line) and relative != "src/plyground/g2048/evaluators.py":
                 offenders.append(f"{relative}:{number} parses 'ntuple:'")
             if private.search(line) and not network_module:
                 offenders.append(f"{relative}:{number} reads a network's private array")

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
-from plyground.g2048.evaluator import Heuristic, load_evaluator
+from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 from tests.g2048.strategies import grids
 from tests.g2048.test_ntuple_kernels import Network, networks

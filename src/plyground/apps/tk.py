@@ -43,7 +43,8 @@ from plyground.apps.render import BACKGROUND, DARK_TEXT, text_colour, tile_colou
 from plyground.apps.terminal import KEYS_HELP, Mode, PlayController, action_for
 from plyground.errors import InvalidInputError, PlygroundError
 from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
-from plyground.g2048.evaluator import Evaluator, Heuristic
+from plyground.g2048.evaluator import Evaluator
+from plyground.g2048.heuristic import Heuristic
 
 __all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "Searcher", "frame_path", "open_root"]
 

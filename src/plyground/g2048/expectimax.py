@@ -38,8 +38,9 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.evaluator import Evaluator, Heuristic, MoveSearch, load_evaluator
-from plyground.g2048.heuristic import Weights
+from plyground.g2048.evaluator import Evaluator, MoveSearch
+from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.heuristic import Heuristic, Weights
 
 __all__ = ["Decision", "Expectimax", "policy_depth"]
 
@@ -167,7 +168,7 @@ class Expectimax:
         seed: seeds the cell sampling; the same seed gives the same decisions.
         evaluator: what values the leaves: an :class:`~plyground.g2048.evaluator.Evaluator`
             (the heuristic, the default, or an n-tuple network), or its name for
-            :func:`~plyground.g2048.evaluator.load_evaluator` (``"heuristic"``,
+            :func:`~plyground.g2048.evaluators.load_evaluator` (``"heuristic"``,
             ``"ntuple:PATH"``). With a network, values are expected points to come: each
             move's points plus, at the horizon, the network's value of the afterstate, so
             depth 1 plays the network's greedy move. ``weights`` set the heuristic's weights

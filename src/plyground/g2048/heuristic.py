@@ -47,12 +47,14 @@ import numpy.typing as npt
 from plyground.core.files import read_json, write_json
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.board import Board
+from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch
 
 __all__ = [
     "FEATURES",
     "MONO_POWER",
     "RANK_POWER",
     "Evaluation",
+    "Heuristic",
     "Weights",
     "default_weights",
     "evaluate",
@@ -316,3 +318,76 @@ def lost_value(weights: Weights, rows: int, cols: int) -> float:
     mono_max = rows * raw[cols, :, mono].max() + cols * raw[rows, :, mono].max()
     low += min(0.0, weights.monotonicity * float(mono_max))
     return low - weights.game_over - 1.0
+
+
+class Heuristic(Evaluator):
+    """The hand-made heuristic (:mod:`plyground.g2048.heuristic`) with ``weights``.
+
+    Args:
+        weights: the weights (default: those shipped with plyground).
+
+    >>> Heuristic().explain(Board.parse("2 4/8 16")).unit
+    'heuristic units'
+    """
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        if weights is not None and not isinstance(weights, Weights):
+            raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
+        self.weights = weights if weights is not None else default_weights()
+        """The weights of the features."""
+        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float64], float]] = {}
+
+    @property
+    def name(self) -> str:
+        return "heuristic"
+
+    def __repr__(self) -> str:
+        return f"Heuristic({self.weights!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Heuristic) and other.weights == self.weights
+
+    def __hash__(self) -> int:
+        return hash((Heuristic, self.weights.to_json()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"weights": self.weights}  # the tables (5 MB a size) are rebuilt where they are needed
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.weights = state["weights"]
+        self._tables = {}
+
+    def value(self, board: Board) -> float:
+        self.check_board(board)
+        return evaluate(board, self.weights).total
+
+    def explain(self, board: Board) -> Explanation:
+        self.check_board(board)
+        evaluation = evaluate(board, self.weights)
+        return Explanation(self.name, self.unit, evaluation.total, dict(evaluation.contributions))
+
+    def prepare(self, rows: int, cols: int) -> None:
+        self._table(rows, cols)
+
+    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float64], float]:
+        key = (rows, cols)
+        if key not in self._tables:
+            self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))
+        return self._tables[key]
+
+    def move_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> MoveSearch:
+        from plyground.g2048 import _search_kernels as S
+
+        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
+        table, lost = self._table(rows, cols)
+        monotonicity, sampling_seed = self.weights.monotonicity, np.uint64(seed)
+
+        def search(move: int, depth: int, tt: Any, counters: Any, stop: Any) -> float:
+            return float(
+                S._search_move(
+                    bits, move, depth, rows, cols, table, monotonicity, p_four, cutoff, lost, max_cells,
+                    sampling_seed, tt, counters, stop,
+                )
+            )  # fmt: skip
+
+        return search

@@ -176,7 +176,7 @@ def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int,
     commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluator import HEURISTIC, UnknownEvaluatorError, load_evaluator
+    from plyground.g2048.evaluators import HEURISTIC, UnknownEvaluatorError, load_evaluator
 
     if evaluator != HEURISTIC:
         if weights is not None:

@@ -84,7 +84,7 @@ from plyground.apps.web.sessions import (
 from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, read_json_object, show
 from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError, PlygroundError
 from plyground.g2048 import DIRECTIONS, Game
-from plyground.g2048.evaluator import Heuristic
+from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
 
 if TYPE_CHECKING:
