@@ -124,15 +124,16 @@ def test_values_read_as_a_person_reads_them() -> None:
     assert benchmarks.format_commit(None, False) == "unknown"
 
 
-def test_mkdocs_builds_a_site_with_the_hook(project: Path) -> None:
-    (project / "docs").mkdir()
+def build(project: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of a one-page site that uses the hook."""
+    (project / "docs").mkdir(exist_ok=True)
     (project / "docs" / "index.md").write_text("# Results\n\n<!-- benchmark-results -->\n")
     hook = (HOOKS / "benchmarks.py").as_posix()
     (project / "mkdocs.yml").write_text(
         f"site_name: test\ntheme: mkdocs\nhooks:\n  - {hook}\nextra:\n  benchmark_results: benchmarks/results\n"
     )
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(project / "site")],
         cwd=project,
         env=env,
@@ -140,9 +141,21 @@ def test_mkdocs_builds_a_site_with_the_hook(project: Path) -> None:
         text=True,
         timeout=120,
     )
+
+
+def test_mkdocs_builds_a_site_with_the_hook(project: Path) -> None:
+    done = build(project)
     assert done.returncode == 0, done.stdout + done.stderr
     html = (project / "site" / "index.html").read_text(encoding="utf-8")
     assert "2026-12-01 14:03 UTC" in html and "23,100,000" in html and "no results recorded yet" in html
+
+
+def test_a_strict_build_fails_on_a_damaged_results_file(project: Path) -> None:
+    with (project / "benchmarks" / "results" / "search.jsonl").open("a") as results:
+        results.write('{"benchmark": "search", "date": \n')
+    done = build(project)
+    assert done.returncode != 0
+    assert "search.jsonl line 1 is not JSON" in done.stdout + done.stderr
 
 
 def test_doctests_are_fenced_as_code() -> None:
