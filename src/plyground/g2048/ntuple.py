@@ -959,8 +959,10 @@ class NTupleNetwork(Evaluator):
 
         Args:
             path: the file.
-            rows, cols, tuples, stage_tiles: when given, the file must hold a network of
-                this size, these tuples and these stages.
+            rows: when given, the file must hold a network of this many rows,
+            cols: of this many columns,
+            tuples: with these tuples,
+            stage_tiles: and with these stages.
 
         Raises:
             FileNotFoundError: no such file.

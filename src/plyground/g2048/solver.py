@@ -326,7 +326,8 @@ def solve(
     finished solution loads at once, an unfinished one resumes where it stopped.
 
     Args:
-        rows, cols: the board size, at most :data:`MAX_CELLS` cells.
+        rows: the board's rows.
+        cols: the board's columns (at most :data:`MAX_CELLS` cells in all).
         p_four: the probability that a spawned tile is a 4.
         directory: the solution folder (default: :func:`default_directory`).
         compact: store the code arrays Elias-Fano encoded (smaller, slower to load).
