@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.table import Table
 
-    from plyground.g2048.solver import AgeCounts, Solution
+    from plyground.g2048.solution import AgeCounts, Solution
     from plyground.g2048.solver import Progress as OnLayer
 
 __all__ = ["optimal", "parse_size", "solve"]
@@ -77,7 +77,7 @@ def solve(
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
     from rich.console import Console
 
-    from plyground.g2048.solver import default_directory
+    from plyground.g2048.solution import default_directory
     from plyground.g2048.solver import solve as run_solver
 
     folder = directory if directory is not None else default_directory(rows, cols, p_four)
@@ -191,7 +191,7 @@ def optimal(
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
     from plyground.apps.cli.g2048 import format_grid
     from plyground.g2048 import DIRECTIONS, Board
-    from plyground.g2048.solver import Solution, default_directory
+    from plyground.g2048.solution import Solution, default_directory
 
     parsed = Board.parse(board)
     folder = directory if directory is not None else default_directory(parsed.rows, parsed.cols, p_four)
