@@ -55,6 +55,69 @@ def test_solve_forward_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert "forward pass only, unfinished" in out
     assert "15,013" in out  # the published states of 4x3 up to age 20
     assert not Solution(tmp_path).solved
+    assert "estimate: about 15,013 states" in err  # a bounded job that fits needs no --force
+
+
+def fake_machine(monkeypatch: pytest.MonkeyPatch, free: int, memory: int = 16 * 2**30) -> None:
+    from plyground.g2048 import solver_estimate
+
+    monkeypatch.setattr(solver_estimate, "free_disk", lambda path: free)
+    monkeypatch.setattr(solver_estimate, "_available_memory", lambda: memory)
+
+
+@pytest.mark.parametrize("size", ["4x3", "3x4"])
+def test_solve_refuses_a_size_this_machine_cannot_finish_with_its_estimate(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, size: str
+) -> None:
+    fake_machine(monkeypatch, free=75 * 2**30)
+    status, out, err = run_cli(capsys, "2048", "solve", size, "--dir", str(tmp_path / "s"))
+    assert status == 2 and out == ""
+    assert_one_line_error(
+        err, f"solving {size} needs about 1.15e12 states and 7.4e11 afterstates", "22.2 TiB of disk",
+        "GiB of memory", "days on", "75.0 GiB of disk free", "--force starts it anyway",
+    )  # fmt: skip
+    assert not (tmp_path / "s").exists()
+    status, _, err = run_cli(capsys, "2048", "solve", size, "--dir", str(tmp_path / "s"), "--compact")
+    assert status == 2
+    assert_one_line_error(err, "12.0 TiB of disk")
+
+
+def test_solve_force_starts_it_anyway(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, solved_2x3: Path
+) -> None:
+    from plyground.g2048 import solver
+
+    calls: list[tuple[int, int, dict[str, object]]] = []
+
+    def fake_solve(rows: int, cols: int, **kwargs: object) -> Solution:
+        calls.append((rows, cols, kwargs))
+        return Solution(solved_2x3)
+
+    monkeypatch.setattr(solver, "solve", fake_solve)
+    status, _, err = run_cli(capsys, "2048", "solve", "4x3", "--dir", str(tmp_path / "s"))
+    assert status == 2 and calls == []
+    status, _, err = run_cli(capsys, "2048", "solve", "4x3", "--dir", str(tmp_path / "s"), "--force")
+    assert status == 0, err
+    assert [(rows, cols, kwargs["force"]) for rows, cols, kwargs in calls] == [(4, 3, True)]
+    assert "estimate: about 1.15e12 states" in err
+
+
+def test_solve_stops_cleanly_when_the_disk_fills_up(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from plyground.g2048 import solver_estimate
+
+    folder = tmp_path / "2x3"
+    monkeypatch.setattr(solver_estimate, "free_disk", lambda path: 2**20)
+    status, _, err = run_cli(capsys, "2048", "solve", "2x3", "--dir", str(folder), "--force")
+    assert status == 1
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith(f"error: no room left on the disk of {folder} (")
+    assert "run the same solve again to resume" in err
+    monkeypatch.undo()
+    status, out, err = run_cli(capsys, "2048", "solve", "2x3", "--dir", str(folder))
+    assert status == 0, err
+    assert "2048 2x3, p_four 0.1: solved" in out and "21,752" in out
 
 
 @pytest.mark.parametrize(

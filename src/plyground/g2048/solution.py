@@ -32,6 +32,7 @@ from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputEr
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.board import DIRECTIONS, Board, Direction, check_p_four
+from plyground.g2048.solver_estimate import FILE_BYTES, need_room
 
 __all__ = ["FORMAT", "MAX_CELLS", "AgeCounts", "Solution", "StartClass", "default_directory"]
 
@@ -113,8 +114,11 @@ class LayerFiles:
         return self.directory / f"{kind}-{age:04d}{suffix}"
 
     def save(self, kind: str, age: int, array: npt.NDArray[Any]) -> None:
+        """Write a layer's array; an OSError (ENOSPC) first when the disk would not hold it."""
         if self.compact and kind != "values":
             array = _compact(array, self.rows, self.cols)
+        name = "afterstates" if kind == "after" else kind
+        need_room(self.directory, array.nbytes + FILE_BYTES, f"the {name} of age {age:,}")
 
         def write(handle: IO[bytes]) -> None:
             np.save(handle, array, allow_pickle=False)

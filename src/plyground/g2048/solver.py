@@ -24,6 +24,7 @@ the queries on a solved board are :mod:`plyground.g2048.solution`.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from plyground.core.files import write_json
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError, DiskFullError, InvalidInputError, JobTooLargeError
 from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.board import check_p_four
 
@@ -47,8 +48,9 @@ from plyground.g2048.solution import AgeCounts as AgeCounts
 from plyground.g2048.solution import Solution as Solution
 from plyground.g2048.solution import StartClass as StartClass
 from plyground.g2048.solution import default_directory as default_directory
+from plyground.g2048.solver_estimate import FILE_BYTES, VALUE_BYTES, Estimate, Machine, estimate_solve, need_room
 
-__all__ = ["Progress", "solve"]
+__all__ = ["Estimate", "Progress", "estimate", "solve"]
 
 Progress = Callable[[str, int, "AgeCounts | None"], None]
 """Called as ``progress(phase, age, counts)``: phase "forward" (with the new layer's counts) or "backward"."""
@@ -176,11 +178,16 @@ def solve(
     max_age: int | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> Solution:
     """Solve the R×C game: list every reachable board, then value every state.
 
     A folder that already holds this board's solution (or a part of it) is reused: a
     finished solution loads at once, an unfinished one resumes where it stopped.
+
+    Before it starts, the solve is refused when its :func:`estimate` needs more disk or
+    memory than this machine has (``force`` starts it anyway). Before each age it checks
+    the free disk space, and it stops cleanly, resumable, when the disk would run out.
 
     Args:
         rows, cols: the board size, at most :data:`MAX_CELLS` cells.
@@ -191,11 +198,73 @@ def solve(
         max_age: with ``forward_only``, stop the forward pass after this age.
         workers: threads (default: every core).
         progress: called after each layer (see :data:`Progress`).
+        force: start even a solve that the estimate says this machine cannot finish.
 
     Raises:
         InvalidInputError: a bad size or parameter, or a folder that holds another solution.
+        JobTooLargeError: the solve needs more disk or memory than this machine has.
+        DiskFullError: the disk ran out: every finished age is saved, and solving again resumes.
         CorruptFileError: a file of the folder cannot be read.
     """
+    rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
+    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, progress)
+    if not force:
+        needs = estimate_solve(
+            rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
+            workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
+        )  # fmt: skip
+        reason = needs.refusal(Machine.current(folder))
+        if reason is not None:
+            raise JobTooLargeError(f"{reason}: force=True starts it anyway")
+    try:
+        solver.start()
+        with ThreadPoolExecutor(max_workers=solver.workers, thread_name_prefix="solver") as pool:
+            solver.forward(pool, max_age)
+            if not forward_only:
+                solver.backward(pool)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise DiskFullError(solver.stopped(exc)) from None
+    return Solution(folder)
+
+
+def estimate(
+    rows: int,
+    cols: int,
+    *,
+    p_four: float = 0.1,
+    directory: str | os.PathLike[str] | None = None,
+    compact: bool = False,
+    forward_only: bool = False,
+    max_age: int | None = None,
+    workers: int | None = None,
+) -> Estimate:
+    """What :func:`solve` with these arguments still needs: boards, disk, memory and time.
+
+    What an earlier run finished in the folder is left out. :meth:`Estimate.refusal` on
+    :meth:`Machine.current` says whether this machine can finish it.
+
+    Raises:
+        InvalidInputError: as :func:`solve`.
+    """
+    rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
+    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, None)
+    return estimate_solve(
+        rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
+        workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
+    )  # fmt: skip
+
+
+def _check(
+    rows: int,
+    cols: int,
+    p_four: float,
+    directory: str | os.PathLike[str] | None,
+    forward_only: bool,
+    max_age: int | None,
+    workers: int | None,
+) -> tuple[int, int, float, Path]:
     rows, cols = check_size(rows, cols)
     p_four = check_p_four(p_four)
     if max_age is not None and not forward_only:
@@ -205,12 +274,7 @@ def solve(
     if workers is not None and not (isinstance(workers, int) and workers >= 1):
         raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
     folder = Path(directory) if directory is not None else default_directory(rows, cols, p_four)
-    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, progress)
-    with ThreadPoolExecutor(max_workers=solver.workers, thread_name_prefix="solver") as pool:
-        solver.forward(pool, max_age)
-        if not forward_only:
-            solver.backward(pool)
-    return Solution(folder)
+    return rows, cols, p_four, folder
 
 
 class _Solver:
@@ -227,12 +291,14 @@ class _Solver:
         self.folder, self.rows, self.cols, self.p_four = folder, rows, cols, p_four
         self.workers = workers
         self.progress = progress or (lambda phase, age, counts: None)
+        self.started = (folder / "solution.json").exists()
         self.meta = self._open(compact)
         self.store = LayerFiles(folder, rows, cols, bool(self.meta["compact"]))
+        self.written: list[int] = []  # the bytes of each layer written (states and afterstates)
 
     def _open(self, compact: bool) -> dict[str, Any]:
         path = self.folder / "solution.json"
-        if not path.exists():
+        if not self.started:
             if self.folder.exists() and any(self.folder.iterdir()):
                 raise InvalidInputError(f"{self.folder} is not empty and holds no solution: choose another folder")
             return {
@@ -254,8 +320,43 @@ class _Solver:
             )
         return meta
 
+    def start(self) -> None:
+        """Write the progress file of a new folder, before any layer, so that a stop anywhere resumes."""
+        if not self.started:
+            self._save_meta()
+            self.started = True
+
     def _save_meta(self) -> None:
-        write_json(self.store.meta_path, self.meta)
+        write_json(self.store.meta_path, self.meta, compact=True)
+
+    def _room_for_layer(self, age: int) -> None:
+        """Stop before an age that the disk would not hold: the last layer's bytes, grown as the last did."""
+        if not self.written:
+            return
+        last, before = self.written[-1], self.written[-2] if len(self.written) > 1 else 0
+        growth = min(4.0, max(1.0, last / before)) if before else 1.0
+        need_room(self.folder, round(last * growth) + 2 * FILE_BYTES, f"age {age:,}")
+
+    def stopped(self, exc: OSError) -> str:
+        """What a solve stopped by a full disk had finished, and how to resume it."""
+        meta = read_meta(self.store.meta_path) if self.store.meta_path.exists() else self.meta
+        forward, backward = meta["forward"], meta["backward"]
+        states = sum(row[1] for row in meta["ages"])
+        if not forward["complete"] and backward["age"] is None:
+            where = (
+                f"the forward pass stopped after age {forward['age']:,} ({states:,} states listed)"
+                if forward["age"]
+                else "the forward pass stopped before its first age"
+            )
+        elif backward["age"] is None:
+            where = f"the backward pass stopped before its first age (the forward pass listed {states:,} states)"
+        else:
+            valued = sum(row[1] for row in meta["ages"] if row[0] >= backward["age"])
+            where = f"the backward pass stopped at age {backward['age']:,} ({valued:,} of {states:,} states valued)"
+        return (
+            f"no room left on the disk of {self.folder} ({exc.strerror or exc}): {where}; "
+            "every finished age is saved: free some space and run the same solve again to resume"
+        )
 
     def forward(self, pool: ThreadPoolExecutor, max_age: int | None) -> None:
         """List the states and afterstates of every age, from where an earlier run stopped."""
@@ -273,11 +374,14 @@ class _Solver:
             return _merge([after, one_tile[age]]) if age in one_tile else after
 
         age = max(forward["age"], 2)
+        if forward["age"] >= 4:
+            self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
         spawn_from = {
             a: sources(a, self.store.load("after", a) if 4 <= a <= forward["age"] else _EMPTY) for a in (age - 2, age)
         }
         while True:
             age += 2
+            self._room_for_layer(age)
             states = layers.spawned(spawn_from.get(age - 2, _EMPTY), spawn_from.get(age - 4, _EMPTY))
             # Past the start (two spawns on the empty board: ages 4 to 8), nothing more is reachable
             # once a layer is empty and so is the one that a 4 would spawn on next.
@@ -290,6 +394,7 @@ class _Solver:
             after, terminal, terminal_boards = layers.afterstates(states)
             self.store.save("states", age, states)
             self.store.save("after", age, after)
+            self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
             counts = AgeCounts(
                 age,
                 int(states.shape[0]),
@@ -314,6 +419,7 @@ class _Solver:
             return
         layers = _Layers(self.rows, self.cols, self.p_four, pool, self.workers)
         ages = [row[0] for row in self.meta["ages"]]
+        states_of = {row[0]: row[1] for row in self.meta["ages"]}
         done = backward["age"]
         known: dict[int, tuple[Codes, Values]] = {}
         if done is not None:
@@ -324,6 +430,7 @@ class _Solver:
         for age in reversed(ages):
             if done is not None and age >= done:
                 continue
+            need_room(self.folder, VALUE_BYTES * states_of[age] + FILE_BYTES, f"the values of age {age:,}")
             after = self.store.load("after", age)
             after_values = layers.chance_values(after, known.get(age + 2, empty), known.get(age + 4, empty))
             states = self.store.load("states", age)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.errors import InvalidInputError
+from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -63,6 +63,10 @@ def solve(
     ] = False,
     workers: Annotated[int | None, typer.Option(min=1, help="Threads (default: every core).")] = None,
     per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
+    ] = False,
 ) -> None:
     """Solve a small board exactly: every reachable state's optimal expected score.
 
@@ -70,6 +74,10 @@ def solve(
     pass values them from the largest age down. Every finished age is saved, so an interrupted
     solve resumes when run again, and a solved board is not solved twice. Ends with a table
     of counts (per symmetry class and unreduced) and the expected score of optimal play.
+
+    A solve first prints what it needs (states, disk, memory, time), and is refused when
+    this machine has too little disk or memory (4x3 and 3x4: about 10^12 states, tens of
+    TiB); --force starts it anyway. It stops cleanly, resumable, when the disk fills up.
     """
     rows, cols = parse_size(size)
     if max_age is not None and not forward_only:
@@ -78,10 +86,21 @@ def solve(
     from rich.console import Console
 
     from plyground.g2048.solution import default_directory
+    from plyground.g2048.solver import estimate
     from plyground.g2048.solver import solve as run_solver
+    from plyground.g2048.solver_estimate import Machine
 
     folder = directory if directory is not None else default_directory(rows, cols, p_four)
+    needs = estimate(
+        rows, cols, p_four=p_four, directory=folder, compact=compact, forward_only=forward_only, max_age=max_age,
+        workers=workers,
+    )  # fmt: skip
+    reason = None if force else needs.refusal(Machine.current(folder))
+    if reason is not None:
+        raise JobTooLargeError(f"{reason}: --force starts it anyway")
     console = Console(stderr=True)
+    if needs.to_list or needs.to_value:
+        console.print(f"estimate: {needs.describe()}", highlight=False, soft_wrap=True)
     start = time.perf_counter()
     progress, on_layer = _progress(console)
     try:
@@ -96,6 +115,7 @@ def solve(
                 max_age=max_age,
                 workers=workers,
                 progress=on_layer,
+                force=True,  # checked above
             )
     except KeyboardInterrupt:
         print(f"interrupted: every finished age is saved in {folder}; run the same command to resume", file=sys.stderr)
