@@ -191,6 +191,37 @@ def test_optimal_says_how_to_solve_a_size_first(
     assert_one_line_error(err, "no solution of 3x3", "plyground 2048 solve 3x3")
 
 
+def test_optimal_refuses_a_p_four_that_is_not_the_solutions(
+    capsys: pytest.CaptureFixture[str], solved_2x3: Path, tmp_path: Path
+) -> None:
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3), "--p-four", "0.2")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, f"{solved_2x3} holds the solution with p_four 0.1, not 0.2", "--p-four 0.1")
+    status, _, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3), "--p-four", "0.1")
+    assert status == 0, err
+
+    from plyground.g2048 import solve
+
+    solve(2, 2, p_four=0.2, directory=tmp_path / "p0.2")
+    position = Board.parse("2 4/0 0")
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 4/0 0", "--dir", str(tmp_path / "p0.2"), "--json")
+    assert status == 0, err  # without --p-four: the folder's
+    assert (
+        json.loads(out)["value"]
+        == Solution(tmp_path / "p0.2").value(position)
+        != Solution(solved_2x3).value(Board.parse("2 4 0/0 0 0"))
+    )
+
+
+def test_optimal_names_the_p_four_to_solve_with(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    status, _, err = run_cli(capsys, "2048", "optimal", "2 4/0 0", "--p-four", "0.25")
+    assert status == 2
+    assert_one_line_error(err, "no solution of 2x2", "plyground 2048 solve 2x2 --p-four 0.25", "2x2-p0.25")
+
+
 def test_ctrl_c_keeps_the_finished_ages_and_the_same_command_resumes(tmp_path: Path) -> None:
     folder = tmp_path / "2x4"
     command = [sys.executable, "-m", "plyground.apps.cli.main", "2048", "solve", "2x4", "--dir", str(folder)]

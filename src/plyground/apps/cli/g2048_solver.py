@@ -201,12 +201,18 @@ def ages_table(counts: list[AgeCounts]) -> Table:
 def optimal(
     board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
     directory: DirOption = None,
-    p_four: PFourOption = 0.1,
+    p_four: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0, max=1.0, help="Probability that a new tile is a 4 (default: the --dir solution's, else 0.1)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
 ) -> None:
     """The optimal move on a board of a solved size, and each legal move's exact expected value.
 
     The size must have been solved with "plyground 2048 solve RxC" (same --dir and --p-four).
+    A --p-four that is not the solution's is refused.
     """
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
     from plyground.apps.cli.g2048 import format_grid
@@ -214,14 +220,22 @@ def optimal(
     from plyground.g2048.solution import Solution, default_directory
 
     parsed = Board.parse(board)
-    folder = directory if directory is not None else default_directory(parsed.rows, parsed.cols, p_four)
+    folder = (
+        directory
+        if directory is not None
+        else default_directory(parsed.rows, parsed.cols, 0.1 if p_four is None else p_four)
+    )
     if not (folder / "solution.json").exists():
         size = f"{parsed.rows}x{parsed.cols}"
-        raise InvalidInputError(
-            f"no solution of {size} in {folder}: run 'plyground 2048 solve {size}'"
-            + (f" --dir {folder}" if directory is not None else "")
-        )
+        command = f"plyground 2048 solve {size}" + (f" --dir {folder}" if directory is not None else "")
+        command += f" --p-four {p_four:g}" if p_four is not None and p_four != 0.1 else ""
+        raise InvalidInputError(f"no solution of {size} in {folder}: run '{command}'")
     solution = Solution(folder)
+    if p_four is not None and p_four != solution.p_four:
+        raise InvalidInputError(
+            f"{folder} holds the solution with p_four {solution.p_four:g}, not {p_four:g}: "
+            f"give --p-four {solution.p_four:g} or the folder of a p_four {p_four:g} solution"
+        )
     value = solution.value(parsed)
     values = solution.move_values(parsed)
     ranked = sorted(values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
