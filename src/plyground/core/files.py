@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -18,6 +18,7 @@ from plyground.errors import CorruptFileError
 
 __all__ = [
     "DATA_DIR_ENV",
+    "atomic_path",
     "atomic_write",
     "atomic_write_text",
     "compact_json",
@@ -64,6 +65,30 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], *, suffix: str = ".tmp") -> Iterator[Path]:
+    """A temporary file beside ``path`` for a writer that wants a file name (ffmpeg), renamed to ``path`` at the end.
+
+    Like :func:`atomic_write`: a failure in the block removes the temporary file and leaves
+    ``path`` as it was. ``suffix`` ends the temporary name, for writers that choose the
+    format by it (``".part.mp4"``). The parent folder must exist.
+    """
+    target = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
