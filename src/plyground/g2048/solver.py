@@ -24,6 +24,7 @@ the queries on a solved board are :mod:`plyground.g2048.solution`.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import os
@@ -374,11 +375,12 @@ class _Solver:
             return _merge([after, one_tile[age]]) if age in one_tile else after
 
         age = max(forward["age"], 2)
-        if forward["age"] >= 4:
-            self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
         spawn_from = {
             a: sources(a, self.store.load("after", a) if 4 <= a <= forward["age"] else _EMPTY) for a in (age - 2, age)
         }
+        if forward["age"] >= 4:
+            with contextlib.suppress(OSError):  # a missing states file is said when the backward pass reads it
+                self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
         while True:
             age += 2
             self._room_for_layer(age)
