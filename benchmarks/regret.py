@@ -35,7 +35,8 @@ from rich.table import Table
 from _common import add_record_options, print_json
 from plyground.g2048 import Board, Game
 from plyground.g2048.expectimax import Expectimax
-from plyground.g2048.solver import Solution, default_directory, solve
+from plyground.g2048.solution import Solution, default_directory
+from plyground.g2048.solver import solve
 
 Player = Callable[[Board], str]
 

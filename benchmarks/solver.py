@@ -75,7 +75,7 @@ def code_sizes(folder: str) -> dict[str, float]:
     """Bytes per stored board code: as stored (8-byte codes) and Elias-Fano encoded (cells packed)."""
     from plyground.core.elias_fano import encode
     from plyground.g2048 import _solver_kernels as SK
-    from plyground.g2048.solver import Solution
+    from plyground.g2048.solution import Solution
 
     solution = Solution(folder)
     plain = compact = count = 0

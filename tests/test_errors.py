@@ -106,9 +106,9 @@ def _render_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _render_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from plyground.apps.render import render_replay
-    from plyground.g2048 import Replay
+    from plyground.g2048 import Game
 
-    render_replay(Replay(), tmp_path / "game.gif")
+    render_replay(Game(2, 2, seed=1).replay, tmp_path / "game.mp4")  # a GIF needs Pillow alone
 
 
 def _gym_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,7 +131,7 @@ def _dask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 RAISE_SITES: list[tuple[str, tuple[str, ...], Callable[[Path, pytest.MonkeyPatch], None], str]] = [
     ("report-plots", ("matplotlib", "matplotlib.figure"), _write_plots, "tune"),
     ("render-pillow", ("PIL",), _render_board, "video"),
-    ("render-video", ("imageio", "imageio.v3"), _render_replay, "video"),
+    ("render-video", ("imageio_ffmpeg",), _render_replay, "video"),
     ("gym-env", ("gymnasium",), _gym_env, "gym"),
     ("tuning-cma", ("cma",), _tuner, "tune"),
     ("run-many-dask", ("dask", "dask.distributed"), _dask, "cluster"),

@@ -13,10 +13,12 @@ import sys
 __all__ = [
     "CorruptFileError",
     "DependencyNotInstalled",
+    "DiskFullError",
     "GameOverError",
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidInputError",
+    "JobTooLargeError",
     "NothingToUndoError",
     "PlayerError",
     "PlygroundError",
@@ -55,6 +57,14 @@ class NothingToUndoError(PlygroundError):
 
 class CorruptFileError(InvalidInputError):
     """A saved file (game, replay, weights) cannot be read back."""
+
+
+class JobTooLargeError(InvalidInputError):
+    """A job asks for more disk, memory or time than this machine has; the message gives the estimate."""
+
+
+class DiskFullError(PlygroundError):
+    """A long job ran out of disk space and stopped cleanly: what it finished is saved and it resumes."""
 
 
 class PlayerError(PlygroundError):

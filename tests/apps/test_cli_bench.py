@@ -80,6 +80,29 @@ def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest
     assert_one_line_error(err, "not a plyground results store")
 
 
+def test_report_plots_that_cannot_be_written_are_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "r.sqlite"
+    shutil.copy(Path(__file__).parents[1] / "data" / "results_v1.sqlite", db)
+    (tmp_path / "afile").write_text("")
+    for plots, part in (("afile", "it is a file, not a folder"), ("afile/sub", "Not a directory")):
+        status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--plots", str(tmp_path / plots))
+        assert status == 2 and out == ""  # said before the table
+        assert_one_line_error(err, f"cannot write the plots in {tmp_path / plots}: {part}")
+        assert "Errno" not in err and err.count(str(tmp_path)) == 1
+
+    from plyground.apps import report
+
+    def refuse(runs: object, folder: Path) -> list[Path]:
+        raise PermissionError(13, "Permission denied", str(folder / "scores.png"))
+
+    monkeypatch.setattr(report, "write_plots", refuse)
+    status, _, err = run_cli(capsys, "2048", "report", "--db", str(db), "--plots", str(tmp_path / "plots"))
+    assert status == 2
+    assert err.strip().splitlines()[-1] == f"error: cannot write the plots in {tmp_path / 'plots'}: Permission denied"
+
+
 TUNE = ("--generations", "2", "--population", "3", "--games", "2", "--depth", "1", "--rows", "2", "--cols", "3")
 
 

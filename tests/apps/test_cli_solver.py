@@ -55,6 +55,69 @@ def test_solve_forward_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert "forward pass only, unfinished" in out
     assert "15,013" in out  # the published states of 4x3 up to age 20
     assert not Solution(tmp_path).solved
+    assert "estimate: about 15,013 states" in err  # a bounded job that fits needs no --force
+
+
+def fake_machine(monkeypatch: pytest.MonkeyPatch, free: int, memory: int = 16 * 2**30) -> None:
+    from plyground.g2048 import solver_estimate
+
+    monkeypatch.setattr(solver_estimate, "free_disk", lambda path: free)
+    monkeypatch.setattr(solver_estimate, "_available_memory", lambda: memory)
+
+
+@pytest.mark.parametrize("size", ["4x3", "3x4"])
+def test_solve_refuses_a_size_this_machine_cannot_finish_with_its_estimate(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, size: str
+) -> None:
+    fake_machine(monkeypatch, free=75 * 2**30)
+    status, out, err = run_cli(capsys, "2048", "solve", size, "--dir", str(tmp_path / "s"))
+    assert status == 2 and out == ""
+    assert_one_line_error(
+        err, f"solving {size} needs about 1.15e12 states and 7.4e11 afterstates", "22.2 TiB of disk",
+        "GiB of memory", "days on", "75.0 GiB of disk free", "--force starts it anyway",
+    )  # fmt: skip
+    assert not (tmp_path / "s").exists()
+    status, _, err = run_cli(capsys, "2048", "solve", size, "--dir", str(tmp_path / "s"), "--compact")
+    assert status == 2
+    assert_one_line_error(err, "12.0 TiB of disk")
+
+
+def test_solve_force_starts_it_anyway(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, solved_2x3: Path
+) -> None:
+    from plyground.g2048 import solver
+
+    calls: list[tuple[int, int, dict[str, object]]] = []
+
+    def fake_solve(rows: int, cols: int, **kwargs: object) -> Solution:
+        calls.append((rows, cols, kwargs))
+        return Solution(solved_2x3)
+
+    monkeypatch.setattr(solver, "solve", fake_solve)
+    status, _, err = run_cli(capsys, "2048", "solve", "4x3", "--dir", str(tmp_path / "s"))
+    assert status == 2 and calls == []
+    status, _, err = run_cli(capsys, "2048", "solve", "4x3", "--dir", str(tmp_path / "s"), "--force")
+    assert status == 0, err
+    assert [(rows, cols, kwargs["force"]) for rows, cols, kwargs in calls] == [(4, 3, True)]
+    assert "estimate: about 1.15e12 states" in err
+
+
+def test_solve_stops_cleanly_when_the_disk_fills_up(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from plyground.g2048 import solver_estimate
+
+    folder = tmp_path / "2x3"
+    monkeypatch.setattr(solver_estimate, "free_disk", lambda path: 2**20)
+    status, _, err = run_cli(capsys, "2048", "solve", "2x3", "--dir", str(folder), "--force")
+    assert status == 1
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith(f"error: no room left on the disk of {folder} (")
+    assert "run the same solve again to resume" in err
+    monkeypatch.undo()
+    status, out, err = run_cli(capsys, "2048", "solve", "2x3", "--dir", str(folder))
+    assert status == 0, err
+    assert "2048 2x3, p_four 0.1: solved" in out and "21,752" in out
 
 
 @pytest.mark.parametrize(
@@ -126,6 +189,37 @@ def test_optimal_says_how_to_solve_a_size_first(
     status, _, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0/0 0 0")
     assert status == 2
     assert_one_line_error(err, "no solution of 3x3", "plyground 2048 solve 3x3")
+
+
+def test_optimal_refuses_a_p_four_that_is_not_the_solutions(
+    capsys: pytest.CaptureFixture[str], solved_2x3: Path, tmp_path: Path
+) -> None:
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3), "--p-four", "0.2")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, f"{solved_2x3} holds the solution with p_four 0.1, not 0.2", "--p-four 0.1")
+    status, _, err = run_cli(capsys, "2048", "optimal", "2 2 0/0 4 0", "--dir", str(solved_2x3), "--p-four", "0.1")
+    assert status == 0, err
+
+    from plyground.g2048 import solve
+
+    solve(2, 2, p_four=0.2, directory=tmp_path / "p0.2")
+    position = Board.parse("2 4/0 0")
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 4/0 0", "--dir", str(tmp_path / "p0.2"), "--json")
+    assert status == 0, err  # without --p-four: the folder's
+    assert (
+        json.loads(out)["value"]
+        == Solution(tmp_path / "p0.2").value(position)
+        != Solution(solved_2x3).value(Board.parse("2 4 0/0 0 0"))
+    )
+
+
+def test_optimal_names_the_p_four_to_solve_with(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    status, _, err = run_cli(capsys, "2048", "optimal", "2 4/0 0", "--p-four", "0.25")
+    assert status == 2
+    assert_one_line_error(err, "no solution of 2x2", "plyground 2048 solve 2x2 --p-four 0.25", "2x2-p0.25")
 
 
 def test_ctrl_c_keeps_the_finished_ages_and_the_same_command_resumes(tmp_path: Path) -> None:

@@ -45,6 +45,17 @@ def test_nothing_saved_yet(tmp_path: Path) -> None:
     assert resumed.warnings == []
 
 
+def test_the_game_in_progress_is_saved_compactly(tmp_path: Path) -> None:
+    game = played(moves=200)
+    saves = Saves2048(root=tmp_path)
+    saves.save(game, best=0)
+    text = saves.current_path.read_text()
+    assert len(text) < len(json.dumps({"game": game.to_dict(), "best": 0}, indent=1)) / 2
+    assert len(text.splitlines()) < game.move_count + 40  # a line per move
+    resumed = Saves2048(root=tmp_path).load().game
+    assert resumed is not None and resumed.to_dict() == game.to_dict()
+
+
 def test_save_then_load_resumes_the_game_exactly(tmp_path: Path) -> None:
     game = played()
     saves = Saves2048(root=tmp_path)

@@ -50,3 +50,16 @@ def test_unreadable_json_is_one_line(tmp_path: Path, content: bytes, message: st
     with pytest.raises(CorruptFileError, match=message) as error:
         read_json(path)
     assert "\n" not in str(error.value) and str(path) in str(error.value)
+
+
+def test_compact_json_keeps_short_values_on_a_line_and_puts_long_lists_one_item_a_line(tmp_path: Path) -> None:
+    data = {"rows": 4, "settings": {"p_four": 0.1, "seed": 2**64 - 1}, "moves": [["left", 0, 1, 2]] * 1000, "none": []}
+    path = tmp_path / "replay.json"
+    write_json(path, data, compact=True)
+    assert read_json(path) == data
+    lines = path.read_text().splitlines()
+    assert lines[:3] == ["{", ' "rows":4,', ' "settings":{"p_four":0.1,"seed":18446744073709551615},']
+    assert lines.count('  ["left",0,1,2],') == 999 and len(lines) == 1000 + 7
+    assert path.stat().st_size < 18 * 1000 + 200
+    write_json(path, data)  # the indented default: one number a line
+    assert len(path.read_text().splitlines()) > 5000

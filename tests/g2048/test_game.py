@@ -131,6 +131,63 @@ def test_saved_game_resumes_exactly(tmp_path: Path) -> None:
     assert resumed.board == game.board
 
 
+LONG_REPLAY = Path(__file__).parents[1] / "data" / "replay_4x4_long.json"
+
+
+def test_a_long_replay_is_saved_compactly_a_move_a_line(tmp_path: Path) -> None:
+    replay = Replay.load(LONG_REPLAY)
+    assert len(replay.moves) == 8217
+    path = tmp_path / "game.json"
+    replay.save(path)
+    indented = json.dumps(replay.to_dict(), indent=1)  # how replays were written before: a number a line
+    size = path.stat().st_size
+    assert size < 18 * len(replay.moves) + 400 and size < len(indented) / 2  # 145 KB, was 301 KB
+    lines = path.read_text().splitlines()
+    assert len(lines) == len(replay.moves) + 12
+    assert lines[9] == f"  {json.dumps([replay.moves[0][0], *replay.moves[0][1].to_list()], separators=(',', ':'))},"
+    assert Replay.load(path) == replay  # the round trip is exact
+    assert Replay.load(path).play().board == replay.play().board
+
+
+def test_replays_and_games_in_the_old_indented_form_still_load(tmp_path: Path) -> None:
+    game = Game(seed=5)
+    _play(game, 120)
+    old_replay, old_game = tmp_path / "replay.json", tmp_path / "game.json"
+    old_replay.write_text(json.dumps(game.replay.to_dict(), indent=1) + "\n")
+    old_game.write_text(json.dumps(game.to_dict(), indent=1) + "\n")
+    assert len(old_replay.read_text().splitlines()) > 5 * game.move_count  # really the old form
+    assert Replay.load(old_replay) == game.replay
+    resumed = Game.load(old_game)
+    assert (resumed.board, resumed.score, resumed.replay) == (game.board, game.score, game.replay)
+    _play(resumed, 10, policy=3)
+    _play(game, 10, policy=3)
+    assert resumed.board == game.board
+
+
+def test_a_saved_game_is_compact_and_resumes_identically(tmp_path: Path) -> None:
+    game = Game(seed=8)
+    _play(game, 300)
+    path = tmp_path / "save.json"
+    game.save(path)
+    assert path.stat().st_size < len(json.dumps(game.to_dict(), indent=1)) / 2
+    assert len(path.read_text().splitlines()) < game.move_count + 40
+    resumed = Game.load(path)
+    assert resumed.to_dict() == game.to_dict()
+
+
+def test_a_file_error_names_the_path_once(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    for load in (Replay.load, Game.load):
+        with pytest.raises(CorruptFileError) as error:
+            load(path)
+        assert str(error.value).count(str(path)) == 1 and "not valid JSON" in str(error.value)
+    path.write_text('{"format": "chess"}')
+    with pytest.raises(CorruptFileError) as error:
+        Replay.load(path)
+    assert str(error.value) == f"{path}: not a 2048 replay: format is 'chess', expected 'plyground.g2048.replay'"
+
+
 def _replay_dict() -> dict[str, object]:
     game = Game(seed=2)
     _play(game, 10)
@@ -178,3 +235,8 @@ def test_bad_parameters() -> None:
         Game(seed=-1)
     with pytest.raises(InvalidInputError, match="5x4 board"):
         Game(5, 4)
+
+
+def test_a_replay_without_its_two_starting_spawns_cannot_be_played() -> None:
+    with pytest.raises(CorruptFileError, match="a replay starts with 2 spawns, this one has 0"):
+        Replay().play()

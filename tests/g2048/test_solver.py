@@ -13,7 +13,7 @@ import pytest
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, PlygroundError
 from plyground.g2048 import Board, Solution, solve
-from plyground.g2048.solver import AgeCounts, default_directory
+from plyground.g2048.solution import AgeCounts, default_directory
 from tests.naive import g2048 as naive
 from tests.naive import solver_2048 as brute
 

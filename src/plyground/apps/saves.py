@@ -124,7 +124,7 @@ class Saves2048:
         if game.board.shape != (self.rows, self.cols):
             raise ValueError(f"a {game.board.rows}x{game.board.cols} game cannot be saved as a {self.size} game")
         best = max(best, game.score)
-        write_json(self.current_path, {"game": game.to_dict(), "best": best})
+        write_json(self.current_path, {"game": game.to_dict(), "best": best}, compact=True)
         if best > self._recorded_best:
             self._record_best(best)
 

@@ -10,13 +10,22 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from plyground.errors import CorruptFileError
 
-__all__ = ["DATA_DIR_ENV", "atomic_write", "atomic_write_text", "data_dir", "read_json", "write_json"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "atomic_path",
+    "atomic_write",
+    "atomic_write_text",
+    "compact_json",
+    "data_dir",
+    "read_json",
+    "write_json",
+]
 
 DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
 """The environment variable that overrides the data folder."""
@@ -63,6 +72,30 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None
         raise
 
 
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], *, suffix: str = ".tmp") -> Iterator[Path]:
+    """A temporary file beside ``path`` for a writer that wants a file name (ffmpeg), renamed to ``path`` at the end.
+
+    Like :func:`atomic_write`: a failure in the block removes the temporary file and leaves
+    ``path`` as it was. ``suffix`` ends the temporary name, for writers that choose the
+    format by it (``".part.mp4"``). The parent folder must exist.
+    """
+    target = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
 
@@ -77,9 +110,57 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write(path, write)
 
 
-def write_json(path: str | os.PathLike[str], data: Any) -> None:
-    """Write ``data`` as indented JSON, atomically."""
-    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+def write_json(path: str | os.PathLike[str], data: Any, *, compact: bool = False) -> None:
+    """Write ``data`` as JSON, atomically: indented one value per line, or :func:`compact_json` text.
+
+    Files that grow with a game or a job (replays, saved games, a solution's counts) are
+    written ``compact``: the indented form puts every number of a long list on a line.
+    """
+    atomic_write_text(path, (compact_json(data) if compact else json.dumps(data, indent=1)) + "\n")
+
+
+_LINE = 100
+"""The longest list or object :func:`compact_json` keeps on one line."""
+
+
+def compact_json(data: Any) -> str:
+    """JSON without spaces; a list or object longer than 100 characters has one item per line.
+
+    So a replay's moves take a short line each, and a small value stays on one line:
+
+    >>> print(compact_json({"rows": 4, "moves": [["left", 0, 1, 2]] * 8}))
+    {
+     "rows":4,
+     "moves":[
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2],
+      ["left",0,1,2]
+     ]
+    }
+    """
+    return "".join(_compact_parts(data, 0))
+
+
+def _compact_parts(data: Any, depth: int) -> list[str]:
+    flat = json.dumps(data, separators=(",", ":"))
+    if len(flat) <= _LINE or not isinstance(data, dict | list) or not data:
+        return [flat]
+    pad = "\n" + " " * (depth + 1)
+    items = (
+        [[json.dumps(str(key)), ":", *_compact_parts(value, depth + 1)] for key, value in data.items()]
+        if isinstance(data, dict)
+        else [_compact_parts(value, depth + 1) for value in data]
+    )
+    out = ["{" if isinstance(data, dict) else "["]
+    for i, item in enumerate(items):
+        out += [pad, *item, "," if i < len(items) - 1 else ""]
+    out += ["\n" + " " * depth, "}" if isinstance(data, dict) else "]"]
+    return out
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:

@@ -1,7 +1,7 @@
 """2048 on a 64-bit bitboard, for every board from 2×2 to 4×4, its expectimax AI and a strong solver.
 
-``solve`` and ``Solution`` (:mod:`plyground.g2048.solver`) are imported on first use, so
-that importing the package does not load the solver's kernels.
+``solve`` (:mod:`plyground.g2048.solver`) and ``Solution`` (:mod:`plyground.g2048.solution`) are
+imported on first use, so that importing the package does not load the solver's kernels.
 
 >>> from plyground.g2048 import Board
 >>> Board.parse("2 2 2 0/0 0 0 0/0 0 0 0/0 0 0 0").move("left")[0].to_rows()[0]
@@ -15,7 +15,8 @@ from plyground.g2048.heuristic import Evaluation, Weights, default_weights, eval
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from plyground.g2048.solver import Solution, solve
+    from plyground.g2048.solution import Solution
+    from plyground.g2048.solver import solve
 
 __all__ = [
     "DIRECTIONS",
@@ -39,8 +40,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    if name in ("solve", "Solution"):
-        from plyground.g2048 import solver
+    if name == "solve":
+        from plyground.g2048.solver import solve
 
-        return getattr(solver, name)
+        return solve
+    if name == "Solution":
+        from plyground.g2048.solution import Solution
+
+        return Solution
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, 
 __all__ = ["WIN_TILE", "Game", "Replay", "Spawn"]
 
 WIN_TILE = 2048
+_T = TypeVar("_T")
 REPLAY_FORMAT = "plyground.g2048.replay"
 REPLAY_VERSION = 1
 
@@ -131,16 +132,13 @@ class Replay:
         return cls.from_dict(data)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the replay to ``path`` as JSON, atomically."""
-        write_json(path, self.to_dict())
+        """Write the replay to ``path`` as compact JSON (a line per move), atomically."""
+        write_json(path, self.to_dict(), compact=True)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Replay:
-        """Read a replay file (see :meth:`from_dict` for the errors)."""
-        try:
-            return cls.from_dict(read_json(path))
-        except CorruptFileError as exc:
-            raise CorruptFileError(f"{path}: {exc}") from None
+        """Read a replay file, compact or indented (see :meth:`from_dict` for the errors)."""
+        return _load(path, cls.from_dict)
 
     def positions(self) -> list[tuple[Board, int]]:
         """Each board of the game with the score so far: the start, then the board after each move and spawn.
@@ -161,9 +159,11 @@ class Replay:
         been made; :class:`Game` save files keep the generator state to continue exactly.
 
         Raises:
-            CorruptFileError: a spawn on an occupied cell, an illegal move, or a score
-                that does not match the moves.
+            CorruptFileError: not two starting spawns, a spawn on an occupied cell, an illegal
+                move, or a score that does not match the moves.
         """
+        if len(self.start) != 2:
+            raise CorruptFileError(f"a replay starts with 2 spawns, this one has {len(self.start)}")
         try:
             game = Game(self.rows, self.cols, seed=self.seed, p_four=self.p_four, _start=self.start)
         except InvalidInputError as exc:
@@ -333,8 +333,8 @@ class Game:
         return game
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Save the game to ``path`` (atomically) so that :meth:`load` resumes it exactly."""
-        write_json(path, self.to_dict())
+        """Save the game to ``path`` (atomically, compact JSON) so that :meth:`load` resumes it exactly."""
+        write_json(path, self.to_dict(), compact=True)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Game:
@@ -344,16 +344,22 @@ class Game:
             FileNotFoundError: no file at ``path``.
             CorruptFileError: the file is not a valid saved game.
         """
-        try:
-            return cls.from_dict(read_json(path))
-        except CorruptFileError as exc:
-            raise CorruptFileError(f"{path}: {exc}") from None
+        return _load(path, cls.from_dict)
 
     def __repr__(self) -> str:
         return (
             f"Game(rows={self._board.rows}, cols={self._board.cols}, seed={self._seed}, "
             f"p_four={self._p_four}, score={self._score}, moves={self.move_count}, board={self._board.to_text()!r})"
         )
+
+
+def _load(path: str | os.PathLike[str], read: Callable[[Any], _T]) -> _T:
+    """``read(data)`` of the JSON file at ``path``; its errors name the path once."""
+    try:
+        return read(read_json(path))
+    except CorruptFileError as exc:
+        message = str(exc)
+        raise CorruptFileError(message if str(path) in message else f"{path}: {message}") from None
 
 
 def _integer(value: Any, name: str) -> int:

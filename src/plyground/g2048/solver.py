@@ -18,146 +18,43 @@ The method of Kaneko & Yamashita, "Strongly Solving 2048 4×3" (arXiv:2510.04580
   rectangle), as sorted arrays of canonical codes per age, values as float64.
 
 Every finished layer is written to a folder (atomically), so a killed solve resumes
-where it stopped and a solved board loads without solving again::
-
-    solution.json            rows, cols, p_four, progress and the counts of every age
-    states-0004.npy          canonical state codes of age 4, sorted (uint64)
-    after-0004.npy           canonical afterstate codes of age 4, sorted
-    values-0004.npy          V of each state of age 4 (float64)
-
-With ``compact=True`` the code arrays are stored Elias-Fano encoded (``*.ef.npy``) over
-the cells packed 4 bits each, as the paper does.
+where it stopped and a solved board loads without solving again; the folder's files and
+the queries on a solved board are :mod:`plyground.g2048.solution`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import itertools
 import os
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from plyground.core.files import atomic_write, data_dir, read_json, write_json
-from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, PlygroundError
-from plyground.g2048 import _kernels as K
+from plyground.core.files import write_json
+from plyground.errors import CorruptFileError, DiskFullError, InvalidInputError, JobTooLargeError
 from plyground.g2048 import _solver_kernels as SK
-from plyground.g2048.board import DIRECTIONS, Board, Direction, check_p_four
+from plyground.g2048.board import check_p_four
 
-__all__ = [
-    "FORMAT",
-    "MAX_CELLS",
-    "AgeCounts",
-    "Progress",
-    "Solution",
-    "StartClass",
-    "default_directory",
-    "solve",
-]
+# The reader's names are re-exported ("X as X"): they were defined here before it had its own module.
+from plyground.g2048.solution import FORMAT as FORMAT
+from plyground.g2048.solution import MAX_CELLS as MAX_CELLS
+from plyground.g2048.solution import VERSION, Codes, LayerFiles, Values, check_size, read_meta
+from plyground.g2048.solution import AgeCounts as AgeCounts
+from plyground.g2048.solution import Solution as Solution
+from plyground.g2048.solution import StartClass as StartClass
+from plyground.g2048.solution import default_directory as default_directory
+from plyground.g2048.solver_estimate import FILE_BYTES, VALUE_BYTES, Estimate, Machine, estimate_solve, need_room
 
-FORMAT = "plyground.g2048.solution"
-VERSION = 1
-MAX_CELLS = 12
-"""The solver takes boards of at most 12 cells (2×2 to 4×3 and 3×4)."""
-
-Codes = npt.NDArray[np.uint64]
-Values = npt.NDArray[np.float64]
+__all__ = ["Estimate", "Progress", "estimate", "solve"]
 
 Progress = Callable[[str, int, "AgeCounts | None"], None]
 """Called as ``progress(phase, age, counts)``: phase "forward" (with the new layer's counts) or "backward"."""
-
-
-@dataclass(frozen=True)
-class AgeCounts:
-    """The boards of one age (or of all ages), per symmetry class and unreduced."""
-
-    age: int
-    states: int
-    states_unreduced: int
-    terminal: int
-    terminal_unreduced: int
-    afterstates: int
-    afterstates_unreduced: int
-
-    def __add__(self, other: AgeCounts) -> AgeCounts:
-        return AgeCounts(
-            max(self.age, other.age), *(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)[1:])
-        )
-
-
-@dataclass(frozen=True)
-class StartClass:
-    """A class of start states: a canonical two-tile board, its probability and its value."""
-
-    board: Board
-    probability: float
-    value: float
-
-
-def default_directory(rows: int, cols: int, p_four: float = 0.1) -> Path:
-    """Where :func:`solve` keeps a solution unless told otherwise: under the user data folder."""
-    return data_dir() / "solutions" / f"{rows}x{cols}-p{p_four:g}"
-
-
-def _check_size(rows: Any, cols: Any) -> tuple[int, int]:
-    if not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 4 for n in (rows, cols)):
-        raise InvalidInputError(f"a board has 2 to 4 rows and columns, got {rows!r}x{cols!r}")
-    if rows * cols > MAX_CELLS:
-        raise InvalidInputError(f"the solver takes boards of at most {MAX_CELLS} cells, got {rows}x{cols}")
-    return rows, cols
-
-
-# ---------------------------------------------------------------------------
-# Layer files
-# ---------------------------------------------------------------------------
-
-
-class _Store:
-    """The files of one solution folder."""
-
-    def __init__(self, directory: Path, rows: int, cols: int, compact: bool) -> None:
-        self.directory = directory
-        self.rows, self.cols, self.compact = rows, cols, compact
-
-    @property
-    def meta_path(self) -> Path:
-        return self.directory / "solution.json"
-
-    def _path(self, kind: str, age: int) -> Path:
-        suffix = ".ef.npy" if self.compact and kind != "values" else ".npy"
-        return self.directory / f"{kind}-{age:04d}{suffix}"
-
-    def save(self, kind: str, age: int, array: npt.NDArray[Any]) -> None:
-        if self.compact and kind != "values":
-            array = _compact(array, self.rows, self.cols)
-
-        def write(handle: IO[bytes]) -> None:
-            np.save(handle, array, allow_pickle=False)
-
-        atomic_write(self._path(kind, age), write)
-
-    def load(self, kind: str, age: int) -> npt.NDArray[Any]:
-        path = self._path(kind, age)
-        dtype = np.float64 if kind == "values" else np.uint64
-        try:
-            array = np.load(path, allow_pickle=False)
-        except FileNotFoundError:
-            raise CorruptFileError(f"{path} is missing: the solution folder is incomplete") from None
-        except (ValueError, OSError, EOFError) as exc:
-            raise CorruptFileError(f"{path} cannot be read ({exc})") from None
-        if array.dtype != dtype or array.ndim != 1:
-            raise CorruptFileError(f"{path} holds {array.dtype} of shape {array.shape}, expected a 1-D {dtype}")
-        if self.compact and kind != "values":
-            array = _expand(array, self.rows, self.cols, path)
-        return np.ascontiguousarray(array)
-
-    def nbytes(self, kind: str, age: int) -> int:
-        return self._path(kind, age).stat().st_size
 
 
 # ---------------------------------------------------------------------------
@@ -253,42 +150,6 @@ class _Layers:
         return out
 
 
-def _compact(codes: Codes, rows: int, cols: int) -> Codes:
-    """Sorted codes as one array: ``[n, low bits, words of lows, lows..., highs...]`` of their Elias-Fano code.
-
-    The cells are packed 4 bits each first, so that the codes of an R×C board take ``4RC`` bits.
-    """
-    from plyground.core import elias_fano
-
-    packed = np.empty_like(codes)
-    SK._pack_dense(codes, rows, cols, packed)
-    code = elias_fano.encode(packed)
-    head = np.array([code.n, code.low_bits, code.lows.shape[0]], dtype=np.uint64)
-    return np.concatenate([head, code.lows, code.highs])
-
-
-def _expand(words: Codes, rows: int, cols: int, path: Path) -> Codes:
-    """The codes stored by :func:`_compact`."""
-    from plyground.core import elias_fano
-
-    if words.shape[0] < 3 or int(words[2]) > words.shape[0] - 3:
-        raise CorruptFileError(f"{path} is not an Elias-Fano code (its header is cut)")
-    n, low_bits, n_lows = (int(w) for w in words[:3])
-    arrays = {
-        "n": np.array(n, dtype=np.int64),
-        "low_bits": np.array(low_bits, dtype=np.int64),
-        "lows": words[3 : 3 + n_lows],
-        "highs": words[3 + n_lows :],
-    }
-    try:
-        packed = elias_fano.EliasFano.from_arrays(arrays).decode()
-    except CorruptFileError as exc:
-        raise CorruptFileError(f"{path}: {exc}") from None
-    codes = np.empty_like(packed)
-    SK._unpack_dense(packed, rows, cols, codes)
-    return codes
-
-
 def _one_tile_boards(rows: int, cols: int, exponent: int) -> Codes:
     """The canonical boards with one tile ``2**exponent``: what the first spawn of a game leaves."""
     boards = {
@@ -301,7 +162,6 @@ def _one_tile_boards(rows: int, cols: int, exponent: int) -> Codes:
 
 _EMPTY = np.empty(0, dtype=np.uint64)
 _NO_VALUES = np.empty(0, dtype=np.float64)
-
 
 # ---------------------------------------------------------------------------
 # Solving
@@ -319,11 +179,16 @@ def solve(
     max_age: int | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> Solution:
     """Solve the R×C game: list every reachable board, then value every state.
 
     A folder that already holds this board's solution (or a part of it) is reused: a
     finished solution loads at once, an unfinished one resumes where it stopped.
+
+    Before it starts, the solve is refused when its :func:`estimate` needs more disk or
+    memory than this machine has (``force`` starts it anyway). Before each age it checks
+    the free disk space, and it stops cleanly, resumable, when the disk would run out.
 
     Args:
         rows: the board's rows.
@@ -335,12 +200,74 @@ def solve(
         max_age: with ``forward_only``, stop the forward pass after this age.
         workers: threads (default: every core).
         progress: called after each layer (see :data:`Progress`).
+        force: start even a solve that the estimate says this machine cannot finish.
 
     Raises:
         InvalidInputError: a bad size or parameter, or a folder that holds another solution.
+        JobTooLargeError: the solve needs more disk or memory than this machine has.
+        DiskFullError: the disk ran out: every finished age is saved, and solving again resumes.
         CorruptFileError: a file of the folder cannot be read.
     """
-    rows, cols = _check_size(rows, cols)
+    rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
+    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, progress)
+    if not force:
+        needs = estimate_solve(
+            rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
+            workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
+        )  # fmt: skip
+        reason = needs.refusal(Machine.current(folder))
+        if reason is not None:
+            raise JobTooLargeError(f"{reason}: force=True starts it anyway")
+    try:
+        solver.start()
+        with ThreadPoolExecutor(max_workers=solver.workers, thread_name_prefix="solver") as pool:
+            solver.forward(pool, max_age)
+            if not forward_only:
+                solver.backward(pool)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise DiskFullError(solver.stopped(exc)) from None
+    return Solution(folder)
+
+
+def estimate(
+    rows: int,
+    cols: int,
+    *,
+    p_four: float = 0.1,
+    directory: str | os.PathLike[str] | None = None,
+    compact: bool = False,
+    forward_only: bool = False,
+    max_age: int | None = None,
+    workers: int | None = None,
+) -> Estimate:
+    """What :func:`solve` with these arguments still needs: boards, disk, memory and time.
+
+    What an earlier run finished in the folder is left out. :meth:`Estimate.refusal` on
+    :meth:`Machine.current` says whether this machine can finish it.
+
+    Raises:
+        InvalidInputError: as :func:`solve`.
+    """
+    rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
+    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, None)
+    return estimate_solve(
+        rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
+        workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
+    )  # fmt: skip
+
+
+def _check(
+    rows: int,
+    cols: int,
+    p_four: float,
+    directory: str | os.PathLike[str] | None,
+    forward_only: bool,
+    max_age: int | None,
+    workers: int | None,
+) -> tuple[int, int, float, Path]:
+    rows, cols = check_size(rows, cols)
     p_four = check_p_four(p_four)
     if max_age is not None and not forward_only:
         raise InvalidInputError("max_age limits the forward pass: give it with forward_only=True")
@@ -349,12 +276,7 @@ def solve(
     if workers is not None and not (isinstance(workers, int) and workers >= 1):
         raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
     folder = Path(directory) if directory is not None else default_directory(rows, cols, p_four)
-    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, progress)
-    with ThreadPoolExecutor(max_workers=solver.workers, thread_name_prefix="solver") as pool:
-        solver.forward(pool, max_age)
-        if not forward_only:
-            solver.backward(pool)
-    return Solution(folder)
+    return rows, cols, p_four, folder
 
 
 class _Solver:
@@ -371,12 +293,14 @@ class _Solver:
         self.folder, self.rows, self.cols, self.p_four = folder, rows, cols, p_four
         self.workers = workers
         self.progress = progress or (lambda phase, age, counts: None)
+        self.started = (folder / "solution.json").exists()
         self.meta = self._open(compact)
-        self.store = _Store(folder, rows, cols, bool(self.meta["compact"]))
+        self.store = LayerFiles(folder, rows, cols, bool(self.meta["compact"]))
+        self.written: list[int] = []  # the bytes of each layer written (states and afterstates)
 
     def _open(self, compact: bool) -> dict[str, Any]:
         path = self.folder / "solution.json"
-        if not path.exists():
+        if not self.started:
             if self.folder.exists() and any(self.folder.iterdir()):
                 raise InvalidInputError(f"{self.folder} is not empty and holds no solution: choose another folder")
             return {
@@ -390,7 +314,7 @@ class _Solver:
                 "backward": {"age": None, "complete": False},
                 "ages": [],
             }
-        meta = _read_meta(path)
+        meta = read_meta(path)
         if (meta["rows"], meta["cols"], meta["p_four"]) != (self.rows, self.cols, self.p_four):
             raise InvalidInputError(
                 f"{self.folder} holds the solution of {meta['rows']}x{meta['cols']} with p_four {meta['p_four']}, "
@@ -398,8 +322,43 @@ class _Solver:
             )
         return meta
 
+    def start(self) -> None:
+        """Write the progress file of a new folder, before any layer, so that a stop anywhere resumes."""
+        if not self.started:
+            self._save_meta()
+            self.started = True
+
     def _save_meta(self) -> None:
-        write_json(self.store.meta_path, self.meta)
+        write_json(self.store.meta_path, self.meta, compact=True)
+
+    def _room_for_layer(self, age: int) -> None:
+        """Stop before an age that the disk would not hold: the last layer's bytes, grown as the last did."""
+        if not self.written:
+            return
+        last, before = self.written[-1], self.written[-2] if len(self.written) > 1 else 0
+        growth = min(4.0, max(1.0, last / before)) if before else 1.0
+        need_room(self.folder, round(last * growth) + 2 * FILE_BYTES, f"age {age:,}")
+
+    def stopped(self, exc: OSError) -> str:
+        """What a solve stopped by a full disk had finished, and how to resume it."""
+        meta = read_meta(self.store.meta_path) if self.store.meta_path.exists() else self.meta
+        forward, backward = meta["forward"], meta["backward"]
+        states = sum(row[1] for row in meta["ages"])
+        if not forward["complete"] and backward["age"] is None:
+            where = (
+                f"the forward pass stopped after age {forward['age']:,} ({states:,} states listed)"
+                if forward["age"]
+                else "the forward pass stopped before its first age"
+            )
+        elif backward["age"] is None:
+            where = f"the backward pass stopped before its first age (the forward pass listed {states:,} states)"
+        else:
+            valued = sum(row[1] for row in meta["ages"] if row[0] >= backward["age"])
+            where = f"the backward pass stopped at age {backward['age']:,} ({valued:,} of {states:,} states valued)"
+        return (
+            f"no room left on the disk of {self.folder} ({exc.strerror or exc}): {where}; "
+            "every finished age is saved: free some space and run the same solve again to resume"
+        )
 
     def forward(self, pool: ThreadPoolExecutor, max_age: int | None) -> None:
         """List the states and afterstates of every age, from where an earlier run stopped."""
@@ -420,8 +379,12 @@ class _Solver:
         spawn_from = {
             a: sources(a, self.store.load("after", a) if 4 <= a <= forward["age"] else _EMPTY) for a in (age - 2, age)
         }
+        if forward["age"] >= 4:
+            with contextlib.suppress(OSError):  # a missing states file is said when the backward pass reads it
+                self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
         while True:
             age += 2
+            self._room_for_layer(age)
             states = layers.spawned(spawn_from.get(age - 2, _EMPTY), spawn_from.get(age - 4, _EMPTY))
             # Past the start (two spawns on the empty board: ages 4 to 8), nothing more is reachable
             # once a layer is empty and so is the one that a 4 would spawn on next.
@@ -434,6 +397,7 @@ class _Solver:
             after, terminal, terminal_boards = layers.afterstates(states)
             self.store.save("states", age, states)
             self.store.save("after", age, after)
+            self.written.append(self.store.nbytes("states", age) + self.store.nbytes("after", age))
             counts = AgeCounts(
                 age,
                 int(states.shape[0]),
@@ -458,6 +422,7 @@ class _Solver:
             return
         layers = _Layers(self.rows, self.cols, self.p_four, pool, self.workers)
         ages = [row[0] for row in self.meta["ages"]]
+        states_of = {row[0]: row[1] for row in self.meta["ages"]}
         done = backward["age"]
         known: dict[int, tuple[Codes, Values]] = {}
         if done is not None:
@@ -468,6 +433,7 @@ class _Solver:
         for age in reversed(ages):
             if done is not None and age >= done:
                 continue
+            need_room(self.folder, VALUE_BYTES * states_of[age] + FILE_BYTES, f"the values of age {age:,}")
             after = self.store.load("after", age)
             after_values = layers.chance_values(after, known.get(age + 2, empty), known.get(age + 4, empty))
             states = self.store.load("states", age)
@@ -480,229 +446,3 @@ class _Solver:
             self.progress("backward", age, None)
         backward["complete"] = True
         self._save_meta()
-
-
-def _read_meta(path: Path) -> dict[str, Any]:
-    meta = read_json(path)
-    try:
-        if meta["format"] != FORMAT or meta["version"] != VERSION:
-            raise CorruptFileError(f"{path} is not a plyground solution of version {VERSION}")
-        _check_size(meta["rows"], meta["cols"])
-        meta["p_four"] = check_p_four(meta["p_four"])
-        for row in meta["ages"]:
-            if len(row) != len(fields(AgeCounts)) or not all(isinstance(n, int) for n in row):
-                raise CorruptFileError(f"{path} has a malformed count row {row!r}")
-        bool(meta["compact"]), meta["forward"]["age"], meta["forward"]["complete"]
-        meta["backward"]["age"], meta["backward"]["complete"]
-    except (KeyError, TypeError, InvalidInputError) as exc:
-        if isinstance(exc, CorruptFileError):
-            raise
-        raise CorruptFileError(f"{path} is not a valid solution file ({exc})") from None
-    return meta  # type: ignore[no-any-return]
-
-
-# ---------------------------------------------------------------------------
-# The solution
-# ---------------------------------------------------------------------------
-
-
-class Solution:
-    """A solved (or forward-counted) board size, read from its folder.
-
-    Layers are loaded when needed and the last few are kept in memory.
-
-    Raises:
-        CorruptFileError: the folder holds no readable solution.
-    """
-
-    _CACHED_LAYERS = 12
-
-    def __init__(self, directory: str | os.PathLike[str]) -> None:
-        self.directory = Path(directory)
-        self._meta = _read_meta(self.directory / "solution.json")
-        self.rows: int = self._meta["rows"]
-        self.cols: int = self._meta["cols"]
-        self.p_four: float = self._meta["p_four"]
-        self.compact: bool = bool(self._meta["compact"])
-        self._store = _Store(self.directory, self.rows, self.cols, self.compact)
-        self._layers: OrderedDict[int, tuple[Codes, Values | None]] = OrderedDict()
-        self._ages = {row[0] for row in self._meta["ages"]}
-
-    def __repr__(self) -> str:
-        state = "solved" if self.solved else "forward pass only"
-        return f"Solution({self.rows}x{self.cols}, p_four={self.p_four}, {state}, {self.directory})"
-
-    @property
-    def solved(self) -> bool:
-        """Whether every state has its value."""
-        return bool(self._meta["backward"]["complete"])
-
-    @property
-    def complete(self) -> bool:
-        """Whether the forward pass listed every age."""
-        return bool(self._meta["forward"]["complete"])
-
-    def counts(self) -> list[AgeCounts]:
-        """The boards of each age, per symmetry class and unreduced."""
-        return [AgeCounts(*row) for row in self._meta["ages"]]
-
-    def totals(self) -> AgeCounts:
-        """The boards of all ages together (``age`` is the largest age)."""
-        total = AgeCounts(0, 0, 0, 0, 0, 0, 0)
-        for counts in self.counts():
-            total = total + counts
-        return total
-
-    def stored_bytes(self) -> dict[str, int]:
-        """Bytes on disk of the state codes, afterstate codes and values."""
-        return {
-            kind: sum(self._store.nbytes(kind, age) for age in sorted(self._ages))
-            for kind in ("states", "after") + (("values",) if self.solved else ())
-        }
-
-    # -- lookups ----------------------------------------------------------
-
-    def _layer(self, age: int) -> tuple[Codes, Values | None]:
-        if age in self._layers:
-            self._layers.move_to_end(age)
-            return self._layers[age]
-        if age not in self._ages:
-            layer: tuple[Codes, Values | None] = (_EMPTY, _NO_VALUES)
-        else:
-            codes = self._store.load("states", age)
-            values = self._store.load("values", age) if self.solved else None
-            if values is not None and values.shape != codes.shape:
-                raise CorruptFileError(f"{self.directory}: the values of age {age} do not match its states")
-            layer = (codes, values)
-        self._layers[age] = layer
-        if len(self._layers) > self._CACHED_LAYERS:
-            self._layers.popitem(last=False)
-        return layer
-
-    def _check(self, board: Board) -> np.uint64:
-        if not isinstance(board, Board):
-            raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
-        if (board.rows, board.cols) != (self.rows, self.cols):
-            raise InvalidBoardError(
-                f"this is the solution of {self.rows}x{self.cols}, not of a {board.rows}x{board.cols} board"
-            )
-        if not self.solved:
-            raise PlygroundError(f"{self.directory} holds no values yet (forward pass only): solve it first")
-        return np.uint64(board.bits)
-
-    def _state_value(self, bits: np.uint64, age: int, board: Board) -> float:
-        codes, values = self._layer(age)
-        k = int(SK._find(codes, SK._canonical(bits, self.rows, self.cols)))
-        if k < 0 or values is None:
-            raise InvalidBoardError(f"{board.to_text()} is not a reachable {self.rows}x{self.cols} state")
-        return float(values[k])
-
-    def _spawn_values(self, boards: Codes, age: int, board: Board) -> Values:
-        """V of boards of ``age`` before a spawn: the average over the spawns of the states they become.
-
-        The empty board spawns one-tile boards, which spawn again (the start of a game).
-        """
-        if age == 0:  # the empty board
-            cells = [1 << i for i in range(64) if int(K._empty_bits(boards[0], self.rows, self.cols)) >> i & 1]
-            total = 0.0
-            for exponent, p in ((1, 1.0 - self.p_four), (2, self.p_four)):
-                if p:
-                    one_tile = np.array([cell * exponent for cell in cells], dtype=np.uint64)
-                    total += p * float(self._spawn_values(one_tile, 2 * exponent, board).sum())
-            return np.array([total / len(cells)])
-        out = np.empty(boards.shape[0], dtype=np.float64)
-        layer_2, layer_4 = self._layer(age + 2), self._layer(age + 4)
-        missing = SK._chance_values(
-            boards, self.rows, self.cols, self.p_four, layer_2[0], layer_2[1], layer_4[0], layer_4[1], out
-        )
-        if missing:
-            raise InvalidBoardError(f"{board.to_text()} does not lead to reachable {self.rows}x{self.cols} states")
-        return out
-
-    def value(self, board: Board) -> float:
-        """The optimal expected future score of ``board`` as a state (the player to move).
-
-        Raises:
-            InvalidBoardError: the board is not a reachable state of this size.
-        """
-        bits = self._check(board)
-        return self._state_value(bits, board.tile_sum(), board)
-
-    def afterstate_value(self, board: Board) -> float:
-        """The optimal expected future score of ``board`` as an afterstate (a tile to spawn).
-
-        The empty board and one-tile boards are valued as the start of a game.
-        """
-        bits = self._check(board)
-        if K._count_empty(bits, self.rows, self.cols) == 0:
-            raise InvalidBoardError(f"{board.to_text()} has no empty cell to spawn on")
-        return float(self._spawn_values(np.array([bits]), board.tile_sum(), board)[0])
-
-    def move_values(self, board: Board) -> dict[Direction, float]:
-        """Each legal move's points plus the value of its afterstate, in direction order."""
-        bits = self._check(board)
-        age = board.tile_sum()
-        self._state_value(bits, age, board)  # reachable?
-        moves = [d for d in range(4) if K._move(bits, d, self.rows, self.cols) != bits]
-        after = np.array([K._move(bits, d, self.rows, self.cols) for d in moves], dtype=np.uint64)
-        values = self._spawn_values(after, age, board) if moves else _NO_VALUES
-        return {
-            DIRECTIONS[d]: int(K._points(bits, d, self.rows, self.cols)) + float(value)
-            for d, value in zip(moves, values, strict=True)
-        }
-
-    def best_move(self, board: Board) -> Direction | None:
-        """An optimal move (the first in direction order among equals), None on a finished board."""
-        values = self.move_values(board)
-        return max(values.items(), key=lambda item: item[1])[0] if values else None
-
-    def expected_score(self) -> float:
-        """The expected final score of optimal play from the random start."""
-        self._check(Board.from_rows([[0] * self.cols for _ in range(self.rows)]))
-        return sum(start.probability * start.value for start in self.start_classes())
-
-    def start_classes(self) -> list[StartClass]:
-        """Every class of start states with its probability (they sum to 1) and value."""
-        n = self.rows * self.cols
-        tiles = ((1, 1.0 - self.p_four), (2, self.p_four))
-        probability: dict[int, float] = {}
-        for (i, (e1, p1)), (j, (e2, p2)) in itertools.product(
-            itertools.product(range(n), tiles), itertools.product(range(n), tiles)
-        ):
-            if i == j or p1 == 0.0 or p2 == 0.0:
-                continue
-            bits = np.uint64(e1 << _shift(i, self.cols) | e2 << _shift(j, self.cols))
-            code = int(SK._canonical(bits, self.rows, self.cols))
-            probability[code] = probability.get(code, 0.0) + p1 / n * p2 / (n - 1)
-        out = []
-        for code, p in sorted(probability.items()):
-            board = Board(code, self.rows, self.cols)
-            out.append(StartClass(board, p, self.value(board)))
-        return out
-
-    def layer(self, age: int) -> tuple[Codes, Values | None]:
-        """The canonical state codes of ``age`` (sorted bitboards) and their values (None before
-        the backward pass), as read-only arrays; empty for an age no state has.
-
-        Raises:
-            InvalidInputError: ``age`` is not a non-negative integer.
-        """
-        if isinstance(age, bool) or not isinstance(age, int | np.integer) or age < 0:
-            raise InvalidInputError(f"age must be a non-negative integer, got {age!r}")
-        codes, values = self._layer(int(age))
-        codes = codes.view()
-        codes.flags.writeable = False
-        if values is not None:
-            values = values.view()
-            values.flags.writeable = False
-        return codes, values
-
-    def boards(self, age: int) -> Iterator[tuple[Board, float | None]]:
-        """The canonical states of ``age`` with their values (None before the backward pass)."""
-        codes, values = self._layer(age)
-        for k, code in enumerate(codes):
-            yield Board(int(code), self.rows, self.cols), (None if values is None else float(values[k]))
-
-
-def _shift(cell: int, cols: int) -> int:
-    return 16 * (cell // cols) + 4 * (cell % cols)

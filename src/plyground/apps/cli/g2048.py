@@ -427,16 +427,52 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
 @app.command()
 def video(
     replay: Annotated[Path, typer.Argument(help="A saved replay (from --save or the game's replay).")],
-    out: Annotated[Path, typer.Argument(help="The video: OUT.mp4 or OUT.gif.")],
+    out: Annotated[Path, typer.Argument(help="The video: OUT.mp4 or OUT.gif, in a folder that exists.")],
     fps: Annotated[float, typer.Option(min=0.1, max=120.0, help="Positions per second.")] = 4.0,
+    every: Annotated[int, typer.Option(min=1, help="Show every Nth position only (the final one always).")] = 1,
+    last: Annotated[int | None, typer.Option(min=1, help="Show only the last N moves.")] = None,
 ) -> None:
-    """Render a saved game as a video, one frame per position (the start, then each move)."""
+    """Render a saved game as a video, one frame per position (the start, then each move).
+
+    The frames are written one at a time, with a progress bar: memory stays small however
+    long the game. --every and --last make a long game's video shorter.
+    """
+    from plyground.apps.render import render_replay, require_pillow
+
+    if not out.parent.is_dir():
+        raise InvalidInputError(f"cannot write {out}: the folder {out.parent} does not exist")
+    require_pillow()
     announce_compilation(_PACKAGE, "2048")
-    from plyground.apps.render import render_replay
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+
     from plyground.g2048 import Replay
 
-    frames = render_replay(Replay.load(replay), out, fps=fps)
-    typer.echo(f"{out}: {frames} frames at {fps:g} per second")
+    try:
+        game = Replay.load(replay)
+    except FileNotFoundError:
+        raise InvalidInputError(f"no replay at {replay}") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the replay {replay}: {exc.strerror or exc}") from None
+    progress = Progress(
+        TextColumn("frames"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=False,
+    )  # fmt: skip
+    task: list[TaskID] = []
+
+    def on_frame(done: int, total: int) -> None:
+        if not task:  # the bar starts with the first frame, after the checks
+            progress.start()
+            task.append(progress.add_task("frames", total=total))
+        progress.update(task[0], completed=done)
+
+    try:
+        frames = render_replay(game, out, fps=fps, every=every, last=last, on_frame=on_frame)
+    finally:
+        progress.stop()
+    seconds = frames / fps
+    length = f"{int(seconds // 60)} min {seconds % 60:.1f} s" if seconds >= 60 else f"{seconds:.1f} s"
+    typer.echo(f"{out}: {frames:,} frames at {fps:g} per second, {length}")
 
 
 @app.command()

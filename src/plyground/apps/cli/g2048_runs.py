@@ -162,14 +162,29 @@ def report(
     path = db if db is not None else default_path()
     if not path.exists():
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
+    if not no_plots:
+        _plot_folder(plots)  # before the table: a folder that cannot be written is said at once
     with ResultsStore(path) as store:
         runs = store.runs()
     if last is not None:
         runs = runs[-last:]
     Console().print(runs_table(runs, title=f"2048 bench runs in {path}"))
     if not no_plots:
-        written = write_plots(runs, plots)
+        try:
+            written = write_plots(runs, plots)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write the plots in {plots}: {exc.strerror or exc}") from None
         typer.echo(f"plots: {', '.join(str(p) for p in written)}")
+
+
+def _plot_folder(folder: Path) -> None:
+    """Create the folder of the plots; one line naming it when that cannot be done."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InvalidInputError(f"cannot write the plots in {folder}: it is a file, not a folder") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write the plots in {folder}: {exc.strerror or exc}") from None
 
 
 def _latest_run(root: Path) -> Path:

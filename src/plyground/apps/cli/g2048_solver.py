@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.errors import InvalidInputError
+from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
     from rich.table import Table
 
-    from plyground.g2048.solver import AgeCounts, Solution
+    from plyground.g2048.solution import AgeCounts, Solution
     from plyground.g2048.solver import Progress as OnLayer
 
 __all__ = ["optimal", "parse_size", "solve"]
@@ -63,6 +63,10 @@ def solve(
     ] = False,
     workers: Annotated[int | None, typer.Option(min=1, help="Threads (default: every core).")] = None,
     per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
+    ] = False,
 ) -> None:
     """Solve a small board exactly: every reachable state's optimal expected score.
 
@@ -70,6 +74,10 @@ def solve(
     pass values them from the largest age down. Every finished age is saved, so an interrupted
     solve resumes when run again, and a solved board is not solved twice. Ends with a table
     of counts (per symmetry class and unreduced) and the expected score of optimal play.
+
+    A solve first prints what it needs (states, disk, memory, time), and is refused when
+    this machine has too little disk or memory (4x3 and 3x4: about 10^12 states, tens of
+    TiB); --force starts it anyway. It stops cleanly, resumable, when the disk fills up.
     """
     rows, cols = parse_size(size)
     if max_age is not None and not forward_only:
@@ -77,11 +85,22 @@ def solve(
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
     from rich.console import Console
 
-    from plyground.g2048.solver import default_directory
+    from plyground.g2048.solution import default_directory
+    from plyground.g2048.solver import estimate
     from plyground.g2048.solver import solve as run_solver
+    from plyground.g2048.solver_estimate import Machine
 
     folder = directory if directory is not None else default_directory(rows, cols, p_four)
+    needs = estimate(
+        rows, cols, p_four=p_four, directory=folder, compact=compact, forward_only=forward_only, max_age=max_age,
+        workers=workers,
+    )  # fmt: skip
+    reason = None if force else needs.refusal(Machine.current(folder))
+    if reason is not None:
+        raise JobTooLargeError(f"{reason}: --force starts it anyway")
     console = Console(stderr=True)
+    if needs.to_list or needs.to_value:
+        console.print(f"estimate: {needs.describe()}", highlight=False, soft_wrap=True)
     start = time.perf_counter()
     progress, on_layer = _progress(console)
     try:
@@ -96,6 +115,7 @@ def solve(
                 max_age=max_age,
                 workers=workers,
                 progress=on_layer,
+                force=True,  # checked above
             )
     except KeyboardInterrupt:
         print(f"interrupted: every finished age is saved in {folder}; run the same command to resume", file=sys.stderr)
@@ -181,27 +201,41 @@ def ages_table(counts: list[AgeCounts]) -> Table:
 def optimal(
     board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
     directory: DirOption = None,
-    p_four: PFourOption = 0.1,
+    p_four: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0, max=1.0, help="Probability that a new tile is a 4 (default: the --dir solution's, else 0.1)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
 ) -> None:
     """The optimal move on a board of a solved size, and each legal move's exact expected value.
 
     The size must have been solved with "plyground 2048 solve RxC" (same --dir and --p-four).
+    A --p-four that is not the solution's is refused.
     """
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
     from plyground.apps.cli.g2048 import format_grid
     from plyground.g2048 import DIRECTIONS, Board
-    from plyground.g2048.solver import Solution, default_directory
+    from plyground.g2048.solution import Solution, default_directory
 
     parsed = Board.parse(board)
-    folder = directory if directory is not None else default_directory(parsed.rows, parsed.cols, p_four)
+    folder = (
+        directory
+        if directory is not None
+        else default_directory(parsed.rows, parsed.cols, 0.1 if p_four is None else p_four)
+    )
     if not (folder / "solution.json").exists():
         size = f"{parsed.rows}x{parsed.cols}"
-        raise InvalidInputError(
-            f"no solution of {size} in {folder}: run 'plyground 2048 solve {size}'"
-            + (f" --dir {folder}" if directory is not None else "")
-        )
+        command = f"plyground 2048 solve {size}" + (f" --dir {folder}" if directory is not None else "")
+        command += f" --p-four {p_four:g}" if p_four is not None and p_four != 0.1 else ""
+        raise InvalidInputError(f"no solution of {size} in {folder}: run '{command}'")
     solution = Solution(folder)
+    if p_four is not None and p_four != solution.p_four:
+        raise InvalidInputError(
+            f"{folder} holds the solution with p_four {solution.p_four:g}, not {p_four:g}: "
+            f"give --p-four {solution.p_four:g} or the folder of a p_four {p_four:g} solution"
+        )
     value = solution.value(parsed)
     values = solution.move_values(parsed)
     ranked = sorted(values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
