@@ -30,7 +30,6 @@ import numpy.typing as npt
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.players import forced_move
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
 
@@ -158,7 +157,7 @@ class AlphaBeta:
             IllegalMoveError: the game is over.
         """
         _check_state(state)
-        forced = forced_move(state)
+        forced = state.forced_move()
         if forced is not None:
             self.last = None
             return forced

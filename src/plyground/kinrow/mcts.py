@@ -30,7 +30,6 @@ from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.players import forced_move
 
 __all__ = ["MCTS", "SearchStats"]
 
@@ -101,7 +100,7 @@ class MCTS:
         """
         if state.is_over:
             raise IllegalMoveError("the game is over: there is no move to choose")
-        forced = forced_move(state)
+        forced = state.forced_move()
         if forced is not None:
             self.last = None
             return forced

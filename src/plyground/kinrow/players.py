@@ -4,7 +4,7 @@ A player has a ``name``, a ``time_budget`` (seconds per move, or None) that a dr
 change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
 ``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.mcts`
 and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
-immediate loss first (:func:`forced_move`).
+immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import IllegalMoveError, InvalidInputError
-from plyground.kinrow.board import O, State, X
+from plyground.kinrow.board import State
 
 __all__ = [
     "PLAYER_KINDS",
@@ -49,14 +49,9 @@ class Player(Protocol):
 def forced_move(state: State) -> int | None:
     """An immediate win of the player to move, else the block of the opponent's immediate win, else None.
 
-    When the opponent threatens to win in two places the game is lost anyway; the first
-    threat is blocked.
+    The same as :meth:`State.forced_move() <plyground.kinrow.board.State.forced_move>`.
     """
-    wins = state.winning_moves()
-    if wins:
-        return wins[0]
-    threats = state.winning_moves(O if state.to_move == X else X)
-    return threats[0] if threats else None
+    return state.forced_move()
 
 
 class RandomPlayer:
@@ -132,6 +127,7 @@ def make_player(
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
     """
+    # The searching players are imported when asked for: importing one compiles its kernels on a first run.
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS
 
