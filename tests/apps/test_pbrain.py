@@ -15,6 +15,7 @@ from plyground import __version__
 from plyground.apps import pbrain
 from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
 from plyground.kinrow.board import O, State, X
+from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
 
 
@@ -24,11 +25,11 @@ class Recorder(FirstLegalPlayer):
     def __init__(self) -> None:
         super().__init__()
         self.name = "recorder"
-        self.budgets: list[float | None] = []
+        self.budgets: list[float | None] = []  # milliseconds
         self.resets = 0
 
     def choose(self, state: State) -> int:
-        self.budgets.append(self.time_budget)
+        self.budgets.append(self.time_ms)
         return super().choose(state)
 
     def reset(self) -> None:
@@ -183,40 +184,41 @@ def test_info_timeout_turn_sets_the_time_budget_with_a_margin() -> None:
     assert manager.send("INFO timeout_turn 5000") == []  # before START: kept for the player to come
     assert manager.send("START 9") == ["OK"]
     player = manager.players[-1]
-    assert player.time_budget == pytest.approx(3.95)
+    assert player.time_ms == pytest.approx(3950)
     assert manager.send("INFO timeout_turn 2000") == []
-    assert player.time_budget == pytest.approx(1.55)
+    assert player.time_ms == pytest.approx(1550)
     manager.move("BEGIN")
-    assert isinstance(player, Recorder) and player.budgets == [pytest.approx(1.55)]
+    assert isinstance(player, Recorder) and player.budgets == [pytest.approx(1550)]
     assert manager.send("INFO timeout_match 100000") == []
     assert manager.send("INFO time_left 10000") == []
-    assert player.time_budget == pytest.approx(0.4)  # 80% of the time left over 20 moves
+    assert player.time_ms == pytest.approx(400)  # 80% of the time left over 20 moves
     assert manager.send("INFO timeout_match 0") == []  # no match clock: time_left means nothing
-    assert player.time_budget == pytest.approx(1.55)
+    assert player.time_ms == pytest.approx(1550)
     assert manager.send("INFO timeout_turn 0") == []  # as fast as possible
-    assert player.time_budget == pytest.approx(0.01)
+    assert player.time_ms == pytest.approx(10)
     assert manager.send("START 9") == ["OK"]  # a new player gets the budget too
-    assert manager.players[-1].time_budget == pytest.approx(0.01)
+    assert manager.players[-1].time_ms == pytest.approx(10)
 
 
 def test_without_timeout_turn_the_player_keeps_its_own_budget() -> None:
     def make() -> Player:
         player = FirstLegalPlayer()
-        player.time_budget = 7.0
+        player.time_ms = 7000.0
         return player
 
     manager = Manager(make)
     assert manager.send("START 9") == ["OK"]
     assert manager.send("INFO max_memory 83886080") == []
     assert manager.send("INFO timeout_match 100000") == []
-    assert manager.players[-1].time_budget == 7.0
+    assert manager.players[-1].time_ms == 7000.0
 
 
 def test_budget_from_timeout() -> None:
-    assert budget_from_timeout(1000) == pytest.approx(0.75)
-    assert budget_from_timeout(30) == 0.01
-    assert budget_from_timeout(5000, time_left_ms=1_000_000) == pytest.approx(3.95)
-    assert budget_from_timeout(5000, time_left_ms=0) == 0.01
+    assert budget_from_timeout(1000) == pytest.approx(750)  # milliseconds
+    assert budget_from_timeout(30) == 10
+    assert budget_from_timeout(5000, time_left_ms=1_000_000) == pytest.approx(3950)
+    assert budget_from_timeout(5000, time_left_ms=0) == 10
+    assert budget_from_timeout(10**12) == MAX_TIME_MS  # at most an hour
 
 
 @pytest.mark.parametrize(
@@ -459,7 +461,7 @@ class Failing:
     def __init__(self, answer: object = None) -> None:
         self.answer = answer
         self.name = "failing"
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         if self.answer is None:

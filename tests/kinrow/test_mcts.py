@@ -67,10 +67,32 @@ def test_symmetric_moves_share_statistics() -> None:
 
 def test_time_budget_is_kept_and_iterations_grow_with_it() -> None:
     state = State(9, 5)
-    short = MCTS(time_budget=0.05, seed=1).search(state)
-    long = MCTS(time_budget=0.3, seed=1).search(state)
+    short = MCTS(time_ms=50, seed=1).search(state)
+    long = MCTS(time_ms=300, seed=1).search(state)
     assert short.seconds < 0.05 + 0.1 and long.seconds < 0.3 + 0.1
     assert long.iterations > 2 * short.iterations
+    old = MCTS(time_budget=0.05, seed=1)  # the old spelling, in seconds
+    assert (old.time_ms, old.time_budget) == (50, 0.05)
+    assert old.search(state).seconds < 0.05 + 0.1
+
+
+def test_time_ms_may_change_between_moves_and_is_checked() -> None:
+    player = MCTS(time_ms=100)
+    player.time_ms = 20
+    assert (player.time_ms, player.time_budget) == (20, 0.02)
+    player.time_budget = 0.5
+    assert player.time_ms == 500
+    player.time_ms = None
+    assert player.time_budget is None
+    for bad in (0, -1, float("nan"), float("inf"), 3_600_001, "100", True):
+        with pytest.raises(InvalidInputError, match=r"^time_ms must be a positive number of milliseconds[^\n]+$"):
+            MCTS(time_ms=bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError, match="time_ms"):
+            player.time_ms = bad  # type: ignore[assignment]
+    with pytest.raises(InvalidInputError, match="not both"):
+        MCTS(time_ms=100, time_budget=0.1)
+    with pytest.raises(InvalidInputError, match="time_budget"):
+        MCTS(time_budget=float("inf"))
 
 
 def test_big_boards_and_long_searches_grow_the_arrays() -> None:

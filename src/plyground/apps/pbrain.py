@@ -34,6 +34,7 @@ from typing import TextIO
 from plyground import __version__
 from plyground.errors import PlygroundError
 from plyground.kinrow.board import EMPTY, MAX_N, MIN_N, O, State, X
+from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import Player
 from plyground.kinrow.selfplay import timed_choice
 
@@ -44,8 +45,8 @@ ABOUT = f'name="plyground", version="{__version__}", author="plyground contribut
 
 _K = 5  # gomoku
 _SAFETY_FRACTION = 0.8  # of the manager's time per move that the search may use...
-_SAFETY_SECONDS = 0.05  # ...less this, for the answer to reach the manager
-_MIN_BUDGET = 0.01
+_SAFETY_MS = 50.0  # ...less this, for the answer to reach the manager
+_MIN_MS = 10.0
 _MOVES_LEFT_GUESS = 20  # with a match clock, a move gets at most its time left over this many moves
 
 # INFO rule is a bit set; plyground plays free-style, so these rules are reported and ignored.
@@ -66,29 +67,30 @@ class _ProtocolError(Exception):
 
 
 def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -> float:
-    """The seconds a search may take when the manager allows ``timeout_turn_ms`` per move.
+    """The milliseconds a search may take when the manager allows ``timeout_turn_ms`` per move.
 
     Keeps a safety margin (80% of the time, less 50 ms); ``0`` (play fast) gives 10 ms. With a
-    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left.
+    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left. At most an
+    hour (:data:`~plyground.kinrow.budget.MAX_TIME_MS`).
 
     >>> budget_from_timeout(5000)
-    3.95
+    3950.0
     >>> budget_from_timeout(5000, time_left_ms=20000)
-    0.8
+    800.0
     >>> budget_from_timeout(0)
-    0.01
+    10.0
     """
-    budget = timeout_turn_ms / 1000 * _SAFETY_FRACTION - _SAFETY_SECONDS if timeout_turn_ms > 0 else 0.0
+    budget = timeout_turn_ms * _SAFETY_FRACTION - _SAFETY_MS if timeout_turn_ms > 0 else 0.0
     if time_left_ms is not None:
-        budget = min(budget, time_left_ms / 1000 * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
-    return round(max(_MIN_BUDGET, budget), 6)
+        budget = min(budget, time_left_ms * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
+    return round(min(max(_MIN_MS, budget), MAX_TIME_MS), 3)
 
 
 class Brain:
     """The Piskvork protocol over text streams, with players made by ``make_player``.
 
     A new player is made for each ``START`` (and reset on ``RESTART`` and ``BOARD``); its
-    ``time_budget`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
+    ``time_ms`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
     ``stdin`` to ``END`` or its end; :meth:`feed` handles one line, for drivers and tests.
     """
 
@@ -103,7 +105,7 @@ class Brain:
         self._timeout_turn: int | None = None
         self._timeout_match: int | None = None
         self._time_left: int | None = None
-        self._own_budget: float | None = None  # the player's own budget, used without INFO timeout_turn
+        self._own_time_ms: float | None = None  # the player's own budget, used without INFO timeout_turn
         self.ended = False
 
     @property
@@ -188,7 +190,7 @@ class Brain:
             raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
         self._forget_game()
         self._player = self._make_player()
-        self._own_budget = self._player.time_budget
+        self._own_time_ms = self._player.time_ms
         self._apply_budget()
         self._state = State(size, min(_K, size))
         self._send("OK")
@@ -342,10 +344,10 @@ class Brain:
         if self._player is None:
             return
         if self._timeout_turn is None:
-            self._player.time_budget = self._own_budget
+            self._player.time_ms = self._own_time_ms
             return
         clock = self._time_left if self._timeout_match and self._time_left is not None else None
-        self._player.time_budget = budget_from_timeout(self._timeout_turn, clock)
+        self._player.time_ms = budget_from_timeout(self._timeout_turn, clock)
 
     # -- helpers -------------------------------------------------------------
 

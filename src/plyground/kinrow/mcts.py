@@ -30,6 +30,7 @@ from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow.board import State, zobrist
+from plyground.kinrow.budget import check_time_ms, resolve_time_ms
 
 __all__ = ["MCTS", "SearchStats"]
 
@@ -52,14 +53,16 @@ class MCTS:
     """UCT search with random playouts.
 
     Args:
-        iterations: iterations per move (with ``time_budget``: at most this many).
-        time_budget: seconds per move. With neither, 2,000 iterations.
+        iterations: iterations per move (with ``time_ms``: at most this many).
+        time_ms: milliseconds per move (finite, up to an hour); may be changed between
+            moves. With neither, 2,000 iterations.
         c: the exploration constant (√2 by default).
         symmetry: share statistics between symmetric positions.
         seed: seeds the playouts; the same seed gives the same moves at a fixed iteration count.
+        time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
 
     Raises:
-        InvalidInputError: a parameter out of range.
+        InvalidInputError: a parameter out of range, or both ``time_ms`` and ``time_budget``.
     """
 
     DEFAULT_ITERATIONS = 2000
@@ -67,27 +70,45 @@ class MCTS:
     def __init__(
         self,
         iterations: int | None = None,
-        time_budget: float | None = None,
+        *,
+        time_ms: float | None = None,
         c: float = math.sqrt(2),
         symmetry: bool = True,
         seed: int | None = None,
+        time_budget: float | None = None,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
             raise InvalidInputError(f"iterations must be a positive integer, got {iterations!r}")
-        if time_budget is not None and not (isinstance(time_budget, int | float) and time_budget > 0):
-            raise InvalidInputError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
         if not (isinstance(c, int | float) and c >= 0):
             raise InvalidInputError(f"c must be a non-negative number, got {c!r}")
         self.name = "mcts"
         self.iterations = iterations
-        self.time_budget = time_budget
+        self._time_ms = resolve_time_ms(time_ms, time_budget)
         self.c = float(c)
         self.symmetry = bool(symmetry)
         self.seed = resolve_seed(seed)
         self._rng = np.array([self.seed], dtype=np.uint64)
         self.last: SearchStats | None = None
+
+    @property
+    def time_ms(self) -> float | None:
+        """Milliseconds per move, or None (``iterations`` per move)."""
+        return self._time_ms
+
+    @time_ms.setter
+    def time_ms(self, time_ms: float | None) -> None:
+        self._time_ms = check_time_ms(time_ms)
+
+    @property
+    def time_budget(self) -> float | None:
+        """The budget in seconds (the old spelling of :attr:`time_ms`)."""
+        return None if self._time_ms is None else self._time_ms / 1000
+
+    @time_budget.setter
+    def time_budget(self, time_budget: float | None) -> None:
+        self._time_ms = resolve_time_ms(None, time_budget)
 
     def reset(self) -> None:
         """Nothing is kept between moves; the playout stream goes on."""
@@ -112,9 +133,9 @@ class MCTS:
         if state.is_over:
             raise IllegalMoveError("the game is over: there is nothing to search")
         limit = self.iterations
-        if limit is None and self.time_budget is None:
+        if limit is None and self._time_ms is None:
             limit = self.DEFAULT_ITERATIONS
-        deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
+        deadline = time.perf_counter() + self._time_ms / 1000 if self._time_ms is not None else None
         tree = _Tree(state, self.symmetry)
         start = time.perf_counter()
         done, batch = 0, 64
