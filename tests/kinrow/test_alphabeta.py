@@ -510,3 +510,47 @@ def test_bad_settings_and_calls_are_refused() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(alphabeta, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_kernel_returns_at_once_when_the_stop_flag_is_set() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31])
+    tt = np.zeros(1 << 12, dtype=A.TT_DTYPE)
+    tt["depth"] = -1
+    stats = np.zeros(3, dtype=np.int64)
+    cells = np.array(state.cells)
+    args = (cells, 9, 5, 2, state.to_move, zobrist(9), 6, tt)
+    A._search(*args, np.ones(1, dtype=np.uint8), stats)
+    assert stats[A.NODES] == 1  # the root only: nothing searched, nothing stored
+    assert (tt["depth"] == -1).all() and np.array_equal(cells, state.cells)
+    A._search(*args, np.zeros(1, dtype=np.uint8), stats)
+    assert stats[A.NODES] > 1000
+
+
+def test_stop_from_another_thread_ends_a_long_search_at_once() -> None:
+    from tests.kinrow.test_mcts import stop_later
+
+    state = State.from_moves(15, 5, [112, 113, 98, 126])
+    player = AlphaBeta(depth=None, time_ms=600_000)  # ten minutes
+    called = stop_later(player, 0.3)
+    move = player.choose(state)
+    returned = time.perf_counter()
+    assert called and returned - called[0] < 0.05  # a few milliseconds, with room for a busy machine
+    assert move in state.legal_moves()
+    assert player.last is not None and player.last.depth >= 1 and player.last.seconds < 1
+
+
+def test_stop_before_a_search_keeps_depth_1_and_is_used_up() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31])
+    player = AlphaBeta(depth=8)
+    player.stop()
+    start = time.perf_counter()
+    assert player.choose(state) in state.legal_moves()
+    assert time.perf_counter() - start < 0.05
+    assert player.last is not None and player.last.depth == 1
+    player.depth = 3
+    player.choose(state)  # the request was used up
+    assert player.last is not None and player.last.depth == 3
+    player.stop()
+    assert player.search(state, 3)[0] in state.legal_moves()
+    assert player.last is not None and player.last.depth == 1
+    assert player.search(state, 3) == AlphaBeta(depth=3).search(state, 3)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import math
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State, X
-from plyground.kinrow.mcts import MCTS
+from plyground.kinrow import _mcts_kernels as M
+from plyground.kinrow.alphabeta import AlphaBeta
+from plyground.kinrow.mcts import MCTS, _Tree
 from plyground.kinrow.memo import memoize, memoize_canonical
 from tests.naive.mcts_kinrow import NaiveMCTS
 
@@ -151,3 +157,64 @@ def test_memoize_by_position_and_by_class() -> None:
     assert [by_class(s) for s in images] == [2, 2, 2, 2] and calls.count("class") == 1
     assert [plain(s) for s in images] == [2, 2, 2, 2] and calls.count("plain") == 4
     assert by_class.cache_size() == 1 and plain.cache_size() == 4
+
+
+def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
+    """One call of the iteration kernel on the arrays of ``tree``."""
+    return int(
+        M._iterate(
+            tree.cells, tree.hashes, tree.n, tree.state.k, tree.state.to_move, iterations,
+            tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0],
+            tree.node_move, tree.node_first, tree.node_count, tree.node_result, tree.node_slot,
+            tree.node_key, tree.keys, tree.visits, tree.wins, tree.sizes, np.array([7], dtype=np.uint64), stop,
+        )
+    )  # fmt: skip
+
+
+def test_the_kernel_stops_after_the_iteration_that_sees_the_stop_flag() -> None:
+    tree = _Tree(State(7, 4), True)
+    tree.make_room()
+    assert iterate(tree, 50, np.ones(1, dtype=np.uint8)) == 1  # set before: one iteration, no more
+    assert iterate(tree, 50, np.zeros(1, dtype=np.uint8)) == 50
+
+
+def stop_later(player: MCTS | AlphaBeta, seconds: float) -> list[float]:
+    """Call ``player.stop()`` from another thread after ``seconds``; the list gets the time it was called."""
+    called: list[float] = []
+
+    def stop() -> None:
+        called.append(time.perf_counter())
+        player.stop()
+
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
+    return called
+
+
+def test_stop_from_another_thread_ends_a_long_search_at_once() -> None:
+    state = State.from_moves(15, 5, [112, 113])
+    player = MCTS(iterations=10**9, seed=1)  # hours of work
+    called = stop_later(player, 0.2)
+    move = player.choose(state)
+    returned = time.perf_counter()
+    assert called and returned - called[0] < 0.05  # a few milliseconds, with room for a busy machine
+    assert move in state.legal_moves()
+    assert player.last is not None and 1 <= player.last.iterations < 10**9
+    player.iterations = 300  # the request was used up: the next search runs in full
+    player.choose(state)
+    assert player.last is not None and player.last.iterations == 300
+
+
+def test_stop_before_a_search_ends_that_search_after_one_iteration() -> None:
+    state = State.from_moves(9, 5, [40, 41])
+    player = MCTS(iterations=10**9, seed=1)
+    player.stop()
+    start = time.perf_counter()
+    assert player.choose(state) in state.legal_moves()
+    assert time.perf_counter() - start < 0.05
+    assert player.last is not None and player.last.iterations == 1
+    player.stop()  # the request is used up by a forced move too
+    assert player.choose(State.parse("XX./OO./...", 3)) == 2
+    player.iterations = 100
+    assert player.search(state).iterations == 100

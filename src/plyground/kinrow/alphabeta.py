@@ -118,6 +118,8 @@ class AlphaBeta:
         self.last: SearchInfo | None = None
         self._tt: npt.NDArray[np.void] | None = None
         self._shape: tuple[int, int] | None = None
+        self._stopping = False  # stop() was called: the search in progress, or the next one, ends now
+        self._running: npt.NDArray[np.uint8] | None = None  # the stop flag of the search in progress
 
     @property
     def depth(self) -> int | None:
@@ -157,6 +159,18 @@ class AlphaBeta:
         if self._tt is not None:
             self._tt["depth"] = -1
 
+    def stop(self) -> None:
+        """Make the search in progress, or the next one, end within about a millisecond.
+
+        Safe to call from another thread (a driver that must answer now). The search keeps
+        the deepest depth it finished (depth 1 always finishes, in microseconds) and
+        :meth:`choose` returns its move; the request is used up when the move is chosen.
+        """
+        self._stopping = True  # first, so that a search starting now sees it (see _deepen)
+        running = self._running
+        if running is not None:
+            running[0] = 1
+
     def choose(self, state: State) -> int:
         """The move to play: an immediate win, else a block, else the best move found by the search.
 
@@ -164,29 +178,36 @@ class AlphaBeta:
             InvalidInputError: ``state`` is not a :class:`~plyground.kinrow.board.State`.
             IllegalMoveError: the game is over.
         """
-        _check_state(state)
-        forced = state.forced_move()
-        if forced is not None:
-            self.last = None
-            return forced
-        return self._deepen(state, self._depth or MAX_DEPTH, self._time_ms).move
+        try:
+            _check_state(state)
+            forced = state.forced_move()
+            if forced is not None:
+                self.last = None
+                return forced
+            return self._deepen(state, self._depth or MAX_DEPTH, self._time_ms).move
+        finally:
+            self._stopping = False
 
     def search(self, state: State, depth: int) -> tuple[int, float]:
         """The best move of ``state`` and its value for the player to move, searched ``depth`` plies.
 
         No time budget and no forced-move shortcut: the search alone (it finds an immediate
         win at depth 1 and the block of one at depth 2). Equal to plain minimax over the
-        same candidate moves, with the same heuristic at the leaves.
+        same candidate moves, with the same heuristic at the leaves. After :meth:`stop`,
+        the deepest depth finished instead.
 
         Raises:
             InvalidInputError: ``state`` is not a State, or ``depth`` out of range.
             IllegalMoveError: the game is over.
         """
-        _check_state(state)
-        checked = _check_depth(depth, optional=False)
-        assert checked is not None
-        info = self._deepen(state, checked, None)
-        return info.move, info.value
+        try:
+            _check_state(state)
+            checked = _check_depth(depth, optional=False)
+            assert checked is not None
+            info = self._deepen(state, checked, None)
+            return info.move, info.value
+        finally:
+            self._stopping = False
 
     def _table(self, state: State) -> npt.NDArray[np.void]:
         """The transposition table, cleared when the board size or k changed."""
@@ -207,7 +228,11 @@ class AlphaBeta:
         radius = 0 if n <= FULL_WIDTH_N else NEAR_RADIUS
         empty = int(np.count_nonzero(cells == 0))
         zob = zobrist(n)
-        stop = np.zeros(1, dtype=np.uint8)
+        stop = np.zeros(1, dtype=np.uint8)  # set at the deadline, or by stop()
+        self._running = stop
+        if self._stopping:  # after setting _running: a stop() at any moment is seen (it sets _stopping first)
+            stop[0] = 1
+        never = np.zeros(1, dtype=np.uint8)  # depth 1 always finishes
         stats = np.zeros(3, dtype=np.int64)
         nodes = hits = 0
         timer: threading.Timer | None = None
@@ -222,15 +247,17 @@ class AlphaBeta:
                     timer.daemon = True
                     timer.start()
                 stats[:] = 0
-                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, stop, stats))
+                flag = never if depth == 1 else stop
+                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, flag, stats))
                 nodes += int(stats[A.NODES])
                 hits += int(stats[A.TT_HITS])
-                if stop[0]:
+                if flag[0]:
                     break
                 move, value, finished = int(stats[A.BEST]), result, depth
                 if abs(result) >= A.WON:  # a forced win or loss: deeper searches see the same
                     break
         finally:
+            self._running = None
             if timer is not None:
                 timer.cancel()
         if not (0 <= move < n * n and cells[move] == 0):

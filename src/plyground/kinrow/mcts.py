@@ -90,6 +90,7 @@ class MCTS:
         self.symmetry = bool(symmetry)
         self.seed = resolve_seed(seed)
         self._rng = np.array([self.seed], dtype=np.uint64)
+        self._stop = np.zeros(1, dtype=np.uint8)  # set by stop(), from any thread; cleared when a move is chosen
         self.last: SearchStats | None = None
 
     @property
@@ -113,23 +114,41 @@ class MCTS:
     def reset(self) -> None:
         """Nothing is kept between moves; the playout stream goes on."""
 
+    def stop(self) -> None:
+        """Make the search in progress, or the next one, end within about a millisecond.
+
+        Safe to call from another thread (a driver that must answer now). The search ends
+        after the iteration it is in (it runs at least one) and :meth:`choose` returns the
+        most visited move so far; the request is used up when the move is chosen.
+        """
+        self._stop[0] = 1
+
     def choose(self, state: State) -> int:
         """The move to play: an immediate win, else a block, else the most visited root child.
 
         Raises:
             IllegalMoveError: the game is over.
         """
-        if state.is_over:
-            raise IllegalMoveError("the game is over: there is no move to choose")
-        forced = state.forced_move()
-        if forced is not None:
-            self.last = None
-            return forced
-        stats = self.search(state)
-        return max(stats.visits, key=lambda move: (stats.visits[move], -move))
+        try:
+            if state.is_over:
+                raise IllegalMoveError("the game is over: there is no move to choose")
+            forced = state.forced_move()
+            if forced is not None:
+                self.last = None
+                return forced
+            stats = self._search(state)
+            return max(stats.visits, key=lambda move: (stats.visits[move], -move))
+        finally:
+            self._stop[0] = 0
 
     def search(self, state: State) -> SearchStats:
         """Run the search from ``state`` and return its statistics (the root's children and their visits)."""
+        try:
+            return self._search(state)
+        finally:
+            self._stop[0] = 0
+
+    def _search(self, state: State) -> SearchStats:
         if state.is_over:
             raise IllegalMoveError("the game is over: there is nothing to search")
         limit = self.iterations
@@ -143,7 +162,9 @@ class MCTS:
             want = batch if limit is None else min(batch, limit - done)
             tree.make_room()
             t0 = time.perf_counter()
-            done += tree.run(want, self.c, self._rng)
+            done += tree.run(want, self.c, self._rng, self._stop)
+            if self._stop[0]:
+                break
             if deadline is not None:
                 now = time.perf_counter()
                 if now >= deadline:
@@ -210,7 +231,8 @@ class _Tree:
         if 2 * (self.sizes[1] + 64 * cells) > self.keys.shape[0]:
             self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
 
-    def run(self, iterations: int, c: float, rng: npt.NDArray[np.uint64]) -> int:
+    def run(self, iterations: int, c: float, rng: npt.NDArray[np.uint64], stop: npt.NDArray[np.uint8]) -> int:
+        """Run ``iterations`` iterations, growing the arrays; fewer (at least one) once ``stop[0]`` is set."""
         done = 0
         while done < iterations:
             ran = int(
@@ -218,10 +240,12 @@ class _Tree:
                     self.cells, self.hashes, self.n, self.state.k, self.state.to_move, iterations - done,
                     self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
                     self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
-                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng,
+                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
                 )
             )  # fmt: skip
             done += ran
+            if done and stop[0]:
+                break
             if done < iterations:
                 cells = self.n * self.n
                 self._allocate_nodes(2 * self.node_move.shape[0] + 64 * cells)
