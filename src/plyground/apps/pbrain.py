@@ -14,6 +14,11 @@ answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm
     ABOUT             -> name="plyground", version="...", ...
     END                                     the brain exits
 
+The brain reads its input while it thinks: ``END``, or the end of the input (the manager
+closed the pipe), stops the search in progress at once. Every command before ``END`` is
+still answered, in order (a search stopped this way answers the best move it has), and
+the brain exits.
+
 Coordinates are ``x,y`` = column,row from 0. The game is gomoku, free-style (five or more
 in a row wins; ``k = min(5, size)`` on small boards). An unknown command is answered
 ``UNKNOWN ...``, a malformed or impossible one ``ERROR ...``, and the brain carries on:
@@ -25,9 +30,12 @@ in-process with :class:`Brain` (:meth:`Brain.feed` takes one line).
 
 from __future__ import annotations
 
+import contextlib
 import io
+import queue
 import re
 import sys
+import threading
 from collections.abc import Callable
 from typing import TextIO
 
@@ -92,6 +100,8 @@ class Brain:
     A new player is made for each ``START`` (and reset on ``RESTART`` and ``BOARD``); its
     ``time_ms`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
     ``stdin`` to ``END`` or its end; :meth:`feed` handles one line, for drivers and tests.
+    A player with a ``stop()`` method (the searching players have one) is stopped when
+    ``END`` or the end of the input comes while it thinks.
     """
 
     def __init__(self, make_player: Callable[[], Player], stdin: TextIO, stdout: TextIO) -> None:
@@ -106,6 +116,7 @@ class Brain:
         self._timeout_match: int | None = None
         self._time_left: int | None = None
         self._own_time_ms: float | None = None  # the player's own budget, used without INFO timeout_turn
+        self._halting = threading.Event()  # END or the end of the input was read: every search stops at once
         self.ended = False
 
     @property
@@ -116,12 +127,47 @@ class Brain:
     # -- the loop ------------------------------------------------------------
 
     def run(self) -> None:
-        """Answer commands from ``stdin`` until ``END`` or the end of the stream."""
+        """Answer commands from ``stdin`` until ``END`` or the end of the stream.
+
+        A thread reads ``stdin`` meanwhile, so that ``END`` or the end of the stream stops
+        a search in progress at once (see :meth:`halt`).
+        """
+        lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=self._read, args=(lines,), name="pbrain-input", daemon=True).start()
         while not self.ended:
-            line = self._in.readline()
-            if not line:
+            line = lines.get()
+            if line is None:
                 return
             self.feed(line)
+
+    def _read(self, lines: queue.SimpleQueue[str | None]) -> None:
+        """Read ``stdin`` into ``lines`` (None at its end); halt on ``END`` and at the end."""
+        try:
+            while True:
+                try:
+                    line = self._in.readline()
+                except (OSError, ValueError):  # closed under us: the end of the input
+                    line = ""
+                if not line:
+                    return
+                lines.put(line)
+                words = line.split()
+                if words and words[0].upper() == "END":
+                    self.halt()
+        finally:
+            self.halt()
+            lines.put(None)
+
+    def halt(self) -> None:
+        """Stop the search in progress, and make every later one return at once (safe from any thread).
+
+        Called when ``END`` or the end of the input is read; the commands read before are
+        still answered, each search with the best move it has.
+        """
+        self._halting.set()  # first: a search that starts from now on is stopped in _move
+        player = self._player
+        if player is not None:
+            _stop(player)
 
     def feed(self, line: str) -> None:
         """Handle one line from the manager (CR LF or LF, or none), writing any answer."""
@@ -299,6 +345,8 @@ class Brain:
         free = [m for m in state.legal_moves() if m not in self._blocked]
         if not free:
             raise _ProtocolError("no empty cell is left to play")
+        if self._halting.is_set():
+            _stop(player)
         move, _ = timed_choice(player, state)
         if move in self._blocked:
             move = free[0]  # the player does not see the blocked cells
@@ -385,6 +433,14 @@ class Brain:
         if state.result in (X, O):
             return "the opponent has won"
         return "the board is full"
+
+
+def _stop(player: Player) -> None:
+    """Ask ``player`` to end its search now, if it can (the searching players have ``stop()``)."""
+    stop = getattr(player, "stop", None)
+    if callable(stop):
+        with contextlib.suppress(Exception):  # a player that fails to stop still answers, later
+            stop()
 
 
 def main(make_player: Callable[[], Player] | None = None) -> int:
