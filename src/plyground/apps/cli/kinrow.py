@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation
+from plyground.apps.cli import compile_kernels
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -109,12 +109,10 @@ def _check_k(n: int, k: int) -> None:
 
 
 def _announce(*kinds: str) -> None:
-    """Say when the kernels of the board, and of the searching players among ``kinds``, are compiled."""
-    announce_compilation(_PACKAGE, "k-in-a-row")
-    for kind in dict.fromkeys(kinds):
-        if kind in _KERNELS:
-            label, kernels = _KERNELS[kind]
-            announce_compilation(_PACKAGE, label, kernels=kernels)
+    """Compile the kernels of the board and of the searching players among ``kinds``, saying so, on a first run."""
+    groups = [(_PACKAGE, "_kernels.py", "k-in-a-row")]
+    groups += [(_PACKAGE, _KERNELS[kind][1], _KERNELS[kind][0]) for kind in dict.fromkeys(kinds) if kind in _KERNELS]
+    compile_kernels(*groups)
 
 
 def _factory(
