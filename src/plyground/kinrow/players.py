@@ -4,7 +4,9 @@ A player has a ``name``, a ``time_ms`` (milliseconds per move, or None) that a d
 change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
 ``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.mcts`
 and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
-immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`).
+immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`). They also have
+``stop()``, which another thread may call to make the search in progress answer at once
+(the Gomocup brain does on ``END``); a driver calls it only where a player has it.
 """
 
 from __future__ import annotations
