@@ -64,9 +64,31 @@ def _kernel_digest(directory: str) -> tuple[list[str], str]:
     return sources, digest.hexdigest()
 
 
-def _stamp_matches(directory: str, digest: str) -> bool:
+def cache_folder(directory: str) -> str:
+    """The folder where numba caches the kernels of the source folder ``directory``.
+
+    numba's own choice, in its order: under ``NUMBA_CACHE_DIR`` when it is set (in a
+    subfolder named after the source folder and a hash of its path); else the source
+    folder's ``__pycache__`` when it can be written; else numba's cache folder in the
+    user's home.
+    """
+    directory = os.path.abspath(directory)
+    sub = f"{os.path.basename(directory)}_{hashlib.sha1(directory.encode()).hexdigest()}"
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir:
+        return os.path.join(cache_dir, sub)
+    in_tree = os.path.join(directory, "__pycache__")
+    if os.access(in_tree if os.path.isdir(in_tree) else directory, os.W_OK):
+        return in_tree
+    from numba.misc.appdirs import AppDirs  # a read-only install: rare, and numba is loaded next anyway
+
+    home_cache: str = AppDirs(appname="numba", appauthor=False).user_cache_dir  # type: ignore[no-untyped-call]
+    return os.path.join(home_cache, sub)
+
+
+def _stamp_matches(folder: str, digest: str) -> bool:
     try:
-        with open(os.path.join(directory, "__pycache__", _STAMP), encoding="ascii") as handle:
+        with open(os.path.join(folder, _STAMP), encoding="ascii") as handle:
             return handle.read().strip() == digest
     except OSError:
         return False
@@ -78,21 +100,22 @@ def drop_stale_cache(module_file: str) -> None:
     numba checks a cached kernel against its own file only, not against the kernels of
     other files that it calls (and compiles into itself), so a change to ``_kernels.py``
     could leave ``_search_kernels.py`` running stale code. The kernel files of a folder
-    are therefore treated as one: a digest of all of them is kept beside the cache, and
-    when it changes, their cache files are removed before anything is loaded.
+    are therefore treated as one: a digest of all of them is kept beside their cache (in
+    :func:`cache_folder`), and when it changes, their cache files are removed before
+    anything is loaded.
     """
     directory = os.path.dirname(os.path.abspath(module_file))
     if directory in _CHECKED or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
     _CHECKED.add(directory)
     sources, digest = _kernel_digest(directory)
-    if _stamp_matches(directory, digest):
+    cache = cache_folder(directory)
+    if _stamp_matches(cache, digest):
         return
-    cache = os.path.join(directory, "__pycache__")
     stamp = os.path.join(cache, _STAMP)
     for source in sources:
         stem = os.path.splitext(os.path.basename(source))[0]
-        for cached in glob.glob(os.path.join(cache, f"{stem}.*.nb[ic]")):
+        for cached in glob.glob(os.path.join(glob.escape(cache), f"{stem}.*.nb[ic]")):
             with contextlib.suppress(OSError):
                 os.remove(cached)
     try:
@@ -102,26 +125,27 @@ def drop_stale_cache(module_file: str) -> None:
             handle.write(digest)
         os.replace(temporary, stamp)
     except OSError:
-        pass  # a read-only install: numba then caches elsewhere, or not at all
+        pass  # nowhere to write: numba cannot cache either, and compiles in every run
 
 
 def cache_is_warm(module_file: str) -> bool:
-    """Whether compiled kernels of the module at ``module_file`` are cached on disk.
+    """Whether compiled kernels of the module at ``module_file`` are cached where numba will look.
 
-    Used by the command line to announce a first-run compilation. Does not import
+    Used by the command line to announce a first-run compilation. Looks in
+    :func:`cache_folder` (so under ``NUMBA_CACHE_DIR`` when it is set) for this
+    module's cache index files of this Python version, and checks that the kernel files
+    of the folder have not changed since (see :func:`drop_stale_cache`). Does not import
     the module (and so does not trigger the compilation).
     """
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return True
     directory, name = os.path.split(os.path.abspath(module_file))
     stem = os.path.splitext(name)[0]
-    if not _stamp_matches(directory, _kernel_digest(directory)[1]):
-        return False  # the kernels changed since they were cached: they compile again
-    candidates = [os.path.join(directory, "__pycache__")]
-    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if cache_dir:
-        candidates.append(cache_dir)
-    return any(glob.glob(os.path.join(d, "**", f"{stem}.*.nbi"), recursive=True) for d in candidates)
+    cache = cache_folder(directory)
+    if not _stamp_matches(cache, _kernel_digest(directory)[1]):
+        return False  # never compiled there, or the kernels changed since: they compile again
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    return bool(glob.glob(os.path.join(glob.escape(cache), f"{stem}.*.{tag}.nbi")))
 
 
 def _no_prefetch(array: Any, index: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -204,8 +205,8 @@ def test_a_cold_kernel_cache_is_announced_in_one_line(
 
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == "Compiling plyground's cold kernels (first run only, about a minute)...\n"
-    assert "coldgame" not in sys.modules  # looked for, not imported
+    assert re.fullmatch(r"Compiling plyground's cold kernels \(first run only\)\.\.\. done in \d+\.\d s\n", err), err
+    assert "coldgame._kernels" in sys.modules  # compiled (imported) while the line waits for its time
 
 
 def test_a_warm_cache_or_an_imported_game_is_silent(
@@ -215,7 +216,8 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     make_package(tmp_path, "warmgame", kernels=True)
     (tmp_path / "warmgame" / "__pycache__").mkdir()
-    (tmp_path / "warmgame" / "__pycache__" / "_kernels._move-1.py311.nbi").write_bytes(b"")
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    (tmp_path / "warmgame" / "__pycache__" / f"_kernels._move-1.{tag}.nbi").write_bytes(b"")
     digest = _jit._kernel_digest(str(tmp_path / "warmgame"))[1]  # the cache was made from these kernels
     (tmp_path / "warmgame" / "__pycache__" / "kernels.sha256").write_text(digest)
     make_package(tmp_path, "plaingame", kernels=False)

@@ -237,6 +237,69 @@ def test_a_failing_player_in_selfplay_is_a_one_line_error(
     assert_one_line_error(err, "X (broken) chose 99 on move 1: not a cell of the 3x3 board")
 
 
+# -- time budgets ---------------------------------------------------------------------------------
+
+
+def recorded_budgets(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Makes every command's players first_legal, and records the ``time_ms`` each was made with."""
+    budgets: list[object] = []
+
+    def make(kind: str, **options: object) -> Player:
+        budgets.append(options.get("time_ms"))
+        return FirstLegalPlayer()
+
+    monkeypatch.setattr("plyground.kinrow.players.make_player", make)
+    return budgets
+
+
+SELFPLAY_3 = ["selfplay", "--n", "3", "--k", "3", "--games", "1", "--quiet"]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--time-ms", "250"], 250.0),
+        (["--time-ms", "0.5"], 0.5),
+        ([], None),  # the players' own defaults
+    ],
+)
+def test_selfplay_budgets_are_milliseconds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], expected: float | None
+) -> None:
+    budgets = recorded_budgets(monkeypatch)
+    status, _, err = run_cli(capsys, "kinrow", *SELFPLAY_3, *args)
+    assert status == 0 and err == ""
+    assert budgets and set(budgets) == {expected}
+
+
+def test_play_thinks_2000_ms_by_default(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    budgets = recorded_budgets(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert run_cli(capsys, "kinrow", "play", "--n", "5", "--k", "4")[0] == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert run_cli(capsys, "kinrow", "play", "--n", "5", "--k", "4", "--time-ms", "300")[0] == 0
+    assert budgets == [2000.0, 300.0]
+
+
+@pytest.mark.parametrize("command", [["play", "--n", "5", "--k", "4"], SELFPLAY_3, ["pbrain"]])
+def test_the_old_time_budget_in_seconds_still_works_and_says_it_is_deprecated(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    budgets = recorded_budgets(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n" if command[0] == "play" else "END\n"))
+    status, _, err = run_cli(capsys, "kinrow", *command, "--time-budget", "1.5")
+    assert status == 0, err
+    assert budgets and set(budgets) == {1500.0}
+    assert err == "warning: --time-budget is deprecated: use --time-ms 1500\n"
+
+
+@pytest.mark.parametrize("command", [["play"], ["selfplay"], ["pbrain"]])
+def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    status, out, _ = run_cli(capsys, "kinrow", *command, "--help")
+    assert status == 0
+    assert "--time-ms" in out and "--time-budget" not in out
+
+
 # -- bad options and help -----------------------------------------------------------------------------
 
 
@@ -262,6 +325,16 @@ def test_a_failing_player_in_selfplay_is_a_one_line_error(
         (["selfplay", "--o", "nobody"], "'--o'"),
         (["selfplay", "--n", "9", "--k", "10"], "--k 10 is more than --n 9"),
         (["selfplay", "--time-budget", "0"], "'--time-budget'"),
+        (["selfplay", "--time-budget", "inf"], "'--time-budget'"),
+        (["selfplay", "--time-budget", "3601"], "'--time-budget'"),
+        *(
+            ([command, "--time-ms", value], "'--time-ms'")
+            for command in ("play", "selfplay", "pbrain")
+            for value in ("0", "-1", "nan", "inf", "-inf", "3600001", "1e400", "soon")
+        ),
+        (["play", "--time-ms", "500", "--time-budget", "0.5"], "give --time-ms (milliseconds) or --time-budget"),
+        (["selfplay", "--time-ms", "500", "--time-budget", "0.5"], "not both"),
+        (["pbrain", "--time-ms", "500", "--time-budget", "0.5"], "not both"),
         (["pbrain", "--player", "random_walk"], "'--player'"),
         (["pbrain", "--n-iterations", "-3"], "'--n-iterations'"),
         (["pbrain", "--bogus"], "--bogus"),
@@ -302,3 +375,10 @@ def test_help_does_not_import_numba_nor_the_game() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "LOADED [0, 0, 0, 0] []"
+
+
+def test_the_command_line_knows_the_longest_budget() -> None:
+    from plyground.apps.cli import kinrow as cli
+    from plyground.kinrow.budget import MAX_TIME_MS
+
+    assert cli._MAX_TIME_MS == MAX_TIME_MS

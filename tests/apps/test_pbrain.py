@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import doctest
 import io
+import os
 import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +18,7 @@ from plyground import __version__
 from plyground.apps import pbrain
 from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
 from plyground.kinrow.board import O, State, X
+from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
 
 
@@ -24,11 +28,11 @@ class Recorder(FirstLegalPlayer):
     def __init__(self) -> None:
         super().__init__()
         self.name = "recorder"
-        self.budgets: list[float | None] = []
+        self.budgets: list[float | None] = []  # milliseconds
         self.resets = 0
 
     def choose(self, state: State) -> int:
-        self.budgets.append(self.time_budget)
+        self.budgets.append(self.time_ms)
         return super().choose(state)
 
     def reset(self) -> None:
@@ -183,40 +187,41 @@ def test_info_timeout_turn_sets_the_time_budget_with_a_margin() -> None:
     assert manager.send("INFO timeout_turn 5000") == []  # before START: kept for the player to come
     assert manager.send("START 9") == ["OK"]
     player = manager.players[-1]
-    assert player.time_budget == pytest.approx(3.95)
+    assert player.time_ms == pytest.approx(3950)
     assert manager.send("INFO timeout_turn 2000") == []
-    assert player.time_budget == pytest.approx(1.55)
+    assert player.time_ms == pytest.approx(1550)
     manager.move("BEGIN")
-    assert isinstance(player, Recorder) and player.budgets == [pytest.approx(1.55)]
+    assert isinstance(player, Recorder) and player.budgets == [pytest.approx(1550)]
     assert manager.send("INFO timeout_match 100000") == []
     assert manager.send("INFO time_left 10000") == []
-    assert player.time_budget == pytest.approx(0.4)  # 80% of the time left over 20 moves
+    assert player.time_ms == pytest.approx(400)  # 80% of the time left over 20 moves
     assert manager.send("INFO timeout_match 0") == []  # no match clock: time_left means nothing
-    assert player.time_budget == pytest.approx(1.55)
+    assert player.time_ms == pytest.approx(1550)
     assert manager.send("INFO timeout_turn 0") == []  # as fast as possible
-    assert player.time_budget == pytest.approx(0.01)
+    assert player.time_ms == pytest.approx(10)
     assert manager.send("START 9") == ["OK"]  # a new player gets the budget too
-    assert manager.players[-1].time_budget == pytest.approx(0.01)
+    assert manager.players[-1].time_ms == pytest.approx(10)
 
 
 def test_without_timeout_turn_the_player_keeps_its_own_budget() -> None:
     def make() -> Player:
         player = FirstLegalPlayer()
-        player.time_budget = 7.0
+        player.time_ms = 7000.0
         return player
 
     manager = Manager(make)
     assert manager.send("START 9") == ["OK"]
     assert manager.send("INFO max_memory 83886080") == []
     assert manager.send("INFO timeout_match 100000") == []
-    assert manager.players[-1].time_budget == 7.0
+    assert manager.players[-1].time_ms == 7000.0
 
 
 def test_budget_from_timeout() -> None:
-    assert budget_from_timeout(1000) == pytest.approx(0.75)
-    assert budget_from_timeout(30) == 0.01
-    assert budget_from_timeout(5000, time_left_ms=1_000_000) == pytest.approx(3.95)
-    assert budget_from_timeout(5000, time_left_ms=0) == 0.01
+    assert budget_from_timeout(1000) == pytest.approx(750)  # milliseconds
+    assert budget_from_timeout(30) == 10
+    assert budget_from_timeout(5000, time_left_ms=1_000_000) == pytest.approx(3950)
+    assert budget_from_timeout(5000, time_left_ms=0) == 10
+    assert budget_from_timeout(10**12) == MAX_TIME_MS  # at most an hour
 
 
 @pytest.mark.parametrize(
@@ -459,7 +464,7 @@ class Failing:
     def __init__(self, answer: object = None) -> None:
         self.answer = answer
         self.name = "failing"
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         if self.answer is None:
@@ -539,3 +544,141 @@ def test_the_brain_as_a_process() -> None:
         b"1,0",
         ABOUT.encode(),
     ]
+
+
+# -- END and the end of the input stop a search at once ------------------------------------------
+
+
+class Thinker(FirstLegalPlayer):
+    """Thinks for 30 s unless stopped, then plays the first legal move; counts its searches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "thinker"
+        self._stop = threading.Event()
+        self.searches = 0
+        self.seconds: list[float] = []
+
+    def choose(self, state: State) -> int:
+        self.searches += 1
+        start = time.perf_counter()
+        self._stop.wait(30)
+        self._stop.clear()  # the request is used up, as the searching players' is
+        self.seconds.append(time.perf_counter() - start)
+        return super().choose(state)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+class PipedBrain:
+    """A brain running in a thread on a real pipe, as a manager drives it."""
+
+    def __init__(self) -> None:
+        self.players: list[Thinker] = []
+
+        def make() -> Player:
+            self.players.append(Thinker())
+            return self.players[-1]
+
+        read, write = os.pipe()
+        self.writer = os.fdopen(write, "w")
+        self.out = io.StringIO()
+        self.brain = Brain(make, os.fdopen(read, "r"), self.out)
+        self.thread = threading.Thread(target=self.brain.run, daemon=True)
+        self.thread.start()
+
+    def send(self, *lines: str) -> None:
+        self.writer.write("".join(line + "\r\n" for line in lines))
+        self.writer.flush()
+
+    def wait_for_a_search(self) -> None:
+        deadline = time.perf_counter() + 10
+        while not (self.players and self.players[-1].searches) and time.perf_counter() < deadline:
+            time.sleep(0.005)
+        assert self.players and self.players[-1].searches
+
+    def seconds_to_stop(self) -> float:
+        start = time.perf_counter()
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+        return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("ending", ["END", "END now", "end", "close"])
+def test_end_or_a_closed_input_stops_the_search_in_progress_at_once(ending: str) -> None:
+    piped = PipedBrain()
+    piped.send("START 9", "INFO timeout_turn 30000", "TURN 4,4")
+    piped.wait_for_a_search()
+    if ending == "close":
+        piped.writer.close()
+    else:
+        piped.send(ending)
+    assert piped.seconds_to_stop() < 1
+    assert piped.out.getvalue() == "OK\r\n0,0\r\n"  # the move of the stopped search is still answered
+    assert piped.players[0].seconds[0] < 1
+    if ending != "close":
+        assert piped.brain.ended
+
+
+def test_commands_read_before_end_are_answered_and_their_searches_stop_at_once() -> None:
+    piped = PipedBrain()
+    piped.send("START 9", "TURN 4,4", "TURN 5,5", "ABOUT", "START 7", "BEGIN", "END", "ABOUT")
+    assert piped.seconds_to_stop() < 1
+    assert piped.out.getvalue() == f"OK\r\n0,0\r\n1,0\r\n{ABOUT}\r\nOK\r\n0,0\r\n"  # nothing after END
+    assert [player.searches for player in piped.players] == [2, 1]
+
+
+def test_without_end_the_search_runs_until_it_is_done() -> None:
+    piped = PipedBrain()
+    piped.send("START 9", "TURN 4,4")
+    piped.wait_for_a_search()
+    time.sleep(0.3)
+    assert piped.out.getvalue() == "OK\r\n"  # still thinking
+    piped.players[0].stop()  # its own time is up
+    deadline = time.perf_counter() + 5
+    while piped.out.getvalue() == "OK\r\n" and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert piped.out.getvalue() == "OK\r\n0,0\r\n"
+    piped.send("TURN 5,5")  # the next search is not stopped
+    piped.wait_for_a_search()
+    deadline = time.perf_counter() + 5
+    while piped.players[0].searches < 2 and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.2)
+    assert piped.out.getvalue() == "OK\r\n0,0\r\n"
+    piped.send("END")
+    assert piped.seconds_to_stop() < 1
+    assert piped.out.getvalue() == "OK\r\n0,0\r\n1,0\r\n"
+
+
+@pytest.mark.parametrize("player", ["mcts", "alphabeta"])
+@pytest.mark.parametrize("ending", ["END", "close"])
+def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, ending: str) -> None:
+    pytest.importorskip(f"plyground.kinrow.{player}")
+    command = [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", player]
+    if player == "alphabeta":
+        command += ["--depth", "30"]
+    brain = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert brain.stdin is not None and brain.stdout is not None
+    try:
+        brain.stdin.write(b"START 15\r\n")
+        brain.stdin.flush()
+        assert brain.stdout.readline() == b"OK\r\n"  # started (and compiled, on a first run)
+        brain.stdin.write(b"INFO timeout_turn 30000\r\nTURN 7,7\r\n")
+        brain.stdin.flush()
+        time.sleep(0.5)  # thinking: 23.95 s of its 30
+        start = time.perf_counter()
+        if ending == "END":
+            brain.stdin.write(b"END\r\n")
+            brain.stdin.flush()
+        brain.stdin.close()  # after END, or instead of it
+        status = brain.wait(timeout=30)
+        seconds = time.perf_counter() - start
+        answer = brain.stdout.read()
+    finally:
+        brain.kill()
+        brain.wait()
+    assert status == 0
+    assert seconds < 2  # the search stops in milliseconds; a Python process with numba takes 0.1-0.5 s to exit
+    assert re.fullmatch(rb"\d+,\d+\r\n", answer), answer

@@ -472,6 +472,14 @@ def test_kinrow_bad_moves(client: TestClient) -> None:
     assert "opponent must be one of" in assert_error(client.post("/api/kinrow/games", json={"opponent": "human"}))
 
 
+def test_kinrow_ai_budgets_are_the_milliseconds_asked_for() -> None:
+    from plyground.apps.web.sessions import KinrowOptions, KinrowSession
+    from plyground.kinrow.mcts import MCTS
+
+    session = KinrowSession(State(5, 4), human=1, options=KinrowOptions("mcts", 30, 300, 2, 1))
+    assert isinstance(session.player, MCTS) and session.player.time_ms == 30
+
+
 def test_kinrow_games_are_independent(client: TestClient) -> None:
     first = new_kinrow(client, n=5, k=4, opponent="random", seed=4)
     second = new_kinrow(client, n=5, k=4, opponent="random", seed=4)

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from plyground import _jit
 
+TAG = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"  # in numba's file names
+
 
 @pytest.fixture
 def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(_jit, "_CHECKED", set())
     (tmp_path / "_kernels.py").write_text("x = 1\n")
     (tmp_path / "_search_kernels.py").write_text("y = 2\n")
@@ -19,10 +26,12 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _cache_files(package: Path) -> list[str]:
-    names = ["_kernels._move-10.py311.nbi", "_kernels._move-10.py311.1.nbc", "_search_kernels._chance-5.py311.nbi"]
+def _cache_files(package: Path, folder: Path | None = None) -> list[str]:
+    folder = folder or package / "__pycache__"
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [f"_kernels._move-10.{TAG}.nbi", f"_kernels._move-10.{TAG}.1.nbc", f"_search_kernels._chance-5.{TAG}.nbi"]
     for name in names:
-        (package / "__pycache__" / name).write_bytes(b"compiled")
+        (folder / name).write_bytes(b"compiled")
     return names
 
 
@@ -91,8 +100,90 @@ def test_prefetch_is_a_no_op_without_the_jit(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_importing_the_jit_module_does_not_load_numba() -> None:
-    import subprocess
-    import sys
-
     code = "import sys, plyground._jit; print('numba' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+def test_the_cache_of_another_python_version_is_not_warm(package: Path) -> None:
+    _jit.drop_stale_cache(str(package / "_kernels.py"))
+    (package / "__pycache__" / "_kernels._move-10.py27.nbi").write_bytes(b"compiled")
+    assert not _jit.cache_is_warm(str(package / "_kernels.py"))
+    _cache_files(package)
+    assert _jit.cache_is_warm(str(package / "_kernels.py"))
+
+
+def test_with_numba_cache_dir_the_cache_is_looked_for_there_only(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _jit.drop_stale_cache(str(package / "_kernels.py"))
+    _cache_files(package)  # warm in __pycache__...
+    assert _jit.cache_is_warm(str(package / "_kernels.py"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    _jit._CHECKED.clear()
+    folder = Path(_jit.cache_folder(str(package)))
+    assert folder.parent == tmp_path / "elsewhere" and folder.name.startswith(f"{package.name}_")
+    assert not _jit.cache_is_warm(str(package / "_kernels.py"))  # ...but numba looks in NUMBA_CACHE_DIR
+    _jit.drop_stale_cache(str(package / "_kernels.py"))  # the stamp goes beside the cache
+    assert (folder / "kernels.sha256").exists()
+    assert not _jit.cache_is_warm(str(package / "_kernels.py"))
+    names = _cache_files(package, folder)
+    assert _jit.cache_is_warm(str(package / "_kernels.py"))
+    (package / "_kernels.py").write_text("x = 3\n")  # a change drops the cache under NUMBA_CACHE_DIR too
+    assert not _jit.cache_is_warm(str(package / "_search_kernels.py"))
+    _jit._CHECKED.clear()
+    _jit.drop_stale_cache(str(package / "_search_kernels.py"))
+    assert not any((folder / name).exists() for name in names)
+
+
+@pytest.mark.parametrize("cache_dir", [False, True])
+def test_cache_is_warm_agrees_with_where_numba_writes(tmp_path: Path, cache_dir: bool) -> None:
+    """A real kernel compiled in a fresh process: cold before, warm after, wherever numba caches it."""
+    package = tmp_path / "game"
+    package.mkdir()
+    (package / "_kernels.py").write_text(
+        textwrap.dedent(
+            """
+            from plyground._jit import kernel
+
+            @kernel("i8(i8)")
+            def _twice(x):
+                return 2 * x
+            """
+        )
+    )
+    script = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from plyground._jit import cache_is_warm
+        path = {str(package / "_kernels.py")!r}
+        before = cache_is_warm(path)
+        from game._kernels import _twice
+        assert _twice(21) == 42
+        print(before, cache_is_warm(path))
+        """
+    )
+    env = {key: value for key, value in os.environ.items() if not key.startswith("NUMBA_")}
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
+
+    def run() -> str:
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    assert run() == "False True"  # compiled, then cached
+    assert run() == "True True"
+    nbi = sorted(path.parent.name for path in tmp_path.rglob("_kernels._twice-*.nbi"))
+    assert nbi == ([f"game_{_sha1(package)}"] if cache_dir else ["__pycache__"])
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "another-cache")  # warm elsewhere, cold here
+        assert run() == "False True"
+        del env["NUMBA_CACHE_DIR"]  # nothing was ever cached in the package's __pycache__
+        assert run() == "False True"
+
+
+def _sha1(folder: Path) -> str:
+    import hashlib
+
+    return hashlib.sha1(str(folder).encode()).hexdigest()

@@ -278,7 +278,7 @@ def test_win_in_one(n: int, k: int) -> None:
     for depth in (1, 2, 3):
         move, value = AlphaBeta(depth=depth).search(state, depth)
         assert move in wins and value == WIN_VALUE - 1
-    assert AlphaBeta(depth=None, time_budget=0.02).choose(state) in wins
+    assert AlphaBeta(depth=None, time_ms=20).choose(state) in wins
 
 
 @pytest.mark.parametrize(("n", "k"), SIZES)
@@ -289,7 +289,7 @@ def test_block_in_one(n: int, k: int) -> None:
     for depth in (2, 3):
         move, value = AlphaBeta(depth=depth).search(state, depth)
         assert move in threats and value > -WON_VALUE
-    assert AlphaBeta(depth=None, time_budget=0.02).choose(state) in threats
+    assert AlphaBeta(depth=None, time_ms=20).choose(state) in threats
 
 
 def _wins_against_every_reply(state: State, move: int) -> bool:
@@ -321,7 +321,7 @@ def test_a_double_threat_is_made(text: str, k: int) -> None:
     move, value = AlphaBeta(depth=3).search(state, 3)
     assert value == WIN_VALUE - 3
     assert _wins_against_every_reply(state, move)
-    timed = AlphaBeta(depth=None, time_budget=0.2).choose(state)
+    timed = AlphaBeta(depth=None, time_ms=200).choose(state)
     assert _wins_against_every_reply(state, timed)
 
 
@@ -341,7 +341,7 @@ def test_a_double_threat_is_prevented(text: str, k: int) -> None:
     after = state.copy()
     after.play(careless)
     assert AlphaBeta(depth=3).search(after, 3)[1] == WIN_VALUE - 3  # a far move loses to the double threat
-    for player in (AlphaBeta(depth=4), AlphaBeta(depth=None, time_budget=0.3)):
+    for player in (AlphaBeta(depth=4), AlphaBeta(depth=None, time_ms=300)):
         move = player.choose(state)
         after = state.copy()
         after.play(move)
@@ -405,13 +405,13 @@ def test_depth_two_on_a_big_board_plays_legal_moves() -> None:
 
 def test_time_budget_is_kept() -> None:
     state = State.from_moves(15, 5, [112, 113, 98, 126, 127, 97, 128, 111])
-    player = AlphaBeta(depth=None, time_budget=0.15)
+    player = AlphaBeta(depth=None, time_ms=150)
     start = time.perf_counter()
     move = player.choose(state)
     seconds = time.perf_counter() - start
     assert move in state.legal_moves() and seconds < 0.15 + 0.25
     assert player.last is not None and player.last.depth >= 2
-    player.time_budget = 0.05  # a driver may change it between moves
+    player.time_ms = 50  # a driver may change it between moves
     start = time.perf_counter()
     player.choose(state)
     assert time.perf_counter() - start < 0.05 + 0.25
@@ -419,7 +419,7 @@ def test_time_budget_is_kept() -> None:
 
 def test_a_depth_with_a_budget_stops_at_the_depth() -> None:
     state = State.from_moves(9, 5, [40, 41, 31])
-    player = AlphaBeta(depth=3, time_budget=30.0)
+    player = AlphaBeta(depth=3, time_ms=30_000)
     player.choose(state)
     assert player.last is not None and player.last.depth == 3
 
@@ -444,6 +444,22 @@ def test_the_factory_and_the_protocol() -> None:
     player = make_player("alphabeta", depth=3, time_budget=0.5)
     assert isinstance(player, AlphaBeta) and isinstance(player, Player)
     assert (player.name, player.depth, player.time_budget) == ("alphabeta", 3, 0.5)
+    assert player.time_ms == 500
+    player = make_player("alphabeta", depth=3, time_ms=250)
+    assert isinstance(player, AlphaBeta) and (player.time_ms, player.time_budget) == (250, 0.25)
+
+
+def test_time_ms_and_the_old_time_budget_in_seconds() -> None:
+    player = AlphaBeta(depth=None, time_ms=1500)
+    assert (player.time_ms, player.time_budget) == (1500, 1.5)
+    player.time_budget = 0.25  # the old spelling sets the same budget
+    assert player.time_ms == 250
+    with pytest.raises(InvalidInputError, match="not both"):
+        AlphaBeta(depth=2, time_ms=100, time_budget=0.1)
+    with pytest.raises(InvalidInputError, match="not both"):
+        make_player("alphabeta", time_ms=100, time_budget=0.1)
+    with pytest.raises(TypeError):
+        AlphaBeta(2, 0.5)  # type: ignore[misc]  # a budget is named: its unit is in its name
 
 
 @pytest.mark.parametrize(
@@ -461,6 +477,15 @@ def test_the_factory_and_the_protocol() -> None:
         {"time_budget": float("nan")},
         {"time_budget": float("inf")},
         {"time_budget": "1"},
+        {"time_budget": 3601.0},
+        {"time_ms": 0},
+        {"time_ms": -5},
+        {"time_ms": float("nan")},
+        {"time_ms": float("inf")},
+        {"time_ms": 3_600_001},
+        {"time_ms": "100"},
+        {"time_ms": True},
+        {"time_ms": 100, "time_budget": 0.1},
         {"tt_bits": 7},
         {"tt_bits": 27},
         {"tt_bits": 12.0},
@@ -475,6 +500,8 @@ def test_bad_settings_and_calls_are_refused() -> None:
     player = AlphaBeta(depth=2)
     with pytest.raises(InvalidInputError, match="time_budget"):
         player.time_budget = -1.0
+    with pytest.raises(InvalidInputError, match="time_ms must be a positive number of milliseconds"):
+        player.time_ms = float("inf")
     with pytest.raises(InvalidInputError, match="depth"):
         player.depth = None  # no time budget either
     with pytest.raises(InvalidInputError, match="depth"):
@@ -484,6 +511,8 @@ def test_bad_settings_and_calls_are_refused() -> None:
     timed = AlphaBeta(depth=None, time_budget=1.0)
     with pytest.raises(InvalidInputError, match="time budget"):
         timed.time_budget = None
+    with pytest.raises(InvalidInputError, match="time budget"):
+        timed.time_ms = None
     over = State.from_moves(3, 3, [0, 3, 1, 4, 2])
     with pytest.raises(IllegalMoveError, match="over"):
         player.choose(over)
@@ -494,3 +523,47 @@ def test_bad_settings_and_calls_are_refused() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(alphabeta, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_kernel_returns_at_once_when_the_stop_flag_is_set() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31])
+    tt = np.zeros(1 << 12, dtype=A.TT_DTYPE)
+    tt["depth"] = -1
+    stats = np.zeros(3, dtype=np.int64)
+    cells = np.array(state.cells)
+    args = (cells, 9, 5, 2, state.to_move, zobrist(9), 6, tt)
+    A._search(*args, np.ones(1, dtype=np.uint8), stats)
+    assert stats[A.NODES] == 1  # the root only: nothing searched, nothing stored
+    assert (tt["depth"] == -1).all() and np.array_equal(cells, state.cells)
+    A._search(*args, np.zeros(1, dtype=np.uint8), stats)
+    assert stats[A.NODES] > 1000
+
+
+def test_stop_from_another_thread_ends_a_long_search_at_once() -> None:
+    from tests.kinrow.test_mcts import stop_later
+
+    state = State.from_moves(15, 5, [112, 113, 98, 126])
+    player = AlphaBeta(depth=None, time_ms=600_000)  # ten minutes
+    called = stop_later(player, 0.3)
+    move = player.choose(state)
+    returned = time.perf_counter()
+    assert called and returned - called[0] < 0.05  # a few milliseconds, with room for a busy machine
+    assert move in state.legal_moves()
+    assert player.last is not None and player.last.depth >= 1 and player.last.seconds < 1
+
+
+def test_stop_before_a_search_keeps_depth_1_and_is_used_up() -> None:
+    state = State.from_moves(9, 5, [40, 41, 31])
+    player = AlphaBeta(depth=8)
+    player.stop()
+    start = time.perf_counter()
+    assert player.choose(state) in state.legal_moves()
+    assert time.perf_counter() - start < 0.05
+    assert player.last is not None and player.last.depth == 1
+    player.depth = 3
+    player.choose(state)  # the request was used up
+    assert player.last is not None and player.last.depth == 3
+    player.stop()
+    assert player.search(state, 3)[0] in state.legal_moves()
+    assert player.last is not None and player.last.depth == 1
+    assert player.search(state, 3) == AlphaBeta(depth=3).search(state, 3)

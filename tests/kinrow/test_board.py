@@ -133,3 +133,20 @@ def test_text_and_moves() -> None:
 def test_bad_input_is_refused_with_a_clear_message(call: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=re.escape(message)):
         call()  # type: ignore[operator]
+
+
+def test_forced_move_wins_first_then_blocks() -> None:
+    assert State.parse("XX./OO./...", 3).forced_move() == 2  # X wins rather than block
+    assert State.parse("X../OO./X..", 3).forced_move() == 5  # X blocks O's row
+    assert State.parse("X../.../...", 3).forced_move() is None
+    assert State.parse("XX./O../...", 3).forced_move() == 2  # O to move blocks X's row
+    assert State.parse("XX./OXO/...", 3).forced_move() == 2  # X threatens 2, 7 and 8: the first is blocked
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from plyground.kinrow import board
+
+    result = doctest.testmod(board)
+    assert result.attempted > 0 and result.failed == 0

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import math
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State, X
-from plyground.kinrow.mcts import MCTS
+from plyground.kinrow import _mcts_kernels as M
+from plyground.kinrow.alphabeta import AlphaBeta
+from plyground.kinrow.mcts import MCTS, _Tree
 from plyground.kinrow.memo import memoize, memoize_canonical
 from tests.naive.mcts_kinrow import NaiveMCTS
 
@@ -69,10 +75,32 @@ def test_symmetric_moves_share_statistics() -> None:
 
 def test_time_budget_is_kept_and_iterations_grow_with_it() -> None:
     state = State(9, 5)
-    short = MCTS(time_budget=0.05, seed=1).search(state)
-    long = MCTS(time_budget=0.3, seed=1).search(state)
+    short = MCTS(time_ms=50, seed=1).search(state)
+    long = MCTS(time_ms=300, seed=1).search(state)
     assert short.seconds < 0.05 + 0.1 and long.seconds < 0.3 + 0.1
     assert long.iterations > 2 * short.iterations
+    old = MCTS(time_budget=0.05, seed=1)  # the old spelling, in seconds
+    assert (old.time_ms, old.time_budget) == (50, 0.05)
+    assert old.search(state).seconds < 0.05 + 0.1
+
+
+def test_time_ms_may_change_between_moves_and_is_checked() -> None:
+    player = MCTS(time_ms=100)
+    player.time_ms = 20
+    assert (player.time_ms, player.time_budget) == (20, 0.02)
+    player.time_budget = 0.5
+    assert player.time_ms == 500
+    player.time_ms = None
+    assert player.time_budget is None
+    for bad in (0, -1, float("nan"), float("inf"), 3_600_001, "100", True):
+        with pytest.raises(InvalidInputError, match=r"^time_ms must be a positive number of milliseconds[^\n]+$"):
+            MCTS(time_ms=bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError, match="time_ms"):
+            player.time_ms = bad  # type: ignore[assignment]
+    with pytest.raises(InvalidInputError, match="not both"):
+        MCTS(time_ms=100, time_budget=0.1)
+    with pytest.raises(InvalidInputError, match="time_budget"):
+        MCTS(time_budget=float("inf"))
 
 
 def test_big_boards_and_long_searches_grow_the_arrays() -> None:
@@ -131,3 +159,64 @@ def test_memoize_by_position_and_by_class() -> None:
     assert [by_class(s) for s in images] == [2, 2, 2, 2] and calls.count("class") == 1
     assert [plain(s) for s in images] == [2, 2, 2, 2] and calls.count("plain") == 4
     assert by_class.cache_size() == 1 and plain.cache_size() == 4
+
+
+def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
+    """One call of the iteration kernel on the arrays of ``tree``."""
+    return int(
+        M._iterate(
+            tree.cells, tree.hashes, tree.n, tree.state.k, tree.state.to_move, iterations,
+            tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0],
+            tree.node_move, tree.node_first, tree.node_count, tree.node_result, tree.node_slot,
+            tree.node_key, tree.keys, tree.visits, tree.wins, tree.sizes, np.array([7], dtype=np.uint64), stop,
+        )
+    )  # fmt: skip
+
+
+def test_the_kernel_stops_after_the_iteration_that_sees_the_stop_flag() -> None:
+    tree = _Tree(State(7, 4), True)
+    tree.make_room()
+    assert iterate(tree, 50, np.ones(1, dtype=np.uint8)) == 1  # set before: one iteration, no more
+    assert iterate(tree, 50, np.zeros(1, dtype=np.uint8)) == 50
+
+
+def stop_later(player: MCTS | AlphaBeta, seconds: float) -> list[float]:
+    """Call ``player.stop()`` from another thread after ``seconds``; the list gets the time it was called."""
+    called: list[float] = []
+
+    def stop() -> None:
+        called.append(time.perf_counter())
+        player.stop()
+
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
+    return called
+
+
+def test_stop_from_another_thread_ends_a_long_search_at_once() -> None:
+    state = State.from_moves(15, 5, [112, 113])
+    player = MCTS(iterations=10**9, seed=1)  # hours of work
+    called = stop_later(player, 0.2)
+    move = player.choose(state)
+    returned = time.perf_counter()
+    assert called and returned - called[0] < 0.05  # a few milliseconds, with room for a busy machine
+    assert move in state.legal_moves()
+    assert player.last is not None and 1 <= player.last.iterations < 10**9
+    player.iterations = 300  # the request was used up: the next search runs in full
+    player.choose(state)
+    assert player.last is not None and player.last.iterations == 300
+
+
+def test_stop_before_a_search_ends_that_search_after_one_iteration() -> None:
+    state = State.from_moves(9, 5, [40, 41])
+    player = MCTS(iterations=10**9, seed=1)
+    player.stop()
+    start = time.perf_counter()
+    assert player.choose(state) in state.legal_moves()
+    assert time.perf_counter() - start < 0.05
+    assert player.last is not None and player.last.iterations == 1
+    player.stop()  # the request is used up by a forced move too
+    assert player.choose(State.parse("XX./OO./...", 3)) == 2
+    player.iterations = 100
+    assert player.search(state).iterations == 100

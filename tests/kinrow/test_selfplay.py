@@ -23,7 +23,7 @@ class Scripted:
     def __init__(self, moves: list[object], name: str = "scripted") -> None:
         self.moves = list(moves)
         self.name = name
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
         self.resets = 0
 
     def choose(self, state: State) -> int:
@@ -35,7 +35,7 @@ class Scripted:
 
 class Broken:
     name = "broken"
-    time_budget: float | None = None
+    time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         raise RuntimeError("out of ideas")

@@ -14,6 +14,11 @@ answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm
     ABOUT             -> name="plyground", version="...", ...
     END                                     the brain exits
 
+The brain reads its input while it thinks: ``END``, or the end of the input (the manager
+closed the pipe), stops the search in progress at once. Every command before ``END`` is
+still answered, in order (a search stopped this way answers the best move it has), and
+the brain exits.
+
 Coordinates are ``x,y`` = column,row from 0. The game is gomoku, free-style (five or more
 in a row wins; ``k = min(5, size)`` on small boards). An unknown command is answered
 ``UNKNOWN ...``, a malformed or impossible one ``ERROR ...``, and the brain carries on:
@@ -25,15 +30,19 @@ in-process with :class:`Brain` (:meth:`Brain.feed` takes one line).
 
 from __future__ import annotations
 
+import contextlib
 import io
+import queue
 import re
 import sys
+import threading
 from collections.abc import Callable
 from typing import TextIO
 
 from plyground import __version__
 from plyground.errors import PlygroundError
 from plyground.kinrow.board import EMPTY, MAX_N, MIN_N, O, State, X
+from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import Player
 from plyground.kinrow.selfplay import timed_choice
 
@@ -44,8 +53,8 @@ ABOUT = f'name="plyground", version="{__version__}", author="plyground contribut
 
 _K = 5  # gomoku
 _SAFETY_FRACTION = 0.8  # of the manager's time per move that the search may use...
-_SAFETY_SECONDS = 0.05  # ...less this, for the answer to reach the manager
-_MIN_BUDGET = 0.01
+_SAFETY_MS = 50.0  # ...less this, for the answer to reach the manager
+_MIN_MS = 10.0
 _MOVES_LEFT_GUESS = 20  # with a match clock, a move gets at most its time left over this many moves
 
 # INFO rule is a bit set; plyground plays free-style, so these rules are reported and ignored.
@@ -66,30 +75,33 @@ class _ProtocolError(Exception):
 
 
 def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -> float:
-    """The seconds a search may take when the manager allows ``timeout_turn_ms`` per move.
+    """The milliseconds a search may take when the manager allows ``timeout_turn_ms`` per move.
 
     Keeps a safety margin (80% of the time, less 50 ms); ``0`` (play fast) gives 10 ms. With a
-    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left.
+    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left. At most an
+    hour (:data:`~plyground.kinrow.budget.MAX_TIME_MS`).
 
     >>> budget_from_timeout(5000)
-    3.95
+    3950.0
     >>> budget_from_timeout(5000, time_left_ms=20000)
-    0.8
+    800.0
     >>> budget_from_timeout(0)
-    0.01
+    10.0
     """
-    budget = timeout_turn_ms / 1000 * _SAFETY_FRACTION - _SAFETY_SECONDS if timeout_turn_ms > 0 else 0.0
+    budget = timeout_turn_ms * _SAFETY_FRACTION - _SAFETY_MS if timeout_turn_ms > 0 else 0.0
     if time_left_ms is not None:
-        budget = min(budget, time_left_ms / 1000 * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
-    return round(max(_MIN_BUDGET, budget), 6)
+        budget = min(budget, time_left_ms * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
+    return round(min(max(_MIN_MS, budget), MAX_TIME_MS), 3)
 
 
 class Brain:
     """The Piskvork protocol over text streams, with players made by ``make_player``.
 
     A new player is made for each ``START`` (and reset on ``RESTART`` and ``BOARD``); its
-    ``time_budget`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
+    ``time_ms`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
     ``stdin`` to ``END`` or its end; :meth:`feed` handles one line, for drivers and tests.
+    A player with a ``stop()`` method (the searching players have one) is stopped when
+    ``END`` or the end of the input comes while it thinks.
     """
 
     def __init__(self, make_player: Callable[[], Player], stdin: TextIO, stdout: TextIO) -> None:
@@ -103,7 +115,8 @@ class Brain:
         self._timeout_turn: int | None = None
         self._timeout_match: int | None = None
         self._time_left: int | None = None
-        self._own_budget: float | None = None  # the player's own budget, used without INFO timeout_turn
+        self._own_time_ms: float | None = None  # the player's own budget, used without INFO timeout_turn
+        self._halting = threading.Event()  # END or the end of the input was read: every search stops at once
         self.ended = False
 
     @property
@@ -114,12 +127,47 @@ class Brain:
     # -- the loop ------------------------------------------------------------
 
     def run(self) -> None:
-        """Answer commands from ``stdin`` until ``END`` or the end of the stream."""
+        """Answer commands from ``stdin`` until ``END`` or the end of the stream.
+
+        A thread reads ``stdin`` meanwhile, so that ``END`` or the end of the stream stops
+        a search in progress at once (see :meth:`halt`).
+        """
+        lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=self._read, args=(lines,), name="pbrain-input", daemon=True).start()
         while not self.ended:
-            line = self._in.readline()
-            if not line:
+            line = lines.get()
+            if line is None:
                 return
             self.feed(line)
+
+    def _read(self, lines: queue.SimpleQueue[str | None]) -> None:
+        """Read ``stdin`` into ``lines`` (None at its end); halt on ``END`` and at the end."""
+        try:
+            while True:
+                try:
+                    line = self._in.readline()
+                except (OSError, ValueError):  # closed under us: the end of the input
+                    line = ""
+                if not line:
+                    return
+                lines.put(line)
+                words = line.split()
+                if words and words[0].upper() == "END":
+                    self.halt()
+        finally:
+            self.halt()
+            lines.put(None)
+
+    def halt(self) -> None:
+        """Stop the search in progress, and make every later one return at once (safe from any thread).
+
+        Called when ``END`` or the end of the input is read; the commands read before are
+        still answered, each search with the best move it has.
+        """
+        self._halting.set()  # first: a search that starts from now on is stopped in _move
+        player = self._player
+        if player is not None:
+            _stop(player)
 
     def feed(self, line: str) -> None:
         """Handle one line from the manager (CR LF or LF, or none), writing any answer."""
@@ -188,7 +236,7 @@ class Brain:
             raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
         self._forget_game()
         self._player = self._make_player()
-        self._own_budget = self._player.time_budget
+        self._own_time_ms = self._player.time_ms
         self._apply_budget()
         self._state = State(size, min(_K, size))
         self._send("OK")
@@ -297,6 +345,8 @@ class Brain:
         free = [m for m in state.legal_moves() if m not in self._blocked]
         if not free:
             raise _ProtocolError("no empty cell is left to play")
+        if self._halting.is_set():
+            _stop(player)
         move, _ = timed_choice(player, state)
         if move in self._blocked:
             move = free[0]  # the player does not see the blocked cells
@@ -342,10 +392,10 @@ class Brain:
         if self._player is None:
             return
         if self._timeout_turn is None:
-            self._player.time_budget = self._own_budget
+            self._player.time_ms = self._own_time_ms
             return
         clock = self._time_left if self._timeout_match and self._time_left is not None else None
-        self._player.time_budget = budget_from_timeout(self._timeout_turn, clock)
+        self._player.time_ms = budget_from_timeout(self._timeout_turn, clock)
 
     # -- helpers -------------------------------------------------------------
 
@@ -383,6 +433,14 @@ class Brain:
         if state.result in (X, O):
             return "the opponent has won"
         return "the board is full"
+
+
+def _stop(player: Player) -> None:
+    """Ask ``player`` to end its search now, if it can (the searching players have ``stop()``)."""
+    stop = getattr(player, "stop", None)
+    if callable(stop):
+        with contextlib.suppress(Exception):  # a player that fails to stop still answers, later
+            stop()
 
 
 def main(make_player: Callable[[], Player] | None = None) -> int:

@@ -9,8 +9,9 @@ table keyed by a position key: the *canonical* key (the smallest Zobrist key amo
 symmetric images) when sharing is on, so symmetric positions anywhere in the tree pool
 their statistics, or the plain key otherwise. Tree structure stays local to each node.
 
-Randomness comes from a SplitMix64 state passed in (``rng[0]``). Kernels do no
-validation; :mod:`plyground.kinrow.mcts` does.
+Randomness comes from a SplitMix64 state passed in (``rng[0]``). ``stop`` is a uint8
+``[flag]`` that another thread may set: the search then ends after the iteration it is in
+(it always runs at least one). Kernels do no validation; :mod:`plyground.kinrow.mcts` does.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def _playout(cells, n, k, player, rng, empties):
 @kernel(
     "i8(i1[::1], u8[::1], i8, i8, i8, i8, i8[:, ::1], u8[:, ::1], f8, b1, i8,"
     " i4[::1], i4[::1], i4[::1], i1[::1], i8[::1], u8[::1],"
-    " u8[::1], f8[::1], f8[::1], i8[::1], u8[::1])"
+    " u8[::1], f8[::1], f8[::1], i8[::1], u8[::1], u1[::1])"
 )
 def _iterate(
     root_cells,
@@ -142,11 +143,13 @@ def _iterate(
     wins,
     sizes,
     rng,
+    stop,
 ):
     """Run up to ``iterations`` UCT iterations from the root (node 0); returns how many ran.
 
     ``sizes`` holds [nodes used, table slots used]; the run stops early when another
-    expansion might not fit in ``max_nodes`` nodes or would fill the table past half.
+    expansion might not fit in ``max_nodes`` nodes or would fill the table past half, and
+    after any iteration that finds ``stop[0]`` set.
     Each iteration: select by UCT (``c`` the exploration constant; a child not looked at
     yet or never visited first, the first in cell order), expand a leaf's empty cells,
     play a random game out from the first new position, and add the result to every
@@ -239,4 +242,6 @@ def _iterate(
                 wins[slot] += 0.5
             mover = 3 - mover
         done += 1
+        if stop[0]:
+            break
     return done

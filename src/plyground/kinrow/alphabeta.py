@@ -6,7 +6,7 @@ of k cells in a line (see :mod:`plyground.kinrow._alphabeta_kernels`); a win ``p
 ahead is worth :data:`WIN_VALUE` ``- p`` (ply 1 is the move chosen), a loss the opposite,
 so the search takes the fastest win and puts off a loss. Moves are searched best first
 (the transposition table's move, then by how much they change the heuristic), and the
-search deepens one ply at a time up to ``depth``; with a time budget it stops at the
+search deepens one ply at a time up to ``depth``; with a time budget (``time_ms``) it stops at the
 deadline and keeps the deepest depth it finished.
 
 On boards up to 6×6 every empty cell is a candidate move; on larger boards only the
@@ -19,7 +19,6 @@ empty cells within two steps of a stone (the centre on an empty board).
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ import numpy.typing as npt
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.players import forced_move
+from plyground.kinrow.budget import check_time_ms, resolve_time_ms
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
 
@@ -74,19 +73,6 @@ def _check_depth(depth: object, *, optional: bool) -> int | None:
     return depth
 
 
-def _check_time_budget(time_budget: object) -> float | None:
-    if time_budget is None:
-        return None
-    if (
-        isinstance(time_budget, bool)
-        or not isinstance(time_budget, int | float)
-        or not math.isfinite(time_budget)
-        or time_budget <= 0
-    ):
-        raise InvalidInputError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
-    return float(time_budget)
-
-
 def _check_state(state: object) -> State:
     if not isinstance(state, State):
         raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
@@ -99,29 +85,41 @@ class AlphaBeta:
     """Depth-limited negamax with alpha-beta pruning, move ordering and a transposition table.
 
     Args:
-        depth: plies to search (with ``time_budget``: the deepest depth to try; None: no
+        depth: plies to search (with ``time_ms``: the deepest depth to try; None: no
             limit but the budget).
-        time_budget: seconds per move, or None; may be changed between moves.
+        time_ms: milliseconds per move (finite, up to an hour), or None; may be changed
+            between moves.
+        time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
         tt_bits: the transposition table has ``2**tt_bits`` entries (24 bytes each), kept
             from move to move and cleared by :meth:`reset`.
 
     Raises:
-        InvalidInputError: a parameter out of range, or no depth and no time budget.
+        InvalidInputError: a parameter out of range, no depth and no time budget, or both
+            ``time_ms`` and ``time_budget``.
     """
 
     name = "alphabeta"
 
-    def __init__(self, depth: int | None = 2, time_budget: float | None = None, *, tt_bits: int = 20) -> None:
+    def __init__(
+        self,
+        depth: int | None = 2,
+        *,
+        time_ms: float | None = None,
+        time_budget: float | None = None,
+        tt_bits: int = 20,
+    ) -> None:
         if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 8 <= tt_bits <= 26:
             raise InvalidInputError(f"tt_bits must be an integer from 8 to 26, got {tt_bits!r}")
         self._depth = _check_depth(depth, optional=True)
-        self._time_budget = _check_time_budget(time_budget)
-        if self._depth is None and self._time_budget is None:
+        self._time_ms = resolve_time_ms(time_ms, time_budget)
+        if self._depth is None and self._time_ms is None:
             raise InvalidInputError("an alpha-beta player needs a depth, a time budget or both")
         self.tt_bits = tt_bits
         self.last: SearchInfo | None = None
         self._tt: npt.NDArray[np.void] | None = None
         self._shape: tuple[int, int] | None = None
+        self._stopping = False  # stop() was called: the search in progress, or the next one, ends now
+        self._running: npt.NDArray[np.uint8] | None = None  # the stop flag of the search in progress
 
     @property
     def depth(self) -> int | None:
@@ -130,25 +128,48 @@ class AlphaBeta:
 
     @depth.setter
     def depth(self, depth: int | None) -> None:
-        depth = _check_depth(depth, optional=self._time_budget is not None)
+        depth = _check_depth(depth, optional=self._time_ms is not None)
         self._depth = depth
 
     @property
+    def time_ms(self) -> float | None:
+        """Milliseconds per move, or None (search ``depth`` plies, however long it takes)."""
+        return self._time_ms
+
+    @time_ms.setter
+    def time_ms(self, time_ms: float | None) -> None:
+        self._set_time_ms(check_time_ms(time_ms))
+
+    @property
     def time_budget(self) -> float | None:
-        """Seconds per move, or None (search ``depth`` plies, however long it takes)."""
-        return self._time_budget
+        """The budget in seconds (the old spelling of :attr:`time_ms`)."""
+        return None if self._time_ms is None else self._time_ms / 1000
 
     @time_budget.setter
     def time_budget(self, time_budget: float | None) -> None:
-        time_budget = _check_time_budget(time_budget)
-        if time_budget is None and self._depth is None:
+        self._set_time_ms(resolve_time_ms(None, time_budget))
+
+    def _set_time_ms(self, time_ms: float | None) -> None:
+        if time_ms is None and self._depth is None:
             raise InvalidInputError("an alpha-beta player without a depth needs a time budget")
-        self._time_budget = time_budget
+        self._time_ms = time_ms
 
     def reset(self) -> None:
         """Clear the transposition table."""
         if self._tt is not None:
             self._tt["depth"] = -1
+
+    def stop(self) -> None:
+        """Make the search in progress, or the next one, end within about a millisecond.
+
+        Safe to call from another thread (a driver that must answer now). The search keeps
+        the deepest depth it finished (depth 1 always finishes, in microseconds) and
+        :meth:`choose` returns its move; the request is used up when the move is chosen.
+        """
+        self._stopping = True  # first, so that a search starting now sees it (see _deepen)
+        running = self._running
+        if running is not None:
+            running[0] = 1
 
     def choose(self, state: State) -> int:
         """The move to play: an immediate win, else a block, else the best move found by the search.
@@ -157,29 +178,36 @@ class AlphaBeta:
             InvalidInputError: ``state`` is not a :class:`~plyground.kinrow.board.State`.
             IllegalMoveError: the game is over.
         """
-        _check_state(state)
-        forced = forced_move(state)
-        if forced is not None:
-            self.last = None
-            return forced
-        return self._deepen(state, self._depth or MAX_DEPTH, self._time_budget).move
+        try:
+            _check_state(state)
+            forced = state.forced_move()
+            if forced is not None:
+                self.last = None
+                return forced
+            return self._deepen(state, self._depth or MAX_DEPTH, self._time_ms).move
+        finally:
+            self._stopping = False
 
     def search(self, state: State, depth: int) -> tuple[int, float]:
         """The best move of ``state`` and its value for the player to move, searched ``depth`` plies.
 
         No time budget and no forced-move shortcut: the search alone (it finds an immediate
         win at depth 1 and the block of one at depth 2). Equal to plain minimax over the
-        same candidate moves, with the same heuristic at the leaves.
+        same candidate moves, with the same heuristic at the leaves. After :meth:`stop`,
+        the deepest depth finished instead.
 
         Raises:
             InvalidInputError: ``state`` is not a State, or ``depth`` out of range.
             IllegalMoveError: the game is over.
         """
-        _check_state(state)
-        checked = _check_depth(depth, optional=False)
-        assert checked is not None
-        info = self._deepen(state, checked, None)
-        return info.move, info.value
+        try:
+            _check_state(state)
+            checked = _check_depth(depth, optional=False)
+            assert checked is not None
+            info = self._deepen(state, checked, None)
+            return info.move, info.value
+        finally:
+            self._stopping = False
 
     def _table(self, state: State) -> npt.NDArray[np.void]:
         """The transposition table, cleared when the board size or k changed."""
@@ -191,7 +219,7 @@ class AlphaBeta:
         self._shape = (state.n, state.k)
         return self._tt
 
-    def _deepen(self, state: State, max_depth: int, budget: float | None) -> SearchInfo:
+    def _deepen(self, state: State, max_depth: int, time_ms: float | None) -> SearchInfo:
         """Iterative deepening from depth 1 to ``max_depth`` (stopping early on a forced result or at the deadline)."""
         tt = self._table(state)
         start = time.perf_counter()
@@ -200,30 +228,36 @@ class AlphaBeta:
         radius = 0 if n <= FULL_WIDTH_N else NEAR_RADIUS
         empty = int(np.count_nonzero(cells == 0))
         zob = zobrist(n)
-        stop = np.zeros(1, dtype=np.uint8)
+        stop = np.zeros(1, dtype=np.uint8)  # set at the deadline, or by stop()
+        self._running = stop
+        if self._stopping:  # after setting _running: a stop() at any moment is seen (it sets _stopping first)
+            stop[0] = 1
+        never = np.zeros(1, dtype=np.uint8)  # depth 1 always finishes
         stats = np.zeros(3, dtype=np.int64)
         nodes = hits = 0
         timer: threading.Timer | None = None
         move, value, finished = -1, 0, 0
         try:
             for depth in range(1, min(max_depth, empty) + 1):
-                if budget is not None and depth == 2:  # depth 1 always finishes; deeper ones stop at the deadline
-                    remaining = start + budget - time.perf_counter()
+                if time_ms is not None and depth == 2:  # depth 1 always finishes; deeper ones stop at the deadline
+                    remaining = start + time_ms / 1000 - time.perf_counter()
                     if remaining <= 0:
                         break
                     timer = threading.Timer(remaining, stop.fill, args=(1,))
                     timer.daemon = True
                     timer.start()
                 stats[:] = 0
-                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, stop, stats))
+                flag = never if depth == 1 else stop
+                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, flag, stats))
                 nodes += int(stats[A.NODES])
                 hits += int(stats[A.TT_HITS])
-                if stop[0]:
+                if flag[0]:
                     break
                 move, value, finished = int(stats[A.BEST]), result, depth
                 if abs(result) >= A.WON:  # a forced win or loss: deeper searches see the same
                     break
         finally:
+            self._running = None
             if timer is not None:
                 timer.cancel()
         if not (0 <= move < n * n and cells[move] == 0):

@@ -133,6 +133,21 @@ class State:
         moves: list[int] = out[:count].tolist()
         return moves
 
+    def forced_move(self) -> int | None:
+        """An immediate win of the player to move, else the block of the opponent's immediate win, else None.
+
+        When the opponent threatens to win in two places the game is lost anyway; the first
+        threat is blocked. Every AI plays this move before it searches.
+
+        >>> State.parse("X../OO./X..", 3).forced_move()  # X blocks O's row
+        5
+        """
+        wins = self.winning_moves()
+        if wins:
+            return wins[0]
+        threats = self.winning_moves(O if self.to_move == X else X)
+        return threats[0] if threats else None
+
     def index(self, row: int, col: int) -> int:
         """The move number of cell (row, col)."""
         if not (0 <= row < self.n and 0 <= col < self.n):

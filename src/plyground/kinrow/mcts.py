@@ -30,7 +30,7 @@ from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.players import forced_move
+from plyground.kinrow.budget import check_time_ms, resolve_time_ms
 
 __all__ = ["MCTS", "SearchStats"]
 
@@ -53,14 +53,16 @@ class MCTS:
     """UCT search with random playouts.
 
     Args:
-        iterations: iterations per move (with ``time_budget``: at most this many).
-        time_budget: seconds per move. With neither, 2,000 iterations.
+        iterations: iterations per move (with ``time_ms``: at most this many).
+        time_ms: milliseconds per move (finite, up to an hour); may be changed between
+            moves. With neither, 2,000 iterations.
         c: the exploration constant (√2 by default).
         symmetry: share statistics between symmetric positions.
         seed: seeds the playouts; the same seed gives the same moves at a fixed iteration count.
+        time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
 
     Raises:
-        InvalidInputError: a parameter out of range.
+        InvalidInputError: a parameter out of range, or both ``time_ms`` and ``time_budget``.
     """
 
     DEFAULT_ITERATIONS = 2000
@@ -68,30 +70,58 @@ class MCTS:
     def __init__(
         self,
         iterations: int | None = None,
-        time_budget: float | None = None,
+        *,
+        time_ms: float | None = None,
         c: float = math.sqrt(2),
         symmetry: bool = True,
         seed: int | None = None,
+        time_budget: float | None = None,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
             raise InvalidInputError(f"iterations must be a positive integer, got {iterations!r}")
-        if time_budget is not None and not (isinstance(time_budget, int | float) and time_budget > 0):
-            raise InvalidInputError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
         if not (isinstance(c, int | float) and c >= 0):
             raise InvalidInputError(f"c must be a non-negative number, got {c!r}")
         self.name = "mcts"
         self.iterations = iterations
-        self.time_budget = time_budget
+        self._time_ms = resolve_time_ms(time_ms, time_budget)
         self.c = float(c)
         self.symmetry = bool(symmetry)
         self.seed = resolve_seed(seed)
         self._rng = np.array([self.seed], dtype=np.uint64)
+        self._stop = np.zeros(1, dtype=np.uint8)  # set by stop(), from any thread; cleared when a move is chosen
         self.last: SearchStats | None = None
+
+    @property
+    def time_ms(self) -> float | None:
+        """Milliseconds per move, or None (``iterations`` per move)."""
+        return self._time_ms
+
+    @time_ms.setter
+    def time_ms(self, time_ms: float | None) -> None:
+        self._time_ms = check_time_ms(time_ms)
+
+    @property
+    def time_budget(self) -> float | None:
+        """The budget in seconds (the old spelling of :attr:`time_ms`)."""
+        return None if self._time_ms is None else self._time_ms / 1000
+
+    @time_budget.setter
+    def time_budget(self, time_budget: float | None) -> None:
+        self._time_ms = resolve_time_ms(None, time_budget)
 
     def reset(self) -> None:
         """Nothing is kept between moves; the playout stream goes on."""
+
+    def stop(self) -> None:
+        """Make the search in progress, or the next one, end within about a millisecond.
+
+        Safe to call from another thread (a driver that must answer now). The search ends
+        after the iteration it is in (it runs at least one) and :meth:`choose` returns the
+        most visited move so far; the request is used up when the move is chosen.
+        """
+        self._stop[0] = 1
 
     def choose(self, state: State) -> int:
         """The move to play: an immediate win, else a block, else the most visited root child.
@@ -99,23 +129,32 @@ class MCTS:
         Raises:
             IllegalMoveError: the game is over.
         """
-        if state.is_over:
-            raise IllegalMoveError("the game is over: there is no move to choose")
-        forced = forced_move(state)
-        if forced is not None:
-            self.last = None
-            return forced
-        stats = self.search(state)
-        return max(stats.visits, key=lambda move: (stats.visits[move], -move))
+        try:
+            if state.is_over:
+                raise IllegalMoveError("the game is over: there is no move to choose")
+            forced = state.forced_move()
+            if forced is not None:
+                self.last = None
+                return forced
+            stats = self._search(state)
+            return max(stats.visits, key=lambda move: (stats.visits[move], -move))
+        finally:
+            self._stop[0] = 0
 
     def search(self, state: State) -> SearchStats:
         """Run the search from ``state`` and return its statistics (the root's children and their visits)."""
+        try:
+            return self._search(state)
+        finally:
+            self._stop[0] = 0
+
+    def _search(self, state: State) -> SearchStats:
         if state.is_over:
             raise IllegalMoveError("the game is over: there is nothing to search")
         limit = self.iterations
-        if limit is None and self.time_budget is None:
+        if limit is None and self._time_ms is None:
             limit = self.DEFAULT_ITERATIONS
-        deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
+        deadline = time.perf_counter() + self._time_ms / 1000 if self._time_ms is not None else None
         tree = _Tree(state, self.symmetry)
         start = time.perf_counter()
         done, batch = 0, 64
@@ -123,7 +162,9 @@ class MCTS:
             want = batch if limit is None else min(batch, limit - done)
             tree.make_room()
             t0 = time.perf_counter()
-            done += tree.run(want, self.c, self._rng)
+            done += tree.run(want, self.c, self._rng, self._stop)
+            if self._stop[0]:
+                break
             if deadline is not None:
                 now = time.perf_counter()
                 if now >= deadline:
@@ -190,7 +231,8 @@ class _Tree:
         if 2 * (self.sizes[1] + 64 * cells) > self.keys.shape[0]:
             self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
 
-    def run(self, iterations: int, c: float, rng: npt.NDArray[np.uint64]) -> int:
+    def run(self, iterations: int, c: float, rng: npt.NDArray[np.uint64], stop: npt.NDArray[np.uint8]) -> int:
+        """Run ``iterations`` iterations, growing the arrays; fewer (at least one) once ``stop[0]`` is set."""
         done = 0
         while done < iterations:
             ran = int(
@@ -198,10 +240,12 @@ class _Tree:
                     self.cells, self.hashes, self.n, self.state.k, self.state.to_move, iterations - done,
                     self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
                     self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
-                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng,
+                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
                 )
             )  # fmt: skip
             done += ran
+            if done and stop[0]:
+                break
             if done < iterations:
                 cells = self.n * self.n
                 self._allocate_nodes(2 * self.node_move.shape[0] + 64 * cells)

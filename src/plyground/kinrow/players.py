@@ -1,10 +1,12 @@
 """Players of k-in-a-row: the protocol every player follows, the simple players, and a factory.
 
-A player has a ``name``, a ``time_budget`` (seconds per move, or None) that a driver may
+A player has a ``name``, a ``time_ms`` (milliseconds per move, or None) that a driver may
 change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
 ``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.mcts`
 and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
-immediate loss first (:func:`forced_move`).
+immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`). They also have
+``stop()``, which another thread may call to make the search in progress answer at once
+(the Gomocup brain does on ``END``); a driver calls it only where a player has it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Protocol, runtime_checkable
 
 from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import IllegalMoveError, InvalidInputError
-from plyground.kinrow.board import O, State, X
+from plyground.kinrow.board import State
+from plyground.kinrow.budget import resolve_time_ms
 
 __all__ = [
     "PLAYER_KINDS",
@@ -35,7 +38,7 @@ class Player(Protocol):
     """What a driver (play, self-play, the Gomocup brain) needs from a player."""
 
     name: str
-    time_budget: float | None
+    time_ms: float | None
 
     def choose(self, state: State) -> int:
         """A legal move of ``state`` (a game not over) for the player to move."""
@@ -49,14 +52,9 @@ class Player(Protocol):
 def forced_move(state: State) -> int | None:
     """An immediate win of the player to move, else the block of the opponent's immediate win, else None.
 
-    When the opponent threatens to win in two places the game is lost anyway; the first
-    threat is blocked.
+    The same as :meth:`State.forced_move() <plyground.kinrow.board.State.forced_move>`.
     """
-    wins = state.winning_moves()
-    if wins:
-        return wins[0]
-    threats = state.winning_moves(O if state.to_move == X else X)
-    return threats[0] if threats else None
+    return state.forced_move()
 
 
 class RandomPlayer:
@@ -66,7 +64,7 @@ class RandomPlayer:
         self.seed = resolve_seed(seed)
         self._rng = make_rng(self.seed)
         self.name = "random"
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         moves = state.legal_moves()
@@ -81,7 +79,7 @@ class FirstLegalPlayer:
 
     def __init__(self) -> None:
         self.name = "first_legal"
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         return state.legal_moves()[0]
@@ -99,7 +97,7 @@ class HumanPlayer:
     def __init__(self, ask: Callable[[State], str], tell: Callable[[str], None] = print) -> None:
         self.ask, self.tell = ask, tell
         self.name = "human"
-        self.time_budget: float | None = None
+        self.time_ms: float | None = None
 
     def choose(self, state: State) -> int:
         while True:
@@ -121,25 +119,32 @@ def make_player(
     *,
     depth: int = 2,
     iterations: int | None = None,
-    time_budget: float | None = None,
+    time_ms: float | None = None,
     symmetry: bool = True,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
+    time_budget: float | None = None,
 ) -> Player:
     """A player by name (one of :data:`PLAYER_KINDS`).
+
+    ``time_ms`` is the searching players' budget per move in milliseconds (``time_budget``:
+    the old spelling, in seconds); the other players move at once, but a bad budget is
+    refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
     """
+    time_ms = resolve_time_ms(time_ms, time_budget)
+    # The searching players are imported when asked for: importing one compiles its kernels on a first run.
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS
 
-        return MCTS(iterations=iterations, time_budget=time_budget, c=c, symmetry=symmetry, seed=seed)
+        return MCTS(iterations=iterations, time_ms=time_ms, c=c, symmetry=symmetry, seed=seed)
     if kind == "alphabeta":
         from plyground.kinrow.alphabeta import AlphaBeta
 
-        return AlphaBeta(depth=depth, time_budget=time_budget)
+        return AlphaBeta(depth=depth, time_ms=time_ms)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "first_legal":

@@ -5,35 +5,71 @@ error handling; each game has a sub-app in a module of its own (``g2048``), regi
 in ``main`` with one line. A new command of a game is a new function in its module.
 
 Start-up stays fast: these modules import only typer and the standard library at the
-top. A command imports its game inside its body, after :func:`announce_compilation`.
+top. A command imports its game inside its body, after :func:`compile_kernels` (or
+:func:`announce_compilation`).
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
+import time
 from pathlib import Path
 
-__all__ = ["announce_compilation"]
+__all__ = ["announce_compilation", "compile_kernels"]
+
+KernelGroup = tuple[str, str, str]
+"""A package's kernel file and what to call its kernels: ``("plyground.kinrow", "_mcts_kernels.py", "MCTS")``."""
+
+
+def compile_kernels(*groups: KernelGroup) -> None:
+    """Compile the kernels of ``groups`` whose cache is cold now, saying so in one line on stderr with the time taken.
+
+    Call it at the start of a command, before its first import of a game package, with
+    every kernel group the command needs: on a first run (or after the kernels changed,
+    or with a new ``NUMBA_CACHE_DIR``) the line reads, once the compilation is done,
+    ``Compiling plyground's k-in-a-row and MCTS kernels (first run only)... done in 3.1 s``.
+    Groups already imported, cached, or without their kernel file are skipped; with
+    nothing to compile nothing is printed. Only stderr is written (``pbrain`` speaks a
+    protocol on stdout).
+    """
+    cold: list[tuple[str, str]] = []
+    for package, kernels, label in groups:
+        module = f"{package}.{kernels.removesuffix('.py')}"
+        if module in sys.modules or any(module == name for name, _ in cold):
+            continue
+        path = _kernel_file(package, kernels)
+        if path is None:
+            continue
+        from plyground._jit import cache_is_warm
+
+        if not cache_is_warm(str(path)):
+            cold.append((module, label))
+    if not cold:
+        return
+    labels = [label for _, label in cold]
+    named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    print(f"Compiling plyground's {named} kernels (first run only)...", end="", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    finished = False
+    try:
+        for module, _ in cold:
+            importlib.import_module(module)  # kernels have eager signatures: importing compiles them
+        finished = True
+    finally:
+        print(f" done in {time.perf_counter() - start:.1f} s" if finished else "", file=sys.stderr, flush=True)
 
 
 def announce_compilation(package: str, label: str, *, kernels: str = "_kernels.py") -> None:
-    """Say on stderr, in one line, when importing ``package`` will compile its kernels.
+    """:func:`compile_kernels` for one group: the kernel file ``kernels`` of ``package``, called ``label``."""
+    compile_kernels((package, kernels, label))
 
-    Call it just before the first import of a game package (``"plyground.g2048"``);
-    it looks for the package's kernel file ``kernels`` (``_kernels.py``, or one that only
-    some commands use, like ``_solver_kernels.py``) without importing it, and says
-    nothing when that module is already imported or its kernels are cached.
-    """
-    if f"{package}.{kernels.removesuffix('.py')}" in sys.modules:
-        return
+
+def _kernel_file(package: str, kernels: str) -> Path | None:
+    """The path of the kernel file ``kernels`` of ``package``, found without importing the package."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        return
+        return None
     path = Path(next(iter(spec.submodule_search_locations))) / kernels
-    if not path.is_file():
-        return
-    from plyground._jit import cache_is_warm
-
-    if not cache_is_warm(str(path)):
-        print(f"Compiling plyground's {label} kernels (first run only, about a minute)...", file=sys.stderr, flush=True)
+    return path if path.is_file() else None

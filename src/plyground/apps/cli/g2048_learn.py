@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from plyground.apps.cli import announce_compilation
+from plyground.apps.cli import compile_kernels
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ def learn(
     """
     if minutes is not None and games is not None:
         raise InvalidInputError("give --minutes or --games, not both")
-    announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
+    compile_kernels((_PACKAGE, "_kernels.py", "2048"), (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
     import datetime
 
     from rich.console import Console

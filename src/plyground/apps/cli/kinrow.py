@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation
+from plyground.apps.cli import compile_kernels
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -52,10 +52,34 @@ class First(StrEnum):
     ai = "ai"
 
 
-def _positive_seconds(value: float | None) -> float | None:
-    if value is not None and not (value > 0 and math.isfinite(value)):
-        raise typer.BadParameter(f"must be a positive number of seconds, got {value:g}")
+_MAX_TIME_MS = 3_600_000.0
+"""``plyground.kinrow.budget.MAX_TIME_MS``, spelled out so that parsing the options loads no game module."""
+
+
+def _check_time_ms(value: float | None) -> float | None:
+    if value is not None and not (math.isfinite(value) and 0 < value <= _MAX_TIME_MS):
+        raise typer.BadParameter(
+            f"must be a positive number of milliseconds up to {_MAX_TIME_MS:,.0f} (an hour), got {value:g}"
+        )
     return value
+
+
+def _check_seconds(value: float | None) -> float | None:
+    if value is not None and not (math.isfinite(value) and 0 < value <= _MAX_TIME_MS / 1000):
+        raise typer.BadParameter(
+            f"must be a positive number of seconds up to {_MAX_TIME_MS / 1000:,.0f} (an hour), got {value:g}"
+        )
+    return value
+
+
+def _time_ms(time_ms: float | None, time_budget: float | None, default: float | None = None) -> float | None:
+    """The budget per move in milliseconds from ``--time-ms``, or from the deprecated ``--time-budget`` seconds."""
+    if time_budget is None:
+        return default if time_ms is None else time_ms
+    if time_ms is not None:
+        raise InvalidInputError("give --time-ms (milliseconds) or --time-budget (seconds, deprecated), not both")
+    print(f"warning: --time-budget is deprecated: use --time-ms {1000 * time_budget:g}", file=sys.stderr)
+    return 1000 * time_budget
 
 
 # Options shared by the commands.
@@ -71,6 +95,12 @@ SymmetryOption = Annotated[
     typer.Option("--symmetry/--no-symmetry", help="MCTS shares what it learns between the 8 symmetric positions."),
 ]
 SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the AI (default: random).")]
+TimeBudgetOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time-budget", callback=_check_seconds, hidden=True, help="Deprecated: seconds per move (use --time-ms)."
+    ),
+]
 
 
 def _check_k(n: int, k: int) -> None:
@@ -79,23 +109,21 @@ def _check_k(n: int, k: int) -> None:
 
 
 def _announce(*kinds: str) -> None:
-    """Say when the kernels of the board, and of the searching players among ``kinds``, are compiled."""
-    announce_compilation(_PACKAGE, "k-in-a-row")
-    for kind in dict.fromkeys(kinds):
-        if kind in _KERNELS:
-            label, kernels = _KERNELS[kind]
-            announce_compilation(_PACKAGE, label, kernels=kernels)
+    """Compile the kernels of the board and of the searching players among ``kinds``, saying so, on a first run."""
+    groups = [(_PACKAGE, "_kernels.py", "k-in-a-row")]
+    groups += [(_PACKAGE, _KERNELS[kind][1], _KERNELS[kind][0]) for kind in dict.fromkeys(kinds) if kind in _KERNELS]
+    compile_kernels(*groups)
 
 
 def _factory(
-    kind: AI, *, depth: int, iterations: int | None, time_budget: float | None, symmetry: bool
+    kind: AI, *, depth: int, iterations: int | None, time_ms: float | None, symmetry: bool
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
 
     def make(seed: int | None) -> Player:
         return make_player(
-            kind.value, depth=depth, iterations=iterations, time_budget=time_budget, symmetry=symmetry, seed=seed
+            kind.value, depth=depth, iterations=iterations, time_ms=time_ms, symmetry=symmetry, seed=seed
         )
 
     return make
@@ -114,10 +142,13 @@ def play(
     n: NOption = 7,
     k: KOption = 4,
     opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.mcts,
-    time_budget: Annotated[
-        float,
-        typer.Option("--time-budget", callback=_positive_seconds, help="Seconds the AI may think per move."),
-    ] = 2.0,
+    time_ms: Annotated[
+        float | None,
+        typer.Option(
+            "--time-ms", callback=_check_time_ms, help="Milliseconds the AI may think per move (default 2000)."
+        ),
+    ] = None,
+    time_budget: TimeBudgetOption = None,
     first: Annotated[First, typer.Option("--first", help="Who moves first and plays X.")] = First.human,
     seed: SeedOption = None,
     n_iterations: NIterationsOption = None,
@@ -130,10 +161,11 @@ def play(
     last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
     """
     _check_k(n, k)
+    budget = _time_ms(time_ms, time_budget, default=2000.0)
     _announce(opponent.value)
     from plyground.kinrow.board import O, State, X
 
-    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)(seed)
+    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)(seed)
     try:
         _play(State(n, k), ai, human=X if first is First.human else O)
     except KeyboardInterrupt:
@@ -220,14 +252,15 @@ def selfplay(
     seed: Annotated[
         int | None, typer.Option("--seed", min=0, help="Seed of the first game; game i uses seed+i (default: random).")
     ] = None,
-    time_budget: Annotated[
+    time_ms: Annotated[
         float | None,
         typer.Option(
-            "--time-budget",
-            callback=_positive_seconds,
-            help="Seconds per move of each player (default: MCTS 2,000 iterations, alpha-beta its depth).",
+            "--time-ms",
+            callback=_check_time_ms,
+            help="Milliseconds per move of each player (default: MCTS 2,000 iterations, alpha-beta its depth).",
         ),
     ] = None,
+    time_budget: TimeBudgetOption = None,
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
@@ -239,6 +272,7 @@ def selfplay(
     a line, unless --quiet. Ctrl-C stops and prints the games finished so far (exit status 130).
     """
     _check_k(n, k)
+    budget = _time_ms(time_ms, time_budget)
     _announce(x.value, o.value)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -247,8 +281,7 @@ def selfplay(
     from plyground.kinrow.selfplay import play_match, summarize
 
     x_factory, o_factory = (
-        _factory(kind, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)
-        for kind in (x, o)
+        _factory(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry) for kind in (x, o)
     )
     for make in (x_factory, o_factory):
         make(0)  # bad options fail here, before any game
@@ -326,14 +359,15 @@ def _results_table(summary: MatchSummary, title: str) -> Table:
 @app.command()
 def pbrain(
     player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
-    time_budget: Annotated[
+    time_ms: Annotated[
         float | None,
         typer.Option(
-            "--time-budget",
-            callback=_positive_seconds,
-            help="Seconds per move until the manager sends INFO timeout_turn (default: the player's own).",
+            "--time-ms",
+            callback=_check_time_ms,
+            help="Milliseconds per move until the manager sends INFO timeout_turn (default: the player's own).",
         ),
     ] = None,
+    time_budget: TimeBudgetOption = None,
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
@@ -346,10 +380,11 @@ def pbrain(
     Plays free-style gomoku (five or more in a row wins) on square boards from 3 to 19;
     INFO timeout_turn sets the time per move, with a safety margin.
     """
+    budget = _time_ms(time_ms, time_budget)
     _announce(player.value)
     from plyground.apps.pbrain import main as run_brain
 
-    make = _factory(player, depth=depth, iterations=n_iterations, time_budget=time_budget, symmetry=symmetry)
+    make = _factory(player, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
 

@@ -211,9 +211,7 @@ class KinrowSession:
 
     def __post_init__(self) -> None:
         if self.options.opponent == "mcts":
-            self.player = MCTS(
-                iterations=self.options.iterations, time_budget=self.options.time_ms / 1000, seed=self.options.seed
-            )
+            self.player = MCTS(iterations=self.options.iterations, time_ms=self.options.time_ms, seed=self.options.seed)
         elif self.options.opponent == "random":
             self.player = RandomPlayer(seed=self.options.seed)
         # alpha-beta: a player per search (see Searches.kinrow), so that idle games hold no table
@@ -345,7 +343,7 @@ class Searches:
     def _kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
         state, options = session.state, session.options
         if options.opponent == "alphabeta":
-            searcher = AlphaBeta(depth=options.depth, time_budget=options.time_ms / 1000, tt_bits=ALPHABETA_TT_BITS)
+            searcher = AlphaBeta(depth=options.depth, time_ms=options.time_ms, tt_bits=ALPHABETA_TT_BITS)
             move = searcher.choose(state)
             info: dict[str, Any] = {"forced": searcher.last is None}
             if searcher.last is not None:

@@ -1,0 +1,46 @@
+"""Time budgets: milliseconds, the old seconds as an alias, one check for every player."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from plyground.errors import InvalidInputError
+from plyground.kinrow import budget
+from plyground.kinrow.budget import MAX_TIME_MS, check_time_ms, resolve_time_ms
+from plyground.kinrow.players import make_player
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(budget)
+    assert result.attempted > 0 and result.failed == 0
+
+
+BAD = [0, -1, -0.0, float("nan"), float("inf"), -float("inf"), MAX_TIME_MS + 1, "5", True]
+
+
+@pytest.mark.parametrize("value", BAD)
+def test_bad_budgets_are_one_line_errors_naming_the_parameter(value: object) -> None:
+    with pytest.raises(
+        InvalidInputError, match=r"^--time-ms must be a positive number of milliseconds up to 3,600,000 "
+    ):
+        check_time_ms(value, "--time-ms")
+    with pytest.raises(InvalidInputError, match=r"^time_budget must be a positive number of seconds up to 3,600 "):
+        resolve_time_ms(None, value if isinstance(value, str | bool) else value / 1000)  # type: ignore[operator]
+
+
+def test_good_budgets() -> None:
+    assert check_time_ms(1) == 1.0 and check_time_ms(MAX_TIME_MS) == MAX_TIME_MS and check_time_ms(None) is None
+    assert resolve_time_ms(None, 3600) == MAX_TIME_MS
+    with pytest.raises(InvalidInputError, match="not both"):
+        resolve_time_ms(100, 0.1)
+
+
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta", "random", "first_legal"])
+def test_the_factory_checks_the_budget_of_every_kind(kind: str) -> None:
+    assert make_player(kind, time_ms=100).name == kind
+    with pytest.raises(InvalidInputError, match="time_ms"):
+        make_player(kind, time_ms=float("inf"))
+    with pytest.raises(InvalidInputError, match="not both"):
+        make_player(kind, time_ms=100, time_budget=0.1)
