@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import plyground.g2048  # noqa: F401 - its kernels compile (or load) here: the commands below say nothing of it
 from plyground import __version__, _jit
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.main import main
