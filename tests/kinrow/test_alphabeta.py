@@ -525,6 +525,7 @@ def test_docstring_examples() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
+@pytest.mark.kernel
 def test_the_kernel_returns_at_once_when_the_stop_flag_is_set() -> None:
     state = State.from_moves(9, 5, [40, 41, 31])
     tt = np.zeros(1 << 12, dtype=A.TT_DTYPE)

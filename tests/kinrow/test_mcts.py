@@ -173,6 +173,7 @@ def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
     )  # fmt: skip
 
 
+@pytest.mark.kernel
 def test_the_kernel_stops_after_the_iteration_that_sees_the_stop_flag() -> None:
     tree = _Tree(State(7, 4), True)
     tree.make_room()
