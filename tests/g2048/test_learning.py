@@ -13,10 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from plyground.core.stats import reach_tiles
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import learning
-from plyground.g2048.learning import REACH_TILES, LearnSettings, TrainingRun, evaluate, evaluation_seed
+from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games, read_curve
 from plyground.g2048.ntuple import LearnStats, NTupleNetwork
 from tests.naive import g2048 as naive
 
@@ -122,9 +123,10 @@ def test_a_run_folder_holds_the_network_the_curve_and_the_settings(tmp_path: Pat
     ]
     assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
     lines = (tmp_path / "curve.csv").read_text().splitlines()
-    assert lines[0] == "games,moves,seconds,mean_score," + ",".join(f"reach_{t}" for t in REACH_TILES)
+    assert lines[0] == "games,moves,seconds,mean_score,reach_256,reach_512,reach_1024"  # the tiles 3x3 holds
     assert [int(line.split(",")[0]) for line in lines[1:]] == [50, 100, 150, 200, 230]
-    assert last.games == 230 and last.window == 80 and last.mean_score > 0 and last.reach[2048] == 0.0
+    assert last.games == 230 and last.window == 80 and last.mean_score > 0 and last.reach[1024] == 0.0
+    assert tuple(last.reach) == run.reach_tiles == (256, 512, 1024)
     assert reports and reports[-1].games == 230
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["settings"]["tuples"] == [[list(c) for c in cells] for cells in SMALL]
@@ -239,6 +241,25 @@ def test_a_run_killed_by_sigkill_resumes_to_the_uninterrupted_end(
         json.loads((killed / "recent.json").read_text())["checkpoints"][-1]
         == json.loads((tmp_path / "whole" / "recent.json").read_text())["checkpoints"][-1]
     )
+
+
+def test_a_run_whose_curve_has_the_older_reach_columns_keeps_them(tmp_path: Path) -> None:
+    run = TrainingRun(tmp_path, SETTINGS)
+    run.run(games=100)
+    old = ["games,moves,seconds,mean_score,reach_2048,reach_4096,reach_8192,reach_16384"]  # as written before
+    old += [f"{r.games},{r.moves},{r.seconds:.3f},{r.mean_score:.3f},0,0,0,0" for r in run.curve]
+    (tmp_path / "curve.csv").write_text("\n".join(old) + "\n")
+    resumed = TrainingRun(tmp_path)
+    assert resumed.reach_tiles == (2048, 4096, 8192, 16384)
+    assert [r.games for r in resumed.curve] == [50, 100]
+    assert resumed.curve[0].reach == dict.fromkeys(resumed.reach_tiles, 0.0)
+    resumed.run(games=150)
+    lines = (tmp_path / "curve.csv").read_text().splitlines()
+    assert lines[0] == old[0] and lines[1:3] == old[1:3] and len(lines) == 4
+    assert [r.games for r in read_curve(tmp_path)] == [50, 100, 150]
+    (tmp_path / "curve.csv").write_text("games,moves,seconds,mean_score,reach_3\n")
+    with pytest.raises(CorruptFileError, match="not the curve of a training run"):
+        TrainingRun(tmp_path)
 
 
 def test_killed_before_the_first_checkpoint_starts_over(tmp_path: Path) -> None:
@@ -465,11 +486,11 @@ def test_evaluation_is_seeded_and_has_an_interval() -> None:
     network = NTupleNetwork(3, 3, seed=1)
     network.learn(200, alpha=0.1)
     seed = evaluation_seed(SETTINGS)
-    a, b = evaluate(network, 100, seed=seed), evaluate(network, 100, seed=seed)
-    assert a == b and a.games == 100 and a.interval[0] < a.mean_score < a.interval[1]
-    assert a.max_tile >= 128 and set(a.reach) == set(REACH_TILES)
+    a, b = play_greedy_games(network, 100, seed=seed), play_greedy_games(network, 100, seed=seed)
+    assert a == b and a.games == 100 and a.interval is not None and a.interval[0] < a.mean_score < a.interval[1]
+    assert a.max_tile >= 128 and tuple(a.reach) == reach_tiles(3, 3)
     with pytest.raises(InvalidInputError, match="at least 2 games"):
-        evaluate(network, 1, seed=seed)
+        play_greedy_games(network, 1, seed=seed)
 
 
 def test_docstring_examples() -> None:

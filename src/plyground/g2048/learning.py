@@ -40,7 +40,6 @@ import json
 import math
 import os
 import re
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -51,8 +50,8 @@ import numpy as np
 import numpy.typing as npt
 
 from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import CorruptFileError, InvalidInputError
-from plyground.g2048.autoplay import Z_95
 from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
 from plyground.g2048.ntuple import (
     MAX_HORIZON,
@@ -70,24 +69,20 @@ from plyground.g2048.ntuple import (
 )
 
 __all__ = [
-    "REACH_TILES",
-    "Evaluation",
     "LearnSettings",
     "Report",
     "TrainingRun",
     "default_horizon",
-    "evaluate",
     "evaluation_seed",
+    "play_greedy_games",
     "read_curve",
 ]
-
-REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384)
-"""The tiles whose reach shares the curve records."""
 
 RUN_FORMAT = "plyground.g2048.learn"
 RUN_VERSION = 1
 _RECENT_FORMAT = "plyground.g2048.learn.recent"
-_CURVE_HEADER = ["games", "moves", "seconds", "mean_score", *(f"reach_{tile}" for tile in REACH_TILES)]
+_CURVE_COLUMNS = ["games", "moves", "seconds", "mean_score"]
+"""The first columns of ``curve.csv``; a column ``reach_TILE`` follows for each tile of the run's reach."""
 
 
 @dataclass(frozen=True)
@@ -272,7 +267,8 @@ class Report:
         games, moves, seconds: the network's training in all.
         window: the games the means and shares are over (fewer than the setting at the start).
         mean_score: the mean score of those games (0 without a game).
-        reach: tile -> the share of those games that reached it, for :data:`REACH_TILES`.
+        reach: tile -> the share of those games that reached it, for the run's
+            :attr:`TrainingRun.reach_tiles`.
         max_tile: the largest tile of those games.
     """
 
@@ -286,15 +282,16 @@ class Report:
 
     def csv_row(self) -> list[str]:
         """The row of ``curve.csv``."""
-        shares = [f"{self.reach[tile]:.6g}" for tile in REACH_TILES]
+        shares = [f"{share:.6g}" for share in self.reach.values()]
         return [str(self.games), str(self.moves), f"{self.seconds:.3f}", f"{self.mean_score:.3f}", *shares]
 
 
 class _Recent:
     """The scores and max tiles of the last ``size`` games, oldest first."""
 
-    def __init__(self, size: int, scores: Sequence[int] = (), tiles: Sequence[int] = ()) -> None:
+    def __init__(self, size: int, reach: Sequence[int], scores: Sequence[int] = (), tiles: Sequence[int] = ()) -> None:
         self.size = size
+        self.reach = tuple(reach)
         self.scores = np.asarray(scores, dtype=np.int64)[-size:]
         self.tiles = np.asarray(tiles, dtype=np.int64)[-size:]
 
@@ -317,7 +314,7 @@ class _Recent:
             seconds=done.seconds,
             window=n,
             mean_score=float(scores.mean()) if n else 0.0,
-            reach={tile: float((tiles >= tile).mean()) if n else 0.0 for tile in REACH_TILES},
+            reach={tile: float((tiles >= tile).mean()) if n else 0.0 for tile in self.reach},
             max_tile=int(tiles.max()) if n else 0,
         )
 
@@ -340,17 +337,20 @@ class TrainingRun:
         self._plotted = time.monotonic()
         self.curve: list[Report]
         """The rows of ``curve.csv``."""
+        self.reach_tiles: tuple[int, ...]
+        """The tiles whose reach the curve records: those the board can hold (2048 to 16384 for older runs)."""
         if settings is None:
             self.settings = self._load_settings()
             self.network = self._load_network()
+            self.curve, self.reach_tiles = self._load_curve()
             self._recent, self._recent_entries = self._load_recent()
-            self.curve = self._load_curve()
             return
         if self.run_file.exists():
             raise InvalidInputError(f"{self.folder} already holds a training run: resume it, or choose another folder")
         self.settings = settings
         self.network = settings.new_network()
-        self._recent, self._recent_entries = _Recent(settings.window), []
+        self.reach_tiles = reach_tiles(settings.rows, settings.cols)
+        self._recent, self._recent_entries = _Recent(settings.window, self.reach_tiles), []
         self.curve = []
         self._write_settings()
 
@@ -470,7 +470,7 @@ class TrainingRun:
         games = self.network.trained.games
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(_CURVE_HEADER)
+        writer.writerow([*_CURVE_COLUMNS, *(f"reach_{tile}" for tile in self.reach_tiles)])
         writer.writerows(row.csv_row() for row in self.curve)
         atomic_write_text(self.folder / "curve.csv", out.getvalue())
         entries = [entry for entry in self._recent_entries if entry["games"] != games][-1:]
@@ -577,7 +577,7 @@ class TrainingRun:
             data = read_json(path)
         except FileNotFoundError:
             if games == 0:
-                return _Recent(size), []
+                return _Recent(size, self.reach_tiles), []
             raise CorruptFileError(f"{path} is missing: the run cannot be resumed") from None
         entries = data.get("checkpoints") if isinstance(data, dict) else None
         if not isinstance(data, dict) or data.get("format") != _RECENT_FORMAT or not isinstance(entries, list):
@@ -587,14 +587,22 @@ class TrainingRun:
                 scores, tiles = entry.get("scores"), entry.get("tiles")
                 if not (_int_list(scores) and _int_list(tiles) and len(scores) == len(tiles)):
                     raise CorruptFileError(f"{path}: bad scores or tiles for {games} games")
-                return _Recent(size, scores, tiles), [entry]
+                return _Recent(size, self.reach_tiles, scores, tiles), [entry]
         if games == 0:
-            return _Recent(size), []
+            return _Recent(size, self.reach_tiles), []
         raise CorruptFileError(f"{path} holds no results for the {games:,} games of {self.network_file.name}")
 
-    def _load_curve(self) -> list[Report]:
+    def _load_curve(self) -> tuple[list[Report], tuple[int, ...]]:
+        """The curve's rows up to the network's games (later rows are redone), and its reach tiles.
+
+        A run keeps the reach columns of its curve: a run started before they depended on the
+        board goes on with 2048 to 16384.
+        """
         games = self.network.trained.games
-        return [report for report in read_curve(self.folder) if report.games <= games]  # later rows are redone
+        curve, tiles = _read_curve(self.folder)
+        if tiles is None:
+            tiles = reach_tiles(self.settings.rows, self.settings.cols)
+        return [report for report in curve if report.games <= games], tiles
 
     def _write_plot(self) -> None:
         try:
@@ -610,10 +618,11 @@ class TrainingRun:
             title=f"n-tuple network, {self.settings.rows}x{self.settings.cols}",
             ylabel=f"mean score, last {window:,} games",
         )
-        for tile in REACH_TILES:
+        for tile in self.reach_tiles:
             bottom.plot(games, [row.reach[tile] for row in self.curve], label=str(tile))
         bottom.set(xlabel="games trained", ylabel=f"share reaching the tile, last {window:,} games", ylim=(0, 1))
-        bottom.legend(loc="upper left")
+        if self.reach_tiles:
+            bottom.legend(loc="upper left")
 
         def write(handle: IO[bytes]) -> None:
             figure.savefig(handle, format="png")
@@ -625,20 +634,26 @@ def read_curve(folder: str | os.PathLike[str]) -> list[Report]:
     """The learning curve of the run in ``folder`` (its ``curve.csv``; empty when there is none yet).
 
     The rows carry the running means and shares, not the window or the largest tile
-    (``window`` and ``max_tile`` are 0).
+    (``window`` and ``max_tile`` are 0); the reach is over the tiles of the file's columns.
 
     Raises:
         CorruptFileError: a file that is not such a curve.
     """
+    return _read_curve(folder)[0]
+
+
+def _read_curve(folder: str | os.PathLike[str]) -> tuple[list[Report], tuple[int, ...] | None]:
+    """The rows of ``curve.csv`` and the tiles of its reach columns (None without a file)."""
     path = Path(folder) / "curve.csv"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return []
+        return [], None
     except UnicodeDecodeError:
         raise CorruptFileError(f"{path} is not UTF-8 text") from None
     rows = list(csv.reader(io.StringIO(text)))
-    if not rows or rows[0] != _CURVE_HEADER:
+    tiles = _reach_columns(rows[0]) if rows else None
+    if tiles is None:
         raise CorruptFileError(f"{path}: not the curve of a training run (its header is {rows[:1]!r})")
     curve = []
     for number, row in enumerate(rows[1:], start=2):
@@ -651,13 +666,26 @@ def read_curve(folder: str | os.PathLike[str]) -> list[Report]:
                     seconds=float(seconds),
                     window=0,
                     mean_score=float(mean),
-                    reach=dict(zip(REACH_TILES, map(float, shares), strict=True)),
+                    reach=dict(zip(tiles, map(float, shares), strict=True)),
                     max_tile=0,
                 )
             )
         except ValueError:
             raise CorruptFileError(f"{path}: line {number} is not a row of the curve") from None
-    return curve
+    return curve, tiles
+
+
+def _reach_columns(header: list[str]) -> tuple[int, ...] | None:
+    """The tiles of the ``reach_TILE`` columns of a curve's header (None: not a curve's header)."""
+    if header[: len(_CURVE_COLUMNS)] != _CURVE_COLUMNS:
+        return None
+    tiles: list[int] = []
+    for name in header[len(_CURVE_COLUMNS) :]:
+        tile = name.removeprefix("reach_")
+        if not tile.isdigit() or int(tile) < 2 or int(tile) & (int(tile) - 1) or (tiles and int(tile) <= tiles[-1]):
+            return None
+        tiles.append(int(tile))
+    return tuple(tiles)
 
 
 def _next_multiple(value: int, step: int) -> int:
@@ -669,24 +697,15 @@ def _int_list(value: Any) -> TypeGuard[list[int]]:
     return isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """Greedy play of a network on seeded games: the mean score with its 95% interval, and tile reach."""
-
-    games: int
-    mean_score: float
-    interval: tuple[float, float]
-    reach: dict[int, float]
-    max_tile: int
-
-
 def evaluation_seed(settings: LearnSettings) -> int:
     """The seed of the evaluation games of a run: far from the run's own stream of spawns."""
     return (settings.seed + (1 << 63)) % (1 << 64)
 
 
-def evaluate(network: NTupleNetwork, games: int, *, seed: int, p_four: float = DEFAULT_P_FOUR) -> Evaluation:
-    """Play ``games`` greedy 1-ply games from ``seed`` (learning nothing) and sum them up.
+def play_greedy_games(network: NTupleNetwork, games: int, *, seed: int, p_four: float = DEFAULT_P_FOUR) -> ScoreSummary:
+    """Play ``games`` greedy 1-ply games from ``seed`` (learning nothing); their summary.
+
+    The reach is over the tiles that the network's board can hold.
 
     Raises:
         InvalidInputError: fewer than 2 games, a bad seed or ``p_four``.
@@ -694,13 +713,4 @@ def evaluate(network: NTupleNetwork, games: int, *, seed: int, p_four: float = D
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise InvalidInputError(f"an evaluation needs at least 2 games, got {games!r}")
     results = network.play_greedy(games, seed=seed, p_four=p_four)
-    scores = results.scores.astype(float).tolist()
-    mean = statistics.fmean(scores)
-    half = Z_95 * statistics.stdev(scores) / math.sqrt(games)
-    return Evaluation(
-        games=games,
-        mean_score=mean,
-        interval=(mean - half, mean + half),
-        reach={tile: results.reach_rate(tile) for tile in REACH_TILES},
-        max_tile=results.max_tile,
-    )
+    return summarize_scores(results.scores, results.max_tiles, tiles=reach_tiles(network.rows, network.cols))

@@ -43,8 +43,9 @@ import numpy as np
 from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
 from plyground.core.run_many import Backend, run_many
 from plyground.core.seeding import make_rng
+from plyground.core.stats import mean_interval
 from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError
-from plyground.g2048.autoplay import Z_95, GameResult, GameSpec, play_spec
+from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 from plyground.g2048.board import check_p_four
 from plyground.g2048.heuristic import Weights, default_weights
 
@@ -209,7 +210,7 @@ class TuneState:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two weight sets played on the same fresh seeds: the paired difference of scores (b − a)."""
+    """Two weight sets played on the same fresh seeds: the paired difference of scores (b − a), its 95% interval."""
 
     games: int
     mean_a: float
@@ -484,6 +485,7 @@ def compare_weights(
     scores_a = [float(r.score) for r in results[:games]]
     scores_b = [float(r.score) for r in results[games:]]
     differences = [y - x for x, y in zip(scores_a, scores_b, strict=True)]
+    interval = mean_interval(differences)
+    assert interval is not None  # two games at least
     mean = statistics.fmean(differences)
-    half = Z_95 * statistics.stdev(differences) / math.sqrt(games)
-    return Comparison(games, statistics.fmean(scores_a), statistics.fmean(scores_b), mean, (mean - half, mean + half))
+    return Comparison(games, statistics.fmean(scores_a), statistics.fmean(scores_b), mean, interval)

@@ -69,9 +69,9 @@ def _duration(seconds: float) -> str:
 
 
 def _shares(report: Report) -> str:
-    return " ".join(f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0) or (
-        f"best tile {report.max_tile}"
-    )
+    """The shares of the four largest tiles reached (or the best tile, when none of the reach tiles was)."""
+    reached = [f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0][-4:]
+    return " ".join(reached) or f"best tile {report.max_tile}"
 
 
 def _describe(run: TrainingRun) -> str:
@@ -205,7 +205,8 @@ def learn(
 
     The folder gets network.npz (the network; checkpointed every --checkpoint-minutes, at
     the end and on Ctrl-C), curve.csv and curve.png (the mean score and the share of games
-    reaching 2048 to 16384 among the last 1,000 games) and run.json (the settings). A killed
+    reaching each tile from 256 that the board holds, among the last 1,000 games; the plot
+    needs matplotlib) and run.json (the settings). A killed
     run loses at most the last interval: --resume goes on (its settings come from the
     folder; --games and --minutes count in all). With --workers 1 a resumed run ends as an
     uninterrupted one, bit for bit; --workers 2 learns on both cores, not reproducibly.
@@ -220,8 +221,7 @@ def learn(
 
     from plyground.core.files import data_dir
     from plyground.core.seeding import resolve_seed
-    from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed
-    from plyground.g2048.learning import evaluate as evaluate_network
+    from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
 
     console = Console(stderr=True)
     if resume:
@@ -338,10 +338,13 @@ def learn(
     typer.echo(summary)
     if evaluate is not None:
         console.print(f"playing {evaluate:,} greedy games...", highlight=False)
-        result = evaluate_network(run.network, evaluate, seed=evaluation_seed(run.settings), p_four=run.settings.p_four)
+        seed, p_four = evaluation_seed(run.settings), run.settings.p_four
+        result = play_greedy_games(run.network, evaluate, seed=seed, p_four=p_four)
+        assert result.interval is not None  # two games at least
         low, high = result.interval
         reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
         typer.echo(
             f"greedy 1-ply play, {result.games:,} games: mean score {result.mean_score:,.1f} "
-            f"(95% interval {low:,.1f} to {high:,.1f}); reached {reach}; max tile {result.max_tile}"
+            f"(95% interval {low:,.1f} to {high:,.1f}); {f'reached {reach}; ' if reach else ''}"
+            f"max tile {result.max_tile}"
         )
