@@ -47,8 +47,7 @@ from rich.table import Table
 
 from _common import build_native, native_rate, print_json, run_native
 from plyground._jit import kernel
-from plyground.g2048.learning import Report, read_curve
-from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple import NTupleNetwork, Report, read_curve
 
 CANDIDATE_READS = 4 * 32
 """Weights a move reads at most: 32 lookups for each of up to four afterstates."""

@@ -61,13 +61,13 @@ from _common import print_json
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
-from plyground.g2048.learning import default_horizon
 from plyground.g2048.ntuple import (
     NTupleNetwork,
     check_expected_updates,
     check_lambda,
     check_restarts,
     check_stage_tiles,
+    default_horizon,
     default_tuples,
 )
 from plyground.g2048.solver import Solution, default_directory, solve

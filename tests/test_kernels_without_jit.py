@@ -20,9 +20,9 @@ KERNEL_TESTS = [
     "tests/g2048/test_expectimax.py::test_lost_board_is_never_chosen",
     "tests/g2048/test_expectimax.py::test_sampling_seed_changes_the_sample",
     "tests/g2048/test_solver_kernels.py",
-    "tests/g2048/test_ntuple_kernels.py",
+    "tests/g2048/ntuple/test_kernels.py",
     *(
-        f"tests/g2048/test_ntuple_search.py::{name}"
+        f"tests/g2048/ntuple/test_search.py::{name}"
         for name in (
             "test_search_equals_naive_points_plus_value",
             "test_search_equals_naive_at_depth_3",

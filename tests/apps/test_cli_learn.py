@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plyground.g2048.learning import TrainingRun
-from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
 from tests.apps.test_cli import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "2", "--seed", "3")

@@ -1,6 +1,6 @@
 """Numba kernels of the n-tuple network: evaluation, update, TD learning and greedy play.
 
-A network is two arrays built by :mod:`plyground.g2048.ntuple`:
+A network is two arrays built by :mod:`plyground.g2048.ntuple` (``tuples.lookup_layout``):
 
 * ``weights`` - float32, the tables of all tuples one after the other; the table of a
   tuple of ``k`` cells has ``R**k`` entries, ``R`` the *radix* (16: a cell holds an
@@ -11,7 +11,7 @@ A network is two arrays built by :mod:`plyground.g2048.ntuple`:
   ``core.symmetry.SYMMETRIES``), then by tuple: ``[offset, symmetry, n_runs, (shift,
   mask, to) * n_runs, zeros...]`` (an unused run has mask 0). ``offset`` is where the tuple's table starts in
   ``weights``. The lookup reads the tuple's cells from the board moved by ``symmetry``
-  (:func:`_images`), which is the same as reading the image of the tuple under the
+  (``ntuple.tuples._images``), which is the same as reading the image of the tuple under the
   inverse symmetry from the board itself. In radix 16 the cells are read as *runs*: cells
   that follow each other both in the tuple and in the bitboard are one run, so the index is
   ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need

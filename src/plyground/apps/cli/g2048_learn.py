@@ -1,6 +1,6 @@
 """``plyground 2048 learn``: train an n-tuple network by TD(0), in a run folder you can kill and resume.
 
-The run lives in a folder (:mod:`plyground.g2048.learning`): ``run.json``, ``network.npz``
+The run lives in a folder (:mod:`plyground.g2048.ntuple`): ``run.json``, ``network.npz``
 (checkpointed every ``--checkpoint-minutes``), ``curve.csv`` and ``curve.png``. Ctrl-C
 checkpoints and exits with status 130; ``--resume`` goes on. Registered on the ``2048``
 app by :mod:`plyground.apps.cli.g2048`.
@@ -23,7 +23,7 @@ from plyground.apps.cli import announce_compilation
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from plyground.g2048.learning import Report, TrainingRun
+    from plyground.g2048.ntuple import Report, TrainingRun
 
 __all__ = ["learn"]
 
@@ -221,7 +221,7 @@ def learn(
 
     from plyground.core.files import data_dir
     from plyground.core.seeding import resolve_seed
-    from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
+    from plyground.g2048.ntuple import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
 
     console = Console(stderr=True)
     if resume:

@@ -1,4 +1,4 @@
-"""Training runs of the n-tuple network: a folder that a run checkpoints to, killed and resumed at will.
+"""Training runs of an n-tuple network: a folder that a run checkpoints to, killed and resumed at will.
 
 A run trains one :class:`~plyground.g2048.ntuple.NTupleNetwork` towards a goal (games or
 minutes of training *in all*) and keeps everything in its folder::
@@ -6,23 +6,19 @@ minutes of training *in all*) and keeps everything in its folder::
     run.json      the settings and the goal (a resumed run takes them from here)
     network.npz   the network at the last checkpoint (NTupleNetwork.save, atomic)
     recent.json   the results of the last ``window`` games at the last two checkpoints
-    curve.csv     one row per report: games, moves, seconds, the mean score and the share
-                  of games reaching 2048, 4096, 8192 and 16384 among the last ``window`` games
-    curve.png     the curve (only when matplotlib is installed)
+    curve.csv     one row per report (see :mod:`plyground.g2048.ntuple.curve`)
 
 A report is made every ``report_games`` games (and at the end of :meth:`TrainingRun.run`).
 A checkpoint is taken every ``checkpoint_minutes`` of wall-clock time (and, when set,
 every ``checkpoint_games`` games), at the end and when ``stop`` says so. It writes
-``curve.csv``, then ``recent.json``, then ``network.npz``, each atomically (and redraws
-``curve.png`` at the end, or when a minute has gone since it was drawn), so a run
+``curve.csv``, then ``recent.json``, then ``network.npz``, each atomically, so a run
 killed at any moment loses at most what it learnt since the last checkpoint:
 :class:`TrainingRun` on the same folder goes on from the network's game count, dropping
 the rows of the curve beyond it.
 
 With one worker, learning is reproducible: a run killed and resumed ends with the same
 network, bit for bit, as one that was never stopped (the checkpoints taken at the same
-game counts give the same curve too). With two workers (two cores) it is faster but not
-reproducible (see :meth:`NTupleNetwork.learn`).
+game counts give the same curve too). With two workers it is faster but not reproducible.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -34,292 +30,30 @@ reproducible (see :meth:`NTupleNetwork.learn`).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import math
 import os
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, TypeGuard
-
-import numpy as np
-import numpy.typing as npt
 
 from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
 from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import CorruptFileError, InvalidInputError
-from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
-from plyground.g2048.ntuple import (
-    MAX_HORIZON,
-    Cell,
-    GameResults,
-    LearnStats,
-    NTupleNetwork,
-    Tuples,
-    check_expected_updates,
-    check_lambda,
-    check_restarts,
-    check_stage_tiles,
-    check_tuples,
-    default_tuples,
-)
+from plyground.g2048.board import DEFAULT_P_FOUR
+from plyground.g2048.ntuple.curve import RecentGames, Report, curve_csv, read_curve_and_tiles
+from plyground.g2048.ntuple.network import NTupleNetwork
+from plyground.g2048.ntuple.settings import LearnSettings, check_positive_int, check_steps, is_positive
+from plyground.g2048.ntuple.training import LearnStats
+from plyground.g2048.ntuple.tuples import Cell
 
-__all__ = [
-    "LearnSettings",
-    "Report",
-    "TrainingRun",
-    "default_horizon",
-    "evaluation_seed",
-    "play_greedy_games",
-    "read_curve",
-]
+__all__ = ["TrainingRun", "evaluation_seed", "play_greedy_games"]
 
 RUN_FORMAT = "plyground.g2048.learn"
 RUN_VERSION = 1
 _RECENT_FORMAT = "plyground.g2048.learn.recent"
-_CURVE_COLUMNS = ["games", "moves", "seconds", "mean_score"]
-"""The first columns of ``curve.csv``; a column ``reach_TILE`` follows for each tile of the run's reach."""
-
-
-@dataclass(frozen=True)
-class LearnSettings:
-    """What a training run learns, and how often it reports and checkpoints; saved in ``run.json``.
-
-    Attributes:
-        rows, cols: the board (2 to 4 each).
-        tuples: the network's tuples (None: :func:`~plyground.g2048.ntuple.default_tuples`;
-            stored resolved).
-        stage_tiles: the tiles that start the network's later stages (multi-stage; see
-            :class:`~plyground.g2048.ntuple.NTupleNetwork`); empty for one stage, and for
-            runs saved before stages existed.
-        alpha: the learning rate (see :meth:`NTupleNetwork.learn`).
-        alpha_steps: a schedule of later rates: ``(games, alpha)`` pairs, by increasing
-            games; from the ``games``-th game trained (in all) on, the rate is ``alpha``.
-            Counted in games, not time, so that a resumed run changes its rate at the same
-            game as an uninterrupted one. Stored as lists in ``run.json``.
-        tc: temporal coherence.
-        td_lambda: TD(lambda) with delayed updates (0: TD(0); see :meth:`NTupleNetwork.learn`).
-        horizon: the moves an afterstate waits for its update (None: 1 with ``td_lambda``
-            0, else :func:`default_horizon`; stored resolved).
-        restarts: episodes played again from the middle of each game (see
-            :meth:`NTupleNetwork.learn`; 0 for none, and for runs saved before restarts).
-        expected: learn by expected updates of every legal move (see
-            :meth:`NTupleNetwork.learn`; TD(0) only; false for runs saved before them).
-        p_four: the probability that a spawned tile is a 4.
-        seed: the network's stream of spawns.
-        initial_value: the value of every board before learning.
-        checkpoint_minutes: wall-clock minutes between checkpoints (None: by games only).
-        checkpoint_games: also checkpoint whenever the games trained reach a multiple of
-            this (None: by time only); makes checkpoints happen at known game counts.
-        report_games: a row of the curve every this many games.
-        window: the curve's means and shares are over the last this many games.
-    """
-
-    rows: int = 4
-    cols: int = 4
-    tuples: Tuples | None = None
-    stage_tiles: tuple[int, ...] = ()
-    alpha: float = 0.1
-    alpha_steps: tuple[tuple[int, float], ...] = ()
-    tc: bool = False
-    td_lambda: float = 0.0
-    horizon: int | None = None
-    restarts: int = 0
-    expected: bool = False
-    p_four: float = DEFAULT_P_FOUR
-    seed: int = 0
-    initial_value: float = 0.0
-    checkpoint_minutes: float | None = 5.0
-    checkpoint_games: int | None = None
-    report_games: int = 1000
-    window: int = 1000
-
-    def __post_init__(self) -> None:
-        tuples = default_tuples(self.rows, self.cols) if self.tuples is None else self.tuples
-        object.__setattr__(self, "tuples", check_tuples(tuples, self.rows, self.cols))
-        object.__setattr__(self, "stage_tiles", check_stage_tiles(self.stage_tiles, self.rows, self.cols))
-        if not _positive(self.alpha):
-            raise InvalidInputError(f"alpha must be a positive number, got {self.alpha!r}")
-        object.__setattr__(self, "alpha_steps", _check_steps(self.alpha_steps))
-        if not isinstance(self.tc, bool):
-            raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
-        horizon = self.horizon
-        if horizon is None:
-            check_lambda(self.td_lambda, 2)  # a number from 0 to 1, before its default horizon
-            horizon = 1 if self.td_lambda == 0 else default_horizon(self.td_lambda)
-        td_lambda, horizon = check_lambda(self.td_lambda, horizon)
-        object.__setattr__(self, "td_lambda", td_lambda)
-        object.__setattr__(self, "horizon", horizon)
-        check_restarts(self.restarts)
-        if not isinstance(self.expected, bool):
-            raise InvalidInputError(f"expected must be true or false, got {self.expected!r}")
-        check_expected_updates(self.expected, horizon, self.restarts)
-        check_p_four(self.p_four)
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
-            raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
-        value = self.initial_value
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise InvalidInputError(f"initial_value must be a finite number, got {value!r}")
-        if self.checkpoint_minutes is not None and not _positive(self.checkpoint_minutes):
-            raise InvalidInputError(f"checkpoint_minutes must be a positive number, got {self.checkpoint_minutes!r}")
-        if self.checkpoint_games is not None:
-            _at_least_one(self.checkpoint_games, "checkpoint_games")
-        _at_least_one(self.report_games, "report_games")
-        _at_least_one(self.window, "window")
-
-    @property
-    def resolved_tuples(self) -> Tuples:
-        """The tuples, never None."""
-        assert self.tuples is not None  # resolved by __post_init__
-        return self.tuples
-
-    @property
-    def resolved_horizon(self) -> int:
-        """The horizon, never None."""
-        assert self.horizon is not None  # resolved by __post_init__
-        return self.horizon
-
-    def alpha_at(self, games: int) -> float:
-        """The learning rate of the game that follows ``games`` games trained."""
-        alpha = self.alpha
-        for start, rate in self.alpha_steps:
-            if games >= start:
-                alpha = rate
-        return alpha
-
-    def next_step(self, games: int) -> int | None:
-        """The games trained at which the rate next changes after ``games`` (None: it does not)."""
-        return next((start for start, _ in self.alpha_steps if start > games), None)
-
-    def new_network(self) -> NTupleNetwork:
-        """An untrained network of these settings."""
-        return NTupleNetwork(
-            self.rows,
-            self.cols,
-            self.resolved_tuples,
-            seed=self.seed,
-            initial_value=self.initial_value,
-            stage_tiles=self.stage_tiles,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The settings as JSON data (tuples as lists of ``[row, col]``)."""
-        data = asdict(self)
-        data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
-        data["alpha_steps"] = [list(step) for step in self.alpha_steps]
-        data["stage_tiles"] = list(self.stage_tiles)
-        return data
-
-
-def default_horizon(td_lambda: float) -> int:
-    """The horizon for ``td_lambda`` (0 < ``td_lambda`` < 1) when none is given.
-
-    The fewest moves, at least 2, after which ``td_lambda ** moves`` (the weight the
-    return would give to the moves beyond) is at most 0.1.
-
-    >>> default_horizon(0.5), default_horizon(0.3), default_horizon(0.8)
-    (4, 2, 11)
-
-    Raises:
-        InvalidInputError: ``td_lambda`` is not strictly between 0 and 1 (1 needs a horizon given).
-    """
-    if isinstance(td_lambda, bool) or not isinstance(td_lambda, int | float) or not 0.0 < td_lambda < 1.0:
-        raise InvalidInputError(f"td_lambda {td_lambda!r} has no default horizon: give one (1 to {MAX_HORIZON})")
-    return min(MAX_HORIZON, max(2, math.ceil(math.log(0.1) / math.log(td_lambda) - 1e-9)))
-
-
-def _check_steps(steps: Any) -> tuple[tuple[int, float], ...]:
-    """``steps`` as a tuple of ``(games, alpha)`` pairs, by strictly increasing positive games."""
-    checked: list[tuple[int, float]] = []
-    if isinstance(steps, str | bytes) or not isinstance(steps, Sequence):
-        raise InvalidInputError(f"alpha_steps must be a list of [games, alpha] pairs, got {steps!r}")
-    for step in steps:
-        if isinstance(step, str | bytes) or not isinstance(step, Sequence) or len(step) != 2:
-            raise InvalidInputError(f"an alpha step must be a pair [games, alpha], got {step!r}")
-        games, alpha = step
-        _at_least_one(games, "the games of an alpha step")
-        if not _positive(alpha):
-            raise InvalidInputError(f"the alpha of an alpha step must be a positive number, got {alpha!r}")
-        if checked and games <= checked[-1][0]:
-            raise InvalidInputError(f"alpha steps must be by increasing games, got {games} after {checked[-1][0]}")
-        checked.append((games, float(alpha)))
-    return tuple(checked)
-
-
-def _positive(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float) and 0 < value < math.inf
-
-
-def _at_least_one(value: Any, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
-
-
-@dataclass(frozen=True)
-class Report:
-    """Where training stands: the totals of the network and the results of its last ``window`` games.
-
-    Attributes:
-        games, moves, seconds: the network's training in all.
-        window: the games the means and shares are over (fewer than the setting at the start).
-        mean_score: the mean score of those games (0 without a game).
-        reach: tile -> the share of those games that reached it, for the run's
-            :attr:`TrainingRun.reach_tiles`.
-        max_tile: the largest tile of those games.
-    """
-
-    games: int
-    moves: int
-    seconds: float
-    window: int
-    mean_score: float
-    reach: dict[int, float]
-    max_tile: int
-
-    def csv_row(self) -> list[str]:
-        """The row of ``curve.csv``."""
-        shares = [f"{share:.6g}" for share in self.reach.values()]
-        return [str(self.games), str(self.moves), f"{self.seconds:.3f}", f"{self.mean_score:.3f}", *shares]
-
-
-class _Recent:
-    """The scores and max tiles of the last ``size`` games, oldest first."""
-
-    def __init__(self, size: int, reach: Sequence[int], scores: Sequence[int] = (), tiles: Sequence[int] = ()) -> None:
-        self.size = size
-        self.reach = tuple(reach)
-        self.scores = np.asarray(scores, dtype=np.int64)[-size:]
-        self.tiles = np.asarray(tiles, dtype=np.int64)[-size:]
-
-    def add(self, results: GameResults) -> None:
-        self.scores, self.tiles = self._with(results)
-
-    def _with(self, results: GameResults) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        scores = np.concatenate([self.scores, results.scores[-self.size :]])[-self.size :]
-        tiles = np.concatenate([self.tiles, results.max_tiles[-self.size :]])[-self.size :]
-        return scores, tiles
-
-    def report(self, network: NTupleNetwork, pending: GameResults | None = None) -> Report:
-        """A report of the network with these games (and ``pending`` ones, not added)."""
-        scores, tiles = (self.scores, self.tiles) if pending is None else self._with(pending)
-        n = int(scores.shape[0])
-        done = network.trained
-        return Report(
-            games=done.games,
-            moves=done.moves,
-            seconds=done.seconds,
-            window=n,
-            mean_score=float(scores.mean()) if n else 0.0,
-            reach={tile: float((tiles >= tile).mean()) if n else 0.0 for tile in self.reach},
-            max_tile=int(tiles.max()) if n else 0,
-        )
-
-    def to_json(self, games: int) -> dict[str, Any]:
-        return {"games": games, "scores": self.scores.tolist(), "tiles": self.tiles.tolist()}
 
 
 class TrainingRun:
@@ -350,7 +84,7 @@ class TrainingRun:
         self.settings = settings
         self.network = settings.new_network()
         self.reach_tiles = reach_tiles(settings.rows, settings.cols)
-        self._recent, self._recent_entries = _Recent(settings.window, self.reach_tiles), []
+        self._recent, self._recent_entries = RecentGames(settings.window, self.reach_tiles), []
         self.curve = []
         self._write_settings()
 
@@ -372,7 +106,7 @@ class TrainingRun:
 
     def report(self) -> Report:
         """Where training stands now."""
-        return self._recent.report(self.network)
+        return self._recent.report(self.network.trained)
 
     def done(self) -> bool:
         """Whether the network has reached the goal."""
@@ -422,7 +156,7 @@ class TrainingRun:
 
         def progress(stats: LearnStats) -> None:
             if on_progress is not None:
-                on_progress(self._recent.report(network, stats.results))
+                on_progress(self._recent.report(network.trained, stats.results))
 
         while not self.done() and not (stop is not None and stop()):
             done = network.trained.games
@@ -468,11 +202,7 @@ class TrainingRun:
         The plot is drawn when ``plot`` is true or a minute has gone since it last was.
         """
         games = self.network.trained.games
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([*_CURVE_COLUMNS, *(f"reach_{tile}" for tile in self.reach_tiles)])
-        writer.writerows(row.csv_row() for row in self.curve)
-        atomic_write_text(self.folder / "curve.csv", out.getvalue())
+        atomic_write_text(self.folder / "curve.csv", curve_csv(self.curve, self.reach_tiles))
         entries = [entry for entry in self._recent_entries if entry["games"] != games][-1:]
         self._recent_entries = [*entries, self._recent.to_json(games)]
         write_json(self.folder / "recent.json", {"format": _RECENT_FORMAT, "checkpoints": self._recent_entries})
@@ -494,7 +224,7 @@ class TrainingRun:
             InvalidInputError: a step at or below the games trained so far, or bad steps.
         """
         games = self.network.trained.games
-        checked = _check_steps(steps)
+        checked = check_steps(steps)
         if checked and checked[0][0] <= games:
             raise InvalidInputError(
                 f"a new alpha step must come after the {games:,} games trained so far, not at game {checked[0][0]:,}"
@@ -512,10 +242,10 @@ class TrainingRun:
         if games is not None and minutes is not None:
             raise InvalidInputError("give a goal in games or in minutes, not both")
         if games is not None:
-            _at_least_one(games, "games")
+            check_positive_int(games, "games")
             self._goal = {"games": games}
         elif minutes is not None:
-            if not _positive(minutes):
+            if not is_positive(minutes):
                 raise InvalidInputError(f"minutes must be a positive number, got {minutes!r}")
             self._goal = {"minutes": float(minutes)}
         elif not self._goal:
@@ -549,7 +279,7 @@ class TrainingRun:
             not isinstance(goal, dict)
             or not set(goal) <= {"games", "minutes"}
             or len(goal) > 1
-            or not all(_positive(value) for value in goal.values())
+            or not all(is_positive(value) for value in goal.values())
         ):
             raise CorruptFileError(f"{path}: bad goal {goal!r}")
         self._goal = goal
@@ -569,7 +299,7 @@ class TrainingRun:
             self.network_file, rows=settings.rows, cols=settings.cols, tuples=tuples, stage_tiles=settings.stage_tiles
         )
 
-    def _load_recent(self) -> tuple[_Recent, list[dict[str, Any]]]:
+    def _load_recent(self) -> tuple[RecentGames, list[dict[str, Any]]]:
         games = self.network.trained.games
         size = self.settings.window
         path = self.folder / "recent.json"
@@ -577,7 +307,7 @@ class TrainingRun:
             data = read_json(path)
         except FileNotFoundError:
             if games == 0:
-                return _Recent(size, self.reach_tiles), []
+                return RecentGames(size, self.reach_tiles), []
             raise CorruptFileError(f"{path} is missing: the run cannot be resumed") from None
         entries = data.get("checkpoints") if isinstance(data, dict) else None
         if not isinstance(data, dict) or data.get("format") != _RECENT_FORMAT or not isinstance(entries, list):
@@ -587,9 +317,9 @@ class TrainingRun:
                 scores, tiles = entry.get("scores"), entry.get("tiles")
                 if not (_int_list(scores) and _int_list(tiles) and len(scores) == len(tiles)):
                     raise CorruptFileError(f"{path}: bad scores or tiles for {games} games")
-                return _Recent(size, self.reach_tiles, scores, tiles), [entry]
+                return RecentGames(size, self.reach_tiles, scores, tiles), [entry]
         if games == 0:
-            return _Recent(size, self.reach_tiles), []
+            return RecentGames(size, self.reach_tiles), []
         raise CorruptFileError(f"{path} holds no results for the {games:,} games of {self.network_file.name}")
 
     def _load_curve(self) -> tuple[list[Report], tuple[int, ...]]:
@@ -599,7 +329,7 @@ class TrainingRun:
         board goes on with 2048 to 16384.
         """
         games = self.network.trained.games
-        curve, tiles = _read_curve(self.folder)
+        curve, tiles = read_curve_and_tiles(self.folder)
         if tiles is None:
             tiles = reach_tiles(self.settings.rows, self.settings.cols)
         return [report for report in curve if report.games <= games], tiles
@@ -628,64 +358,6 @@ class TrainingRun:
             figure.savefig(handle, format="png")
 
         atomic_write(self.folder / "curve.png", write)
-
-
-def read_curve(folder: str | os.PathLike[str]) -> list[Report]:
-    """The learning curve of the run in ``folder`` (its ``curve.csv``; empty when there is none yet).
-
-    The rows carry the running means and shares, not the window or the largest tile
-    (``window`` and ``max_tile`` are 0); the reach is over the tiles of the file's columns.
-
-    Raises:
-        CorruptFileError: a file that is not such a curve.
-    """
-    return _read_curve(folder)[0]
-
-
-def _read_curve(folder: str | os.PathLike[str]) -> tuple[list[Report], tuple[int, ...] | None]:
-    """The rows of ``curve.csv`` and the tiles of its reach columns (None without a file)."""
-    path = Path(folder) / "curve.csv"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return [], None
-    except UnicodeDecodeError:
-        raise CorruptFileError(f"{path} is not UTF-8 text") from None
-    rows = list(csv.reader(io.StringIO(text)))
-    tiles = _reach_columns(rows[0]) if rows else None
-    if tiles is None:
-        raise CorruptFileError(f"{path}: not the curve of a training run (its header is {rows[:1]!r})")
-    curve = []
-    for number, row in enumerate(rows[1:], start=2):
-        try:
-            games, moves, seconds, mean, *shares = row
-            curve.append(
-                Report(
-                    games=int(games),
-                    moves=int(moves),
-                    seconds=float(seconds),
-                    window=0,
-                    mean_score=float(mean),
-                    reach=dict(zip(tiles, map(float, shares), strict=True)),
-                    max_tile=0,
-                )
-            )
-        except ValueError:
-            raise CorruptFileError(f"{path}: line {number} is not a row of the curve") from None
-    return curve, tiles
-
-
-def _reach_columns(header: list[str]) -> tuple[int, ...] | None:
-    """The tiles of the ``reach_TILE`` columns of a curve's header (None: not a curve's header)."""
-    if header[: len(_CURVE_COLUMNS)] != _CURVE_COLUMNS:
-        return None
-    tiles: list[int] = []
-    for name in header[len(_CURVE_COLUMNS) :]:
-        tile = name.removeprefix("reach_")
-        if not tile.isdigit() or int(tile) < 2 or int(tile) & (int(tile) - 1) or (tiles and int(tile) <= tiles[-1]):
-            return None
-        tiles.append(int(tile))
-    return tuple(tiles)
 
 
 def _next_multiple(value: int, step: int) -> int:
