@@ -50,6 +50,20 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
     assert out.startswith("2,500 games, ")
 
 
+def test_learn_without_matplotlib_says_once_that_it_draws_no_curve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib... now fails
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setattr("plyground.apps.cli.g2048_learn._PLOT_SECONDS", 0.0)  # try at every checkpoint
+    args = ("--games", "3000", "--checkpoint-minutes", "0.001", "--out", str(tmp_path / "run"))
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, *args)
+    assert status == 0, err
+    notes = [line for line in err.splitlines() if "curve.png" in line]
+    assert notes == ["note: curve.png is not drawn: plots need matplotlib: pip install plyground[tune]"], err
+    assert (tmp_path / "run" / "curve.csv").exists() and not (tmp_path / "run" / "curve.png").exists()
+
+
 def test_a_run_in_the_background_logs_progress_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,7 +16,6 @@ The run folder holds::
     state.pkl          CMA-ES and the current generation's candidates and finished evaluations
     evaluations.csv    every finished evaluation: generation, candidate, mean score, each weight
     best.json          the best weights so far, a weights file that ``plyground 2048 ai --weights`` loads
-    curve.png          every candidate's mean score, the generation's mean and the best so far
 
 ``state.pkl`` is written atomically after every finished evaluation (and at the start of
 every generation), so a run killed at any moment loses at most the evaluations in
@@ -340,6 +339,7 @@ class Tuner:
         backend: Backend | None = None,
         on_game: Callable[[GameResult], None] | None = None,
         on_evaluation: Callable[[int, int, float], None] | None = None,
+        on_generation: Callable[[TuneState], None] | None = None,
     ) -> TuneState:
         """Run (or go on with) the remaining generations; return the final state.
 
@@ -348,10 +348,14 @@ class Tuner:
             on_game: called after every finished game.
             on_evaluation: called with ``(generation, candidate, mean score)`` after every
                 finished evaluation, once it is saved.
+            on_generation: called with the state after every generation, once it is saved
+                (e.g. to draw the curve of ``state.history``).
         """
         while not self.state.done:
             self._evaluate_generation(backend, on_game, on_evaluation)
             self._next_generation()
+            if on_generation is not None:
+                on_generation(self.state)
         return self.state
 
     def _evaluate_generation(
@@ -418,7 +422,6 @@ class Tuner:
             [list(map(float, x)) for x in state.es.ask()] if state.generation < self.settings.generations else []
         )
         self._checkpoint()
-        self._write_plot()
 
     def _write_csv(self) -> None:
         out = io.StringIO()
@@ -428,33 +431,6 @@ class Tuner:
             decoded = self.encoding.decode(vector)
             writer.writerow([generation, candidate, f"{score:.3f}", *(repr(getattr(decoded, n)) for n in TUNED)])
         atomic_write_text(self.folder / "evaluations.csv", out.getvalue())
-
-    def _write_plot(self) -> None:
-        try:
-            from matplotlib.figure import Figure
-        except ImportError:
-            return  # the curve is a picture of evaluations.csv: without matplotlib, the CSV says it all
-        figure = Figure(figsize=(8, 5), dpi=100, layout="constrained")
-        axes = figure.add_subplot()
-        history = self.state.history
-        axes.scatter([g for g, _, _, _ in history], [s for _, _, s, _ in history], s=12, alpha=0.5, label="candidates")
-        best, running = [], -math.inf
-        for generation in sorted({g for g, _, _, _ in history}):
-            running = max(running, *(s for g, _, s, _ in history if g == generation))
-            best.append((generation, running))
-        axes.plot([g for g, _ in best], [s for _, s in best], color="black", marker="o", label="best so far")
-        means = [
-            (generation, statistics.fmean(s for g, _, s, _ in history if g == generation))
-            for generation in sorted({g for g, _, _, _ in history})
-        ]
-        axes.plot([g for g, _ in means], [m for _, m in means], color="tab:orange", label="generation mean")
-        axes.set(title="CMA-ES tuning", xlabel="generation", ylabel=f"mean score over {self.settings.games} games")
-        axes.legend()
-
-        def write(handle: IO[bytes]) -> None:
-            figure.savefig(handle, format="png")
-
-        atomic_write(self.folder / "curve.png", write)
 
 
 def compare_weights(

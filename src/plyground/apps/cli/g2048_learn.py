@@ -31,6 +31,8 @@ _PACKAGE = "plyground.g2048"
 _DEFAULT_MINUTES = 10.0
 _LOG_SECONDS = 60.0
 """When stderr is not a terminal (a run in the background), a progress line this often."""
+_PLOT_SECONDS = 60.0
+"""``curve.png`` is redrawn at a checkpoint when this long has gone since it was drawn (and at the end)."""
 
 
 def _latest_run(root: Path) -> Path:
@@ -88,6 +90,20 @@ def _describe(run: TrainingRun) -> str:
         f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
         f"alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}{lam}{restarts}{expected}, seed {settings.seed}; goal {goal} in all"
+    )
+
+
+def _draw_curve(run: TrainingRun) -> None:
+    """Draw ``curve.png`` of the run from its curve (raises DependencyNotInstalled without matplotlib)."""
+    from plyground.apps.plots import learning_curve
+
+    learning_curve(
+        run.folder / "curve.png",
+        [row.games for row in run.curve],
+        [row.mean_score for row in run.curve],
+        {tile: [row.reach[tile] for row in run.curve] for tile in run.reach_tiles},
+        title=f"n-tuple network, {run.settings.rows}x{run.settings.cols}",
+        window=run.settings.window,
     )
 
 
@@ -219,6 +235,7 @@ def learn(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    from plyground.apps.plots import Redraw
     from plyground.core.files import data_dir
     from plyground.core.seeding import resolve_seed
     from plyground.g2048.ntuple import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
@@ -295,6 +312,13 @@ def learn(
     def on_first() -> None:
         console.print("stopping: saving a checkpoint (Ctrl-C again to quit without it)", highlight=False)
 
+    plot = Redraw(
+        lambda: _draw_curve(run),
+        name="curve.png",
+        every=_PLOT_SECONDS,
+        warn=lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True),
+    )
+
     try:
         with _ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
             console.print(
@@ -321,8 +345,9 @@ def learn(
                     logged[0] = time.monotonic()
 
             on_progress(run.report())
-            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress)
+            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress, on_checkpoint=plot)
             interrupted = stop.is_set()
+        plot(force=True)
     except KeyboardInterrupt:
         print(f"interrupted; the last checkpoint ({run.network_file}) is kept; {resume_hint}", file=sys.stderr)
         raise typer.Exit(130) from None

@@ -37,9 +37,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any, TypeGuard
+from typing import Any, TypeGuard
 
-from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.core.files import atomic_write_text, read_json, write_json
 from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
@@ -68,7 +68,6 @@ class TrainingRun:
     def __init__(self, folder: str | os.PathLike[str], settings: LearnSettings | None = None) -> None:
         self.folder = Path(folder)
         self._goal: dict[str, float] = {}
-        self._plotted = time.monotonic()
         self.curve: list[Report]
         """The rows of ``curve.csv``."""
         self.reach_tiles: tuple[int, ...]
@@ -124,6 +123,7 @@ class TrainingRun:
         workers: int = 1,
         stop: Callable[[], bool] | None = None,
         on_progress: Callable[[Report], None] | None = None,
+        on_checkpoint: Callable[[], None] | None = None,
     ) -> Report:
         """Train until the network has ``games`` games or ``minutes`` of training in all, then checkpoint.
 
@@ -134,6 +134,7 @@ class TrainingRun:
             stop: checked between kernel calls; when it returns True, the run checkpoints
                 and returns early (the Ctrl-C of the command line).
             on_progress: called after every kernel call with a report.
+            on_checkpoint: called after every checkpoint, the last one too (e.g. to draw the curve).
 
         Without ``games`` and ``minutes``, the goal saved in ``run.json`` holds; a new goal
         replaces it there.
@@ -190,26 +191,24 @@ class TrainingRun:
                 settings.checkpoint_minutes is not None and minutes_gone >= settings.checkpoint_minutes
             ):
                 self.checkpoint()
+                if on_checkpoint is not None:
+                    on_checkpoint()
                 since_checkpoint = time.monotonic()
         if not self.curve or self.curve[-1].games != network.trained.games:
             self.curve.append(self.report())
-        self.checkpoint(plot=True)
+        self.checkpoint()
+        if on_checkpoint is not None:
+            on_checkpoint()
         return self.report()  # the curve's rows keep no window or largest tile
 
-    def checkpoint(self, *, plot: bool = False) -> None:
-        """Write ``curve.csv``, ``recent.json`` and ``network.npz`` (in this order, each atomically), then the plot.
-
-        The plot is drawn when ``plot`` is true or a minute has gone since it last was.
-        """
+    def checkpoint(self) -> None:
+        """Write ``curve.csv``, ``recent.json`` and ``network.npz``, in this order, each atomically."""
         games = self.network.trained.games
         atomic_write_text(self.folder / "curve.csv", curve_csv(self.curve, self.reach_tiles))
         entries = [entry for entry in self._recent_entries if entry["games"] != games][-1:]
         self._recent_entries = [*entries, self._recent.to_json(games)]
         write_json(self.folder / "recent.json", {"format": _RECENT_FORMAT, "checkpoints": self._recent_entries})
         self.network.save(self.network_file)
-        if plot or time.monotonic() - self._plotted >= 60:
-            self._write_plot()
-            self._plotted = time.monotonic()
 
     # -----------------------------------------------------------------------------------
     # The folder
@@ -333,31 +332,6 @@ class TrainingRun:
         if tiles is None:
             tiles = reach_tiles(self.settings.rows, self.settings.cols)
         return [report for report in curve if report.games <= games], tiles
-
-    def _write_plot(self) -> None:
-        try:
-            from matplotlib.figure import Figure
-        except ImportError:
-            return  # the plot is a picture of curve.csv: without matplotlib, the CSV says it all
-        figure = Figure(figsize=(8, 7), dpi=100, layout="constrained")
-        top, bottom = figure.subplots(2, 1, sharex=True)
-        games = [row.games for row in self.curve]
-        window = self.settings.window
-        top.plot(games, [row.mean_score for row in self.curve], color="tab:blue")
-        top.set(
-            title=f"n-tuple network, {self.settings.rows}x{self.settings.cols}",
-            ylabel=f"mean score, last {window:,} games",
-        )
-        for tile in self.reach_tiles:
-            bottom.plot(games, [row.reach[tile] for row in self.curve], label=str(tile))
-        bottom.set(xlabel="games trained", ylabel=f"share reaching the tile, last {window:,} games", ylim=(0, 1))
-        if self.reach_tiles:
-            bottom.legend(loc="upper left")
-
-        def write(handle: IO[bytes]) -> None:
-            figure.savefig(handle, format="png")
-
-        atomic_write(self.folder / "curve.png", write)
 
 
 def _next_multiple(value: int, step: int) -> int:
