@@ -164,6 +164,10 @@ def write(path: Path, text: str) -> Path:
         (lambda tmp: write(tmp / "w.json", "{not json"), "is not valid JSON"),
         (lambda tmp: write(tmp / "w.json", BAD_KEYS), "missing"),
         (lambda tmp: write(tmp / "w.json", '{"format": "other"}'), "not a 2048 weights file"),
+        (
+            lambda tmp: write(tmp / "w.json", '{"format": "plyground.g2048.weights", "version": 2}'),
+            "written by a newer plyground",
+        ),
         (lambda tmp: tmp, "cannot read weights file"),
     ],
 )
@@ -176,6 +180,7 @@ def test_a_bad_weights_file_is_a_one_line_error(
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part, str(path))
+    assert err.count(str(path)) == 1  # the file named once
 
 
 def test_a_weights_file_is_used(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

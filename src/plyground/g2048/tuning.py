@@ -39,7 +39,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.core.files import FileFormat, atomic_write, atomic_write_text
 from plyground.core.run_many import Backend, run_many
 from plyground.core.seeding import make_rng
 from plyground.core.stats import mean_interval
@@ -62,8 +62,7 @@ TUNED: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank
 """The weights CMA-ES searches; the positional matrix is kept as in the base weights."""
 
 _LINEAR_SCALE = {"smoothness": 20.0, "game_over": 2000.0}  # weights that are zero in the base
-_SETTINGS_FORMAT = "plyground.g2048.tune"
-_SETTINGS_VERSION = 1
+_SETTINGS_FILE = FileFormat("plyground.g2048.tune", 1, "the settings of a tuning run", "tuning run")
 _STATE_VERSION = 1
 
 
@@ -257,15 +256,8 @@ class Tuner:
         if (self.folder / "tune.json").exists():
             raise InvalidInputError(f"{self.folder} already holds a tuning run: resume it, or choose another folder")
         self.settings = settings
-        write_json(
-            self.folder / "tune.json",
-            {
-                "format": _SETTINGS_FORMAT,
-                "version": _SETTINGS_VERSION,
-                "settings": asdict(settings),
-                "base": self.encoding.base.to_dict(),
-            },
-        )
+        body = {"settings": asdict(settings), "base": self.encoding.base.to_dict()}
+        _SETTINGS_FILE.write(self.folder / "tune.json", body)
         options = {
             "popsize": settings.population,
             "seed": settings.seed + 1,
@@ -281,13 +273,9 @@ class Tuner:
     def _load_settings(self) -> tuple[TuneSettings, Encoding]:
         path = self.folder / "tune.json"
         try:
-            data = read_json(path)
+            data = _SETTINGS_FILE.read(path)
         except FileNotFoundError:
             raise InvalidInputError(f"no tuning run to resume in {self.folder} (no tune.json)") from None
-        if not isinstance(data, dict) or data.get("format") != _SETTINGS_FORMAT:
-            raise CorruptFileError(f"{path}: not the settings of a tuning run")
-        if data.get("version") != _SETTINGS_VERSION:
-            raise CorruptFileError(f"{path}: unsupported version {data.get('version')!r}")
         try:
             settings = TuneSettings(**data["settings"])
             base = Weights.from_dict(data["base"])
@@ -396,19 +384,11 @@ class Tuner:
             -state.best[2],
         ):
             state.best = (score, state.generation, candidate, vector)
-            best = self.encoding.decode(vector)
-            write_json(
-                self.folder / "best.json",
-                {
-                    "format": "plyground.g2048.weights",
-                    "version": 1,
-                    "note": (
-                        f"tuned by CMA-ES: mean score {score:.1f} over {self.settings.games} games, "
-                        f"generation {state.generation}, candidate {candidate}"
-                    ),
-                    "weights": best.to_dict(),
-                },
+            note = (
+                f"tuned by CMA-ES: mean score {score:.1f} over {self.settings.games} games, "
+                f"generation {state.generation}, candidate {candidate}"
             )
+            self.encoding.decode(vector).save(self.folder / "best.json", note=note)
         self._checkpoint()
         self._write_csv()
 

@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from plyground.core.files import atomic_write
+from plyground.core.files import FileFormat, atomic_write
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.ntuple.training import Training, check_count
 from plyground.g2048.ntuple.tuples import Cell, Tuples, check_tuples, short_form
@@ -35,10 +35,12 @@ from plyground.g2048.ntuple.tuples import Cell, Tuples, check_tuples, short_form
 if TYPE_CHECKING:
     from plyground.g2048.ntuple.network import NTupleNetwork
 
-__all__ = ["FORMAT", "VERSION", "check_arrays", "check_wanted", "header", "read", "write"]
+__all__ = ["NETWORK_FILE", "check_arrays", "check_wanted", "header", "read", "write"]
 
-FORMAT = "plyground.g2048.ntuple"
-VERSION = 1
+NETWORK_FILE = FileFormat("plyground.g2048.ntuple", 1, "an n-tuple network", "network")
+"""The header of a network's file (a format of its own inside the archive)."""
+_ZIP_MAGIC = b"PK\x03\x04"  # an .npz is a zip archive
+_NPY_MAGIC = b"\x93NUMPY"  # a single .npy array
 _KEYS = frozenset({"format", "version", "rows", "cols", "tuples", "rng_state", "tc", "training"})
 _OPTIONAL_KEYS = frozenset({"stage_tiles", "radix"})  # files written before them: one stage, radix 16
 
@@ -55,18 +57,18 @@ def header(
     trained: Training,
 ) -> dict[str, Any]:
     """The header of a network's file."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rows": rows,
-        "cols": cols,
-        "tuples": [[list(cell) for cell in cells] for cells in tuples],
-        "stage_tiles": list(stage_tiles),
-        "radix": radix,
-        "rng_state": rng_state,
-        "tc": tc,
-        "training": {"games": trained.games, "moves": trained.moves, "seconds": trained.seconds},
-    }
+    return NETWORK_FILE.stamp(
+        {
+            "rows": rows,
+            "cols": cols,
+            "tuples": [[list(cell) for cell in cells] for cells in tuples],
+            "stage_tiles": list(stage_tiles),
+            "radix": radix,
+            "rng_state": rng_state,
+            "tc": tc,
+            "training": {"games": trained.games, "moves": trained.moves, "seconds": trained.seconds},
+        }
+    )
 
 
 def write(
@@ -96,6 +98,12 @@ def read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.ND
     arrays: dict[str, npt.NDArray[Any]] = {}
     try:
         with open(path, "rb") as handle:  # opened here, so that it is closed whatever numpy raises
+            magic = handle.read(len(_NPY_MAGIC))
+            handle.seek(0)
+            if magic == _NPY_MAGIC:
+                raise CorruptFileError(f"{path} is not an n-tuple network file: it holds one array, not an archive")
+            if not magic.startswith(_ZIP_MAGIC):  # numpy would try it as a pickle, and say how to allow that
+                raise CorruptFileError(f"{path} is not a readable n-tuple network file (not a numpy .npz archive)")
             archive = np.load(handle, allow_pickle=False)
             if not isinstance(archive, np.lib.npyio.NpzFile):
                 raise CorruptFileError(f"{path} is not an n-tuple network file: it holds one array, not an archive")
@@ -188,10 +196,10 @@ def _check_header(raw: npt.NDArray[Any]) -> dict[str, Any]:
         head = json.loads(raw.tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise InvalidInputError("the header is not UTF-8 JSON") from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise InvalidInputError(f"not an n-tuple network: expected format {FORMAT!r}")
-    if head.get("version") != VERSION:
-        raise InvalidInputError(f"unsupported version {head.get('version')!r}, expected {VERSION}")
+    try:
+        head = NETWORK_FILE.check(head)
+    except CorruptFileError as exc:  # an InvalidInputError here: the caller names the file
+        raise InvalidInputError(str(exc)) from None
     missing = sorted(_KEYS - head.keys())
     unknown = sorted(head.keys() - _KEYS - _OPTIONAL_KEYS)
     if missing or unknown:

@@ -39,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from plyground.core.files import atomic_write_text, read_json, write_json
+from plyground.core.files import FileFormat, atomic_write_text
 from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
@@ -51,9 +51,11 @@ from plyground.g2048.ntuple.tuples import Cell
 
 __all__ = ["TrainingRun", "evaluation_seed", "play_greedy_games"]
 
-RUN_FORMAT = "plyground.g2048.learn"
-RUN_VERSION = 1
-_RECENT_FORMAT = "plyground.g2048.learn.recent"
+RUN_FILE = FileFormat("plyground.g2048.learn", 1, "the settings of a training run", "training run")
+"""``run.json``: ``{"format": ..., "version": 1, "settings": {...}, "goal": {"games": N} or {"minutes": M}}``."""
+_RECENT_FILE = FileFormat(
+    "plyground.g2048.learn.recent", 1, "the recent games of a training run", "recent games", unversioned=1
+)  # files written before it had a version are version 1
 
 
 class TrainingRun:
@@ -207,7 +209,7 @@ class TrainingRun:
         atomic_write_text(self.folder / "curve.csv", curve_csv(self.curve, self.reach_tiles))
         entries = [entry for entry in self._recent_entries if entry["games"] != games][-1:]
         self._recent_entries = [*entries, self._recent.to_json(games)]
-        write_json(self.folder / "recent.json", {"format": _RECENT_FORMAT, "checkpoints": self._recent_entries})
+        _RECENT_FILE.write(self.folder / "recent.json", {"checkpoints": self._recent_entries})
         self.network.save(self.network_file)
 
     # -----------------------------------------------------------------------------------
@@ -254,25 +256,14 @@ class TrainingRun:
         self._write_settings()
 
     def _write_settings(self) -> None:
-        data = {"format": RUN_FORMAT, "version": RUN_VERSION, "settings": self.settings.to_json(), "goal": self._goal}
-        text = json.dumps(data, indent=1)
-        number = r"(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
-        text = re.sub(rf"\[\s+{number},\s+{number}\s+\]", r"[\1, \2]", text)  # a cell, an alpha step on one line
-        text = re.sub(
-            r"\[\s+((?:\[\d+, \d+\],?\s+)+)\]", lambda m: f"[{' '.join(m.group(1).split())}]", text
-        )  # a tuple
-        atomic_write_text(self.run_file, text + "\n")
+        RUN_FILE.write(self.run_file, {"settings": self.settings.to_json(), "goal": self._goal}, dumps=_run_json)
 
     def _load_settings(self) -> LearnSettings:
         path = self.run_file
         try:
-            data = read_json(path)
+            data = RUN_FILE.read(path)
         except FileNotFoundError:
             raise InvalidInputError(f"no training run to resume in {self.folder} (no run.json)") from None
-        if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
-            raise CorruptFileError(f"{path}: not the settings of a training run")
-        if data.get("version") != RUN_VERSION:
-            raise CorruptFileError(f"{path}: unsupported version {data.get('version')!r}")
         goal = data.get("goal")
         if (
             not isinstance(goal, dict)
@@ -303,14 +294,14 @@ class TrainingRun:
         size = self.settings.window
         path = self.folder / "recent.json"
         try:
-            data = read_json(path)
+            data = _RECENT_FILE.read(path)
         except FileNotFoundError:
             if games == 0:
                 return RecentGames(size, self.reach_tiles), []
             raise CorruptFileError(f"{path} is missing: the run cannot be resumed") from None
-        entries = data.get("checkpoints") if isinstance(data, dict) else None
-        if not isinstance(data, dict) or data.get("format") != _RECENT_FORMAT or not isinstance(entries, list):
-            raise CorruptFileError(f"{path}: not the recent games of a training run")
+        entries = data.get("checkpoints")
+        if not isinstance(entries, list):
+            raise CorruptFileError(f"{path}: not the recent games of a training run (no list of checkpoints)")
         for entry in entries:
             if isinstance(entry, dict) and entry.get("games") == games:
                 scores, tiles = entry.get("scores"), entry.get("tiles")
@@ -332,6 +323,15 @@ class TrainingRun:
         if tiles is None:
             tiles = reach_tiles(self.settings.rows, self.settings.cols)
         return [report for report in curve if report.games <= games], tiles
+
+
+def _run_json(data: Any) -> str:
+    """``run.json``'s text: indented JSON with each cell, alpha step and tuple on one line."""
+    text = json.dumps(data, indent=1)
+    number = r"(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+    text = re.sub(rf"\[\s+{number},\s+{number}\s+\]", r"[\1, \2]", text)  # a cell, an alpha step on one line
+    text = re.sub(r"\[\s+((?:\[\d+, \d+\],?\s+)+)\]", lambda m: f"[{' '.join(m.group(1).split())}]", text)  # a tuple
+    return text + "\n"
 
 
 def _next_multiple(value: int, step: int) -> int:
