@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plyground.core.seeding import resolve_seed
+from plyground.core.splitmix import GOLDEN_INT, MASK64, mix64
 from plyground.errors import InvalidInputError
 from plyground.g2048 import _ntuple_kernels as NK
 from plyground.g2048.board import check_p_four
@@ -129,6 +130,9 @@ def check_seed(seed: int | None) -> int:
 def check_lambda(td_lambda: Any, horizon: Any) -> tuple[float, int]:
     """``(td_lambda, horizon)`` checked: a number in [0, 1] and an integer in [1, MAX_HORIZON].
 
+    >>> check_lambda(0, 1), check_lambda(0.5, 4)
+    ((0.0, 1), (0.5, 4))
+
     Raises:
         InvalidInputError: either is out of range, or ``td_lambda`` is above 0 with a
             horizon of 1 (which would ignore it).
@@ -166,25 +170,10 @@ def check_expected_updates(expected: bool, horizon: int, restarts: int) -> None:
 # ---------------------------------------------------------------------------------------
 # Learning
 
-_MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-"""The step of the splitmix64 streams of spawns (as in the kernels)."""
-
 _Int64s = npt.NDArray[Any]
 """A one-dimensional array that a kernel fills (int64 results, or the uint64 state of a stream)."""
 _Play = Callable[[int, _Int64s, _Int64s, _Int64s, _Int64s], int]
 """Play and learn from ``n`` games on a stream: ``(n, rng, scores, tiles, moves) -> moves learnt from``."""
-
-
-def _splitmix64(z: int) -> int:
-    """The splitmix64 output function (``_kernels._mix64``) on a Python int.
-
-    >>> hex(_splitmix64(0x9E3779B97F4A7C15))
-    '0xe220a8397b1dcdaf'
-    """
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
 
 
 def results_arrays(games: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -302,8 +291,8 @@ def _learn_in_threads(
     records the totals and calls ``on_progress``.
     """
     state = int(net.rng[0])
-    streams = [_splitmix64((state + (k + 1) * _GOLDEN) & _MASK64) for k in range(workers)]
-    net.rng[0] = np.uint64((state + workers * _GOLDEN) & _MASK64)
+    streams = [mix64(state + (k + 1) * GOLDEN_INT) for k in range(workers)]
+    net.rng[0] = np.uint64((state + workers * GOLDEN_INT) & MASK64)
     scores, tiles, moves = results_arrays(games)
     lock = threading.Lock()
     halt = threading.Event()
