@@ -289,7 +289,7 @@ def main() -> None:
     try:
         check_lambda(args.td_lambda, args.horizon)
         check_restarts(args.restarts)
-        check_expected_updates(args.expected, args.horizon, args.restarts)
+        check_expected_updates(args.expected, args.horizon, args.restarts, td_lambda=args.td_lambda)
         for size in args.sizes:
             check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
     except (InvalidInputError, ValueError) as exc:

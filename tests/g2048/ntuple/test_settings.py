@@ -54,6 +54,8 @@ SETTINGS = LearnSettings(
         ({"expected": 1}, "expected must be true or false, got 1"),
         ({"expected": True, "restarts": 1}, "expected updates are TD\\(0\\)"),
         ({"expected": True, "td_lambda": 0.5, "horizon": None}, "expected updates are TD\\(0\\)"),
+        ({"expected": True, "td_lambda": 0.5, "horizon": None}, "they take no td_lambda \\(0.5\\)$"),  # not horizon
+        ({"expected": True, "td_lambda": 0.5, "horizon": 3}, "no td_lambda \\(0.5\\) and no horizon above 1 \\(3\\)$"),
         ({"stage_tiles": (256, 128)}, "stage tiles must increase: 128 comes after 256"),
         ({"stage_tiles": (2048,)}, "stage tile 2048 is not a power of two from 4 to 1024"),
         ({"stage_tiles": (100,)}, "stage tile 100 is not a power of two"),

@@ -70,6 +70,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
 
 
+def _count(number: float, noun: str) -> str:
+    """``1 game``, ``1,500 games``, ``0.5 minutes``: the number and the noun, plural unless the number is 1.
+
+    >>> _count(1, "minute"), _count(1500, "game"), _count(0.5, "minute")
+    ('1 minute', '1,500 games', '0.5 minutes')
+    """
+    text = f"{number:,}" if isinstance(number, int) else f"{number:,g}"
+    return f"{text} {noun}" if number == 1 else f"{text} {noun}s"
+
+
 def _shares(report: Report) -> str:
     """The shares of the four largest tiles reached (or the best tile, when none of the reach tiles was)."""
     reached = [f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0][-4:]
@@ -78,16 +88,16 @@ def _shares(report: Report) -> str:
 
 def _describe(run: TrainingRun) -> str:
     games, minutes = run.goal
-    goal = f"{games:,} games" if games is not None else f"{minutes:g} minutes of training"
+    goal = _count(games, "game") if games is not None else f"{_count(minutes or 0.0, 'minute')} of training"
     settings = run.settings
     steps = "".join(f", {rate:g} from game {games:,}" for games, rate in settings.alpha_steps)
     lam = f", lambda {settings.td_lambda:g} over {settings.horizon} moves" if settings.resolved_horizon > 1 else ""
     tiles = settings.stage_tiles
     stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
-    restarts = f", {settings.restarts} restarts a game" if settings.restarts else ""
+    restarts = f", {_count(settings.restarts, 'restart')} a game" if settings.restarts else ""
     expected = ", expected updates" if settings.expected else ""
     return (
-        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
+        f"{settings.rows}x{settings.cols}, {_count(len(settings.resolved_tuples), 'tuple')}{stages}, "
         f"alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}{lam}{restarts}{expected}, seed {settings.seed}; goal {goal} in all"
     )
@@ -266,11 +276,23 @@ def learn(
             run.reschedule(_alpha_steps(alpha_step))
         trained = run.network.trained
         console.print(
-            f"resuming {folder}: {trained.games:,} games trained in {_duration(trained.seconds)}",
+            f"resuming {folder}: {_count(trained.games, 'game')} trained in {_duration(trained.seconds)}",
             highlight=False,
             soft_wrap=True,
         )
     else:
+        if expected:  # name the options, as LearnSettings cannot
+            clashes = [
+                name
+                for name, clash in (
+                    ("--lambda", bool(td_lambda)),
+                    ("--horizon", horizon is not None and horizon > 1),
+                    ("--restarts", bool(restarts)),
+                )
+                if clash
+            ]
+            if clashes:
+                raise InvalidInputError(f"expected updates are TD(0): --expected takes no {' and no '.join(clashes)}")
         settings = LearnSettings(
             rows=4 if rows is None else rows,
             cols=4 if cols is None else cols,
@@ -353,8 +375,9 @@ def learn(
         raise typer.Exit(130) from None
     trained = run.network.trained
     summary = (
-        f"{trained.games:,} games, {trained.moves:,} moves in {_duration(trained.seconds)} of training: "
-        f"mean score {report.mean_score:,.0f} over the last {report.window:,} games, {_shares(report)}; "
+        f"{_count(trained.games, 'game')}, {_count(trained.moves, 'move')} "
+        f"in {_duration(trained.seconds)} of training: "
+        f"mean score {report.mean_score:,.0f} over the last {_count(report.window, 'game')}, {_shares(report)}; "
         f"network in {run.network_file}"
     )
     if interrupted:

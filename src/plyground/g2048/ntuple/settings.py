@@ -78,7 +78,7 @@ class LearnSettings:
         object.__setattr__(self, "alpha_steps", check_steps(self.alpha_steps))
         if not isinstance(self.tc, bool):
             raise InvalidInputError(f"tc must be true or false, got {self.tc!r}")
-        horizon = self.horizon
+        horizon = asked_horizon = self.horizon  # None: the default of td_lambda, not one asked for
         if horizon is None:
             check_lambda(self.td_lambda, 2)  # a number from 0 to 1, before its default horizon
             horizon = 1 if self.td_lambda == 0 else default_horizon(self.td_lambda)
@@ -88,7 +88,7 @@ class LearnSettings:
         check_restarts(self.restarts)
         if not isinstance(self.expected, bool):
             raise InvalidInputError(f"expected must be true or false, got {self.expected!r}")
-        check_expected_updates(self.expected, horizon, self.restarts)
+        check_expected_updates(self.expected, asked_horizon or 1, self.restarts, td_lambda=td_lambda)
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")

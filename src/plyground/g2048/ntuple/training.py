@@ -157,14 +157,31 @@ def check_restarts(restarts: Any) -> int:
     return restarts
 
 
-def check_expected_updates(expected: bool, horizon: int, restarts: int) -> None:
-    """Refuse expected updates with a ``horizon`` above 1 or ``restarts``: they are TD(0) over fresh games.
+def check_expected_updates(expected: bool, horizon: int, restarts: int, *, td_lambda: float = 0.0) -> None:
+    """Refuse expected updates with a ``td_lambda`` above 0, a ``horizon`` above 1 or ``restarts``: they are TD(0).
+
+    >>> check_expected_updates(True, 1, 0)  # TD(0) over fresh games: fine
+    >>> check_expected_updates(True, 1, 2, td_lambda=0.5)
+    Traceback (most recent call last):
+    ...
+    plyground.errors.InvalidInputError: expected updates are TD(0): they take no td_lambda (0.5) and no restarts (2)
 
     Raises:
-        InvalidInputError: they come with either.
+        InvalidInputError: they come with any of them (the message names those given).
     """
-    if expected and (horizon > 1 or restarts > 0):
-        raise InvalidInputError("expected updates are TD(0): they take neither a horizon above 1 nor restarts")
+    if not expected:
+        return
+    given = [
+        f"{name} ({value:g})"
+        for name, value, clash in (
+            ("td_lambda", td_lambda, td_lambda > 0),
+            ("horizon above 1", horizon, horizon > 1),
+            ("restarts", restarts, restarts > 0),
+        )
+        if clash
+    ]
+    if given:
+        raise InvalidInputError(f"expected updates are TD(0): they take no {' and no '.join(given)}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -237,7 +254,7 @@ def learn(
     p_four = check_p_four(p_four)
     if not isinstance(expected, bool):
         raise InvalidInputError(f"expected must be True or False, got {expected!r}")
-    check_expected_updates(expected, horizon, restarts)
+    check_expected_updates(expected, horizon, restarts, td_lambda=td_lambda)
     threshold = np.uint64(min(int(p_four * 2**32), 2**32))
     net = tables(bool(tc))
     network = (net.rows, net.cols, threshold, net.weights, net.lookups)
