@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from plyground.core.stats import summarize_scores
 from plyground.errors import CorruptFileError
 from plyground.g2048.ntuple.training import GameResults, Training
 
@@ -76,15 +77,15 @@ class RecentGames:
     def report(self, done: Training, pending: GameResults | None = None) -> Report:
         """A report of a network trained ``done`` with these games (and ``pending`` ones, not added)."""
         scores, tiles = (self.scores, self.tiles) if pending is None else self._with(pending)
-        n = int(scores.shape[0])
+        summary = summarize_scores(scores.tolist(), tiles.tolist(), tiles=self.reach)
         return Report(
             games=done.games,
             moves=done.moves,
             seconds=done.seconds,
-            window=n,
-            mean_score=float(scores.mean()) if n else 0.0,
-            reach={tile: float((tiles >= tile).mean()) if n else 0.0 for tile in self.reach},
-            max_tile=int(tiles.max()) if n else 0,
+            window=summary.games,
+            mean_score=summary.mean_score,
+            reach=dict(summary.reach),
+            max_tile=summary.max_tile,
         )
 
     def to_json(self, games: int) -> dict[str, Any]:
