@@ -47,8 +47,7 @@ from rich.table import Table
 
 from _common import add_record_options, build_native, native_rate, print_json, run_native
 from plyground._jit import kernel
-from plyground.g2048.learning import REACH_TILES, Report, read_curve
-from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple import NTupleNetwork, Report, read_curve
 
 CANDIDATE_READS = 4 * 32
 """Weights a move reads at most: 32 lookups for each of up to four afterstates."""
@@ -84,8 +83,9 @@ def print_curve(folder: str, every: float, options: argparse.Namespace) -> None:
     for report in curve:
         if not picked or report.seconds >= 60 * every * (len(picked)) or report is curve[-1]:
             picked.append(report)
+    tiles = list(curve[0].reach)  # the curve's reach columns
     table = Table(title=f"learning curve of {folder}")
-    for name in ("minutes", "games", "moves", "moves/s", "mean score", *(f"{tile}" for tile in REACH_TILES)):
+    for name in ("minutes", "games", "moves", "moves/s", "mean score", *(f"{tile}" for tile in tiles)):
         table.add_column(name, justify="right")
     rows = []
     previous = None
@@ -93,7 +93,7 @@ def print_curve(folder: str, every: float, options: argparse.Namespace) -> None:
         rate = None
         if previous is not None and report.seconds > previous.seconds:
             rate = (report.moves - previous.moves) / (report.seconds - previous.seconds)
-        reach = [report.reach[tile] for tile in REACH_TILES]
+        reach = [report.reach[tile] for tile in tiles]
         table.add_row(
             f"{report.seconds / 60:.1f}",
             f"{report.games:,}",
@@ -104,7 +104,7 @@ def print_curve(folder: str, every: float, options: argparse.Namespace) -> None:
         )
         rows.append({"minutes": round(report.seconds / 60, 2), "games": report.games, "moves": report.moves,
                      "moves_per_s": round(rate) if rate else None, "mean_score": round(report.mean_score),
-                     **{f"reach_{tile}": share for tile, share in zip(REACH_TILES, reach, strict=True)}})  # fmt: skip
+                     **{f"reach_{tile}": share for tile, share in zip(tiles, reach, strict=True)}})  # fmt: skip
         previous = report
     Console(width=max(120, Console().width)).print(table)
     print_json("ntuple_curve", {"run": folder, "rows": rows}, options)

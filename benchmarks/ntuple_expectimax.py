@@ -36,6 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import add_record_options, print_json
+from plyground.core import stats
 from plyground.core.run_many import Backend, run_many
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 
@@ -60,12 +61,10 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean and its 95% interval (normal approximation; the mean twice for one value)."""
+    """The mean and its 95% interval (Student's t; the mean twice for one value)."""
     mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = Z_95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
+    low, high = stats.mean_interval(values) or (mean, mean)
+    return mean, low, high
 
 
 def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:

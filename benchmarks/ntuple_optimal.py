@@ -61,13 +61,13 @@ from _common import add_record_options, print_json
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
-from plyground.g2048.learning import default_horizon
 from plyground.g2048.ntuple import (
     NTupleNetwork,
     check_expected_updates,
     check_lambda,
     check_restarts,
     check_stage_tiles,
+    default_horizon,
     default_tuples,
 )
 from plyground.g2048.solver import Solution, default_directory, solve
@@ -290,7 +290,7 @@ def main() -> None:
     try:
         check_lambda(args.td_lambda, args.horizon)
         check_restarts(args.restarts)
-        check_expected_updates(args.expected, args.horizon, args.restarts)
+        check_expected_updates(args.expected, args.horizon, args.restarts, td_lambda=args.td_lambda)
         for size in args.sizes:
             check_stage_tiles(args.stage_tile, *(int(n) for n in size.split("x")))
     except (InvalidInputError, ValueError) as exc:

@@ -97,6 +97,12 @@ def _write_plots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_plots([], tmp_path)
 
 
+def _learning_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plyground.apps.plots import figure
+
+    figure()
+
+
 def _render_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from plyground.apps.render import render_board
     from plyground.g2048 import Board
@@ -130,6 +136,7 @@ def _dask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 RAISE_SITES: list[tuple[str, tuple[str, ...], Callable[[Path, pytest.MonkeyPatch], None], str]] = [
     ("report-plots", ("matplotlib", "matplotlib.figure"), _write_plots, "tune"),
+    ("plots-figure", ("matplotlib", "matplotlib.figure"), _learning_curve, "tune"),
     ("render-pillow", ("PIL",), _render_board, "video"),
     ("render-video", ("imageio_ffmpeg",), _render_replay, "video"),
     ("gym-env", ("gymnasium",), _gym_env, "gym"),

@@ -54,11 +54,16 @@ _CHECKED: set[str] = set()
 _STAMP = "kernels.sha256"
 
 
+_COMPILED_IN = ("core/splitmix.py", "g2048/_tables.py")
+"""Modules that are not kernel files but whose constants kernels compile in: part of every folder's digest."""
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
 def _kernel_digest(directory: str) -> tuple[list[str], str]:
-    """The kernel files of a folder and a digest of their contents and of this module (which they compile in)."""
+    """The kernel files of a folder and a digest of their contents, of this module and of :data:`_COMPILED_IN`."""
     sources = sorted(glob.glob(os.path.join(directory, "*kernels.py")))
     digest = hashlib.sha256()
-    for source in [*sources, __file__]:
+    for source in [*sources, __file__, *(os.path.join(_PACKAGE, name) for name in _COMPILED_IN)]:
         with open(source, "rb") as handle:
             digest.update(handle.read())
     return sources, digest.hexdigest()
@@ -100,7 +105,8 @@ def drop_stale_cache(module_file: str) -> None:
     numba checks a cached kernel against its own file only, not against the kernels of
     other files that it calls (and compiles into itself), so a change to ``_kernels.py``
     could leave ``_search_kernels.py`` running stale code. The kernel files of a folder
-    are therefore treated as one: a digest of all of them is kept beside their cache (in
+    are therefore treated as one: a digest of all of them (and of the modules whose
+    constants they compile in, :data:`_COMPILED_IN`) is kept beside their cache (in
     :func:`cache_folder`), and when it changes, their cache files are removed before
     anything is loaded.
     """

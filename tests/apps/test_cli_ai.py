@@ -58,11 +58,10 @@ def test_ai_plays_seeded_games_and_prints_the_table_and_shares(
         assert rows[seed][2:5] == [f"{result.score:,}", str(result.max_tile), f"{result.moves:,}"]
     summary = summarize(expected.values())
     assert summary.interval is not None
-    assert f"mean score      {summary.mean_score:,.0f} (95% interval {summary.interval[0]:,.0f}" in out
+    text = " ".join(out.split())
+    assert f"mean score {summary.mean_score:,.0f} (95% interval {summary.interval[0]:,.0f}" in text
     assert "median score" in out
-    for tile in (2048, 4096, 8192, 16384, 32768):
-        assert f"reached {tile}" in out
-    assert "0% (0/3)" in out
+    assert "reached" not in out  # a 2x3 board holds tiles up to 128: no tile of the reach list
 
     names = sorted(path.name for path in tmp_path.iterdir())
     assert names == [f"2048-2x3-seed{seed}.json" for seed in (5, 6, 7)]
@@ -131,7 +130,7 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(
     assert status == 130
     assert "interrupted: 2 of 5 games finished" in err
     assert sorted(table_rows(out)) == [5, 6]
-    assert "reached 2048" in out
+    assert "median score" in out  # the summary of the finished games (no reach row on 2x3)
 
 
 def test_ctrl_c_before_any_game_ends(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,6 +164,10 @@ def write(path: Path, text: str) -> Path:
         (lambda tmp: write(tmp / "w.json", "{not json"), "is not valid JSON"),
         (lambda tmp: write(tmp / "w.json", BAD_KEYS), "missing"),
         (lambda tmp: write(tmp / "w.json", '{"format": "other"}'), "not a 2048 weights file"),
+        (
+            lambda tmp: write(tmp / "w.json", '{"format": "plyground.g2048.weights", "version": 2}'),
+            "written by a newer plyground",
+        ),
         (lambda tmp: tmp, "cannot read weights file"),
     ],
 )
@@ -177,6 +180,7 @@ def test_a_bad_weights_file_is_a_one_line_error(
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part, str(path))
+    assert err.count(str(path)) == 1  # the file named once
 
 
 def test_a_weights_file_is_used(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -327,7 +331,7 @@ def test_the_live_view_shows_the_game_and_the_last_decision() -> None:
 
 
 def test_the_summary_view_of_one_game() -> None:
-    replay = Replay(2, 2, seed=3)
+    replay = Replay(4, 4, seed=3)
     summary = summarize([GameResult(3, 1234, 2048, 100, 2.5, 3.0, replay)])
     text = render(aiview.summary_view(summary, title="title here"))
     assert "title here" in text

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from plyground.apps.results import ResultsStore
+from plyground.errors import install_command
 from plyground.g2048.autoplay import GameSpec, play_spec
 from tests.apps.test_cli import assert_one_line_error, run_cli
 
@@ -129,6 +131,19 @@ def test_tune_writes_a_run_folder_that_ai_loads_and_resume_goes_on(
     status, out, err = run_cli(capsys, "2048", "tune", "--resume", "--workers", "1")  # the latest run: all done
     assert status == 0, err
     assert f"resuming {folder}: 6 of 6 evaluations done" in err
+
+
+def test_tune_without_matplotlib_says_once_that_it_draws_no_curve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("cma")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib... now fails
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    status, _, err = run_cli(capsys, "2048", "tune", *TUNE, "--workers", "1", "--out", str(tmp_path / "run"))
+    assert status == 0, err
+    notes = [line for line in err.splitlines() if "curve.png" in line]
+    assert notes == [f"note: curve.png is not drawn: plots need matplotlib: {install_command('tune')}"], err
+    assert (tmp_path / "run" / "evaluations.csv").exists() and not (tmp_path / "run" / "curve.png").exists()
 
 
 @pytest.mark.parametrize(

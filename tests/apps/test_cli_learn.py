@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.g2048.learning import TrainingRun
-from plyground.g2048.ntuple import NTupleNetwork
+from plyground.errors import install_command
+from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
 from tests.apps.test_cli import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "2", "--seed", "3")
@@ -33,7 +33,7 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
         "recent.json",
         "run.json",
     ]
-    assert f"learning in {folder}: 2x2, 1 tuples, alpha 0.1, seed 3; goal 1,500 games in all, 1 worker" in err
+    assert f"learning in {folder}: 2x2, 1 tuple, alpha 0.1, seed 3; goal 1,500 games in all, 1 worker" in err
     summary, evaluation = out.strip().splitlines()
     assert summary.startswith("1,500 games, ") and summary.endswith(f"network in {folder / 'network.npz'}")
     assert "mean score" in summary and "over the last 1,000 games" in summary
@@ -49,6 +49,31 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
     status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder))  # the goal is reached
     assert status == 0, err
     assert out.startswith("2,500 games, ")
+
+
+def test_learn_without_matplotlib_says_once_that_it_draws_no_curve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib... now fails
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setattr("plyground.apps.cli.g2048_learn._PLOT_SECONDS", 0.0)  # try at every checkpoint
+    args = ("--games", "3000", "--checkpoint-minutes", "0.001", "--out", str(tmp_path / "run"))
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, *args)
+    assert status == 0, err
+    notes = [line for line in err.splitlines() if "curve.png" in line]
+    assert notes == [f"note: curve.png is not drawn: plots need matplotlib: {install_command('tune')}"], err
+    assert (tmp_path / "run" / "curve.csv").exists() and not (tmp_path / "run" / "curve.png").exists()
+
+
+def test_counts_of_one_are_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TrainingRun, "run", lambda self, **kwargs: self.report())  # no minute of training here
+    args = ("--minutes", "1", "--restarts", "1", "--out", str(tmp_path / "run"))
+    status, out, err = run_cli(capsys, "2048", "learn", *SMALL, *args)
+    assert status == 0, err
+    assert "2x2, 1 tuple, alpha 0.1, 1 restart a game, seed 3; goal 1 minute of training in all, 1 worker" in err
+    assert out.startswith("0 games, 0 moves in 0.0 s of training")
 
 
 def test_a_run_in_the_background_logs_progress_lines(
@@ -143,7 +168,7 @@ def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     args = ("2048", "learn", *SMALL, "--stage-tile", "8", "--stage-tile", "16", "--games", "300")
     status, _, err = run_cli(capsys, *args, "--out", str(out_dir))
     assert status == 0, err
-    assert "2x2, 1 tuples, 3 stages (from 8, 16), alpha 0.1, seed 3" in err
+    assert "2x2, 1 tuple, 3 stages (from 8, 16), alpha 0.1, seed 3" in err
     run = TrainingRun(out_dir)
     assert run.settings.stage_tiles == run.network.stage_tiles == (8, 16)
     assert run.network.weights[-(6**4) :].any()  # games reached 16 on the 2x2 board (radix 6): the last stage learnt
@@ -171,7 +196,11 @@ def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (("--restarts", "-1", "--games", "5"), ("--restarts",)),
         (("--resume", "--restarts", "1"), ("drop --restarts",)),
         (("--expected", "--restarts", "1", "--games", "5"), ("expected updates are TD(0)",)),
-        (("--expected", "--lambda", "0.5", "--games", "5"), ("expected updates are TD(0)",)),
+        (("--expected", "--lambda", "0.5", "--games", "5"), ("expected updates are TD(0)", "takes no --lambda")),
+        (
+            ("--expected", "--horizon", "3", "--restarts", "2", "--games", "5"),
+            ("--expected takes no --horizon and no --restarts",),
+        ),
         (("--resume", "--expected"), ("drop --expected",)),
         (("--minutes", "1", "--games", "10"), ("--minutes or --games",)),
         (("--resume", "--alpha", "0.2", "--rows", "3"), ("a resumed run keeps its settings", "--alpha, --rows")),
@@ -209,6 +238,7 @@ def test_a_corrupt_network_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder), "--games", "200")
     assert status == 2
     assert_one_line_error(err, "network.npz is not a readable n-tuple network file")
+    assert "pickle" not in err  # numpy's advice on pickled files is not for a network file
 
 
 @pytest.mark.parametrize("workers", [1, 2])

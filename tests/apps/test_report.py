@@ -24,9 +24,10 @@ def runs(tmp_path: Path) -> list[RunRecord]:
 def test_summary_statistics() -> None:
     games = tuple(GameRow(i, score, tile, 10, 1.0, 2.0) for i, (score, tile) in enumerate([(100, 256), (300, 2048)]))
     summary = summarize_run(RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(), "abc", games))
-    assert (summary.games, summary.mean, summary.median) == (2, 200.0, 200.0)
+    assert (summary.games, summary.mean_score, summary.median_score) == (2, 200.0, 200.0)
     assert summary.interval is not None
     assert summary.interval[0] < 200 < summary.interval[1]
+    assert summary.interval == pytest.approx((200 - 12.7062047 * 100, 200 + 12.7062047 * 100))  # Student's t, 1 df
     assert summary.reach[256] == 1.0 and summary.reach[2048] == 0.5 and summary.reach[4096] == 0.0
     empty = summarize_run(RunRecord(2, "", RunSettings(), "abc"))
     assert empty.games == 0 and empty.interval is None
@@ -41,7 +42,13 @@ def test_the_table_has_one_row_per_run(runs: list[RunRecord]) -> None:
     assert len(rows) == len(runs) == 2
     assert "3x3" in rows[0] and "depth 1" in rows[0] and "this process" in rows[0]
     assert "4x4" in rows[1] and "2 ms/move" in rows[1]
-    assert f"{summarize_run(runs[0]).median:,.0f}" in rows[0]
+    assert f"{summarize_run(runs[0]).median_score:,.0f}" in rows[0]
+    cells = [[cell.strip() for cell in row.strip().strip("│").split("│")] for row in rows]
+    assert cells[0][-4:] == ["-"] * 4  # a 3x3 board holds tiles up to 1024
+    assert cells[1][-4:] == ["0%"] * 4
+    with console.capture() as capture:
+        console.print(runs_table(runs[:1]))
+    assert "≥2048" not in capture.get() and "≥" not in capture.get()  # no reach column a 3x3 board cannot reach
 
 
 def test_plots_are_written_as_png(runs: list[RunRecord], tmp_path: Path) -> None:

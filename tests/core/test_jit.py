@@ -187,3 +187,30 @@ def _sha1(folder: Path) -> str:
     import hashlib
 
     return hashlib.sha1(str(folder).encode()).hexdigest()
+
+
+def test_a_change_to_a_module_kernels_compile_in_drops_the_cache(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kernels compile in the constants of ``core/splitmix.py`` and the tables of ``g2048/_tables.py``."""
+    shared = tmp_path / "constants.py"
+    shared.write_text("GOLDEN = 1\n")
+    monkeypatch.setattr(_jit, "_COMPILED_IN", (str(shared),))
+    _jit.drop_stale_cache(str(package / "_kernels.py"))
+    _cache_files(package)
+    assert _jit.cache_is_warm(str(package / "_kernels.py"))
+    shared.write_text("GOLDEN = 2\n")
+    assert not _jit.cache_is_warm(str(package / "_kernels.py"))
+
+
+def test_every_module_a_kernel_file_imports_is_in_its_digest() -> None:
+    import re
+
+    root = Path(_jit.__file__).parent
+    imported = set()
+    for source in root.glob("*/*kernels.py"):
+        for module in re.findall(r"^from plyground\.(\w+)\.(\w+) import", source.read_text(), re.MULTILINE):
+            if not module[1].endswith("kernels"):  # kernel files are in their folder's digest already
+                imported.add("/".join(module) + ".py")
+    assert imported == set(_jit._COMPILED_IN)
+    assert all((root / name).is_file() for name in _jit._COMPILED_IN)

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from plyground.core.stats import REACH_TILES, t_quantile
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Replay
 from plyground.g2048 import autoplay as autoplay_module
-from plyground.g2048.autoplay import REACH_TILES, GameResult, GameSpec, play_game, play_spec, summarize
+from plyground.g2048.autoplay import GameResult, GameSpec, play_game, play_spec, summarize
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
 
@@ -88,12 +89,15 @@ def test_summarize_hand_made_results() -> None:
     assert summary.games == 4 and summary.results == tuple(results)
     assert summary.mean_score == 250.0
     assert summary.median_score == 250.0
-    half = 1.96 * math.sqrt(((150**2 + 50**2) * 2) / 3) / math.sqrt(4)
+    half = t_quantile(0.975, 3) * math.sqrt(((150**2 + 50**2) * 2) / 3) / math.sqrt(4)  # Student's t, 3 degrees
+    assert t_quantile(0.975, 3) == pytest.approx(3.182446, abs=1e-6)
     assert summary.interval is not None
     assert summary.interval[0] == pytest.approx(250.0 - half)
     assert summary.interval[1] == pytest.approx(250.0 + half)
-    assert dict(summary.reach) == {2048: 0.75, 4096: 0.5, 8192: 0.25, 16384: 0.25, 32768: 0.0}
-    assert tuple(summary.reach) == REACH_TILES
+    assert dict(summary.reach) == {
+        256: 1.0, 512: 1.0, 1024: 1.0, 2048: 0.75, 4096: 0.5, 8192: 0.25, 16384: 0.25, 32768: 0.0,
+    }  # fmt: skip
+    assert tuple(summary.reach) == REACH_TILES and summary.max_tile == 16384
 
 
 def test_summarize_an_odd_count_and_a_32768() -> None:
@@ -106,6 +110,15 @@ def test_one_game_has_a_mean_and_no_interval() -> None:
     summary = summarize([make_result(1234, 2048)])
     assert (summary.mean_score, summary.median_score, summary.interval) == (1234.0, 1234.0, None)
     assert summary.reach[2048] == 1.0 and summary.reach[4096] == 0.0
+
+
+def test_the_reach_lists_only_tiles_the_board_can_hold() -> None:
+    def on(rows: int, cols: int, score: int, tile: int) -> GameResult:
+        return GameResult(0, score, tile, moves=10, seconds=1.0, mean_depth=2.0, replay=Replay(rows, cols))
+
+    assert tuple(summarize([on(3, 3, 5000, 512), on(3, 3, 100, 64)]).reach) == (256, 512, 1024)
+    assert dict(summarize([on(2, 3, 900, 128)]).reach) == {}  # 6 cells hold tiles up to 128
+    assert tuple(summarize([on(2, 4, 10, 8), on(4, 4, 10, 8)]).reach) == REACH_TILES  # the largest board's
 
 
 def test_equal_scores_have_an_empty_interval() -> None:

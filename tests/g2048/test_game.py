@@ -185,7 +185,7 @@ def test_a_file_error_names_the_path_once(tmp_path: Path) -> None:
     path.write_text('{"format": "chess"}')
     with pytest.raises(CorruptFileError) as error:
         Replay.load(path)
-    assert str(error.value) == f"{path}: not a 2048 replay: format is 'chess', expected 'plyground.g2048.replay'"
+    assert str(error.value) == f"{path}: not a 2048 replay: expected format 'plyground.g2048.replay', got 'chess'"
 
 
 def _replay_dict() -> dict[str, object]:
@@ -201,7 +201,7 @@ def _replay_dict() -> dict[str, object]:
         (lambda d: d.pop("seed"), "missing \\['seed'\\]"),
         (lambda d: d.update(extra=1), "unknown \\['extra'\\]"),
         (lambda d: d.update(format="chess"), "not a 2048 replay"),
-        (lambda d: d.update(version=99), "unsupported replay version 99"),
+        (lambda d: d.update(version=99), "unsupported replay version 99: written by a newer plyground"),
         (lambda d: d["moves"].__setitem__(0, ["north", 0, 0, 2]), "unknown direction 'north'"),
         (lambda d: d["moves"].__setitem__(0, ["left", 0, 0, 8]), "a spawned tile is 2 or 4"),
         (lambda d: d.update(rows=7), "7x4 board"),
@@ -221,11 +221,16 @@ def test_corrupt_replays_are_reported(change: object, message: str) -> None:
 def test_corrupt_files(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"replay": ')
-    with pytest.raises(CorruptFileError, match="not valid JSON"):
+    with pytest.raises(CorruptFileError, match="not valid JSON") as info:
         Game.load(path)
+    assert str(info.value).count(str(path)) == 1  # the file named once
+    with pytest.raises(CorruptFileError, match="not valid JSON") as info:
+        Replay.load(path)
+    assert str(info.value).count(str(path)) == 1
     path.write_text('{"replay": {}, "rng": {}}')
-    with pytest.raises(CorruptFileError, match=r"broken\.json"):
+    with pytest.raises(CorruptFileError, match=r"broken\.json") as info:
         Game.load(path)
+    assert str(info.value).count(str(path)) == 1
 
 
 def test_bad_parameters() -> None:

@@ -125,7 +125,19 @@ def test_best_json_is_a_weights_file(tmp_path: Path) -> None:
     weights, score = best
     assert Weights.load(tmp_path / "best.json") == weights
     assert score == max(s for _, _, s, _ in tuner.state.history)
-    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
+    assert not (tmp_path / "curve.png").exists()  # the data only: the command line draws the curve
+
+
+def test_every_generation_is_handed_on_once_saved(tmp_path: Path) -> None:
+    from plyground.core.run_many import Backend
+
+    settings = TuneSettings(generations=2, population=3, games=2, depth=1, rows=2, cols=2)
+    tuner = Tuner(tmp_path, settings)
+    seen: list[tuple[int, int]] = []
+    tuner.run(
+        backend=Backend(workers=1), on_generation=lambda state: seen.append((state.generation, len(state.history)))
+    )
+    assert seen == [(1, 3), (2, 6)]
 
 
 def test_folders_are_checked(tmp_path: Path) -> None:

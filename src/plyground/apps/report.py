@@ -1,7 +1,8 @@
 """The report on a results store: one summary row per bench run, and plots (matplotlib PNG).
 
-:func:`summarize_run` gives a run's statistics (mean score with its 95% interval, median,
-the share of games reaching each tile), :func:`runs_table` the rich table that
+:func:`summarize_run` gives a run's statistics (a :class:`~plyground.core.stats.ScoreSummary`:
+mean score with its 95% interval, median, the share of games reaching each tile its board
+can hold), :func:`runs_table` the rich table that
 ``plyground 2048 report`` prints, and :func:`write_plots` three pictures:
 
 * ``score_distribution.png`` - the score histograms of the last runs;
@@ -14,11 +15,8 @@ matplotlib is imported only by :func:`write_plots` (the ``tune`` extra).
 
 from __future__ import annotations
 
-import math
 import os
-import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,48 +24,29 @@ from rich.table import Table
 
 from plyground.apps.results import RunRecord
 from plyground.core.files import atomic_write
+from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import DependencyNotInstalled, install_command
 
-__all__ = ["PLOTS", "REACH_TILES", "RunSummary", "runs_table", "summarize_run", "write_plots"]
+__all__ = ["PLOTS", "runs_table", "summarize_run", "write_plots"]
 
-REACH_TILES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
-"""The tiles whose reach the report gives."""
 PLOTS: tuple[str, ...] = ("score_distribution.png", "max_tile_shares.png", "score_vs_time.png")
 """The files :func:`write_plots` writes."""
-_Z_95 = 1.96
+_TABLE_TILES = (2048, 4096, 8192, 16384)
+"""The tiles of the table's reach columns (those that a board of the runs shown can hold)."""
 _HISTOGRAM_RUNS = 6
 
 
-@dataclass(frozen=True)
-class RunSummary:
-    """Statistics of one run's games (zeros and no interval when it has none)."""
-
-    games: int
-    mean: float
-    interval: tuple[float, float] | None
-    median: float
-    reach: dict[int, float]
-
-
-def summarize_run(run: RunRecord) -> RunSummary:
-    """The mean, 95% interval of the mean (normal approximation), median and tile reach of a run.
+def summarize_run(run: RunRecord) -> ScoreSummary:
+    """The mean, 95% interval of the mean, median and tile reach of a run (zeros and no interval without games).
 
     >>> from plyground.apps.results import GameRow, RunSettings
     >>> games = tuple(GameRow(i, score, tile, 0, 0.0, 0.0) for i, (score, tile) in enumerate([(10, 256), (30, 512)]))
     >>> summary = summarize_run(RunRecord(1, "", RunSettings(), "", games))
-    >>> summary.mean, summary.median, summary.reach[512]
+    >>> summary.mean_score, summary.median_score, summary.reach[512]
     (20.0, 20.0, 0.5)
     """
-    scores = [float(game.score) for game in run.games]
-    if not scores:
-        return RunSummary(0, 0.0, None, 0.0, dict.fromkeys(REACH_TILES, 0.0))
-    mean = statistics.fmean(scores)
-    interval = None
-    if len(scores) > 1:
-        half = _Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
-        interval = (mean - half, mean + half)
-    reach = {tile: sum(game.max_tile >= tile for game in run.games) / len(scores) for tile in REACH_TILES}
-    return RunSummary(len(scores), mean, interval, float(statistics.median(scores)), reach)
+    tiles = reach_tiles(run.settings.rows, run.settings.cols)
+    return summarize_scores([game.score for game in run.games], [game.max_tile for game in run.games], tiles=tiles)
 
 
 def _label(run: RunRecord) -> str:
@@ -76,19 +55,25 @@ def _label(run: RunRecord) -> str:
 
 
 def runs_table(runs: Sequence[RunRecord], *, title: str = "2048 bench runs") -> Table:
-    """One row per run: when, board, budget, weights hash, where it ran, games, scores and tile reach."""
+    """One row per run: when, board, budget, weights hash, where it ran, games, scores and tile reach.
+
+    The reach columns are those of the tiles that the board of some run shown can hold; a run
+    on a board that cannot hold the tile shows ``-``.
+    """
     table = Table(title=title, title_justify="left")
     for name in ("run", "started (UTC)", "board", "budget", "weights", "ran on", "games", "mean score (95%)"):
         table.add_column(name, justify="right" if name in ("run", "games") else "left")
     table.add_column("median", justify="right")
-    for tile in (2048, 4096, 8192, 16384):
+    held = {tile for run in runs for tile in reach_tiles(run.settings.rows, run.settings.cols)}
+    tiles = [tile for tile in _TABLE_TILES if tile in held]
+    for tile in tiles:
         table.add_column(f"≥{tile}", justify="right")
     for run in runs:
         summary = summarize_run(run)
         if summary.interval is None:
-            mean = f"{summary.mean:,.0f}" if summary.games else "-"
+            mean = f"{summary.mean_score:,.0f}" if summary.games else "-"
         else:
-            mean = f"{summary.mean:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
+            mean = f"{summary.mean_score:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
         settings = run.settings
         table.add_row(
             str(run.id),
@@ -99,8 +84,8 @@ def runs_table(runs: Sequence[RunRecord], *, title: str = "2048 bench runs") -> 
             settings.backend,
             str(summary.games),
             mean,
-            f"{summary.median:,.0f}" if summary.games else "-",
-            *(f"{summary.reach[tile]:.0%}" if summary.games else "-" for tile in (2048, 4096, 8192, 16384)),
+            f"{summary.median_score:,.0f}" if summary.games else "-",
+            *(f"{summary.reach[tile]:.0%}" if summary.games and tile in summary.reach else "-" for tile in tiles),
         )
     return table
 
@@ -158,7 +143,7 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
 
     figure = _figure()
     axes = figure.add_subplot()
-    lines: dict[tuple[int, int, str], list[tuple[float, RunSummary]]] = {}
+    lines: dict[tuple[int, int, str], list[tuple[float, ScoreSummary]]] = {}
     for run in played:
         if run.settings.time_ms is not None:
             key = (run.settings.rows, run.settings.cols, run.weights_hash)
@@ -166,9 +151,9 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     for (rows, cols, digest), points in sorted(lines.items()):
         points.sort(key=lambda point: point[0])
         times = [time for time, _ in points]
-        means = [summary.mean for _, summary in points]
-        low = [summary.mean - (summary.interval or (summary.mean, 0))[0] for _, summary in points]
-        high = [(summary.interval or (0, summary.mean))[1] - summary.mean for _, summary in points]
+        means = [summary.mean_score for _, summary in points]
+        low = [summary.mean_score - (summary.interval or (summary.mean_score, 0))[0] for _, summary in points]
+        high = [(summary.interval or (0, summary.mean_score))[1] - summary.mean_score for _, summary in points]
         axes.errorbar(times, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} weights {digest}")
     axes.set(title="Mean score (95% interval) against the time budget", xlabel="ms per move", ylabel="mean score")
     if lines:

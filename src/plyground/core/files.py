@@ -1,6 +1,19 @@
-"""Reading and writing files safely: atomic writes, one-line errors for corrupt files.
+"""Reading and writing files safely: atomic writes, versioned JSON formats, one-line errors for corrupt files.
 
 Also where plyground keeps its files: :func:`data_dir`.
+
+Every JSON file plyground writes starts with its format and version,
+``{"format": "plyground.g2048.weights", "version": 1, ...}``; :class:`FileFormat` writes
+and checks them in one place: an older version is read through the upgrades given, a newer
+one is refused in one line ("written by a newer plyground").
+
+>>> NOTES = FileFormat("plyground.notes", 2, "a notes file", "notes", upgrades={1: lambda d: {**d, "tags": []}})
+>>> NOTES.check({"format": "plyground.notes", "version": 1, "text": "hi"})
+{'format': 'plyground.notes', 'version': 2, 'text': 'hi', 'tags': []}
+>>> NOTES.check({"format": "plyground.notes", "version": 3})
+Traceback (most recent call last):
+...
+plyground.errors.CorruptFileError: unsupported notes version 3: written by a newer plyground (this one reads up to ...)
 """
 
 from __future__ import annotations
@@ -10,7 +23,8 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -18,6 +32,7 @@ from plyground.errors import CorruptFileError
 
 __all__ = [
     "DATA_DIR_ENV",
+    "FileFormat",
     "atomic_path",
     "atomic_write",
     "atomic_write_text",
@@ -179,3 +194,82 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CorruptFileError(f"{target} is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+
+
+def _indented(data: Any) -> str:
+    return json.dumps(data, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class FileFormat:
+    """A versioned JSON format: a JSON object that starts with ``"format": name, "version": version``.
+
+    Attributes:
+        name: the format's name, e.g. ``plyground.g2048.weights``.
+        version: the version this plyground writes (and the newest it reads).
+        what: the file for the messages, with its article: ``a 2048 weights file``.
+        kind: its short name for the messages about versions: ``weights``.
+        upgrades: version -> a function that turns data of that version into data of the next
+            one; an older version is read through every upgrade up to :attr:`version`.
+        unversioned: the version of files written before the format had one (None: a
+            file without a version is refused).
+    """
+
+    name: str
+    version: int
+    what: str
+    kind: str
+    upgrades: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+    unversioned: int | None = None
+
+    def stamp(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``body`` after the format and this version: the data to write."""
+        return {"format": self.name, "version": self.version, **body}
+
+    def check(self, data: Any) -> dict[str, Any]:
+        """The data of a file of this format, upgraded to :attr:`version` (format and version included).
+
+        Raises:
+            CorruptFileError: not a JSON object of this format, or a version this plyground
+                cannot read (one line, without the file's name).
+        """
+        if not isinstance(data, dict):
+            raise CorruptFileError(f"not {self.what}: expected a JSON object, got {type(data).__name__}")
+        if data.get("format") != self.name:
+            raise CorruptFileError(f"not {self.what}: expected format {self.name!r}, got {data.get('format')!r}")
+        version = data.get("version", self.unversioned)
+        if isinstance(version, bool) or not isinstance(version, int) or version not in {*self.upgrades, self.version}:
+            if isinstance(version, int) and not isinstance(version, bool) and version > self.version:
+                raise CorruptFileError(
+                    f"unsupported {self.kind} version {version}: written by a newer plyground "
+                    f"(this one reads up to version {self.version})"
+                )
+            raise CorruptFileError(f"unsupported {self.kind} version {version!r}, expected {self.version}")
+        upgraded = dict(data)
+        for older in range(version, self.version):
+            upgrade = self.upgrades.get(older)
+            if upgrade is None:
+                raise CorruptFileError(f"unsupported {self.kind} version {version}, expected {self.version}")
+            upgraded = {**upgrade(upgraded), "version": older + 1}
+        upgraded["version"] = self.version
+        return upgraded
+
+    def read(self, path: str | os.PathLike[str]) -> dict[str, Any]:
+        """Read and :meth:`check` a file of this format.
+
+        Raises:
+            FileNotFoundError: no such file (another OSError when it cannot be opened).
+            CorruptFileError: not UTF-8 JSON, or not this format or a readable version (one
+                line, naming the file once).
+        """
+        data = read_json(path)
+        try:
+            return self.check(data)
+        except CorruptFileError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
+
+    def write(
+        self, path: str | os.PathLike[str], body: Mapping[str, Any], *, dumps: Callable[[Any], str] = _indented
+    ) -> None:
+        """Write ``body`` as a file of this format and version, atomically (as text from ``dumps``, indented JSON)."""
+        atomic_write_text(path, dumps(self.stamp(body)))

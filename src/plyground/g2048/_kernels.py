@@ -14,15 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from plyground._jit import kernel
+from plyground.core.splitmix import GOLDEN, MIX_1, MIX_2
 from plyground.g2048._tables import ROW_LEFT, ROW_POINTS, ROW_RIGHT, VALID_CELLS
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 
 _ROW_MASK = np.uint64(0xFFFF)
 _LOW_32 = np.uint64(0xFFFFFFFF)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
 # Masks of the 4x4 transposition by bit shuffles (as in the classic bitboard engines).
 _T_KEEP_1 = np.uint64(0xF0F00F0FF0F00F0F)
 _T_UP_12 = np.uint64(0x0000F0F00000F0F0)
@@ -131,8 +129,8 @@ def _count_empty(b, rows, cols):
 @kernel("u8(u8)")
 def _mix64(z):
     """The splitmix64 output function; the stream is ``_mix64(seed + k * golden)``."""
-    z = (z ^ (z >> np.uint64(30))) * _MIX_1
-    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    z = (z ^ (z >> np.uint64(30))) * MIX_1
+    z = (z ^ (z >> np.uint64(27))) * MIX_2
     return z ^ (z >> np.uint64(31))
 
 
@@ -169,14 +167,14 @@ def _random_play(n_moves, seed, rows, cols, four_threshold):
     direction. Returns (games ended, total points, final board).
     """
     state = seed
-    state += _GOLDEN
+    state += GOLDEN
     b = _spawn_with(np.uint64(0), _mix64(state), four_threshold, rows, cols)
-    state += _GOLDEN
+    state += GOLDEN
     b = _spawn_with(b, _mix64(state), four_threshold, rows, cols)
     games = np.uint64(0)
     points = np.uint64(0)
     for _ in range(n_moves):
-        state += _GOLDEN
+        state += GOLDEN
         d = np.int64(_mix64(state) & np.uint64(3))
         moved = _move(b, d, rows, cols)
         if moved == b:
@@ -186,12 +184,12 @@ def _random_play(n_moves, seed, rows, cols, four_threshold):
                     break
             if moved == b:
                 games += np.uint64(1)
-                state += _GOLDEN
+                state += GOLDEN
                 b = _spawn_with(np.uint64(0), _mix64(state), four_threshold, rows, cols)
-                state += _GOLDEN
+                state += GOLDEN
                 b = _spawn_with(b, _mix64(state), four_threshold, rows, cols)
                 continue
         points += np.uint64(_points(b, d, rows, cols))
-        state += _GOLDEN
+        state += GOLDEN
         b = _spawn_with(moved, _mix64(state), four_threshold, rows, cols)
     return games, points, b

@@ -1,6 +1,6 @@
 """Numba kernels of the n-tuple network: evaluation, update, TD learning and greedy play.
 
-A network is two arrays built by :mod:`plyground.g2048.ntuple`:
+A network is two arrays built by :mod:`plyground.g2048.ntuple` (``tuples.lookup_layout``):
 
 * ``weights`` - float32, the tables of all tuples one after the other; the table of a
   tuple of ``k`` cells has ``R**k`` entries, ``R`` the *radix* (16: a cell holds an
@@ -11,7 +11,7 @@ A network is two arrays built by :mod:`plyground.g2048.ntuple`:
   ``core.symmetry.SYMMETRIES``), then by tuple: ``[offset, symmetry, n_runs, (shift,
   mask, to) * n_runs, zeros...]`` (an unused run has mask 0). ``offset`` is where the tuple's table starts in
   ``weights``. The lookup reads the tuple's cells from the board moved by ``symmetry``
-  (:func:`_images`), which is the same as reading the image of the tuple under the
+  (``ntuple.tuples._images``), which is the same as reading the image of the tuple under the
   inverse symmetry from the board itself. In radix 16 the cells are read as *runs*: cells
   that follow each other both in the tuple and in the bitboard are one run, so the index is
   ``sum(((image >> shift) & mask) << to)`` over the runs (the default 4×4 tuples need
@@ -94,6 +94,7 @@ from __future__ import annotations
 import numpy as np
 
 from plyground._jit import kernel, prefetch
+from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _spawn_with, _transpose
 
 OFFSET, SYMMETRY, N_RUNS, FIRST_RUN = 0, 1, 2, 3
@@ -111,7 +112,6 @@ RESTART_HISTORY = 1 << 17
 """The moves of a game a restart can start from (later ones are not kept)."""
 
 _NIBBLE = np.uint64(0xF)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Masks of the cells by column (for the left-right mirror) and of the rows (for the up-down one).
 _COL_0 = np.uint64(0x000F000F000F000F)
 _COL_1 = np.uint64(0x00F000F000F000F0)
@@ -333,8 +333,8 @@ def _max_tile(b):
 @kernel("u8(u8, u8, i8, i8)")
 def _new_game(state, threshold, rows, cols):
     """The board after the two opening spawns drawn with ``state + golden`` and ``state + 2 * golden``."""
-    b = _spawn_with(np.uint64(0), _mix64(state + _GOLDEN), threshold, rows, cols)
-    return _spawn_with(b, _mix64(state + _GOLDEN + _GOLDEN), threshold, rows, cols)
+    b = _spawn_with(np.uint64(0), _mix64(state + GOLDEN), threshold, rows, cols)
+    return _spawn_with(b, _mix64(state + GOLDEN + GOLDEN), threshold, rows, cols)
 
 
 @kernel("f8(f8[::1], f8[::1], i8, i8, f8, f8)")
@@ -386,7 +386,7 @@ def _learn(
     total = 0
     for g in range(n_games):
         b = _new_game(state, threshold, rows, cols)
-        state += _GOLDEN + _GOLDEN
+        state += GOLDEN + GOLDEN
         score = 0
         first = 0  # the move this episode starts from
         for episode in range(restarts + 1):
@@ -412,7 +412,7 @@ def _learn(
                     _prefetch(sums, positions, following, n, 2)
                 score += points[best]
                 played += 1
-                state += _GOLDEN
+                state += GOLDEN
                 b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
             for j in range(max(first, played - h), played):  # the waiting afterstates, oldest first: ends in 0
                 slot = j % h
@@ -482,7 +482,7 @@ def _greedy_games(
     total = 0
     for g in range(n_games):
         b = _new_game(state, threshold, rows, cols)
-        state += _GOLDEN + _GOLDEN
+        state += GOLDEN + GOLDEN
         score = 0
         played = 0
         while True:
@@ -496,7 +496,7 @@ def _greedy_games(
                 _td_update(weights, positions, i * n, n, stride, target, alpha, tc, sums)
             score += points[best]
             played += 1
-            state += _GOLDEN
+            state += GOLDEN
             b = _spawn_with(afters[best], _mix64(state), threshold, rows, cols)
         scores[g] = score
         tiles[g] = _max_tile(b)

@@ -29,9 +29,10 @@ import numpy as np
 from numba import from_dtype, types
 
 from plyground._jit import kernel
+from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
 from plyground.g2048._ntuple_kernels import STRIDE, _candidates, _indices, _sum
-from plyground.g2048._search_kernels import TT_DTYPE, _sample_cells
+from plyground.g2048._search_kernels import EVALUATIONS, GENERATION, NODES, TT_DTYPE, TT_HITS, _sample_cells
 
 # Eager signatures: one compiled version of each kernel (see ``_search_kernels``).
 _NETWORK = (types.int64, types.int64, types.float32[::1], types.int64[:, ::1])  # rows, cols, weights, lookups
@@ -43,7 +44,6 @@ _SCRATCH = (types.int64[::1], types.uint64[::1], types.int64[::1])
 _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS, *_SCRATCH)
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 
 
@@ -56,18 +56,18 @@ def _chance(
 
     ``prob`` is the probability of reaching ``b``; below ``cutoff`` the network values it.
     """
-    counters[0] += 1
+    counters[NODES] += 1
     if depth <= 0 or prob < cutoff:
-        counters[2] += 1
+        counters[EVALUATIONS] += 1
         _indices(b, rows, cols, lookups, positions, 0)
         return _sum(weights, positions, 0, lookups.shape[0], lookups[0, STRIDE])
     if stop[0]:
         return 0.0
-    slot = np.int64((b * _GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
-    generation = counters[3]
+    slot = np.int64((b * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    generation = counters[GENERATION]
     entry = tt[slot]
     if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
-        counters[1] += 1
+        counters[TT_HITS] += 1
         return entry["value"]
     empty = _empty_bits(b, rows, cols)
     n = _popcount(empty)
@@ -88,8 +88,8 @@ def _chance(
             best = 0.0  # no legal move: the game is over, nothing more to score
             if depth <= 1 or child_prob < cutoff:  # every afterstate of the child is a leaf
                 count, _, value = _candidates(child, rows, cols, weights, lookups, positions, afters, points)
-                counters[0] += count
-                counters[2] += count
+                counters[NODES] += count
+                counters[EVALUATIONS] += count
                 if count > 0:
                     best = value
             else:
@@ -119,7 +119,7 @@ def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_
 
     Starts a new table generation, so the result does not depend on earlier searches.
     """
-    counters[3] += 1
+    counters[GENERATION] += 1
     positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)

@@ -24,6 +24,7 @@ import numpy as np
 from numba import from_dtype, types
 
 from plyground._jit import kernel
+from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _pick_cell, _popcount, _transpose
 
 TT_DTYPE = np.dtype([("key", np.uint64), ("value", np.float64), ("depth", np.int32), ("generation", np.int32)])
@@ -41,7 +42,6 @@ _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SE
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
 
 _ROW_MASK = np.uint64(0xFFFF)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 
 
@@ -72,7 +72,7 @@ def _sample_cells(empty, n, k, rnd):
         kept |= cell
         empty ^= cell
         n -= 1
-        rnd = _mix64(rnd + _GOLDEN)
+        rnd = _mix64(rnd + GOLDEN)
     return kept
 
 
@@ -82,17 +82,17 @@ def _chance(b, depth, prob, rows, cols, table, w_mono, p_four, cutoff, lost, max
 
     ``prob`` is the probability of reaching ``b``; below ``cutoff`` the board is evaluated.
     """
-    counters[0] += 1
+    counters[NODES] += 1
     if depth <= 0 or prob < cutoff:
-        counters[2] += 1
+        counters[EVALUATIONS] += 1
         return _evaluate(b, rows, cols, table, w_mono)
     if stop[0]:
         return 0.0
-    slot = np.int64((b * _GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
-    generation = counters[3]
+    slot = np.int64((b * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    generation = counters[GENERATION]
     entry = tt[slot]
     if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
-        counters[1] += 1
+        counters[TT_HITS] += 1
         return entry["value"]
     empty = _empty_bits(b, rows, cols)
     n = _popcount(empty)
@@ -147,7 +147,7 @@ def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, m
 
     Starts a new table generation, so the result does not depend on earlier searches.
     """
-    counters[3] += 1
+    counters[GENERATION] += 1
     moved = _move(b, d, rows, cols)
     return _chance(
         moved, depth - 1, 1.0, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop

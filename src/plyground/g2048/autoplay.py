@@ -11,12 +11,11 @@ True
 
 from __future__ import annotations
 
-import math
-import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.evaluators import load_evaluator
@@ -24,13 +23,7 @@ from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.game import Game, Replay
 from plyground.g2048.heuristic import Weights
 
-__all__ = ["REACH_TILES", "GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
-
-REACH_TILES: tuple[int, ...] = (2048, 4096, 8192, 16384, 32768)
-"""The tiles whose reach :func:`summarize` reports: the share of games that made each."""
-
-Z_95 = 1.96
-"""The normal quantile of a two-sided 95% interval."""
+__all__ = ["GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
 
 @dataclass(frozen=True)
@@ -57,29 +50,14 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class Summary:
-    """Statistics over games played by the AI.
+class Summary(ScoreSummary):
+    """The :class:`~plyground.core.stats.ScoreSummary` of games played by the AI, with the games.
 
     Attributes:
         results: the games, in the order given.
-        mean_score: the mean score.
-        median_score: the median score.
-        interval: the 95% confidence interval of the mean score (normal approximation,
-            mean ± 1.96·s/√n); None for a single game.
-        reach: for each tile of :data:`REACH_TILES`, the share (0 to 1) of the games whose
-            largest tile reached at least that tile.
     """
 
-    results: tuple[GameResult, ...]
-    mean_score: float
-    median_score: float
-    interval: tuple[float, float] | None
-    reach: Mapping[int, float]
-
-    @property
-    def games(self) -> int:
-        """The number of games."""
-        return len(self.results)
+    results: tuple[GameResult, ...] = ()
 
 
 def play_game(
@@ -166,14 +144,14 @@ def play_spec(spec: GameSpec) -> GameResult:
 
 
 def summarize(results: Iterable[GameResult]) -> Summary:
-    """Mean and median score, the 95% interval of the mean, and the share reaching each tile.
+    """Mean and median score, the 95% interval of the mean, and the share reaching each tile the boards can hold.
 
     >>> from plyground.g2048.game import Replay
     >>> games = [GameResult(i, score, tile, 0, 0.0, 0.0, Replay()) for i, (score, tile) in
     ...          enumerate([(100, 4096), (200, 2048), (600, 8192)])]
     >>> summary = summarize(games)
-    >>> summary.mean_score, summary.median_score, summary.reach[4096]
-    (300.0, 200.0, 0.6666666666666666)
+    >>> summary.mean_score, summary.median_score, summary.reach[4096], summary.max_tile
+    (300.0, 200.0, 0.6666666666666666, 8192)
 
     Raises:
         InvalidInputError: no game.
@@ -181,11 +159,6 @@ def summarize(results: Iterable[GameResult]) -> Summary:
     games = tuple(results)
     if not games:
         raise InvalidInputError("cannot summarize zero games")
-    scores = [float(game.score) for game in games]
-    mean = statistics.fmean(scores)
-    interval = None
-    if len(scores) > 1:
-        half = Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
-        interval = (mean - half, mean + half)
-    reach = {tile: sum(game.max_tile >= tile for game in games) / len(games) for tile in REACH_TILES}
-    return Summary(games, mean, float(statistics.median(scores)), interval, reach)
+    tiles = max((reach_tiles(game.replay.rows, game.replay.cols) for game in games), key=len)
+    summary = summarize_scores([game.score for game in games], [game.max_tile for game in games], tiles=tiles)
+    return Summary(**vars(summary), results=games)

@@ -289,7 +289,7 @@ class Expectimax:
         def run(d: int, depth: int) -> tuple[float, npt.NDArray[np.int64]]:
             worker = self._idle.get()
             try:
-                worker.counters[:3] = 0
+                worker.counters[S.NODES : S.GENERATION] = 0  # the counts; the generation goes on
                 value = search_move(d, depth, worker.tt, worker.counters, stop)
                 return value, worker.counters.copy()
             finally:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from plyground.core.files import read_json, write_json
+from plyground.core.files import FileFormat, read_json, write_json
 from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import (
     CorruptFileError,
@@ -32,8 +32,7 @@ __all__ = ["WIN_TILE", "Game", "Replay", "Spawn"]
 
 WIN_TILE = 2048
 _T = TypeVar("_T")
-REPLAY_FORMAT = "plyground.g2048.replay"
-REPLAY_VERSION = 1
+REPLAY_FILE = FileFormat("plyground.g2048.replay", 1, "a 2048 replay", "replay")
 
 
 @dataclass(frozen=True)
@@ -67,8 +66,8 @@ class Replay:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
         return {
-            "format": REPLAY_FORMAT,
-            "version": REPLAY_VERSION,
+            "format": REPLAY_FILE.name,
+            "version": REPLAY_FILE.version,
             "rows": self.rows,
             "cols": self.cols,
             "p_four": self.p_four,
@@ -89,12 +88,7 @@ class Replay:
         Raises:
             CorruptFileError: a missing or malformed field, named in the message.
         """
-        if not isinstance(data, dict):
-            raise CorruptFileError("a replay must be a JSON object")
-        if data.get("format") != REPLAY_FORMAT:
-            raise CorruptFileError(f"not a 2048 replay: format is {data.get('format')!r}, expected {REPLAY_FORMAT!r}")
-        if data.get("version") != REPLAY_VERSION:
-            raise CorruptFileError(f"unsupported replay version {data.get('version')!r}, expected {REPLAY_VERSION}")
+        data = REPLAY_FILE.check(data)
         expected = {"format", "version", "rows", "cols", "p_four", "seed", "start", "moves", "score"}
         missing, unknown = sorted(expected - data.keys()), sorted(data.keys() - expected)
         if missing or unknown:
@@ -342,7 +336,7 @@ class Game:
 
         Raises:
             FileNotFoundError: no file at ``path``.
-            CorruptFileError: the file is not a valid saved game.
+            CorruptFileError: the file is not a valid saved game (one line, naming the file once).
         """
         return _load(path, cls.from_dict)
 

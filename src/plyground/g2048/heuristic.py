@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from plyground.core.files import read_json, write_json
+from plyground.core.files import FileFormat
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.board import Board
 from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch
@@ -67,8 +67,8 @@ RANK_POWER = 3.5
 FEATURES: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank_sum", "position")
 """The named features, in the order they are reported."""
 
-WEIGHTS_FORMAT = "plyground.g2048.weights"
-WEIGHTS_VERSION = 1
+WEIGHTS_FILE = FileFormat("plyground.g2048.weights", 1, "a 2048 weights file", "weights")
+"""The weights file: ``{"format": ..., "version": 1, "weights": {...}}``, with an optional ``note``."""
 _SCALARS = ("empty", "merges", "monotonicity", "smoothness", "rank_sum", "game_over")
 _KEYS = frozenset((*_SCALARS, "position"))
 
@@ -128,7 +128,7 @@ class Weights:
 
     def to_json(self) -> str:
         """The weights file as JSON text."""
-        return json.dumps({"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, "weights": self.to_dict()}, indent=1)
+        return json.dumps(WEIGHTS_FILE.stamp({"weights": self.to_dict()}), indent=1)
 
     @classmethod
     def from_json_data(cls, data: Any) -> Weights:
@@ -137,10 +137,11 @@ class Weights:
         Raises:
             InvalidInputError: not a weights file, an unsupported version, or bad weights.
         """
-        if not isinstance(data, Mapping) or data.get("format") != WEIGHTS_FORMAT:
-            raise InvalidInputError(f"not a 2048 weights file: expected format {WEIGHTS_FORMAT!r}")
-        if data.get("version") != WEIGHTS_VERSION:
-            raise InvalidInputError(f"unsupported weights version {data.get('version')!r}, expected {WEIGHTS_VERSION}")
+        return cls._from_file_data(WEIGHTS_FILE.check(data))
+
+    @classmethod
+    def _from_file_data(cls, data: Mapping[str, Any]) -> Weights:
+        """Weights from the checked data of a weights file (raises InvalidInputError)."""
         extra = sorted(set(data) - {"format", "version", "weights", "note"})
         if extra:
             raise InvalidInputError(f"unknown keys in weights file: {', '.join(extra)}")
@@ -152,16 +153,19 @@ class Weights:
 
         Raises:
             FileNotFoundError: no such file.
-            CorruptFileError: not JSON, or not valid weights (the message names the file and the problem).
+            CorruptFileError: not JSON, or not valid weights (one line, naming the file once).
         """
+        data = WEIGHTS_FILE.read(path)
         try:
-            return cls.from_json_data(read_json(path))
+            return cls._from_file_data(data)
         except InvalidInputError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the weights file atomically."""
-        write_json(path, json.loads(self.to_json()))
+    def save(self, path: str | os.PathLike[str], *, note: str | None = None) -> None:
+        """Write the weights file atomically (with ``note``, a line saying where they come from)."""
+        WEIGHTS_FILE.write(
+            path, {"weights": self.to_dict()} if note is None else {"note": note, "weights": self.to_dict()}
+        )
 
 
 def _finite(value: Any, name: str) -> float:

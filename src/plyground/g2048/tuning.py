@@ -16,7 +16,6 @@ The run folder holds::
     state.pkl          CMA-ES and the current generation's candidates and finished evaluations
     evaluations.csv    every finished evaluation: generation, candidate, mean score, each weight
     best.json          the best weights so far, a weights file that ``plyground 2048 ai --weights`` loads
-    curve.png          every candidate's mean score, the generation's mean and the best so far
 
 ``state.pkl`` is written atomically after every finished evaluation (and at the start of
 every generation), so a run killed at any moment loses at most the evaluations in
@@ -40,11 +39,12 @@ from typing import IO, Any
 
 import numpy as np
 
-from plyground.core.files import atomic_write, atomic_write_text, read_json, write_json
+from plyground.core.files import FileFormat, atomic_write, atomic_write_text
 from plyground.core.run_many import Backend, run_many
 from plyground.core.seeding import make_rng
+from plyground.core.stats import mean_interval
 from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError, install_command
-from plyground.g2048.autoplay import Z_95, GameResult, GameSpec, play_spec
+from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 from plyground.g2048.board import check_p_four
 from plyground.g2048.heuristic import Weights, default_weights
 
@@ -62,8 +62,7 @@ TUNED: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank
 """The weights CMA-ES searches; the positional matrix is kept as in the base weights."""
 
 _LINEAR_SCALE = {"smoothness": 20.0, "game_over": 2000.0}  # weights that are zero in the base
-_SETTINGS_FORMAT = "plyground.g2048.tune"
-_SETTINGS_VERSION = 1
+_SETTINGS_FILE = FileFormat("plyground.g2048.tune", 1, "the settings of a tuning run", "tuning run")
 _STATE_VERSION = 1
 
 
@@ -210,7 +209,7 @@ class TuneState:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two weight sets played on the same fresh seeds: the paired difference of scores (b − a)."""
+    """Two weight sets played on the same fresh seeds: the paired difference of scores (b − a), its 95% interval."""
 
     games: int
     mean_a: float
@@ -258,15 +257,8 @@ class Tuner:
         if (self.folder / "tune.json").exists():
             raise InvalidInputError(f"{self.folder} already holds a tuning run: resume it, or choose another folder")
         self.settings = settings
-        write_json(
-            self.folder / "tune.json",
-            {
-                "format": _SETTINGS_FORMAT,
-                "version": _SETTINGS_VERSION,
-                "settings": asdict(settings),
-                "base": self.encoding.base.to_dict(),
-            },
-        )
+        body = {"settings": asdict(settings), "base": self.encoding.base.to_dict()}
+        _SETTINGS_FILE.write(self.folder / "tune.json", body)
         options = {
             "popsize": settings.population,
             "seed": settings.seed + 1,
@@ -282,13 +274,9 @@ class Tuner:
     def _load_settings(self) -> tuple[TuneSettings, Encoding]:
         path = self.folder / "tune.json"
         try:
-            data = read_json(path)
+            data = _SETTINGS_FILE.read(path)
         except FileNotFoundError:
             raise InvalidInputError(f"no tuning run to resume in {self.folder} (no tune.json)") from None
-        if not isinstance(data, dict) or data.get("format") != _SETTINGS_FORMAT:
-            raise CorruptFileError(f"{path}: not the settings of a tuning run")
-        if data.get("version") != _SETTINGS_VERSION:
-            raise CorruptFileError(f"{path}: unsupported version {data.get('version')!r}")
         try:
             settings = TuneSettings(**data["settings"])
             base = Weights.from_dict(data["base"])
@@ -340,6 +328,7 @@ class Tuner:
         backend: Backend | None = None,
         on_game: Callable[[GameResult], None] | None = None,
         on_evaluation: Callable[[int, int, float], None] | None = None,
+        on_generation: Callable[[TuneState], None] | None = None,
     ) -> TuneState:
         """Run (or go on with) the remaining generations; return the final state.
 
@@ -348,10 +337,14 @@ class Tuner:
             on_game: called after every finished game.
             on_evaluation: called with ``(generation, candidate, mean score)`` after every
                 finished evaluation, once it is saved.
+            on_generation: called with the state after every generation, once it is saved
+                (e.g. to draw the curve of ``state.history``).
         """
         while not self.state.done:
             self._evaluate_generation(backend, on_game, on_evaluation)
             self._next_generation()
+            if on_generation is not None:
+                on_generation(self.state)
         return self.state
 
     def _evaluate_generation(
@@ -392,19 +385,11 @@ class Tuner:
             -state.best[2],
         ):
             state.best = (score, state.generation, candidate, vector)
-            best = self.encoding.decode(vector)
-            write_json(
-                self.folder / "best.json",
-                {
-                    "format": "plyground.g2048.weights",
-                    "version": 1,
-                    "note": (
-                        f"tuned by CMA-ES: mean score {score:.1f} over {self.settings.games} games, "
-                        f"generation {state.generation}, candidate {candidate}"
-                    ),
-                    "weights": best.to_dict(),
-                },
+            note = (
+                f"tuned by CMA-ES: mean score {score:.1f} over {self.settings.games} games, "
+                f"generation {state.generation}, candidate {candidate}"
             )
+            self.encoding.decode(vector).save(self.folder / "best.json", note=note)
         self._checkpoint()
         self._write_csv()
 
@@ -418,7 +403,6 @@ class Tuner:
             [list(map(float, x)) for x in state.es.ask()] if state.generation < self.settings.generations else []
         )
         self._checkpoint()
-        self._write_plot()
 
     def _write_csv(self) -> None:
         out = io.StringIO()
@@ -428,33 +412,6 @@ class Tuner:
             decoded = self.encoding.decode(vector)
             writer.writerow([generation, candidate, f"{score:.3f}", *(repr(getattr(decoded, n)) for n in TUNED)])
         atomic_write_text(self.folder / "evaluations.csv", out.getvalue())
-
-    def _write_plot(self) -> None:
-        try:
-            from matplotlib.figure import Figure
-        except ImportError:
-            return  # the curve is a picture of evaluations.csv: without matplotlib, the CSV says it all
-        figure = Figure(figsize=(8, 5), dpi=100, layout="constrained")
-        axes = figure.add_subplot()
-        history = self.state.history
-        axes.scatter([g for g, _, _, _ in history], [s for _, _, s, _ in history], s=12, alpha=0.5, label="candidates")
-        best, running = [], -math.inf
-        for generation in sorted({g for g, _, _, _ in history}):
-            running = max(running, *(s for g, _, s, _ in history if g == generation))
-            best.append((generation, running))
-        axes.plot([g for g, _ in best], [s for _, s in best], color="black", marker="o", label="best so far")
-        means = [
-            (generation, statistics.fmean(s for g, _, s, _ in history if g == generation))
-            for generation in sorted({g for g, _, _, _ in history})
-        ]
-        axes.plot([g for g, _ in means], [m for _, m in means], color="tab:orange", label="generation mean")
-        axes.set(title="CMA-ES tuning", xlabel="generation", ylabel=f"mean score over {self.settings.games} games")
-        axes.legend()
-
-        def write(handle: IO[bytes]) -> None:
-            figure.savefig(handle, format="png")
-
-        atomic_write(self.folder / "curve.png", write)
 
 
 def compare_weights(
@@ -485,6 +442,7 @@ def compare_weights(
     scores_a = [float(r.score) for r in results[:games]]
     scores_b = [float(r.score) for r in results[games:]]
     differences = [y - x for x, y in zip(scores_a, scores_b, strict=True)]
+    interval = mean_interval(differences)
+    assert interval is not None  # two games at least
     mean = statistics.fmean(differences)
-    half = Z_95 * statistics.stdev(differences) / math.sqrt(games)
-    return Comparison(games, statistics.fmean(scores_a), statistics.fmean(scores_b), mean, (mean - half, mean + half))
+    return Comparison(games, statistics.fmean(scores_a), statistics.fmean(scores_b), mean, interval)

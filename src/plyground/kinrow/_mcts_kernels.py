@@ -21,11 +21,9 @@ import math
 import numpy as np
 
 from plyground._jit import kernel
+from plyground.core.splitmix import GOLDEN, MIX_1, MIX_2
 from plyground.kinrow._kernels import _wins_at
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
 _INV_SQRT = 1.0 / np.sqrt(np.arange(1 << 16, dtype=np.float64).clip(1.0))  # 1/sqrt(v) for small visit counts
 _EMPTY_KEY = np.uint64(0)  # no position has key 0 (the empty board's key is 0: it is stored as 1)
 
@@ -33,10 +31,10 @@ _EMPTY_KEY = np.uint64(0)  # no position has key 0 (the empty board's key is 0: 
 @kernel("u8(u8[::1])")
 def _next(rng):
     """The next 64-bit number of the SplitMix64 stream whose state is ``rng[0]``."""
-    rng[0] += _GOLDEN
+    rng[0] += GOLDEN
     z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * _MIX_1
-    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    z = (z ^ (z >> np.uint64(30))) * MIX_1
+    z = (z ^ (z >> np.uint64(27))) * MIX_2
     return z ^ (z >> np.uint64(31))
 
 
@@ -61,7 +59,7 @@ def _key(hashes, symmetry):
 def _slot(keys, key, sizes):
     """The table slot of ``key``, claimed if new (counted in ``sizes[1]``; the table must have room)."""
     mask = np.uint64(keys.shape[0] - 1)
-    i = np.int64((key * _GOLDEN) >> np.uint64(20) & mask)
+    i = np.int64((key * GOLDEN) >> np.uint64(20) & mask)
     while keys[i] != key:
         if keys[i] == _EMPTY_KEY:
             keys[i] = key

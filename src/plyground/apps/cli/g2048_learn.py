@@ -1,6 +1,6 @@
 """``plyground 2048 learn``: train an n-tuple network by TD(0), in a run folder you can kill and resume.
 
-The run lives in a folder (:mod:`plyground.g2048.learning`): ``run.json``, ``network.npz``
+The run lives in a folder (:mod:`plyground.g2048.ntuple`): ``run.json``, ``network.npz``
 (checkpointed every ``--checkpoint-minutes``), ``curve.csv`` and ``curve.png``. Ctrl-C
 checkpoints and exits with status 130; ``--resume`` goes on. Registered on the ``2048``
 app by :mod:`plyground.apps.cli.g2048`.
@@ -23,7 +23,7 @@ from plyground.apps.cli import compile_kernels
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from plyground.g2048.learning import Report, TrainingRun
+    from plyground.g2048.ntuple import Report, TrainingRun
 
 __all__ = ["learn"]
 
@@ -31,6 +31,8 @@ _PACKAGE = "plyground.g2048"
 _DEFAULT_MINUTES = 10.0
 _LOG_SECONDS = 60.0
 """When stderr is not a terminal (a run in the background), a progress line this often."""
+_PLOT_SECONDS = 60.0
+"""``curve.png`` is redrawn at a checkpoint when this long has gone since it was drawn (and at the end)."""
 
 
 def _latest_run(root: Path) -> Path:
@@ -68,26 +70,50 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
 
 
+def _count(number: float, noun: str) -> str:
+    """``1 game``, ``1,500 games``, ``0.5 minutes``: the number and the noun, plural unless the number is 1.
+
+    >>> _count(1, "minute"), _count(1500, "game"), _count(0.5, "minute")
+    ('1 minute', '1,500 games', '0.5 minutes')
+    """
+    text = f"{number:,}" if isinstance(number, int) else f"{number:,g}"
+    return f"{text} {noun}" if number == 1 else f"{text} {noun}s"
+
+
 def _shares(report: Report) -> str:
-    return " ".join(f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0) or (
-        f"best tile {report.max_tile}"
-    )
+    """The shares of the four largest tiles reached (or the best tile, when none of the reach tiles was)."""
+    reached = [f"{tile} {share:.1%}" for tile, share in report.reach.items() if share > 0][-4:]
+    return " ".join(reached) or f"best tile {report.max_tile}"
 
 
 def _describe(run: TrainingRun) -> str:
     games, minutes = run.goal
-    goal = f"{games:,} games" if games is not None else f"{minutes:g} minutes of training"
+    goal = _count(games, "game") if games is not None else f"{_count(minutes or 0.0, 'minute')} of training"
     settings = run.settings
     steps = "".join(f", {rate:g} from game {games:,}" for games, rate in settings.alpha_steps)
     lam = f", lambda {settings.td_lambda:g} over {settings.horizon} moves" if settings.resolved_horizon > 1 else ""
     tiles = settings.stage_tiles
     stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
-    restarts = f", {settings.restarts} restarts a game" if settings.restarts else ""
+    restarts = f", {_count(settings.restarts, 'restart')} a game" if settings.restarts else ""
     expected = ", expected updates" if settings.expected else ""
     return (
-        f"{settings.rows}x{settings.cols}, {len(settings.resolved_tuples)} tuples{stages}, "
+        f"{settings.rows}x{settings.cols}, {_count(len(settings.resolved_tuples), 'tuple')}{stages}, "
         f"alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}{lam}{restarts}{expected}, seed {settings.seed}; goal {goal} in all"
+    )
+
+
+def _draw_curve(run: TrainingRun) -> None:
+    """Draw ``curve.png`` of the run from its curve (raises DependencyNotInstalled without matplotlib)."""
+    from plyground.apps.plots import learning_curve
+
+    learning_curve(
+        run.folder / "curve.png",
+        [row.games for row in run.curve],
+        [row.mean_score for row in run.curve],
+        {tile: [row.reach[tile] for row in run.curve] for tile in run.reach_tiles},
+        title=f"n-tuple network, {run.settings.rows}x{run.settings.cols}",
+        window=run.settings.window,
     )
 
 
@@ -205,7 +231,8 @@ def learn(
 
     The folder gets network.npz (the network; checkpointed every --checkpoint-minutes, at
     the end and on Ctrl-C), curve.csv and curve.png (the mean score and the share of games
-    reaching 2048 to 16384 among the last 1,000 games) and run.json (the settings). A killed
+    reaching each tile from 256 that the board holds, among the last 1,000 games; the plot
+    needs matplotlib) and run.json (the settings). A killed
     run loses at most the last interval: --resume goes on (its settings come from the
     folder; --games and --minutes count in all). With --workers 1 a resumed run ends as an
     uninterrupted one, bit for bit; --workers 2 learns on both cores, not reproducibly.
@@ -218,10 +245,10 @@ def learn(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    from plyground.apps.plots import Redraw
     from plyground.core.files import data_dir
     from plyground.core.seeding import resolve_seed
-    from plyground.g2048.learning import LearnSettings, TrainingRun, evaluation_seed
-    from plyground.g2048.learning import evaluate as evaluate_network
+    from plyground.g2048.ntuple import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
 
     console = Console(stderr=True)
     if resume:
@@ -249,11 +276,23 @@ def learn(
             run.reschedule(_alpha_steps(alpha_step))
         trained = run.network.trained
         console.print(
-            f"resuming {folder}: {trained.games:,} games trained in {_duration(trained.seconds)}",
+            f"resuming {folder}: {_count(trained.games, 'game')} trained in {_duration(trained.seconds)}",
             highlight=False,
             soft_wrap=True,
         )
     else:
+        if expected:  # name the options, as LearnSettings cannot
+            clashes = [
+                name
+                for name, clash in (
+                    ("--lambda", bool(td_lambda)),
+                    ("--horizon", horizon is not None and horizon > 1),
+                    ("--restarts", bool(restarts)),
+                )
+                if clash
+            ]
+            if clashes:
+                raise InvalidInputError(f"expected updates are TD(0): --expected takes no {' and no '.join(clashes)}")
         settings = LearnSettings(
             rows=4 if rows is None else rows,
             cols=4 if cols is None else cols,
@@ -295,6 +334,13 @@ def learn(
     def on_first() -> None:
         console.print("stopping: saving a checkpoint (Ctrl-C again to quit without it)", highlight=False)
 
+    plot = Redraw(
+        lambda: _draw_curve(run),
+        name="curve.png",
+        every=_PLOT_SECONDS,
+        warn=lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True),
+    )
+
     try:
         with _ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
             console.print(
@@ -321,15 +367,17 @@ def learn(
                     logged[0] = time.monotonic()
 
             on_progress(run.report())
-            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress)
+            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress, on_checkpoint=plot)
             interrupted = stop.is_set()
+        plot(force=True)
     except KeyboardInterrupt:
         print(f"interrupted; the last checkpoint ({run.network_file}) is kept; {resume_hint}", file=sys.stderr)
         raise typer.Exit(130) from None
     trained = run.network.trained
     summary = (
-        f"{trained.games:,} games, {trained.moves:,} moves in {_duration(trained.seconds)} of training: "
-        f"mean score {report.mean_score:,.0f} over the last {report.window:,} games, {_shares(report)}; "
+        f"{_count(trained.games, 'game')}, {_count(trained.moves, 'move')} "
+        f"in {_duration(trained.seconds)} of training: "
+        f"mean score {report.mean_score:,.0f} over the last {_count(report.window, 'game')}, {_shares(report)}; "
         f"network in {run.network_file}"
     )
     if interrupted:
@@ -338,10 +386,13 @@ def learn(
     typer.echo(summary)
     if evaluate is not None:
         console.print(f"playing {evaluate:,} greedy games...", highlight=False)
-        result = evaluate_network(run.network, evaluate, seed=evaluation_seed(run.settings), p_four=run.settings.p_four)
+        seed, p_four = evaluation_seed(run.settings), run.settings.p_four
+        result = play_greedy_games(run.network, evaluate, seed=seed, p_four=p_four)
+        assert result.interval is not None  # two games at least
         low, high = result.interval
         reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
         typer.echo(
             f"greedy 1-ply play, {result.games:,} games: mean score {result.mean_score:,.1f} "
-            f"(95% interval {low:,.1f} to {high:,.1f}); reached {reach}; max tile {result.max_tile}"
+            f"(95% interval {low:,.1f} to {high:,.1f}); {f'reached {reach}; ' if reach else ''}"
+            f"max tile {result.max_tile}"
         )

@@ -232,7 +232,7 @@ def tune(
 ) -> None:
     """Tune the heuristic weights with CMA-ES; every candidate plays the same seeds.
 
-    The run folder gets evaluations.csv (every candidate), curve.png, and best.json (a
+    The run folder gets evaluations.csv (every candidate), curve.png (with matplotlib), and best.json (a
     weights file for 'plyground 2048 ai --weights'). The state is saved after every
     evaluation: a killed run goes on with --resume (its settings come from the folder) and
     redoes no finished evaluation. --validate N compares the best weights with the default
@@ -246,6 +246,7 @@ def tune(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plyground.apps.cli.g2048 import _load_weights
+    from plyground.apps.plots import Redraw, tuning_curve
     from plyground.core.files import data_dir
     from plyground.g2048 import default_weights
     from plyground.g2048.tuning import Tuner, TuneSettings, compare_weights
@@ -323,7 +324,13 @@ def tune(
                     note += f", best {best[1]:,.0f}"
                 progress.update(task, advance=1, note=note)
 
-            tuner.run(backend=backend, on_evaluation=on_evaluation)
+            plot = Redraw(
+                lambda: tuning_curve(folder / "curve.png", tuner.state.history, games=settings.games),
+                name="curve.png",
+                every=0.0,
+                warn=lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True),
+            )
+            tuner.run(backend=backend, on_evaluation=on_evaluation, on_generation=lambda state: plot())
     except KeyboardInterrupt:
         print(
             f"interrupted after {tuner.evaluations_done} of {tuner.evaluations_total} evaluations; "

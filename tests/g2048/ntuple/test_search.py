@@ -1,6 +1,6 @@
 """Expectimax with an n-tuple network at the leaves, against the naive search over points + V.
 
-Networks have small tuples (1 to 3 cells) with random weights (see ``test_ntuple_kernels``).
+Networks have small tuples (1 to 3 cells) with random weights (see ``test_kernels``).
 The kernels run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_kernels_without_jit.py``).
 """
 
@@ -21,8 +21,8 @@ from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
+from tests.g2048.ntuple.test_kernels import Network, networks
 from tests.g2048.strategies import grids
-from tests.g2048.test_ntuple_kernels import Network, networks
 from tests.naive import expectimax_ntuple as naive_search
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.g2048 import _ntuple_kernels as NK
-from plyground.g2048.ntuple import MAX_TUPLE_SIZE, _layout, compact_radix
+from plyground.g2048.ntuple.tuples import MAX_TUPLE_SIZE, compact_radix, lookup_layout
 from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
@@ -61,7 +61,7 @@ def boards_and_networks(draw: st.DrawFn) -> tuple[list[list[int]], Network]:
 
 def _lookups(network: Network) -> np.ndarray:
     rows, cols, tuples, _, stages, radix = network
-    return _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
+    return lookup_layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
 
 
 @given(boards_and_networks())
@@ -74,7 +74,7 @@ def test_positions_match_naive(case: tuple[list[list[int]], Network]) -> None:
     out = np.full(lookups.shape[0] + 3, -1, dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 3)
     assert out[3:].tolist() == naive_nt.positions(bits, rows, cols, tuples, stages, radix)
-    stride = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[1]
+    stride = lookup_layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[1]
     assert stride * (len(stages) + 1) == weights.shape[0]
 
 
@@ -87,7 +87,7 @@ def test_positions_of_long_tuples_match_naive(data: st.DataObject) -> None:
     tuples = data.draw(st.lists(one_tuple, min_size=1, max_size=2))
     radix = data.draw(radixes(rows, cols))
     bits = naive.to_bits(data.draw(grids(rows, cols)))
-    lookups = _layout(tuple(tuple(t) for t in tuples), rows, cols, radix=radix)[0]
+    lookups = lookup_layout(tuple(tuple(t) for t in tuples), rows, cols, radix=radix)[0]
     out = np.empty(lookups.shape[0], dtype=np.int64)
     NK._indices(np.uint64(bits), rows, cols, lookups, out, 0)
     assert out.tolist() == naive_nt.positions(bits, rows, cols, tuples, radix=radix)
@@ -104,7 +104,7 @@ def test_positions_by_hand() -> None:
     expected = [33, 19, 48, 2, 18, 3, 49, 32]
     assert naive_nt.positions(bits, 2, 2, tuples) == expected
     out = np.empty(8, dtype=np.int64)
-    NK._indices(np.uint64(bits), 2, 2, _layout((((0, 0), (0, 1)),), 2, 2)[0], out, 0)
+    NK._indices(np.uint64(bits), 2, 2, lookup_layout((((0, 0), (0, 1)),), 2, 2)[0], out, 0)
     assert out.tolist() == expected
 
 
@@ -179,7 +179,7 @@ def test_value_is_the_same_for_every_symmetric_image(case: tuple[list[list[int]]
 def test_a_tuple_mapped_onto_itself_is_looked_up_once() -> None:
     # The diagonal of a 2x2 board: the transposition reads it in the same order.
     rows, cols, tuples = 2, 2, [[(0, 0), (1, 1)]]
-    lookups = _layout((((0, 0), (1, 1)),), rows, cols)[0]
+    lookups = lookup_layout((((0, 0), (1, 1)),), rows, cols)[0]
     assert lookups.shape[0] == len(naive_nt.lookups(rows, cols, tuples)) == 4
 
 
@@ -244,7 +244,7 @@ def _learn_both(
     sums = np.zeros(2 * weights.shape[0], dtype=np.float32)
     twin = weights.copy(), np.zeros_like(weights), np.zeros_like(weights)
     twin_tc = (twin[1], twin[2]) if tc else None
-    lookups = _layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
+    lookups = lookup_layout(tuple(tuple(cells) for cells in tuples), rows, cols, stages, radix)[0]
     rng = np.array([seed], dtype=np.uint64)
     out = _results(games)
     threshold = np.uint64(naive.four_threshold(0.1))
@@ -379,7 +379,7 @@ def test_expected_learning_matches_naive(
 def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:
     """A game's restarts come after it: the first game is the same, the moves learnt from are more."""
     tuples = (((0, 0), (0, 1), (1, 0)), ((1, 1), (0, 1)))
-    lookups = _layout(tuples, 3, 3)[0]
+    lookups = lookup_layout(tuples, 3, 3)[0]
     threshold = np.uint64(naive.four_threshold(0.1))
     runs = []
     for restarts in (0, 3):
@@ -397,7 +397,7 @@ def test_restarts_learn_from_more_moves_of_the_same_first_game() -> None:
 def _learnt(lam: float, horizon: int) -> bytes:
     """The weights of a 3x3 network of one 3-tuple after 30 games of TD at alpha 0.1 (no TC), seed 9."""
     tuples = (((0, 0), (0, 1), (1, 0)),)
-    lookups = _layout(tuples, 3, 3)[0]
+    lookups = lookup_layout(tuples, 3, 3)[0]
     weights = np.zeros(16**3, dtype=np.float32)
     no_tc = np.zeros(0, dtype=np.float32)
     threshold = np.uint64(naive.four_threshold(0.1))

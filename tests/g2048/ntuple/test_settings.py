@@ -1,0 +1,93 @@
+"""The settings of a training run: checked, resolved, saved."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+
+from plyground.errors import InvalidInputError
+from plyground.g2048.ntuple import (
+    LearnSettings,
+    TrainingRun,
+    settings,
+)
+
+SMALL = (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (0, 0)))
+"""Two 3-tuples for 3×3 boards: 11**3 weights each (radix 11)."""
+
+
+SETTINGS = LearnSettings(
+    rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
+    report_games=50, window=80,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"alpha": 0}, "alpha must be a positive number"),
+        ({"alpha_steps": [(10, 0.1), (10, 0.2)]}, "by increasing games, got 10 after 10"),
+        ({"alpha_steps": [(0, 0.1)]}, "the games of an alpha step must be a positive integer"),
+        ({"alpha_steps": [(10, -1.0)]}, "the alpha of an alpha step must be a positive number"),
+        ({"alpha_steps": [(10, 0.1, 3)]}, "must be a pair"),
+        ({"alpha_steps": "10:0.1"}, "must be a list of"),
+        ({"rows": 5}, "not supported"),
+        ({"tuples": [[(0, 0), (3, 3)]]}, "outside the 3x3 board"),
+        ({"seed": -1}, "seed must be an integer in"),
+        ({"checkpoint_minutes": 0}, "checkpoint_minutes"),
+        ({"checkpoint_games": 0}, "checkpoint_games must be a positive integer"),
+        ({"report_games": 0}, "report_games"),
+        ({"window": 0}, "window"),
+        ({"p_four": 1.5}, "p_four"),
+        ({"initial_value": float("nan")}, "initial_value"),
+        ({"td_lambda": 1.5}, "td_lambda must be a number from 0 to 1"),
+        ({"td_lambda": "0.5", "horizon": None}, "td_lambda must be a number from 0 to 1, got '0.5'"),
+        ({"td_lambda": 1.0, "horizon": None}, "td_lambda 1.0 has no default horizon: give one"),
+        ({"td_lambda": 0.5, "horizon": 1}, "needs a horizon of at least 2"),
+        ({"horizon": 0}, "horizon must be an integer from 1 to 64"),
+        ({"td_lambda": 0.5, "horizon": 65}, "horizon must be an integer from 1 to 64"),
+        ({"restarts": -1}, "restarts must be an integer from 0 to 64, got -1"),
+        ({"restarts": "2"}, "restarts must be an integer from 0 to 64, got '2'"),
+        ({"expected": 1}, "expected must be true or false, got 1"),
+        ({"expected": True, "restarts": 1}, "expected updates are TD\\(0\\)"),
+        ({"expected": True, "td_lambda": 0.5, "horizon": None}, "expected updates are TD\\(0\\)"),
+        ({"expected": True, "td_lambda": 0.5, "horizon": None}, "they take no td_lambda \\(0.5\\)$"),  # not horizon
+        ({"expected": True, "td_lambda": 0.5, "horizon": 3}, "no td_lambda \\(0.5\\) and no horizon above 1 \\(3\\)$"),
+        ({"stage_tiles": (256, 128)}, "stage tiles must increase: 128 comes after 256"),
+        ({"stage_tiles": (2048,)}, "stage tile 2048 is not a power of two from 4 to 1024"),
+        ({"stage_tiles": (100,)}, "stage tile 100 is not a power of two"),
+        ({"stage_tiles": 128}, "stage tiles must be a list of tiles"),
+    ],
+)
+def test_bad_settings_are_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        LearnSettings(**{**SETTINGS.__dict__, **changes})  # type: ignore[arg-type]
+
+
+def test_td_lambda_settings_resolve_their_horizon_and_learn_as_the_network_does(tmp_path: Path) -> None:
+    assert (SETTINGS.td_lambda, SETTINGS.horizon) == (0.0, 1)  # TD(0)
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.5, "horizon": None}).horizon == 4
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.5, "horizon": 7}).horizon == 7
+    assert LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0, "horizon": 3}).horizon == 3  # delayed TD(0)
+    settings = LearnSettings(**{**SETTINGS.__dict__, "td_lambda": 0.7, "horizon": None})
+    run = TrainingRun(tmp_path / "run", settings)
+    run.run(games=120)
+    saved = json.loads((tmp_path / "run" / "run.json").read_text())["settings"]
+    assert (saved["td_lambda"], saved["horizon"]) == (0.7, 7)
+    assert TrainingRun(tmp_path / "run").settings == settings
+
+    by_hand = settings.new_network()
+    by_hand.learn(120, alpha=settings.alpha, td_lambda=0.7, horizon=7)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    plain = settings.new_network()
+    plain.learn(120, alpha=settings.alpha)
+    assert plain.weights.tobytes() != by_hand.weights.tobytes()
+
+
+def test_docstring_examples() -> None:
+    for module in (settings,):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
