@@ -26,6 +26,7 @@ __all__ = [
     "TILE_COLOURS",
     "render_board",
     "render_replay",
+    "require_pillow",
     "save_frame",
     "text_colour",
     "tile_colour",
@@ -65,6 +66,15 @@ def tile_colour(value: int) -> tuple[int, int, int]:
 def text_colour(value: int) -> tuple[int, int, int]:
     """The colour of a tile's number: dark on the light tiles 2 and 4, light on the others."""
     return DARK_TEXT if value <= 4 else LIGHT_TEXT
+
+
+def require_pillow() -> None:
+    """Check that Pillow is installed, before any work that ends in a picture.
+
+    Raises:
+        DependencyNotInstalled: Pillow is missing.
+    """
+    _pillow()
 
 
 def _pillow() -> Any:

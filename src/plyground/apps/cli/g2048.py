@@ -14,14 +14,29 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from plyground.apps.cli import announce_compilation, g2048_learn, g2048_runs, g2048_solver
-from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
+from plyground.apps.cli.options import (
+    ColsOption,
+    DepthOption,
+    EvaluatorOption,
+    NewOption,
+    NewPFourOption,
+    NewSeedOption,
+    PFourOption,
+    RowsOption,
+    ThreadsOption,
+    TimeOption,
+    WeightsOption,
+    load_evaluator_option,
+    save_folder,
+)
+from plyground.apps.text import format_grid
+from plyground.errors import DependencyNotInstalled, PlygroundError
 
 if TYPE_CHECKING:
-    from plyground.g2048 import Decision, Expectimax, Game, Weights
+    from plyground.g2048 import Decision, Expectimax, Game
     from plyground.g2048.autoplay import GameResult
-    from plyground.g2048.evaluator import Evaluator
 
-__all__ = ["app", "format_grid"]
+__all__ = ["app"]
 
 app = typer.Typer(
     name="2048",
@@ -30,25 +45,6 @@ app = typer.Typer(
 )
 
 _PACKAGE = "plyground.g2048"
-
-
-def format_grid(rows: list[list[int]]) -> str:
-    """A board as an ASCII grid, ``.`` for an empty cell.
-
-    >>> print(format_grid([[2, 0], [0, 16]]))
-    +----+----+
-    |  2 |  . |
-    +----+----+
-    |  . | 16 |
-    +----+----+
-    """
-    width = max(len(str(tile)) for row in rows for tile in row)
-    line = "+" + "+".join("-" * (width + 2) for _ in rows[0]) + "+"
-    lines = [line]
-    for row in rows:
-        lines.append("|" + "|".join(f" {str(tile) if tile else '.':>{width}} " for tile in row) + "|")
-        lines.append(line)
-    return "\n".join(lines)
 
 
 @app.command()
@@ -71,17 +67,6 @@ def show(
     typer.echo(
         f"max tile: {parsed.max_tile()}   tile sum: {parsed.tile_sum()}   empty cells: {len(parsed.empty_cells())}"
     )
-
-
-# Options of the games a person plays (terminal and window): a saved game is resumed unless --new.
-RowsOption = Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")]
-ColsOption = Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")]
-NewSeedOption = Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")]
-NewPFourOption = Annotated[
-    float | None,
-    typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
-]
-NewOption = Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")]
 
 
 @app.command()
@@ -129,86 +114,6 @@ def play(
         )
 
 
-# Options shared by the AI commands.
-TimeOption = Annotated[
-    float | None,
-    typer.Option("--time-ms", help="Time budget per move, in milliseconds (with --depth: up to that depth)."),
-]
-DepthOption = Annotated[
-    int | None, typer.Option(min=1, max=30, help="Search depth (fixed, unless --time-ms is given).")
-]
-WorkersOption = Annotated[
-    int | None, typer.Option(min=1, help="Threads searching root moves in parallel (default: every core).")
-]
-WeightsOption = Annotated[
-    Path | None, typer.Option(help="A weights file for the heuristic (default: the weights shipped with plyground).")
-]
-PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
-EvaluatorOption = Annotated[
-    str,
-    typer.Option(
-        metavar="heuristic|ntuple:PATH",
-        help="What values the search's leaves: the heuristic, or an n-tuple network (PATH: its file, the folder "
-        "of its training run, or 'latest'), which values the points still to come; the search then adds the "
-        "points scored on the way.",
-    ),
-]
-
-
-def _load_weights(path: Path | None) -> Weights | None:
-    """The weights in ``path`` (None: the default weights); a missing file is bad input."""
-    if path is None:
-        return None
-    from plyground.g2048 import Weights
-
-    try:
-        return Weights.load(path)
-    except FileNotFoundError:
-        raise InvalidInputError(f"weights file {path} does not exist") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
-
-
-def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> Evaluator:
-    """The evaluator of ``--evaluator`` (with the heuristic, the weights of ``--weights``); bad input says why.
-
-    With ``size``, an evaluator for boards of another size is bad input too. Shared by the
-    commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
-    """
-    from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluator import HEURISTIC, UnknownEvaluatorError, load_evaluator
-
-    if evaluator != HEURISTIC:
-        if weights is not None:
-            raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
-        announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
-        announce_compilation(_PACKAGE, "2048 n-tuple search", kernels="_ntuple_search_kernels.py")
-    try:
-        chosen = load_evaluator(evaluator, weights=_load_weights(weights))
-    except UnknownEvaluatorError as exc:
-        raise InvalidInputError(f"--{exc}") from None
-    if size is not None:
-        try:
-            chosen.check_size(*size)
-        except InvalidBoardError as exc:
-            rows, cols = chosen.shape or size
-            raise InvalidInputError(f"{exc}: use --rows {rows} --cols {cols}") from None
-    return chosen
-
-
-def _save_folder(path: Path | None) -> Path | None:
-    """Create the folder that receives the replays, before any game is played."""
-    if path is None:
-        return None
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise InvalidInputError(f"cannot save replays in {path}: it is a file, not a folder") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot save replays in {path}: {exc.strerror or exc}") from None
-    return path
-
-
 def _budget(time_ms: float | None, depth: int | None) -> str:
     if time_ms is None:
         return f"depth {depth}"
@@ -220,7 +125,7 @@ def ai(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 1,
     time_ms: TimeOption = None,
     depth: DepthOption = None,
-    workers: WorkersOption = None,
+    workers: ThreadsOption = None,
     seed: Annotated[
         int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
     ] = None,
@@ -255,12 +160,12 @@ def ai(
     from plyground.g2048.expectimax import Expectimax
 
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))
-    folder = _save_folder(save)
-    frame_folder = _save_folder(frames)
+    folder = save_folder(save)
+    frame_folder = save_folder(frames, "write frames")
     if frame_folder is not None:
-        from plyground.apps import render
+        from plyground.apps.render import require_pillow
 
-        render._pillow()  # say now, not after the first game, when Pillow is missing
+        require_pillow()  # say now, not after the first game, when Pillow is missing
     if time_ms is None and depth is None:
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
@@ -354,7 +259,7 @@ def hint(
     board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
     time_ms: TimeOption = None,
     depth: DepthOption = None,
-    workers: WorkersOption = None,
+    workers: ThreadsOption = None,
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
@@ -452,7 +357,7 @@ def gui(
     delay_ms: Annotated[
         int, typer.Option("--delay-ms", min=0, max=60000, help="Pause between the AI's moves, in milliseconds.")
     ] = 50,
-    workers: WorkersOption = None,
+    workers: ThreadsOption = None,
     ai: Annotated[bool, typer.Option("--ai", help="Start in AI mode (i or space toggles it).")] = False,
     frames: Annotated[
         Path | None,
@@ -477,15 +382,10 @@ def gui(
             "the desktop game needs Python's Tk support, tkinter (e.g. apt install python3-tk)"
         ) from None
     if frames is not None:
-        from plyground.apps import render
+        from plyground.apps.render import require_pillow
 
-        render._pillow()  # say now, not after the first move, when Pillow is missing
-        try:
-            frames.mkdir(parents=True, exist_ok=True)
-        except FileExistsError:
-            raise InvalidInputError(f"cannot write frames in {frames}: it is a file, not a folder") from None
-        except OSError as exc:
-            raise InvalidInputError(f"cannot write frames in {frames}: {exc.strerror or exc}") from None
+        require_pillow()  # say now, not after the first move, when Pillow is missing
+        save_folder(frames, "write frames")
     announce_compilation(_PACKAGE, "2048")
     from plyground.apps.saves import Saves2048
     from plyground.apps.terminal import PlayController

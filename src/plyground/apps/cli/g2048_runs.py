@@ -16,51 +16,19 @@ from typing import Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.core.run_many import Backend
+from plyground.apps.cli.options import (
+    DaskLocalOption,
+    DbOption,
+    ProcessesOption,
+    SchedulerOption,
+    backend_from_options,
+    load_weights,
+)
 from plyground.errors import InvalidInputError
 
-__all__ = [
-    "DaskLocalOption",
-    "DbOption",
-    "SchedulerOption",
-    "WorkersOption",
-    "backend_from_options",
-    "bench",
-    "report",
-    "tune",
-]
+__all__ = ["bench", "report", "tune"]
 
 _PACKAGE = "plyground.g2048"
-
-WorkersOption = Annotated[
-    int | None, typer.Option(min=1, help="Local processes playing games at once (default: every core).")
-]
-DaskLocalOption = Annotated[
-    int | None,
-    typer.Option("--dask-local", min=1, help="Start a local Dask cluster of N worker processes for the run."),
-]
-SchedulerOption = Annotated[
-    str | None, typer.Option(help="Run on the Dask cluster of this scheduler: tcp://host:8786.")
-]
-DbOption = Annotated[
-    Path | None, typer.Option("--db", help="The results store (default: results.sqlite in the user data folder).")
-]
-
-
-def backend_from_options(workers: int | None, dask_local: int | None, scheduler: str | None) -> Backend:
-    """Where to run jobs, from the options ``--workers``, ``--dask-local`` and ``--scheduler`` (one at most).
-
-    Raises:
-        InvalidInputError: more than one of the options.
-    """
-    given = [
-        name
-        for name, value in (("--workers", workers), ("--dask-local", dask_local), ("--scheduler", scheduler))
-        if value is not None
-    ]
-    if len(given) > 1:
-        raise InvalidInputError(f"choose one of --workers, --dask-local and --scheduler, got {' and '.join(given)}")
-    return Backend(workers=workers, dask_local=dask_local, scheduler=scheduler)
 
 
 def bench(
@@ -78,7 +46,7 @@ def bench(
     cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
     p_four: Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")] = 0.1,
     weights: Annotated[Path | None, typer.Option(help="A weights file (default: the shipped weights).")] = None,
-    workers: WorkersOption = None,
+    workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
     db: DbOption = None,
@@ -98,14 +66,13 @@ def bench(
     from rich.console import Console
 
     from plyground.apps.aiview import games_progress
-    from plyground.apps.cli.g2048 import _load_weights
     from plyground.apps.report import runs_table
     from plyground.apps.results import ResultsStore, RunSettings
     from plyground.core.run_many import run_many
     from plyground.core.seeding import resolve_seed
     from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 
-    loaded = _load_weights(weights)
+    loaded = load_weights(weights)
     if time_ms is None and depth is None:
         time_ms = 20.0
     first = resolve_seed(seed)
@@ -211,7 +178,7 @@ def tune(
         int | None,
         typer.Option(min=2, help="Then play the best and the default weights on N fresh seeds and compare them."),
     ] = None,
-    workers: WorkersOption = None,
+    workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -230,7 +197,6 @@ def tune(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plyground.apps.cli.g2048 import _load_weights
     from plyground.core.files import data_dir
     from plyground.g2048 import default_weights
     from plyground.g2048.tuning import Tuner, TuneSettings, compare_weights
@@ -278,7 +244,7 @@ def tune(
         if out is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             out = data_dir() / "tuning" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
-        tuner = Tuner(out, settings, base=_load_weights(weights))
+        tuner = Tuner(out, settings, base=load_weights(weights))
         folder = out
         console.print(
             f"tuning in {folder}: {settings.generations} generations of {settings.population} candidates, "

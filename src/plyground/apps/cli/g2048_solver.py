@@ -189,7 +189,7 @@ def optimal(
     The size must have been solved with "plyground 2048 solve RxC" (same --dir and --p-four).
     """
     announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
-    from plyground.apps.cli.g2048 import format_grid
+    from plyground.apps.text import format_grid
     from plyground.g2048 import DIRECTIONS, Board
     from plyground.g2048.solver import Solution, default_directory
 

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.apps.cli.g2048 import load_evaluator_option
+from plyground.apps.cli.options import load_evaluator_option
 from plyground.errors import DependencyNotInstalled
 
 __all__ = ["web"]
