@@ -230,7 +230,7 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("module", ["plyground.apps.text", "plyground.apps.terminal"])
+@pytest.mark.parametrize("module", ["plyground.apps.text", "plyground.apps.play"])
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

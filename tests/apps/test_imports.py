@@ -8,6 +8,8 @@ late), but not the imports under ``if TYPE_CHECKING:``, which never run.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import plyground
@@ -120,3 +122,14 @@ def test_nothing_outside_render_calls_its_private_helpers() -> None:
         if name != "plyground.apps.render":
             assert "render._" not in path.read_text(), name
 
+
+def test_the_desktop_game_does_not_need_curses() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['curses'] = None  # as on a Python without curses\n"
+        "import plyground.apps.tk, plyground.apps.play\n"
+        "print('OK')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "OK"

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from plyground.apps import tk as tk_game
+from plyground.apps.play import PlayController
 from plyground.apps.render import TILE_COLOURS, tile_colour
 from plyground.apps.saves import Saves2048
-from plyground.apps.terminal import PlayController
 from plyground.apps.tk import GameWindow, frame_path
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Expectimax, Game

@@ -3,7 +3,7 @@
 The design keeps every part small and testable:
 
 * The rules, the best score and the saves belong to
-  :class:`~plyground.apps.terminal.PlayController`, the terminal game's controller. Both games
+  :class:`~plyground.apps.play.PlayController`, which the terminal game drives too. Both games
   use the same save files, so a game left in one is resumed in the other.
 * :class:`GameWindow` is the Tk layer. A status line, a :class:`tkinter.Canvas`, a message line
   and a row of buttons. The canvas is redrawn from the controller's state after every change and
@@ -39,8 +39,8 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Literal
 
+from plyground.apps.play import KEYS_HELP, Mode, PlayController, action_for
 from plyground.apps.render import BACKGROUND, DARK_TEXT, text_colour, tile_colour
-from plyground.apps.terminal import KEYS_HELP, Mode, PlayController, action_for
 from plyground.errors import InvalidInputError, PlygroundError
 from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
 from plyground.g2048.evaluator import Evaluator, Heuristic

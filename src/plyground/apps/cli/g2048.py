@@ -91,8 +91,9 @@ def play(
             "the terminal game needs the curses module (on Windows: pip install windows-curses)"
         ) from None
     announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
-    from plyground.apps.terminal import PlayController, run
+    from plyground.apps.terminal import run
 
     controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
     shown = len(controller.warnings)
@@ -387,8 +388,8 @@ def gui(
         require_pillow()  # say now, not after the first move, when Pillow is missing
         save_folder(frames, "write frames")
     announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
-    from plyground.apps.terminal import PlayController
     from plyground.apps.tk import GameWindow, open_root
 
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
