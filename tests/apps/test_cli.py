@@ -102,7 +102,7 @@ def test_show_a_malformed_board_is_a_one_line_error(capsys: pytest.CaptureFixtur
         (["2048", "play", "--seed", "-3"], "'--seed'"),
         (["2048", "play", "--cols", "three"], "'--cols'"),
         (["2048", "bogus"], "bogus"),
-        (["2048", "show"], "board"),
+        (["2048", "show"], "BOARD"),
         (["--nope"], "--nope"),
     ],
 )

@@ -210,8 +210,8 @@ def test_save_into_a_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--rows", "5"], "'--rows'"),
         (["--p-four", "2"], "'--p-four'"),
         (["--workers", "0"], "'--workers'"),
-        (["--time-ms", "0"], "time_ms must be a positive number"),
-        (["--time-ms", "-5"], "time_ms must be a positive number"),
+        (["--time-ms", "0"], "'--time-ms': must be a number more than 0"),
+        (["--time-ms", "-5"], "'--time-ms': must be a number more than 0"),
     ],
 )
 def test_ai_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: list[str], part: str) -> None:

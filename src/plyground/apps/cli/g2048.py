@@ -23,11 +23,16 @@ from plyground.apps.cli.options import (
     NewSeedOption,
     PFourOption,
     RowsOption,
+    SeedOption,
     ThreadsOption,
     TimeOption,
     WeightsOption,
+    games_option,
     load_evaluator_option,
+    number_option,
     save_folder,
+    seed_limit,
+    time_option,
 )
 from plyground.apps.text import format_grid
 from plyground.errors import DependencyNotInstalled, PlygroundError
@@ -42,17 +47,19 @@ app = typer.Typer(
     name="2048",
     help="2048 on boards from 2x2 to 4x4: show a board, play in the terminal, watch the AI, get a hint.",
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: rewrapped to the terminal, never cut
 )
 
 _PACKAGE = "plyground.g2048"
 
 
-@app.command()
+@app.command(short_help="Print a board and its legal moves.")
 def show(
     board: Annotated[
         str,
         typer.Argument(
-            help='The board: rows separated by "/", cells by spaces, 0 or . for empty: "2 2 0 0/0 4 0 0/...".'
+            metavar="BOARD",
+            help='The board: rows separated by "/", cells by spaces, 0 or . for empty: "2 2 0 0/0 4 0 0/...".',
         ),
     ],
 ) -> None:
@@ -69,7 +76,7 @@ def show(
     )
 
 
-@app.command()
+@app.command(short_help="Play 2048 in the terminal; the game is saved and resumed.")
 def play(
     rows: RowsOption = 4,
     cols: ColsOption = 4,
@@ -121,25 +128,23 @@ def _budget(time_ms: float | None, depth: int | None) -> str:
     return f"{time_ms:g} ms/move" + (f" up to depth {depth}" if depth is not None else "")
 
 
-@app.command()
+@app.command(short_help="Watch the expectimax AI play.")
 def ai(
-    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 1,
+    games: Annotated[int, games_option()] = 1,
     time_ms: TimeOption = None,
     depth: DepthOption = None,
     workers: ThreadsOption = None,
-    seed: Annotated[
-        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
+    seed: SeedOption = None,
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
     save: Annotated[
-        Path | None, typer.Option(help="Folder for the replays: <DIR>/2048-<R>x<C>-seed<seed>.json.")
+        Path | None, typer.Option(metavar="DIR", help="Folder for the replays: DIR/2048-RxC-seedSEED.json.")
     ] = None,
     frames: Annotated[
         Path | None,
-        typer.Option(help="Folder for one PNG per move of each game: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+        typer.Option(metavar="DIR", help="Folder for one PNG per move of each game: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     evaluator: EvaluatorOption = "heuristic",
 ) -> None:
@@ -160,6 +165,7 @@ def ai(
     from plyground.g2048.autoplay import play_game, summarize
     from plyground.g2048.expectimax import Expectimax
 
+    seed_limit(seed, games)
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))
     folder = save_folder(save)
     frame_folder = save_folder(frames, "write frames")
@@ -255,9 +261,9 @@ def _play_with_progress(
             progress.update(task, advance=1, mean=f"{mean:,.0f}", current="")
 
 
-@app.command()
+@app.command(short_help="The AI's best move on a board, explained.")
 def hint(
-    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
+    board: Annotated[str, typer.Argument(metavar="BOARD", help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
     time_ms: TimeOption = None,
     depth: DepthOption = None,
     workers: ThreadsOption = None,
@@ -330,11 +336,13 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
     return "\n".join(lines)
 
 
-@app.command()
+@app.command(short_help="Render a saved game as a video.")
 def video(
-    replay: Annotated[Path, typer.Argument(help="A saved replay (from --save or the game's replay).")],
-    out: Annotated[Path, typer.Argument(help="The video: OUT.mp4 or OUT.gif.")],
-    fps: Annotated[float, typer.Option(min=0.1, max=120.0, help="Positions per second.")] = 4.0,
+    replay: Annotated[
+        Path, typer.Argument(metavar="REPLAY", help="A saved replay (from --save or the game's replay).")
+    ],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The video: OUT.mp4 or OUT.gif.")],
+    fps: Annotated[float, number_option("--fps", help="Positions per second, {range}.", low=0.1, high=120)] = 4.0,
 ) -> None:
     """Render a saved game as a video, one frame per position (the start, then each move)."""
     announce_compilation(_PACKAGE, "2048")
@@ -345,24 +353,30 @@ def video(
     typer.echo(f"{out}: {frames} frames at {fps:g} per second")
 
 
-@app.command()
+@app.command(short_help="Play 2048 in a desktop window, or let the AI play.")
 def gui(
     rows: RowsOption = 4,
     cols: ColsOption = 4,
     seed: NewSeedOption = None,
     p_four: NewPFourOption = None,
     new: NewOption = False,
-    time_ms: Annotated[
-        float, typer.Option("--time-ms", min=1.0, max=60000.0, help="The AI's time budget per move, in milliseconds.")
-    ] = 50.0,
+    time_ms: Annotated[float, time_option("The AI's time budget per move in milliseconds, {range}.")] = 50.0,
     delay_ms: Annotated[
-        int, typer.Option("--delay-ms", min=0, max=60000, help="Pause between the AI's moves, in milliseconds.")
+        int,
+        number_option(
+            "--delay-ms",
+            help="Pause between the AI's moves in milliseconds, {range}.",
+            low=0,
+            high=60_000,
+            integer=True,
+            metavar="MS",
+        ),
     ] = 50,
     workers: ThreadsOption = None,
     ai: Annotated[bool, typer.Option("--ai", help="Start in AI mode (i or space toggles it).")] = False,
     frames: Annotated[
         Path | None,
-        typer.Option(help="Folder for one PNG per position: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+        typer.Option(metavar="DIR", help="Folder for one PNG per position: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     weights: WeightsOption = None,
     evaluator: EvaluatorOption = "heuristic",
@@ -419,9 +433,9 @@ def gui(
         )
 
 
-app.command()(g2048_solver.solve)
-app.command()(g2048_solver.optimal)
-app.command()(g2048_runs.bench)
-app.command()(g2048_runs.report)
-app.command()(g2048_runs.tune)
-app.command()(g2048_learn.learn)
+app.command(short_help="Solve a small board exactly.")(g2048_solver.solve)
+app.command(short_help="The optimal move on a board of a solved size.")(g2048_solver.optimal)
+app.command(short_help="Play many seeded AI games and store the results.")(g2048_runs.bench)
+app.command(short_help="Print and plot the bench runs of a results store.")(g2048_runs.report)
+app.command(short_help="Tune the heuristic weights with CMA-ES.")(g2048_runs.tune)
+app.command(short_help="Train an n-tuple network by self-play.")(g2048_learn.learn)

@@ -17,12 +17,26 @@ import typer
 
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.options import (
+    MAX_GAMES,
+    ColsOption,
     DaskLocalOption,
     DbOption,
+    PFourOption,
     ProcessesOption,
+    RowsOption,
     SchedulerOption,
+    SeedOption,
     backend_from_options,
+    cols_option,
+    depth_option,
+    games_option,
     load_weights,
+    number_option,
+    p_four_option,
+    rows_option,
+    seed_limit,
+    seed_option,
+    time_option,
 )
 from plyground.errors import InvalidInputError
 
@@ -32,20 +46,16 @@ _PACKAGE = "plyground.g2048"
 
 
 def bench(
-    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 20,
-    time_ms: Annotated[
-        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move, in ms (default 20).")
+    games: Annotated[int, games_option()] = 20,
+    time_ms: Annotated[float | None, time_option("Time budget per move in milliseconds, {range} (default 20).")] = None,
+    depth: Annotated[int | None, depth_option("A fixed search depth instead of a time budget, {range}.")] = None,
+    seed: SeedOption = None,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
+    p_four: PFourOption = 0.1,
+    weights: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="A weights file (default: the shipped weights).")
     ] = None,
-    depth: Annotated[
-        int | None, typer.Option(min=1, max=30, help="A fixed search depth instead of a time budget.")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
-    p_four: Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")] = 0.1,
-    weights: Annotated[Path | None, typer.Option(help="A weights file (default: the shipped weights).")] = None,
     workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
@@ -61,7 +71,8 @@ def bench(
     """
     if time_ms is not None and depth is not None:
         raise InvalidInputError("give --time-ms or --depth, not both")
-    backend = backend_from_options(workers, dask_local, scheduler)
+    seed_limit(seed, games)
+    backend = backend_from_options(workers, dask_local, scheduler, jobs=games)
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console
 
@@ -115,9 +126,12 @@ def bench(
 def report(
     db: DbOption = None,
     plots: Annotated[
-        Path, typer.Option(help="Folder for the plots (score distribution, max-tile shares, score vs time).")
+        Path,
+        typer.Option(metavar="DIR", help="Folder for the plots (score distribution, max-tile shares, score vs time)."),
     ] = Path("2048-report"),
-    last: Annotated[int | None, typer.Option(min=1, help="Only the last N runs.")] = None,
+    last: Annotated[
+        int | None, number_option("--last", help="Only the last N runs, {range}.", low=1, high=None, integer=True)
+    ] = None,
     no_plots: Annotated[bool, typer.Option("--no-plots", help="Print the table only.")] = False,
 ) -> None:
     """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them."""
@@ -147,36 +161,54 @@ def _latest_run(root: Path) -> Path:
 
 
 def tune(
-    generations: Annotated[int | None, typer.Option(min=1, help="CMA-ES generations (default 10).")] = None,
-    population: Annotated[int | None, typer.Option(min=2, help="Candidates per generation (default 8).")] = None,
+    generations: Annotated[
+        int | None,
+        number_option(
+            "--generations", help="CMA-ES generations, {range} (default 10).", low=1, high=10_000, integer=True
+        ),
+    ] = None,
+    population: Annotated[
+        int | None,
+        number_option(
+            "--population", help="Candidates per generation, {range} (default 8).", low=2, high=1000, integer=True
+        ),
+    ] = None,
     games: Annotated[
-        int | None, typer.Option(min=1, max=1000, help="Games per candidate, the same seeds for all (default 8).")
+        int | None, games_option("Games per candidate, the same seeds for all, {range} (default 8).", high=1000)
     ] = None,
-    time_ms: Annotated[
-        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move of the games.")
-    ] = None,
+    time_ms: Annotated[float | None, time_option("Time budget per move of the games in milliseconds, {range}.")] = None,
     depth: Annotated[
-        int | None, typer.Option(min=1, max=30, help="A fixed search depth (default 2; reproducible, resumable).")
+        int | None, depth_option("A fixed search depth, {range} (default 2; reproducible, resumable).")
     ] = None,
-    rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
-    cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
-    p_four: Annotated[
-        float | None, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4 (default 0.1).")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(min=0, max=9999, help="Seeds CMA-ES and the games (default 0).")] = None,
+    rows: Annotated[int | None, rows_option("Rows of the board, {range} (default 4).")] = None,
+    cols: Annotated[int | None, cols_option("Columns of the board, {range} (default 4).")] = None,
+    p_four: Annotated[float | None, p_four_option("Probability that a new tile is a 4, {range} (default 0.1).")] = None,
+    seed: Annotated[int | None, seed_option("Seeds CMA-ES and the games, {range} (default 0).", high=9999)] = None,
     sigma: Annotated[
-        float | None, typer.Option(min=0.001, max=5.0, help="CMA-ES's initial step size (default 0.5).")
+        float | None,
+        number_option("--sigma", help="CMA-ES's initial step size, {range} (default 0.5).", low=0.001, high=5),
     ] = None,
-    weights: Annotated[Path | None, typer.Option(help="Start from these weights (default: the shipped ones).")] = None,
+    weights: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Start from these weights (default: the shipped ones).")
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="The run folder (default: a new folder under <data folder>/tuning).")
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="The run folder (default: a new folder under DATA/tuning, DATA the user data folder)."
+        ),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
     ] = False,
     validate: Annotated[
         int | None,
-        typer.Option(min=2, help="Then play the best and the default weights on N fresh seeds and compare them."),
+        number_option(
+            "--validate",
+            help="Then play the best and the default weights on N fresh seeds and compare them; N {range}.",
+            low=2,
+            high=MAX_GAMES,
+            integer=True,
+        ),
     ] = None,
     workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,

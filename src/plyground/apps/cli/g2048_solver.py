@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
+from plyground.apps.cli.options import PFourOption, core_threads, number_option
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -31,9 +32,10 @@ _SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
 DirOption = Annotated[
     Path | None,
-    typer.Option("--dir", help="The solution folder (default: solutions/<RxC>-p<p_four> in the data folder)."),
+    typer.Option(
+        "--dir", metavar="DIR", help="The solution folder (default: solutions/RxC-pP_FOUR in the user data folder)."
+    ),
 ]
-PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -49,19 +51,38 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def solve(
-    size: Annotated[str, typer.Argument(help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")],
+    size: Annotated[
+        str, typer.Argument(metavar="SIZE", help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")
+    ],
     directory: DirOption = None,
     p_four: PFourOption = 0.1,
     forward_only: Annotated[
         bool, typer.Option("--forward-only", help="Only list and count the reachable boards, without values.")
     ] = False,
     max_age: Annotated[
-        int | None, typer.Option(min=4, help="With --forward-only: stop after this age (sum of tiles).")
+        int | None,
+        number_option(
+            "--max-age",
+            help="With --forward-only: stop after this age (sum of tiles), {range}.",
+            low=4,
+            high=None,
+            integer=True,
+        ),
     ] = None,
     compact: Annotated[
         bool, typer.Option("--compact", help="Store the board codes Elias-Fano encoded (a new folder only).")
     ] = False,
-    workers: Annotated[int | None, typer.Option(min=1, help="Threads (default: every core).")] = None,
+    workers: Annotated[
+        int | None,
+        number_option(
+            "--workers",
+            help="Threads, {range}; at most one per core helps (default: every core).",
+            low=1,
+            high=None,
+            integer=True,
+            callback=core_threads,
+        ),
+    ] = None,
     per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
 ) -> None:
     """Solve a small board exactly: every reachable state's optimal expected score.
@@ -179,7 +200,7 @@ def ages_table(counts: list[AgeCounts]) -> Table:
 
 
 def optimal(
-    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
+    board: Annotated[str, typer.Argument(metavar="BOARD", help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
     directory: DirOption = None,
     p_four: PFourOption = 0.1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,

@@ -21,15 +21,16 @@ app = typer.Typer(
     name="plyground",
     help="Search-based game AI: an exact 2048 engine with expectimax and a solver, and k-in-a-row.",
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: rewrapped to the terminal, never cut
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 # One line per game; each sub-app lives in its own module of this package.
-app.add_typer(g2048.app, name="2048")
-app.add_typer(kinrow.app, name="kinrow")
-app.command(name="web")(web.web)
+app.add_typer(g2048.app, name="2048", short_help="2048: show, play, watch the AI, hint, solve, bench, learn.")
+app.add_typer(kinrow.app, name="kinrow", short_help="k-in-a-row: play the AI, run a match, a Gomocup brain.")
+app.command(name="web", short_help="Serve the web lab: 2048 and k-in-a-row in the browser.")(web.web)
 
 
 def _show_version(value: bool) -> None:
@@ -65,8 +66,9 @@ def main(args: Sequence[str] | None = None) -> int:
     except typer.Abort:
         return _fail("aborted", 1)
     except typer.TyperException as exc:  # a usage error: unknown command, bad option value...
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            return 0  # no arguments: the help has been printed
+        if type(exc).__name__ == "NoArgsIsHelpError":  # no arguments: the help, on stdout
+            typer.echo(exc.format_message())
+            return 0
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         return _fail(exc.format_message() + hint, 2 if exc.exit_code == 2 else 1)

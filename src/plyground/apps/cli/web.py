@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.apps.cli.options import load_evaluator_option
+from plyground.apps.cli.options import load_evaluator_option, number_option
 from plyground.errors import DependencyNotInstalled
 
 __all__ = ["web"]
@@ -19,9 +19,13 @@ __all__ = ["web"]
 
 def web(
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (the default serves this machine only).")
+        str,
+        typer.Option("--host", metavar="ADDRESS", help="Address to listen on (the default serves this machine only)."),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")] = 8048,
+    port: Annotated[
+        int,
+        number_option("--port", help="Port to listen on, {range} (0: any free port).", low=0, high=65535, integer=True),
+    ] = 8048,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
     evaluator: Annotated[
         str,
