@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.apps.results import ResultsStore
+from plyground.apps.results import ResultsStore, RunSettings
+from plyground.errors import DependencyNotInstalled, PlygroundError
 from plyground.g2048.autoplay import GameSpec, play_spec
 from tests.apps.test_cli import assert_one_line_error, run_cli
 
@@ -67,6 +68,40 @@ def test_bad_bench_options_are_one_line(
     status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(tmp_path / "r.sqlite"))
     assert status == 2
     assert_one_line_error(err, *parts)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        PlygroundError("cannot reach the Dask scheduler tcp://10.0.0.1:8786: timed out"),
+        DependencyNotInstalled("running on Dask needs dask.distributed"),
+    ],
+)
+def test_a_bench_that_fails_at_the_start_leaves_no_run(
+    failure: Exception, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.core import run_many
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(run_many, "run_many", fail)
+    db = tmp_path / "results.sqlite"
+    status, _, err = run_cli(capsys, "2048", "bench", *SMALL, "--scheduler", "tcp://10.0.0.1:8786", "--db", str(db))
+    assert status == 1
+    assert err.strip().splitlines()[-1] == f"error: {failure}"
+    assert stored(db) == []
+
+
+def test_report_leaves_out_the_runs_without_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)
+    with ResultsStore(db) as store:  # what a failed bench left before, in stores written then
+        store.start_run(RunSettings(rows=2, cols=2, depth=1))
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots")
+    assert status == 0, err
+    assert out.count("│ 3x3 ") == 1 and out.count("│ 4x4 ") == 1 and "2x2" not in out
+    assert "1 run without games not shown" in out
 
 
 def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -205,6 +205,12 @@ class ResultsStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
+    def delete_run(self, run_id: int) -> None:
+        """Remove run ``run_id`` and its games (a run that failed before its first game)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM games WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+
     def add_game(self, run_id: int, result: GameResult) -> None:
         """Record a finished game of run ``run_id`` (committed at once)."""
         with self._transaction() as db:

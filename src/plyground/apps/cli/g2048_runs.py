@@ -117,8 +117,18 @@ def bench(
 
                 run_many(play_spec, specs, backend=backend, on_result=on_result)
         except KeyboardInterrupt:
-            print(f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr)
+            if not finished:
+                store.delete_run(run_id)
+                print("interrupted before the first game finished: nothing stored", file=sys.stderr)
+            else:
+                print(
+                    f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr
+                )
             raise typer.Exit(130) from None
+        except BaseException:
+            if not finished:  # the backend failed (no Dask, no scheduler...): no empty run is left
+                store.delete_run(run_id)
+            raise
         record = next(run for run in store.runs() if run.id == run_id)
     Console().print(runs_table([record], title=f"2048 bench run {run_id}"))
 
@@ -144,10 +154,14 @@ def report(
     if not path.exists():
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
     with ResultsStore(path) as store:
-        runs = store.runs()
+        stored = store.runs()
+    runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
     if last is not None:
         runs = runs[-last:]
     Console().print(runs_table(runs, title=f"2048 bench runs in {path}"))
+    empty = sum(not run.games for run in stored)
+    if empty:
+        typer.echo(f"{empty} run{'s' if empty > 1 else ''} without games not shown (a bench that failed at the start)")
     if not no_plots:
         written = write_plots(runs, plots)
         typer.echo(f"plots: {', '.join(str(p) for p in written)}")
