@@ -76,6 +76,12 @@ def test_show_a_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert "legal moves: none (game over)" in out
 
 
+def test_an_empty_board_is_not_a_lost_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "2048", "show", "0 0/0 0")
+    assert status == 0
+    assert "legal moves: none (empty board: no tile to move)" in out and "game over" not in out
+
+
 @pytest.mark.parametrize(
     ("board", "part"),
     [
@@ -230,7 +236,9 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("module", ["plyground.apps.text", "plyground.apps.play"])
+@pytest.mark.parametrize(
+    "module", ["plyground.apps.text", "plyground.apps.play", "plyground.apps.cli.g2048", "plyground.apps.cli.options"]
+)
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

@@ -249,10 +249,13 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     parsed = Board.parse(board)
     with Expectimax(depth=depth, workers=1) as ai:
         decision = ai.choose(parsed)
-    assert set(data) == {"board", "evaluator", "move", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"}
-    assert data["evaluator"] == "heuristic"
+    assert set(data) == {
+        "board", "evaluator", "best", "move", "unit", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"
+    }  # fmt: skip
+    assert data["evaluator"] == "heuristic" and data["unit"] == "heuristic units"
     assert data["board"] == parsed.to_text()
-    assert data["move"] == decision.move and data["depth"] == decision.depth
+    assert data["best"] == decision.move and data["depth"] == decision.depth
+    assert data["move"] == data["best"]  # its old name, as the web lab's hint calls it "best" too
     assert data["values"] == decision.values
     assert list(data["values"]) == sorted(decision.values, key=lambda m: (-decision.values[m], DIRECTIONS.index(m)))
     assert data["nodes"] > 0 and data["tt_hits"] >= 0 and data["seconds"] >= 0
@@ -265,18 +268,37 @@ def test_hint_with_a_time_budget(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "2048", "hint", "2 0/0 2", "--time-ms", "20", "--json")
     assert status == 0
     data = json.loads(out)
-    assert data["move"] in DIRECTIONS and data["depth"] >= 1
+    assert data["best"] in DIRECTIONS and data["depth"] >= 1
 
 
 def test_hint_on_a_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "2048", "hint", "2 4/4 2", "--depth", "2")
     assert status == 0
     assert "no legal move: the game is over" in out
-    assert "total" in out
+    assert "total" in out and "in heuristic units" in out
     status, out, _ = run_cli(capsys, "2048", "hint", "2 4/4 2", "--json")
     assert status == 0
     data = json.loads(out)
     assert data["move"] is None and data["values"] == {} and data["depth"] == 0
+    assert data["best"] is None
+
+
+def test_hint_on_an_empty_board_says_so_and_prints_no_negative_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", "0 0/0 0", "--depth", "1")
+    assert status == 0, err
+    assert "no legal move: the board is empty, no tile to move" in out
+    assert "game over" not in out and "-0.0" not in out
+    assert "heuristic value of the board, in heuristic units:" in out
+    status, out, _ = run_cli(capsys, "2048", "hint", "0 0/0 0", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["best"] is None and "-0.0" not in out
+
+
+def test_hint_names_the_unit_of_its_values(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", HINT_BOARD, "--depth", "1")
+    assert status == 0, err
+    assert "  move    expected value, in heuristic units" in out.splitlines()
 
 
 @pytest.mark.parametrize(("board", "part"), [("2 3/2 2", "invalid tile 3"), ("2 2 2 2 2/0 0 0 0 0", "not supported")])

@@ -70,7 +70,8 @@ def show(
     parsed = Board.parse(board)
     legal = parsed.legal_moves()
     typer.echo(format_grid(parsed.to_rows()))
-    typer.echo(f"legal moves: {', '.join(legal) if legal else 'none (game over)'}")
+    none = "none (empty board: no tile to move)" if parsed.tile_sum() == 0 else "none (game over)"
+    typer.echo(f"legal moves: {', '.join(legal) if legal else none}")
     typer.echo(
         f"max tile: {parsed.max_tile()}   tile sum: {parsed.tile_sum()}   empty cells: {len(parsed.empty_cells())}"
     )
@@ -269,15 +270,23 @@ def hint(
     workers: ThreadsOption = None,
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object instead of text: the best move is 'best' (also 'move', its old name), "
+            "the values' unit 'unit'.",
+        ),
+    ] = False,
     evaluator: EvaluatorOption = "heuristic",
 ) -> None:
     """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
 
     Prints each legal move's expected value, best first, the depth searched, nodes and time,
-    and the heuristic value of the board feature by feature. With --evaluator ntuple:FILE
-    the values are expected points to come, and instead of the heuristic the network's
-    value of each legal move is shown: its points plus the value V of the board it leaves.
+    and the heuristic value of the board feature by feature. The heuristic's values are
+    heuristic units, not points. With --evaluator ntuple:FILE the values are expected points
+    to come, and instead of the heuristic the network's value of each legal move is shown:
+    its points plus the value V of the board it leaves.
     """
     announce_compilation(_PACKAGE, "2048")
     from plyground.g2048 import DIRECTIONS, Board
@@ -295,9 +304,11 @@ def hint(
     answer: dict[str, Any] = {
         "board": parsed.to_text(),
         "evaluator": evaluator,
-        "move": decision.move,
+        "best": decision.move,
+        "move": decision.move,  # the old name of "best", kept for scripts that read it
+        "unit": chosen.unit,
         "depth": decision.depth,
-        "values": dict(ranked),
+        "values": {move: value + 0.0 for move, value in ranked},  # + 0.0: no -0.0
         "nodes": decision.nodes,
         "tt_hits": decision.tt_hits,
         "seconds": decision.seconds,
@@ -307,28 +318,38 @@ def hint(
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
-    typer.echo(_hint_text(decision, ranked))
+    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0))
     if explanation.moves:
         typer.echo("network value of each move (points + V of the board it leaves):")
         typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
         for name, parts in explanation.moves.items():
-            typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {parts.value:>14,.1f}  {parts.total:>14,.1f}")
+            typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {_number(parts.value):>14}  {_number(parts.total):>14}")
         return
-    typer.echo("heuristic value of the board:")
+    typer.echo(f"heuristic value of the board, in {explanation.unit}:")
     width = max(len(feature) for feature in explanation.contributions)
     for feature, value in explanation.contributions.items():
-        typer.echo(f"  {feature:<{width}}  {value:>14,.1f}")
-    typer.echo(f"  {'total':<{width}}  {explanation.total or 0.0:>14,.1f}")
+        typer.echo(f"  {feature:<{width}}  {_number(value):>14}")
+    typer.echo(f"  {'total':<{width}}  {_number(explanation.total or 0.0):>14}")
 
 
-def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
-    """The moves, best first, and what the search did."""
+def _number(value: float) -> str:
+    """``1,234.5``, with one decimal; ``0.0``, never ``-0.0``.
+
+    >>> _number(-1234.56), _number(-0.0), _number(-0.04)
+    ('-1,234.6', '0.0', '0.0')
+    """
+    text = f"{value:,.1f}"
+    return text.removeprefix("-") if text.strip("-0.,") == "" else text
+
+
+def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]], unit: str, *, empty: bool) -> str:
+    """The moves, best first, their values' unit, and what the search did."""
     if decision.move is None:
-        return "no legal move: the game is over"
-    lines = [f"best move: {decision.move}", "  move    expected value"]
+        return "no legal move: the board is empty, no tile to move" if empty else "no legal move: the game is over"
+    lines = [f"best move: {decision.move}", f"  move    expected value, in {unit}"]
     for move, value in ranked:
         mark = "  <- chosen" if move == decision.move else ""
-        lines.append(f"  {move:<6}  {value:>14,.1f}{mark}")
+        lines.append(f"  {move:<6}  {_number(value):>14}{mark}")
     lines.append(
         f"depth {decision.depth} completed: {decision.nodes:,} nodes, {decision.tt_hits:,} TT hits, "
         f"{decision.seconds:.3f} s"
