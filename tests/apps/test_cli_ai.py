@@ -368,3 +368,45 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(aiview, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_the_summary_keeps_every_seed_whole_in_80_columns() -> None:
+    results = [GameResult(2**63 - 1 - i, 1_234_567, 65536, 123_456, 12_345.67, 12.5, Replay()) for i in range(3)]
+    console = Console(width=80, color_system=None)
+    with console.capture() as capture:
+        console.print(aiview.summary_view(summarize(results), title=None))
+    text = capture.get()
+    assert "…" not in text and all(len(line) <= 80 for line in text.splitlines())
+    for result in results:
+        assert str(result.seed) in text
+    assert "1,234,567" in text and "123,456" in text and "12345.67" in text
+
+
+def test_ai_prints_json_or_csv_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    expected = expected_games(range(5, 7))
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", "5", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["title"] == "2048 2x3, expectimax depth 1" and data["games"] == 2
+    assert [game["seed"] for game in data["results"]] == [5, 6]
+    assert [game["score"] for game in data["results"]] == [expected[seed].score for seed in (5, 6)]
+    assert data["mean_score"] == summarize(expected.values()).mean_score and set(data["reach"]) >= {"2048"}
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", "5", "--csv")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "game,seed,score,max_tile,moves,seconds,mean_depth"
+    assert [line.split(",")[:3] for line in lines[1:]] == [
+        ["1", "5", str(expected[5].score)],
+        ["2", "6", str(expected[6].score)],
+    ]
+    status, _, err = run_cli(capsys, "2048", "ai", *SMALL, "--json", "--csv")
+    assert status == 2
+    assert_one_line_error(err, "--json or --csv")
+
+
+def test_a_long_title_is_printed_whole(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", str(2**63 - 10))
+    assert status == 0, err
+    assert out.splitlines()[0] == "2048 2x3, expectimax depth 1"
+    assert str(2**63 - 10) in out and str(2**63 - 9) in out and "…" not in out

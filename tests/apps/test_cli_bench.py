@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -163,3 +164,37 @@ def test_bad_tune_options_are_one_line(
     status, _, err = run_cli(capsys, "2048", "tune", *args)
     assert status == 2
     assert_one_line_error(err, *parts)
+
+
+def test_report_for_scripts_and_at_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots", "--json")
+    assert status == 0, err
+    runs = json.loads(out)["runs"]
+    assert [(run["rows"], run["cols"], run["games"]) for run in runs] == [(3, 3, 3), (4, 4, 2)]
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots", "--csv")
+    assert status == 0, err
+    assert [line.split(",")[:4] for line in out.splitlines()] == [
+        ["run", "started", "rows", "cols"],
+        ["1", runs[0]["started"], "3", "3"],
+        ["2", runs[1]["started"], "4", "4"],
+    ]
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots")
+    assert status == 0, err
+    assert out.splitlines()[0] == f"2048 bench runs in {db}"  # the path whole, on its own line
+    assert "…" not in out and all(len(line) <= 80 for line in out.splitlines()[1:])
+    for header in ("started", "weights", "ran on", "mean score (95%)", "median", "≥16384"):
+        assert header in out
+
+
+def test_bench_prints_its_run_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "results.sqlite"
+    status, out, err = run_cli(capsys, "2048", "bench", *SMALL, "--workers", "1", "--db", str(db), "--json")
+    assert status == 0, err
+    (run,) = json.loads(out)["runs"]
+    assert run["run"] == 1 and run["games"] == 4 and [game["seed"] for game in run["results"]] == [11, 12, 13, 14]
+    assert [(game["score"], game["moves"]) for game in run["results"]] == [(s[1], s[3]) for s in stored(db)[0]]

@@ -2,7 +2,9 @@
 
 :func:`summarize_run` gives a run's statistics (mean score with its 95% interval, median,
 the share of games reaching each tile), :func:`runs_table` the rich table that
-``plyground 2048 report`` prints, and :func:`write_plots` three pictures:
+``plyground 2048 report`` prints (one table on a wide terminal, a table of settings and one
+of scores on a narrow one: nothing is cut), :func:`runs_json` and :func:`runs_csv` the same
+for scripts, and :func:`write_plots` three pictures:
 
 * ``score_distribution.png`` - the score histograms of the last runs;
 * ``max_tile_shares.png`` - for each run, the share of games ending on each largest tile;
@@ -14,6 +16,8 @@ matplotlib is imported only by :func:`write_plots` (``pip install plyground[tune
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import os
 import statistics
@@ -22,13 +26,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 
 from plyground.apps.results import RunRecord
 from plyground.core.files import atomic_write
 from plyground.errors import DependencyNotInstalled
 
-__all__ = ["PLOTS", "REACH_TILES", "RunSummary", "runs_table", "summarize_run", "write_plots"]
+__all__ = [
+    "PLOTS",
+    "REACH_TILES",
+    "RunSummary",
+    "RunsView",
+    "runs_csv",
+    "runs_json",
+    "runs_table",
+    "summarize_run",
+    "write_plots",
+]
 
 REACH_TILES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 """The tiles whose reach the report gives."""
@@ -75,34 +91,159 @@ def _label(run: RunRecord) -> str:
     return f"#{run.id} {settings.rows}x{settings.cols} {settings.budget}"
 
 
-def runs_table(runs: Sequence[RunRecord], *, title: str = "2048 bench runs") -> Table:
-    """One row per run: when, board, budget, weights hash, where it ran, games, scores and tile reach."""
-    table = Table(title=title, title_justify="left")
-    for name in ("run", "started (UTC)", "board", "budget", "weights", "ran on", "games", "mean score (95%)"):
-        table.add_column(name, justify="right" if name in ("run", "games") else "left")
-    table.add_column("median", justify="right")
-    for tile in (2048, 4096, 8192, 16384):
-        table.add_column(f"≥{tile}", justify="right")
+_TABLE_TILES = (2048, 4096, 8192, 16384)
+"""The tiles whose reach the table shows (the JSON and CSV give every tile of :data:`REACH_TILES`)."""
+
+
+def runs_table(runs: Sequence[RunRecord], *, title: str | None = "2048 bench runs") -> RunsView:
+    """The runs as rich prints them: when, board, budget, weights hash, where it ran, games, scores, tile reach."""
+    return RunsView(runs, title=title)
+
+
+class RunsView:
+    """One row per run; where one table is wider than the console, a table of settings and one of scores.
+
+    Cells are never cut: the run ids, times, hashes and numbers keep their width, and
+    longer texts (where a run ran) wrap between words.
+    """
+
+    def __init__(self, runs: Sequence[RunRecord], *, title: str | None = None) -> None:
+        self.runs = list(runs)
+        self.title = title
+        self._rows = [_row(run) for run in self.runs]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = self.table(_SETTINGS + _SCORES)
+        natural = Measurement.get(console, options.update_width(1_000_000), wide).maximum
+        if natural <= options.max_width:  # every row on one line
+            yield wide
+            return
+        yield self.table(_SETTINGS, title=self.title)
+        yield self.table(("run", *_SCORES), title=None)
+
+    def table(self, names: Sequence[str], *, title: str | None = "") -> Table:
+        """A table of the columns ``names`` (of :data:`_COLUMNS`)."""
+        table = Table(title=self.title if title == "" else title, title_justify="left")
+        for name in names:
+            right, whole = _COLUMNS[name]
+            cells = [row[name] for row in self._rows]
+            if whole:
+                widest = max((len(cell) for cell in cells), default=0)
+            else:  # wraps between words, and folds a long word (an address) rather than cut it
+                widest = min(12, max(len(word) for cell in [name, *cells] for word in cell.split()))
+            table.add_column(
+                name, justify="right" if right else "left", no_wrap=whole, min_width=widest, overflow="fold"
+            )
+        for row in self._rows:
+            table.add_row(*(row[name] for name in names))
+        return table
+
+
+# Each column: right-justified, kept whole (else it wraps between words).
+_COLUMNS: dict[str, tuple[bool, bool]] = {
+    "run": (True, True),
+    "started (UTC)": (False, False),
+    "board": (False, True),
+    "budget": (False, False),
+    "weights": (False, True),
+    "ran on": (False, False),
+    "games": (True, True),
+    "mean score (95%)": (True, False),
+    "median": (True, True),
+    **{f"≥{tile}": (True, True) for tile in _TABLE_TILES},
+}
+_SETTINGS = ("run", "started (UTC)", "board", "budget", "weights", "ran on")
+_SCORES = ("games", "mean score (95%)", "median", *(f"≥{tile}" for tile in _TABLE_TILES))
+
+
+def _row(run: RunRecord) -> dict[str, str]:
+    summary = summarize_run(run)
+    if summary.interval is None:
+        mean = f"{summary.mean:,.0f}" if summary.games else "-"
+    else:
+        mean = f"{summary.mean:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
+    settings = run.settings
+    return {
+        "run": str(run.id),
+        "started (UTC)": run.started.replace("T", " ").removesuffix("+00:00"),
+        "board": f"{settings.rows}x{settings.cols}",
+        "budget": settings.budget,
+        "weights": run.weights_hash,
+        "ran on": settings.backend,
+        "games": str(summary.games),
+        "mean score (95%)": mean,
+        "median": f"{summary.median:,.0f}" if summary.games else "-",
+        **{f"≥{tile}": f"{summary.reach[tile]:.0%}" if summary.games else "-" for tile in _TABLE_TILES},
+    }
+
+
+def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
+    """The runs for scripts: settings, statistics (every reach tile) and each game.
+
+    >>> from plyground.apps.results import GameRow, RunSettings
+    >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
+    >>> data = runs_json([run])[0]
+    >>> data["run"], data["depth"], data["games"], data["mean_score"], data["results"][0]["seed"]
+    (1, 2, 1, 10.0, 7)
+    """
+    result = []
     for run in runs:
         summary = summarize_run(run)
-        if summary.interval is None:
-            mean = f"{summary.mean:,.0f}" if summary.games else "-"
-        else:
-            mean = f"{summary.mean:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
         settings = run.settings
-        table.add_row(
-            str(run.id),
-            run.started.replace("T", " ").removesuffix("+00:00"),
-            f"{settings.rows}x{settings.cols}",
-            settings.budget,
-            run.weights_hash,
-            settings.backend,
-            str(summary.games),
-            mean,
-            f"{summary.median:,.0f}" if summary.games else "-",
-            *(f"{summary.reach[tile]:.0%}" if summary.games else "-" for tile in (2048, 4096, 8192, 16384)),
+        result.append(
+            {
+                "run": run.id,
+                "started": run.started,
+                "rows": settings.rows,
+                "cols": settings.cols,
+                "time_ms": settings.time_ms,
+                "depth": settings.depth,
+                "p_four": settings.p_four,
+                "weights_hash": run.weights_hash,
+                "backend": settings.backend,
+                "games": summary.games,
+                "mean_score": summary.mean if summary.games else None,
+                "interval": list(summary.interval) if summary.interval is not None else None,
+                "median_score": summary.median if summary.games else None,
+                "reach": {str(tile): share for tile, share in summary.reach.items()} if summary.games else None,
+                "results": [
+                    {
+                        "seed": game.seed,
+                        "score": game.score,
+                        "max_tile": game.max_tile,
+                        "moves": game.moves,
+                        "seconds": game.seconds,
+                        "mean_depth": game.mean_depth,
+                    }
+                    for game in run.games
+                ],
+            }
         )
-    return table
+    return result
+
+
+def runs_csv(runs: Sequence[RunRecord]) -> str:
+    """The runs as CSV for scripts: a header, then one line per run (its settings and statistics).
+
+    >>> from plyground.apps.results import GameRow, RunSettings
+    >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
+    >>> print(runs_csv([run]).splitlines()[1])
+    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,abc,local,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header = ["run", "started", "rows", "cols", "time_ms", "depth", "p_four", "weights_hash", "backend", "games"]
+    header += ["mean_score", "interval_low", "interval_high", "median_score", *(f"reach_{t}" for t in REACH_TILES)]
+    writer.writerow(header)
+    for data in runs_json(runs):
+        low, high = data["interval"] or ("", "")
+        reach = data["reach"] or {}
+        writer.writerow(
+            [data[name] if data[name] is not None else "" for name in header[:11]]
+            + [low, high, data["median_score"] if data["median_score"] is not None else ""]
+            + [reach.get(str(tile), "") for tile in REACH_TILES]
+        )
+    return buffer.getvalue()
 
 
 def _figure() -> Any:

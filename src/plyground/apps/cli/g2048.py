@@ -16,8 +16,10 @@ import typer
 from plyground.apps.cli import announce_compilation, g2048_learn, g2048_runs, g2048_solver
 from plyground.apps.cli.options import (
     ColsOption,
+    CsvOption,
     DepthOption,
     EvaluatorOption,
+    JsonOption,
     NewOption,
     NewPFourOption,
     NewSeedOption,
@@ -30,6 +32,7 @@ from plyground.apps.cli.options import (
     games_option,
     load_evaluator_option,
     number_option,
+    output_format,
     save_folder,
     seed_limit,
     time_option,
@@ -38,6 +41,8 @@ from plyground.apps.text import format_grid
 from plyground.errors import DependencyNotInstalled, PlygroundError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from plyground.g2048 import Decision, Expectimax, Game
     from plyground.g2048.autoplay import GameResult
 
@@ -148,6 +153,8 @@ def ai(
         typer.Option(metavar="DIR", help="Folder for one PNG per move of each game: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     evaluator: EvaluatorOption = "heuristic",
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
@@ -157,15 +164,17 @@ def ai(
     One game on a terminal is shown live; otherwise a progress bar runs over the games and a
     table gives each game's seed, score, max tile and moves, the mean score with its 95%
     interval, the median, and the share of games reaching 2048 to 32768. Ctrl-C stops and
-    prints the games finished so far (exit status 130).
+    prints the games finished so far (exit status 130). --json and --csv print the same for
+    scripts: JSON the statistics and each game, CSV a line per game.
     """
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console
 
     from plyground.apps import aiview
-    from plyground.g2048.autoplay import play_game, summarize
+    from plyground.g2048.autoplay import play_game
     from plyground.g2048.expectimax import Expectimax
 
+    shown = output_format(as_json, as_csv)
     seed_limit(seed, games)
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))
     folder = save_folder(save)
@@ -180,7 +189,7 @@ def ai(
     if chosen.name != "heuristic":
         title += f", {chosen.name}"
     console = Console()
-    live = games == 1 and console.is_terminal and sys.stdout.isatty()  # FORCE_COLOR alone is not a terminal
+    live = shown == "table" and games == 1 and console.is_terminal and sys.stdout.isatty()  # not FORCE_COLOR alone
     results: list[GameResult] = []
     view: aiview.LiveGame | None = None
     engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen)
@@ -203,16 +212,31 @@ def ai(
         else:
             print(f"interrupted: {len(results)} of {games} games finished", file=sys.stderr)
         if results:
-            console.print(aiview.summary_view(summarize(results), title=title))
+            _print_games(console, results, shown, title)
         raise typer.Exit(130) from None
 
     if live:
         console.print(aiview.board_grid(results[0].replay.play().board))
         console.print(aiview.result_line(results[0]), highlight=False)
         return
-    if games == 1:
+    if games == 1 and shown == "table":
         typer.echo(format_grid(results[0].replay.play().board.to_rows()))
-    console.print(aiview.summary_view(summarize(results), title=title))
+    _print_games(console, results, shown, title)
+
+
+def _print_games(console: Console, results: list[GameResult], shown: str, title: str) -> None:
+    """The games and their statistics as a table (after ``title``), as JSON or as CSV, on stdout."""
+    from plyground.apps import aiview
+    from plyground.g2048.autoplay import summarize
+
+    summary = summarize(results)
+    if shown == "json":
+        typer.echo(json.dumps({"title": title, **aiview.summary_json(summary)}))
+    elif shown == "csv":
+        typer.echo(aiview.games_csv(summary), nl=False)
+    else:
+        console.print(title, soft_wrap=True, highlight=False, markup=False)  # a network's path stays whole
+        console.print(aiview.summary_view(summary, title=None))
 
 
 def _keep(result: GameResult, results: list[GameResult], folder: Path | None, frames: Path | None = None) -> None:

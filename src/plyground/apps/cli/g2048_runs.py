@@ -9,9 +9,10 @@ and draws its plots (:mod:`plyground.apps.report`). Registered on the ``2048`` a
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,8 +20,10 @@ from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.options import (
     MAX_GAMES,
     ColsOption,
+    CsvOption,
     DaskLocalOption,
     DbOption,
+    JsonOption,
     PFourOption,
     ProcessesOption,
     RowsOption,
@@ -32,6 +35,7 @@ from plyground.apps.cli.options import (
     games_option,
     load_weights,
     number_option,
+    output_format,
     p_four_option,
     rows_option,
     seed_limit,
@@ -39,6 +43,9 @@ from plyground.apps.cli.options import (
     time_option,
 )
 from plyground.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from plyground.apps.results import RunRecord
 
 __all__ = ["bench", "report", "tune"]
 
@@ -60,6 +67,8 @@ def bench(
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
     db: DbOption = None,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Play many seeded AI games, each searching on one core, and store every result.
 
@@ -71,13 +80,13 @@ def bench(
     """
     if time_ms is not None and depth is not None:
         raise InvalidInputError("give --time-ms or --depth, not both")
+    shown = output_format(as_json, as_csv)
     seed_limit(seed, games)
     backend = backend_from_options(workers, dask_local, scheduler, jobs=games)
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console
 
     from plyground.apps.aiview import games_progress
-    from plyground.apps.report import runs_table
     from plyground.apps.results import ResultsStore, RunSettings
     from plyground.core.run_many import run_many
     from plyground.core.seeding import resolve_seed
@@ -130,7 +139,23 @@ def bench(
                 store.delete_run(run_id)
             raise
         record = next(run for run in store.runs() if run.id == run_id)
-    Console().print(runs_table([record], title=f"2048 bench run {run_id}"))
+    _print_runs([record], shown, f"2048 bench run {run_id}")
+
+
+def _print_runs(runs: list[RunRecord], shown: str, title: str) -> None:
+    """The runs as a table (after ``title``), as JSON or as CSV, on stdout."""
+    from rich.console import Console
+
+    from plyground.apps.report import runs_csv, runs_json, runs_table
+
+    if shown == "json":
+        typer.echo(json.dumps({"runs": runs_json(runs)}))
+    elif shown == "csv":
+        typer.echo(runs_csv(runs), nl=False)
+    else:
+        console = Console()
+        console.print(title, soft_wrap=True, highlight=False, markup=False)  # a path stays whole: never wrapped
+        console.print(runs_table(runs, title=None))
 
 
 def report(
@@ -143,13 +168,18 @@ def report(
         int | None, number_option("--last", help="Only the last N runs, {range}.", low=1, high=None, integer=True)
     ] = None,
     no_plots: Annotated[bool, typer.Option("--no-plots", help="Print the table only.")] = False,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
-    """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them."""
-    from rich.console import Console
+    """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them.
 
-    from plyground.apps.report import runs_table, write_plots
+    With --json or --csv the runs are printed for scripts (and plotted unless --no-plots):
+    JSON gives each run's settings, statistics and games, CSV a line per run.
+    """
+    from plyground.apps.report import write_plots
     from plyground.apps.results import ResultsStore, default_path
 
+    shown = output_format(as_json, as_csv)
     path = db if db is not None else default_path()
     if not path.exists():
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
@@ -158,13 +188,15 @@ def report(
     runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
     if last is not None:
         runs = runs[-last:]
-    Console().print(runs_table(runs, title=f"2048 bench runs in {path}"))
+    _print_runs(runs, shown, f"2048 bench runs in {path}")
     empty = sum(not run.games for run in stored)
+    notes = sys.stdout if shown == "table" else sys.stderr  # stdout is for the data
     if empty:
-        typer.echo(f"{empty} run{'s' if empty > 1 else ''} without games not shown (a bench that failed at the start)")
+        plural = "s" if empty > 1 else ""
+        print(f"{empty} run{plural} without games not shown (a bench that failed at the start)", file=notes)
     if not no_plots:
         written = write_plots(runs, plots)
-        typer.echo(f"plots: {', '.join(str(p) for p in written)}")
+        print(f"plots: {', '.join(str(p) for p in written)}", file=notes)
 
 
 def _latest_run(root: Path) -> Path:

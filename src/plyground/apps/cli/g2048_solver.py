@@ -123,6 +123,7 @@ def solve(
         raise typer.Exit(130) from None
     out = Console()
     out.print(summary_table(solution, time.perf_counter() - start))
+    out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)  # whole, never cut
     if per_age:
         out.print(ages_table(solution.counts()))
 
@@ -160,7 +161,10 @@ def _progress(console: Console) -> tuple[Progress, OnLayer]:
 
 
 def summary_table(solution: Solution, seconds: float) -> Table:
-    """Counts per symmetry class and unreduced, the expected score, the files and the time."""
+    """Counts per symmetry class and unreduced, the expected score, the files and the time.
+
+    The folder is not in the table, where a long path would be cut: ``solve`` prints it under.
+    """
     from rich.table import Table
 
     totals = solution.totals()
@@ -180,7 +184,6 @@ def summary_table(solution: Solution, seconds: float) -> Table:
     per_code = codes / max(1, totals.states + totals.afterstates)
     detail = "Elias-Fano" if solution.compact else "8-byte codes"
     table.add_row("code files", f"{codes / 2**20:,.1f} MiB", f"{per_code:.2f} bytes per board, {detail}")
-    table.add_row("folder", str(solution.directory), "")
     table.add_row("time", f"{seconds:,.1f} s", "")
     return table
 

@@ -32,10 +32,12 @@ __all__ = [
     "MAX_TIME_MS",
     "SEARCH_THREADS",
     "ColsOption",
+    "CsvOption",
     "DaskLocalOption",
     "DbOption",
     "DepthOption",
     "EvaluatorOption",
+    "JsonOption",
     "NewOption",
     "NewPFourOption",
     "NewSeedOption",
@@ -58,6 +60,7 @@ __all__ = [
     "load_weights",
     "number_check",
     "number_option",
+    "output_format",
     "p_four_option",
     "range_text",
     "rows_option",
@@ -320,6 +323,21 @@ DbOption = Annotated[
     Path | None,
     typer.Option("--db", metavar="FILE", help="The results store (default: results.sqlite in the user data folder)."),
 ]
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object, for scripts.")]
+CsvOption = Annotated[bool, typer.Option("--csv", help="Print the results as CSV, for scripts.")]
+
+
+def output_format(as_json: bool, as_csv: bool) -> str:
+    """``"json"``, ``"csv"`` or ``"table"``, from the options ``--json`` and ``--csv`` (one at most).
+
+    Raises:
+        InvalidInputError: both options.
+    """
+    if as_json and as_csv:
+        raise InvalidInputError("give --json or --csv, not both")
+    return "json" if as_json else "csv" if as_csv else "table"
 
 
 def load_weights(path: Path | None) -> Weights | None:
