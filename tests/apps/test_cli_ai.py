@@ -177,6 +177,7 @@ def test_a_bad_weights_file_is_a_one_line_error(
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part, str(path))
+    assert err.count(str(path)) == 1  # named once: "error: w.json: w.json is not valid JSON" named it twice
 
 
 def test_a_weights_file_is_used(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

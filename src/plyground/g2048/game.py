@@ -137,8 +137,9 @@ class Replay:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Replay:
         """Read a replay file (see :meth:`from_dict` for the errors)."""
+        data = read_json(path)  # its errors name the file already
         try:
-            return cls.from_dict(read_json(path))
+            return cls.from_dict(data)
         except CorruptFileError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
 
@@ -344,8 +345,9 @@ class Game:
             FileNotFoundError: no file at ``path``.
             CorruptFileError: the file is not a valid saved game.
         """
+        data = read_json(path)  # its errors name the file already
         try:
-            return cls.from_dict(read_json(path))
+            return cls.from_dict(data)
         except CorruptFileError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
 

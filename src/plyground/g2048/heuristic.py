@@ -152,8 +152,9 @@ class Weights:
             FileNotFoundError: no such file.
             CorruptFileError: not JSON, or not valid weights (the message names the file and the problem).
         """
+        data = read_json(path)  # its errors name the file already
         try:
-            return cls.from_json_data(read_json(path))
+            return cls.from_json_data(data)
         except InvalidInputError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
 

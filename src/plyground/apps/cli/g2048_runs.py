@@ -38,6 +38,7 @@ from plyground.apps.cli.options import (
     output_format,
     p_four_option,
     rows_option,
+    save_folder,
     seed_limit,
     seed_option,
     time_option,
@@ -186,6 +187,8 @@ def report(
     with ResultsStore(path) as store:
         stored = store.runs()
     runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
+    if not no_plots:
+        save_folder(plots, "write the plots")  # a bad folder fails before the table is printed
     if last is not None:
         runs = runs[-last:]
     _print_runs(runs, shown, f"2048 bench runs in {path}")

@@ -5,6 +5,7 @@ Run it as ``plyground`` (the installed script) or ``python -m plyground.apps.cli
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Sequence
 from typing import Annotated
@@ -16,6 +17,22 @@ from plyground.apps.cli import g2048, kinrow, web
 from plyground.errors import InvalidInputError, PlygroundError
 
 __all__ = ["app", "main"]
+
+BAD_PATH_ERRORS = frozenset(
+    {
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EEXIST,
+        errno.ENAMETOOLONG,
+        errno.ELOOP,
+        errno.EACCES,
+        errno.EPERM,
+        errno.EROFS,
+    }
+)
+"""What a path given on the command line can be wrong with: bad input (status 2), where a full disk
+or a port in use (the other ``OSError`` s) is a failure (status 1)."""
 
 app = typer.Typer(
     name="plyground",
@@ -53,8 +70,8 @@ def main(args: Sequence[str] | None = None) -> int:
     """Run the command line with ``args`` (default: ``sys.argv[1:]``); return the exit status.
 
     An error prints one line on stderr, ``error: <message>``, never a traceback: the
-    status is 2 for bad input (a malformed board, a bad option value, a corrupt file)
-    and 1 for other failures.
+    status is 2 for bad input (a malformed board, a bad option value, a corrupt file, a
+    path that does not exist or cannot be written) and 1 for other failures.
     """
     command = typer.main.get_command(app)
     try:
@@ -77,8 +94,19 @@ def main(args: Sequence[str] | None = None) -> int:
     except PlygroundError as exc:
         return _fail(str(exc), 1)
     except OSError as exc:
-        return _fail(str(exc), 1)
+        return _fail(os_message(exc), 2 if exc.errno in BAD_PATH_ERRORS else 1)
     return result if isinstance(result, int) else 0
+
+
+def os_message(exc: OSError) -> str:
+    """``missing.json: No such file or directory``, not ``[Errno 2] No such file or directory: 'missing.json'``.
+
+    >>> os_message(FileNotFoundError(2, "No such file or directory", "missing.json"))
+    'missing.json: No such file or directory'
+    """
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return exc.strerror or str(exc)
 
 
 def _fail(message: str, status: int) -> int:
