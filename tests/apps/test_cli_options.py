@@ -143,6 +143,10 @@ def test_the_range_is_said_the_same_way_in_the_help_and_the_errors() -> None:
     for bad in (float("nan"), float("inf"), -0.1, 1.5, [0.5, 2.0]):
         with pytest.raises(typer.BadParameter, match="must be a number from 0 to 1"):
             check(bad)
+    huge = 10**400  # more than a float holds
+    with pytest.raises(typer.BadParameter, match="must be an integer at most 64, got 1000"):
+        number_check(None, 64, integer=True)(1000)
+    assert number_check(1, None, integer=True)(huge) == huge
 
 
 # ---------------------------------------------------------------------------- --workers

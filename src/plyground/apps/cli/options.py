@@ -125,9 +125,8 @@ def number_check(
     kind = "an integer" if integer else "a number"
 
     def check_one(value: float) -> None:
-        ok = math.isfinite(value) and (
-            (low is None or (value > low if above else value >= low)) and (high is None or value <= high)
-        )
+        finite = isinstance(value, int) or math.isfinite(value)  # an int of any size is finite (and no float)
+        ok = finite and (low is None or (value > low if above else value >= low)) and (high is None or value <= high)
         if not ok:
             shown = f"{value:g}" if isinstance(value, float) else str(value)
             raise typer.BadParameter(f"must be {kind} {text}, got {shown}")
