@@ -13,8 +13,6 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "plyground"
 MAX_LINES = 600
@@ -146,13 +144,6 @@ def long_modules() -> dict[str, int]:
     return {name: n for name, n in lengths.items() if n > MAX_LINES and not MODULES[name].stem.endswith("_kernels")}
 
 
-# What is left to do; the xfail marks below go when these are gone (strict: an unexpected pass fails).
-KNOWN_CYCLES = [
-    ["plyground.apps.cli.g2048", "plyground.apps.cli.g2048_runs", "plyground.apps.cli.g2048_solver"],
-]
-KNOWN_LONG = ["plyground.apps.tk"]
-
-
 def test_the_graph_is_read() -> None:
     assert len(MODULES) > 50 and len(IMPORTS) > 100
     assert ("plyground.g2048.board", "plyground.errors") in {(e.source, e.target) for e in IMPORTS}
@@ -188,19 +179,13 @@ def test_every_kind_of_import_counts_and_circles_are_listed(tmp_path: Path) -> N
     assert cycles([e for e in edges if e.source != "pkg.b"]) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="import circles left: apps/cli/g2048.py <-> g2048_runs.py and g2048_solver.py",
-)
 def test_no_import_circles() -> None:
     found = cycles(IMPORTS)
     assert not found, "import circles:\n" + "\n".join(describe(component, IMPORTS) for component in found)
 
 
-def test_no_import_circle_beyond_the_known_ones() -> None:
-    """While the known circles remain, at least no new one appears (a part of a known one is fine)."""
-    new = [c for c in cycles(IMPORTS) if not any(set(c) <= set(known) for known in KNOWN_CYCLES)]
-    assert not new, "new import circles:\n" + "\n".join(describe(component, IMPORTS) for component in new)
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
 
 
 LAYERS = {
@@ -213,10 +198,6 @@ LAYERS = {
 }
 
 
-def _under(name: str, package: str) -> bool:
-    return name == package or name.startswith(package + ".")
-
-
 def test_imports_flow_one_way() -> None:
     wrong = [
         f"{e.source} -> {e.target} (line {e.line}{', TYPE_CHECKING' if e.type_checking else ''})"
@@ -227,16 +208,6 @@ def test_imports_flow_one_way() -> None:
     assert not wrong, "imports against the layers (apps -> g2048/kinrow -> core):\n" + "\n".join(wrong)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="modules over 600 lines left: apps/tk.py",
-)
 def test_no_module_over_600_lines() -> None:
     long = long_modules()
     assert not long, f"modules over {MAX_LINES} lines (split them where they do two jobs): {long}"
-
-
-def test_no_long_module_beyond_the_known_ones() -> None:
-    """While the known long modules remain, at least no other module passes the limit."""
-    new = {name: n for name, n in long_modules().items() if name not in KNOWN_LONG}
-    assert not new, f"modules over {MAX_LINES} lines (split them where they do two jobs): {new}"

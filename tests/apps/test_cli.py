@@ -6,8 +6,10 @@ import doctest
 import importlib
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,8 @@ import plyground.g2048  # noqa: F401 - its kernels compile (or load) here: the c
 from plyground import __version__, _jit
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.main import main
+
+DATA = Path(__file__).parents[1] / "data"
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -78,6 +82,12 @@ def test_show_a_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert "legal moves: none (game over)" in out
 
 
+def test_an_empty_board_is_not_a_lost_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "2048", "show", "0 0/0 0")
+    assert status == 0
+    assert "legal moves: none (empty board: no tile to move)" in out and "game over" not in out
+
+
 @pytest.mark.parametrize(
     ("board", "part"),
     [
@@ -104,7 +114,7 @@ def test_show_a_malformed_board_is_a_one_line_error(capsys: pytest.CaptureFixtur
         (["2048", "play", "--seed", "-3"], "'--seed'"),
         (["2048", "play", "--cols", "three"], "'--cols'"),
         (["2048", "bogus"], "bogus"),
-        (["2048", "show"], "board"),
+        (["2048", "show"], "BOARD"),
         (["--nope"], "--nope"),
     ],
 )
@@ -233,8 +243,67 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("module", ["plyground.apps.cli.g2048", "plyground.apps.terminal"])
+@pytest.mark.parametrize(
+    "module", ["plyground.apps.text", "plyground.apps.play", "plyground.apps.cli.g2048", "plyground.apps.cli.options"]
+)
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def video_of_a_missing_replay(tmp: Path) -> list[str]:
+    return ["2048", "video", str(tmp / "missing.json"), str(tmp / "out.gif")]
+
+
+def video_of_a_bad_replay(tmp: Path) -> list[str]:
+    return ["2048", "video", str(write_text(tmp / "bad.json", "{")), str(tmp / "out.gif")]
+
+
+def bench_into_a_folder(tmp: Path) -> list[str]:
+    return ["2048", "bench", "--games", "1", "--depth", "1", "--db", str(tmp)]
+
+
+def report_of_a_missing_store(tmp: Path) -> list[str]:
+    return ["2048", "report", "--db", str(tmp / "r" / "x.sqlite"), "--no-plots"]
+
+
+def report_plots_into_a_file(tmp: Path) -> list[str]:
+    store = shutil.copy(DATA / "results_v1.sqlite", tmp)
+    return ["2048", "report", "--db", str(store), "--plots", str(write_text(tmp / "plots", ""))]
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (video_of_a_missing_replay, ["no replay at"]),
+        (video_of_a_bad_replay, ["not valid JSON"]),
+        (bench_into_a_folder, ["is a folder"]),
+        (report_of_a_missing_store, ["no results store"]),
+        (report_plots_into_a_file, ["cannot write the plots", "is a file"]),
+    ],
+)
+def test_a_bad_path_is_bad_input_named_once(
+    args: Callable[[Path], list[str]], parts: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = args(tmp_path)
+    status, _, err = run_cli(capsys, *given)
+    assert status == 2, err
+    assert_one_line_error(err, *parts)
+    assert "Errno" not in err
+    named = [part for part in given if part.startswith(str(tmp_path)) and part in err]
+    assert named and all(err.count(part) == 1 for part in named)
+
+
+def test_an_os_error_is_said_plainly() -> None:
+    from plyground.apps.cli.main import os_message
+
+    assert (
+        os_message(FileNotFoundError(2, "No such file or directory", "x.json")) == "x.json: No such file or directory"
+    )
+    assert os_message(OSError(28, "No space left on device")) == "No space left on device"

@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from plyground.apps import aiview
+from plyground.core.stats import reach_tiles
 from plyground.g2048 import DIRECTIONS, Board, Game, Replay, default_weights, evaluate
 from plyground.g2048 import autoplay as autoplay_module
 from plyground.g2048.autoplay import GameResult, play_game, summarize
@@ -180,7 +181,7 @@ def test_a_bad_weights_file_is_a_one_line_error(
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part, str(path))
-    assert err.count(str(path)) == 1  # the file named once
+    assert err.count(str(path)) == 1  # named once: "error: w.json: w.json is not valid JSON" named it twice
 
 
 def test_a_weights_file_is_used(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -214,8 +215,8 @@ def test_save_into_a_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--rows", "5"], "'--rows'"),
         (["--p-four", "2"], "'--p-four'"),
         (["--workers", "0"], "'--workers'"),
-        (["--time-ms", "0"], "time_ms must be a positive number"),
-        (["--time-ms", "-5"], "time_ms must be a positive number"),
+        (["--time-ms", "0"], "'--time-ms': must be a number more than 0"),
+        (["--time-ms", "-5"], "'--time-ms': must be a number more than 0"),
     ],
 )
 def test_ai_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: list[str], part: str) -> None:
@@ -253,10 +254,13 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     parsed = Board.parse(board)
     with Expectimax(depth=depth, workers=1) as ai:
         decision = ai.choose(parsed)
-    assert set(data) == {"board", "evaluator", "move", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"}
-    assert data["evaluator"] == "heuristic"
+    assert set(data) == {
+        "board", "evaluator", "best", "move", "unit", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"
+    }  # fmt: skip
+    assert data["evaluator"] == "heuristic" and data["unit"] == "heuristic units"
     assert data["board"] == parsed.to_text()
-    assert data["move"] == decision.move and data["depth"] == decision.depth
+    assert data["best"] == decision.move and data["depth"] == decision.depth
+    assert data["move"] == data["best"]  # its old name, as the web lab's hint calls it "best" too
     assert data["values"] == decision.values
     assert list(data["values"]) == sorted(decision.values, key=lambda m: (-decision.values[m], DIRECTIONS.index(m)))
     assert data["nodes"] > 0 and data["tt_hits"] >= 0 and data["seconds"] >= 0
@@ -269,18 +273,37 @@ def test_hint_with_a_time_budget(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "2048", "hint", "2 0/0 2", "--time-ms", "20", "--json")
     assert status == 0
     data = json.loads(out)
-    assert data["move"] in DIRECTIONS and data["depth"] >= 1
+    assert data["best"] in DIRECTIONS and data["depth"] >= 1
 
 
 def test_hint_on_a_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "2048", "hint", "2 4/4 2", "--depth", "2")
     assert status == 0
     assert "no legal move: the game is over" in out
-    assert "total" in out
+    assert "total" in out and "in heuristic units" in out
     status, out, _ = run_cli(capsys, "2048", "hint", "2 4/4 2", "--json")
     assert status == 0
     data = json.loads(out)
     assert data["move"] is None and data["values"] == {} and data["depth"] == 0
+    assert data["best"] is None
+
+
+def test_hint_on_an_empty_board_says_so_and_prints_no_negative_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", "0 0/0 0", "--depth", "1")
+    assert status == 0, err
+    assert "no legal move: the board is empty, no tile to move" in out
+    assert "game over" not in out and "-0.0" not in out
+    assert "heuristic value of the board, in heuristic units:" in out
+    status, out, _ = run_cli(capsys, "2048", "hint", "0 0/0 0", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["best"] is None and "-0.0" not in out
+
+
+def test_hint_names_the_unit_of_its_values(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", HINT_BOARD, "--depth", "1")
+    assert status == 0, err
+    assert "  move    expected value, in heuristic units" in out.splitlines()
 
 
 @pytest.mark.parametrize(("board", "part"), [("2 3/2 2", "invalid tile 3"), ("2 2 2 2 2/0 0 0 0 0", "not supported")])
@@ -350,3 +373,46 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(aiview, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_the_summary_keeps_every_seed_whole_in_80_columns() -> None:
+    results = [GameResult(2**63 - 1 - i, 1_234_567, 65536, 123_456, 12_345.67, 12.5, Replay()) for i in range(3)]
+    console = Console(width=80, color_system=None)
+    with console.capture() as capture:
+        console.print(aiview.summary_view(summarize(results), title=None))
+    text = capture.get()
+    assert "…" not in text and all(len(line) <= 80 for line in text.splitlines())
+    for result in results:
+        assert str(result.seed) in text
+    assert "1,234,567" in text and "123,456" in text and "12345.67" in text
+
+
+def test_ai_prints_json_or_csv_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    expected = expected_games(range(5, 7))
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", "5", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["title"] == "2048 2x3, expectimax depth 1" and data["games"] == 2
+    assert [game["seed"] for game in data["results"]] == [5, 6]
+    assert [game["score"] for game in data["results"]] == [expected[seed].score for seed in (5, 6)]
+    assert data["mean_score"] == summarize(expected.values()).mean_score
+    assert set(data["reach"]) == {str(tile) for tile in reach_tiles(2, 3)}  # the tiles a 2x3 board can hold
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", "5", "--csv")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "game,seed,score,max_tile,moves,seconds,mean_depth"
+    assert [line.split(",")[:3] for line in lines[1:]] == [
+        ["1", "5", str(expected[5].score)],
+        ["2", "6", str(expected[6].score)],
+    ]
+    status, _, err = run_cli(capsys, "2048", "ai", *SMALL, "--json", "--csv")
+    assert status == 2
+    assert_one_line_error(err, "--json or --csv")
+
+
+def test_a_long_title_is_printed_whole(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", str(2**63 - 10))
+    assert status == 0, err
+    assert out.splitlines()[0] == "2048 2x3, expectimax depth 1"
+    assert str(2**63 - 10) in out and str(2**63 - 9) in out and "…" not in out

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from plyground.apps.results import ResultsStore
-from plyground.errors import install_command
+from plyground.apps.results import ResultsStore, RunSettings
+from plyground.errors import DependencyNotInstalled, PlygroundError, install_command
 from plyground.g2048.autoplay import GameSpec, play_spec
 from tests.apps.test_cli import assert_one_line_error, run_cli
 
@@ -69,6 +70,40 @@ def test_bad_bench_options_are_one_line(
     status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(tmp_path / "r.sqlite"))
     assert status == 2
     assert_one_line_error(err, *parts)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        PlygroundError("cannot reach the Dask scheduler tcp://10.0.0.1:8786: timed out"),
+        DependencyNotInstalled("running on Dask needs dask.distributed"),
+    ],
+)
+def test_a_bench_that_fails_at_the_start_leaves_no_run(
+    failure: Exception, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.core import run_many
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(run_many, "run_many", fail)
+    db = tmp_path / "results.sqlite"
+    status, _, err = run_cli(capsys, "2048", "bench", *SMALL, "--scheduler", "tcp://10.0.0.1:8786", "--db", str(db))
+    assert status == 1
+    assert err.strip().splitlines()[-1] == f"error: {failure}"
+    assert stored(db) == []
+
+
+def test_report_leaves_out_the_runs_without_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)
+    with ResultsStore(db) as store:  # what a failed bench left before, in stores written then
+        store.start_run(RunSettings(rows=2, cols=2, depth=1))
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots")
+    assert status == 0, err
+    assert out.count("│ 3x3 ") == 1 and out.count("│ 4x4 ") == 1 and "2x2" not in out
+    assert "1 run without games not shown" in out
 
 
 def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,3 +201,37 @@ def test_bad_tune_options_are_one_line(
     status, _, err = run_cli(capsys, "2048", "tune", *args)
     assert status == 2
     assert_one_line_error(err, *parts)
+
+
+def test_report_for_scripts_and_at_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots", "--json")
+    assert status == 0, err
+    runs = json.loads(out)["runs"]
+    assert [(run["rows"], run["cols"], run["games"]) for run in runs] == [(3, 3, 3), (4, 4, 2)]
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots", "--csv")
+    assert status == 0, err
+    assert [line.split(",")[:4] for line in out.splitlines()] == [
+        ["run", "started", "rows", "cols"],
+        ["1", runs[0]["started"], "3", "3"],
+        ["2", runs[1]["started"], "4", "4"],
+    ]
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots")
+    assert status == 0, err
+    assert out.splitlines()[0] == f"2048 bench runs in {db}"  # the path whole, on its own line
+    assert "…" not in out and all(len(line) <= 80 for line in out.splitlines()[1:])
+    for header in ("started", "weights", "ran on", "mean score (95%)", "median", "≥16384"):
+        assert header in out
+
+
+def test_bench_prints_its_run_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "results.sqlite"
+    status, out, err = run_cli(capsys, "2048", "bench", *SMALL, "--workers", "1", "--db", str(db), "--json")
+    assert status == 0, err
+    (run,) = json.loads(out)["runs"]
+    assert run["run"] == 1 and run["games"] == 4 and [game["seed"] for game in run["results"]] == [11, 12, 13, 14]
+    assert [(game["score"], game["moves"]) for game in run["results"]] == [(s[1], s[3]) for s in stored(db)[0]]

@@ -210,7 +210,7 @@ def test_stage_tile_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (("--alpha-step", "10:0", "--games", "5"), ("the alpha of an alpha step must be a positive number",)),
         (("--alpha-step", "10:0.1", "--alpha-step", "5:0.01"), ("by increasing games", "5 after 10")),
         (("--resume",), ("no training run to resume",)),
-        (("--alpha", "0", "--games", "5"), ("alpha must be a positive number",)),
+        (("--alpha", "0", "--games", "5"), ("'--alpha': must be a number more than 0",)),
         (("--workers", "0"), ("--workers",)),
         (("--games", "0"), ("--games",)),
         (("--evaluate", "1"), ("--evaluate",)),

@@ -50,7 +50,8 @@ def test_hint_with_the_network(capsys: pytest.CaptureFixture[str], network_file:
     lines = out.splitlines()
     assert f"best move: {decision.move}" in lines
     assert "network value of each move (points + V of the board it leaves):" in lines
-    assert "heuristic value of the board:" not in lines
+    assert not any(line.startswith("heuristic value of the board") for line in lines)
+    assert "  move    expected value, in points" in lines
     for move in Board.parse(BOARD).legal_moves():
         after, points = Board.parse(BOARD).move(move)
         value = net.value(after)
@@ -70,7 +71,7 @@ def test_hint_json_with_the_network(capsys: pytest.CaptureFixture[str], network_
         assert parts["total"] == parts["points"] + parts["value"]
         assert data["values"][move] == pytest.approx(parts["total"])  # depth 1: points + V
     best = max(data["values"], key=lambda m: (data["values"][m], -DIRECTIONS.index(m)))
-    assert data["move"] == best
+    assert data["best"] == data["move"] == best and data["unit"] == "points"
 
 
 def test_a_time_budget_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:

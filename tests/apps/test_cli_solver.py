@@ -47,6 +47,17 @@ def test_solve_prints_the_counts_and_the_expected_score(capsys: pytest.CaptureFi
     assert status == 0 and "solved" in out  # loaded, not solved again
 
 
+def test_solve_prints_its_folder_whole_in_80_columns(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "a-folder-with-a-long-name-to-show-that-the-path-is-not-cut" / "2x2-p0.1"
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(folder))
+    assert status == 0, err
+    assert f"folder: {folder}" in out.splitlines()
+    assert "…" not in out
+
+
 def test_solve_forward_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, out, err = run_cli(
         capsys, "2048", "solve", "4x3", "--dir", str(tmp_path), "--forward-only", "--max-age", "20"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import doctest
+import io
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from plyground.apps.report import PLOTS, runs_table, summarize_run, write_plots
+from plyground.apps.report import PLOTS, runs_csv, runs_json, runs_table, summarize_run, write_plots
 from plyground.apps.results import GameRow, ResultsStore, RunRecord, RunSettings
 
 DATA = Path(__file__).parents[1] / "data"
@@ -65,3 +69,48 @@ def test_plots_of_a_store_without_games(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     paths = write_plots([RunRecord(1, "", RunSettings(), "abc")], tmp_path)
     assert all(path.exists() for path in paths)
+
+
+def wide_runs(runs: list[RunRecord]) -> list[RunRecord]:
+    """The fixture's runs, and one with large numbers that ran on a Dask cluster."""
+    games = tuple(GameRow(2**63 - 1 - i, 1_234_567 + i, 65536, 123_456, 4321.5, 6.2) for i in range(3))
+    settings = RunSettings(rows=4, cols=4, time_ms=1000.0, backend="the Dask cluster at tcp://scheduler.example:8786")
+    return [*runs, RunRecord(17, "2026-12-01T10:11:12+00:00", settings, "0123456789ab", games)]
+
+
+@pytest.mark.parametrize("width", [80, 250])
+def test_the_table_fits_the_console_and_cuts_nothing(runs: list[RunRecord], width: int) -> None:
+    console = Console(width=width, color_system=None)
+    with console.capture() as capture:
+        console.print(runs_table(wide_runs(runs), title=None))
+    text = capture.get()
+    assert "…" not in text
+    assert all(len(line) <= width for line in text.splitlines())
+    for whole in ("2026-12-01", "0123456789ab", "1,234,568", "4x4", "100%", "17"):
+        assert whole in text, whole
+    if width == 250:
+        assert "the Dask cluster at tcp://scheduler.example:8786" in text and "1000 ms/move" in text
+    else:  # where it ran wraps between words, and a long address folds, whole
+        assert "tcp://" in text and "8786" in text
+    tables = text.count("┏")
+    assert tables == (1 if width == 250 else 2)  # one row per run on a wide console, else settings, then scores
+
+
+def test_runs_as_json_and_csv(runs: list[RunRecord]) -> None:
+    data = runs_json(wide_runs(runs))
+    assert [run["run"] for run in data] == [1, 2, 17]
+    last = data[-1]
+    assert last["games"] == 3 and last["mean_score"] == 1_234_568 and last["reach"]["32768"] == 1.0
+    assert last["results"][0]["seed"] == 2**63 - 1 and last["backend"].startswith("the Dask cluster")
+    assert json.loads(json.dumps(data)) == data
+    rows = list(csv.DictReader(io.StringIO(runs_csv(wide_runs(runs)))))
+    assert [row["run"] for row in rows] == ["1", "2", "17"]
+    assert float(rows[-1]["mean_score"]) == 1_234_568 and rows[0]["depth"] == "1" and rows[0]["time_ms"] == ""
+    assert float(rows[1]["median_score"]) == summarize_run(runs[1]).median_score
+
+
+def test_doctests() -> None:
+    import plyground.apps.report
+
+    result = doctest.testmod(plyground.apps.report)
+    assert result.attempted > 0 and result.failed == 0

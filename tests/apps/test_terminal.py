@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from plyground.apps.play import KEY_ACTIONS, WON_BANNER, Mode, PlayController, action_for
 from plyground.apps.saves import Saves2048
-from plyground.apps.terminal import KEY_ACTIONS, WON_BANNER, Mode, PlayController, action_for
 from plyground.g2048 import DIRECTIONS, Game
 
 ARROWS = {"up": "KEY_UP", "right": "KEY_RIGHT", "down": "KEY_DOWN", "left": "KEY_LEFT"}

@@ -19,11 +19,12 @@ from typing import Any
 
 import pytest
 
-from plyground.apps import tk as tk_game
+from plyground.apps import frames, searcher, tk_board
+from plyground.apps.frames import frame_path
+from plyground.apps.play import PlayController
 from plyground.apps.render import TILE_COLOURS, tile_colour
 from plyground.apps.saves import Saves2048
-from plyground.apps.terminal import PlayController
-from plyground.apps.tk import GameWindow, frame_path
+from plyground.apps.tk import GameWindow
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.g2048.heuristic import Heuristic
@@ -337,8 +338,9 @@ def test_screenshot_shows_the_board_in_the_palette_colours(
     assert sum(colour in colours for colour in TILE_COLOURS) >= 14
 
 
-def test_doctests() -> None:
-    result = doctest.testmod(tk_game)
+@pytest.mark.parametrize("module", [frames, searcher, tk_board])
+def test_doctests(module: Any) -> None:
+    result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
 
 

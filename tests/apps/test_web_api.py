@@ -162,6 +162,7 @@ def test_hint_values_exactly_the_legal_moves_and_breaks_the_heuristic_down(clien
         hint = client.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 20}).json()
         assert set(hint["values"]) == set(game["legal"])
         assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
+        assert hint["unit"] == "heuristic units"  # the name and unit of ``plyground 2048 hint --json`` too
         assert hint["depth"] >= 1 and hint["nodes"] > 0 and hint["board"] == game["board"]
         contributions = hint["evaluation"]["contributions"]
         assert math.isclose(sum(contributions.values()), hint["evaluation"]["total"], rel_tol=1e-9, abs_tol=1e-9)
@@ -318,6 +319,7 @@ def test_hint_with_the_network_values_every_legal_move(network_client: TestClien
         assert hint["evaluator"] == "ntuple" and hint["evaluation"] is None and hint["board"] == game["board"]
         assert set(hint["values"]) == set(hint["afterstates"]) == set(game["legal"])
         assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
+        assert hint["unit"] == "points"
         assert hint["depth"] >= 1 and hint["nodes"] > 0
         board = Board.from_rows(game["board"])
         for move, parts in hint["afterstates"].items():

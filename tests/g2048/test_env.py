@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import numpy as np
@@ -95,3 +98,25 @@ def test_ansi_rendering() -> None:
     env.reset(seed=3)
     text = env.render()
     assert text is not None and text.startswith("score 0\n") and env.unwrapped.game.board.to_text() in text
+
+
+DOCUMENTED = """import gymnasium
+
+env = gymnasium.make("plyground.g2048.env:plyground/2048-v0", rows=4, cols=4)
+observation, info = env.reset(seed=1)
+observation, reward, terminated, truncated, info = env.step(info["action_mask"].argmax())
+"""
+
+
+def test_the_documented_lines_work_in_a_fresh_python() -> None:
+    assert textwrap.indent(DOCUMENTED, "    ").replace("    \n", "\n") in env_module.__doc__
+    script = DOCUMENTED + "print(type(env.unwrapped).__name__, observation.shape, reward >= 0)\n"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["Game2048Env", "(4,", "4,", "16)", "True"]
+
+
+def test_plyground_itself_stays_light() -> None:
+    script = "import sys, plyground\nprint('gymnasium' in sys.modules)\n"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "False"  # the module:env-id form needs no registration on import

@@ -179,6 +179,8 @@ def test_policy_depth_grows_with_distinct_tiles() -> None:
     ("kwargs", "message"),
     [
         ({"time_ms": 0}, "time_ms"),
+        ({"time_ms": float("inf")}, "time_ms"),
+        ({"time_ms": float("nan")}, "time_ms"),
         ({"depth": 0}, "depth"),
         ({"depth": 99}, "depth"),
         ({"workers": 0}, "workers"),

@@ -19,10 +19,13 @@ results that ``plyground 2048 ai`` and ``benchmarks/strength.py`` both print.
 
 from __future__ import annotations
 
+import csv
+import io
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -35,7 +38,17 @@ from rich.text import Text
 from plyground.g2048 import Board, Decision, Game
 from plyground.g2048.autoplay import GameResult, Summary
 
-__all__ = ["LiveGame", "board_grid", "games_progress", "live_game", "result_line", "summary_view", "tile_style"]
+__all__ = [
+    "LiveGame",
+    "board_grid",
+    "games_csv",
+    "games_progress",
+    "live_game",
+    "result_line",
+    "summary_json",
+    "summary_view",
+    "tile_style",
+]
 
 # Tile colours by exponent, 0 for an empty cell: the 256-colour palette of the terminal game.
 _TILE_STYLES = (
@@ -95,13 +108,14 @@ def _interval_text(summary: Summary) -> str:
     return f"{summary.mean_score:,.0f} (95% interval {low:,.0f} to {high:,.0f})"
 
 
-def summary_view(summary: Summary, *, title: str = "2048 AI games") -> Group:
-    """The results: one row per game, then the mean score with its interval, the median and the reach."""
-    games = Table(title=title, title_justify="left")
-    for name in ("game", "seed", "score", "max tile", "moves", "seconds", "mean depth"):
-        games.add_column(name, justify="right")
-    for i, result in enumerate(summary.results, start=1):
-        games.add_row(
+def summary_view(summary: Summary, *, title: str | None = "2048 AI games") -> Group:
+    """The results: one row per game, then the mean score with its interval, the median and the reach.
+
+    No cell is cut: each column is as wide as its widest cell (a 19-digit seed stays whole,
+    to replay its game); headers wrap, which fits 80 columns.
+    """
+    rows = [
+        (
             str(i),
             str(result.seed),
             f"{result.score:,}",
@@ -110,6 +124,14 @@ def summary_view(summary: Summary, *, title: str = "2048 AI games") -> Group:
             f"{result.seconds:.2f}",
             f"{result.mean_depth:.2f}",
         )
+        for i, result in enumerate(summary.results, start=1)
+    ]
+    games = Table(title=title, title_justify="left")
+    for index, name in enumerate(("game", "seed", "score", "max tile", "moves", "seconds", "mean depth")):
+        widest = max([len(row[index]) for row in rows] + [max(len(word) for word in name.split())])
+        games.add_column(name, justify="right", min_width=widest, no_wrap=name == "seed")
+    for row in rows:
+        games.add_row(*row)
     overall = Table(show_header=False, box=box.SIMPLE, pad_edge=False)
     overall.add_column("measure")
     overall.add_column("value", justify="right")
@@ -120,6 +142,52 @@ def summary_view(summary: Summary, *, title: str = "2048 AI games") -> Group:
         reached = round(share * summary.games)
         overall.add_row(f"reached {tile}", f"{share:.0%} ({reached}/{summary.games})")
     return Group(games, overall)
+
+
+def summary_json(summary: Summary) -> dict[str, Any]:
+    """The results for scripts: the statistics and each game (the keys of ``report --json``'s runs).
+
+    >>> from plyground.g2048.autoplay import summarize
+    >>> from plyground.g2048.game import Replay
+    >>> data = summary_json(summarize([GameResult(9223372036854775807, 1234, 128, 90, 1.5, 2.0, Replay())]))
+    >>> data["games"], data["mean_score"], data["interval"], data["results"][0]["seed"]
+    (1, 1234.0, None, 9223372036854775807)
+    """
+    return {
+        "games": summary.games,
+        "mean_score": summary.mean_score,
+        "interval": list(summary.interval) if summary.interval is not None else None,
+        "median_score": summary.median_score,
+        "reach": {str(tile): share for tile, share in summary.reach.items()},
+        "results": [
+            {
+                "seed": result.seed,
+                "score": result.score,
+                "max_tile": result.max_tile,
+                "moves": result.moves,
+                "seconds": result.seconds,
+                "mean_depth": result.mean_depth,
+            }
+            for result in summary.results
+        ],
+    }
+
+
+def games_csv(summary: Summary) -> str:
+    """The games as CSV for scripts: a header, then one line per game.
+
+    >>> from plyground.g2048.autoplay import summarize
+    >>> from plyground.g2048.game import Replay
+    >>> print(games_csv(summarize([GameResult(5, 1234, 128, 90, 1.5, 2.0, Replay())])), end="")
+    game,seed,score,max_tile,moves,seconds,mean_depth
+    1,5,1234,128,90,1.5,2.0
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["game", "seed", "score", "max_tile", "moves", "seconds", "mean_depth"])
+    for i, game in enumerate(summary_json(summary)["results"], start=1):
+        writer.writerow([i, *game.values()])
+    return buffer.getvalue()
 
 
 def games_progress(console: Console) -> Progress:

@@ -74,21 +74,21 @@ def text_colour(value: int) -> tuple[int, int, int]:
     return DARK_TEXT if value <= 4 else LIGHT_TEXT
 
 
+def require_pillow() -> None:
+    """Check that Pillow is installed, before any work that ends in a picture.
+
+    Raises:
+        DependencyNotInstalled: Pillow is missing.
+    """
+    _pillow()
+
+
 def _pillow() -> Any:
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
         raise DependencyNotInstalled(f"pictures need Pillow: {install_command('video')}") from None
     return Image, ImageDraw, ImageFont
-
-
-def require_pillow() -> None:
-    """Check that pictures can be drawn, before any work that ends in one.
-
-    Raises:
-        DependencyNotInstalled: Pillow is missing.
-    """
-    _pillow()
 
 
 def render_board(board: Board, *, cell: int = 96, gap: int = 8, score: int | None = None) -> Image:

@@ -2,8 +2,10 @@
 
 :func:`summarize_run` gives a run's statistics (a :class:`~plyground.core.stats.ScoreSummary`:
 mean score with its 95% interval, median, the share of games reaching each tile its board
-can hold), :func:`runs_table` the rich table that
-``plyground 2048 report`` prints, and :func:`write_plots` three pictures:
+can hold), :func:`runs_table` the rich table that ``plyground 2048 report`` prints (one
+table on a wide terminal, a table of settings and one of scores on a narrow one: nothing is
+cut), :func:`runs_json` and :func:`runs_csv` the same for scripts, and :func:`write_plots`
+three pictures:
 
 * ``score_distribution.png`` - the score histograms of the last runs;
 * ``max_tile_shares.png`` - for each run, the share of games ending on each largest tile;
@@ -15,24 +17,26 @@ matplotlib is imported only by :func:`write_plots` (the ``tune`` extra).
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 
 from plyground.apps.results import RunRecord
 from plyground.core.files import atomic_write
-from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
+from plyground.core.stats import REACH_TILES, ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import DependencyNotInstalled, install_command
 
-__all__ = ["PLOTS", "runs_table", "summarize_run", "write_plots"]
+__all__ = ["PLOTS", "RunsView", "runs_csv", "runs_json", "runs_table", "summarize_run", "write_plots"]
 
 PLOTS: tuple[str, ...] = ("score_distribution.png", "max_tile_shares.png", "score_vs_time.png")
 """The files :func:`write_plots` writes."""
-_TABLE_TILES = (2048, 4096, 8192, 16384)
-"""The tiles of the table's reach columns (those that a board of the runs shown can hold)."""
 _HISTOGRAM_RUNS = 6
 
 
@@ -54,40 +58,166 @@ def _label(run: RunRecord) -> str:
     return f"#{run.id} {settings.rows}x{settings.cols} {settings.budget}"
 
 
-def runs_table(runs: Sequence[RunRecord], *, title: str = "2048 bench runs") -> Table:
-    """One row per run: when, board, budget, weights hash, where it ran, games, scores and tile reach.
+_TABLE_TILES = (2048, 4096, 8192, 16384)
+"""The tiles whose reach the table can show: those a board of the runs shown can hold (the JSON and CSV give
+every tile of :data:`~plyground.core.stats.REACH_TILES`, empty where the run's board cannot hold it)."""
 
-    The reach columns are those of the tiles that the board of some run shown can hold; a run
-    on a board that cannot hold the tile shows ``-``.
+
+def runs_table(runs: Sequence[RunRecord], *, title: str | None = "2048 bench runs") -> RunsView:
+    """The runs as rich prints them: when, board, budget, weights hash, where it ran, games, scores, tile reach."""
+    return RunsView(runs, title=title)
+
+
+class RunsView:
+    """One row per run; where one table is wider than the console, a table of settings and one of scores.
+
+    Cells are never cut: the run ids, times, hashes and numbers keep their width, and
+    longer texts (where a run ran) wrap between words.
     """
-    table = Table(title=title, title_justify="left")
-    for name in ("run", "started (UTC)", "board", "budget", "weights", "ran on", "games", "mean score (95%)"):
-        table.add_column(name, justify="right" if name in ("run", "games") else "left")
-    table.add_column("median", justify="right")
-    held = {tile for run in runs for tile in reach_tiles(run.settings.rows, run.settings.cols)}
-    tiles = [tile for tile in _TABLE_TILES if tile in held]
-    for tile in tiles:
-        table.add_column(f"≥{tile}", justify="right")
+
+    def __init__(self, runs: Sequence[RunRecord], *, title: str | None = None) -> None:
+        self.runs = list(runs)
+        self.title = title
+        held = {tile for run in self.runs for tile in reach_tiles(run.settings.rows, run.settings.cols)}
+        self.tiles = [tile for tile in _TABLE_TILES if tile in held]
+        """The reach columns: the tiles of :data:`_TABLE_TILES` that some run's board can hold."""
+        self._scores = ("games", "mean score (95%)", "median", *(f"≥{tile}" for tile in self.tiles))
+        self._rows = [_row(run) for run in self.runs]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = self.table(_SETTINGS + self._scores)
+        natural = Measurement.get(console, options.update_width(1_000_000), wide).maximum
+        if natural <= options.max_width:  # every row on one line
+            yield wide
+            return
+        yield self.table(_SETTINGS, title=self.title)
+        yield self.table(("run", *self._scores), title=None)
+
+    def table(self, names: Sequence[str], *, title: str | None = "") -> Table:
+        """A table of the columns ``names`` (of :data:`_COLUMNS`)."""
+        table = Table(title=self.title if title == "" else title, title_justify="left")
+        for name in names:
+            right, whole = _COLUMNS[name]
+            cells = [row[name] for row in self._rows]
+            if whole:
+                widest = max((len(cell) for cell in cells), default=0)
+            else:  # wraps between words, and folds a long word (an address) rather than cut it
+                widest = min(12, max(len(word) for cell in [name, *cells] for word in cell.split()))
+            table.add_column(
+                name, justify="right" if right else "left", no_wrap=whole, min_width=widest, overflow="fold"
+            )
+        for row in self._rows:
+            table.add_row(*(row[name] for name in names))
+        return table
+
+
+# Each column: right-justified, kept whole (else it wraps between words).
+_COLUMNS: dict[str, tuple[bool, bool]] = {
+    "run": (True, True),
+    "started (UTC)": (False, False),
+    "board": (False, True),
+    "budget": (False, False),
+    "weights": (False, True),
+    "ran on": (False, False),
+    "games": (True, True),
+    "mean score (95%)": (True, False),
+    "median": (True, True),
+    **{f"≥{tile}": (True, True) for tile in _TABLE_TILES},
+}
+_SETTINGS = ("run", "started (UTC)", "board", "budget", "weights", "ran on")
+
+
+def _row(run: RunRecord) -> dict[str, str]:
+    summary = summarize_run(run)
+    if summary.interval is None:
+        mean = f"{summary.mean_score:,.0f}" if summary.games else "-"
+    else:
+        mean = f"{summary.mean_score:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
+    settings = run.settings
+    return {
+        "run": str(run.id),
+        "started (UTC)": run.started.replace("T", " ").removesuffix("+00:00"),
+        "board": f"{settings.rows}x{settings.cols}",
+        "budget": settings.budget,
+        "weights": run.weights_hash,
+        "ran on": settings.backend,
+        "games": str(summary.games),
+        "mean score (95%)": mean,
+        "median": f"{summary.median_score:,.0f}" if summary.games else "-",
+        **{
+            f"≥{tile}": f"{summary.reach[tile]:.0%}" if summary.games and tile in summary.reach else "-"
+            for tile in _TABLE_TILES
+        },
+    }
+
+
+def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
+    """The runs for scripts: settings, statistics (every reach tile) and each game.
+
+    >>> from plyground.apps.results import GameRow, RunSettings
+    >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
+    >>> data = runs_json([run])[0]
+    >>> data["run"], data["depth"], data["games"], data["mean_score"], data["results"][0]["seed"]
+    (1, 2, 1, 10.0, 7)
+    """
+    result = []
     for run in runs:
         summary = summarize_run(run)
-        if summary.interval is None:
-            mean = f"{summary.mean_score:,.0f}" if summary.games else "-"
-        else:
-            mean = f"{summary.mean_score:,.0f} ({summary.interval[0]:,.0f} to {summary.interval[1]:,.0f})"
         settings = run.settings
-        table.add_row(
-            str(run.id),
-            run.started.replace("T", " ").removesuffix("+00:00"),
-            f"{settings.rows}x{settings.cols}",
-            settings.budget,
-            run.weights_hash,
-            settings.backend,
-            str(summary.games),
-            mean,
-            f"{summary.median_score:,.0f}" if summary.games else "-",
-            *(f"{summary.reach[tile]:.0%}" if summary.games and tile in summary.reach else "-" for tile in tiles),
+        result.append(
+            {
+                "run": run.id,
+                "started": run.started,
+                "rows": settings.rows,
+                "cols": settings.cols,
+                "time_ms": settings.time_ms,
+                "depth": settings.depth,
+                "p_four": settings.p_four,
+                "weights_hash": run.weights_hash,
+                "backend": settings.backend,
+                "games": summary.games,
+                "mean_score": summary.mean_score if summary.games else None,
+                "interval": list(summary.interval) if summary.interval is not None else None,
+                "median_score": summary.median_score if summary.games else None,
+                "reach": {str(tile): share for tile, share in summary.reach.items()} if summary.games else None,
+                "results": [
+                    {
+                        "seed": game.seed,
+                        "score": game.score,
+                        "max_tile": game.max_tile,
+                        "moves": game.moves,
+                        "seconds": game.seconds,
+                        "mean_depth": game.mean_depth,
+                    }
+                    for game in run.games
+                ],
+            }
         )
-    return table
+    return result
+
+
+def runs_csv(runs: Sequence[RunRecord]) -> str:
+    """The runs as CSV for scripts: a header, then one line per run (its settings and statistics).
+
+    >>> from plyground.apps.results import GameRow, RunSettings
+    >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
+    >>> print(runs_csv([run]).splitlines()[1])
+    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,abc,local,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header = ["run", "started", "rows", "cols", "time_ms", "depth", "p_four", "weights_hash", "backend", "games"]
+    header += ["mean_score", "interval_low", "interval_high", "median_score", *(f"reach_{t}" for t in REACH_TILES)]
+    writer.writerow(header)
+    for data in runs_json(runs):
+        low, high = data["interval"] or ("", "")
+        reach = data["reach"] or {}
+        writer.writerow(
+            [data[name] if data[name] is not None else "" for name in header[:11]]
+            + [low, high, data["median_score"] if data["median_score"] is not None else ""]
+            + [reach.get(str(tile), "") for tile in REACH_TILES]
+        )
+    return buffer.getvalue()
 
 
 def _figure() -> Any:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from plyground.core.files import data_dir
-from plyground.errors import CorruptFileError
+from plyground.errors import CorruptFileError, InvalidInputError
 
 if TYPE_CHECKING:
     from plyground.g2048 import Weights
@@ -132,12 +132,19 @@ class ResultsStore:
 
     Raises:
         CorruptFileError: not a results store, or one written by a newer plyground.
+        InvalidInputError: the path is a folder, or the file cannot be opened.
+        OSError: its folder cannot be created.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        if self.path.is_dir():
+            raise InvalidInputError(f"{self.path} is a folder, not a results store: give a file, like results.sqlite")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path)
+        try:
+            self._db = sqlite3.connect(self.path)
+        except sqlite3.OperationalError as exc:
+            raise InvalidInputError(f"cannot open the results store {self.path}: {exc}") from None
         try:
             self._prepare()
         except sqlite3.DatabaseError as exc:
@@ -204,6 +211,12 @@ class ResultsStore:
             )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
+
+    def delete_run(self, run_id: int) -> None:
+        """Remove run ``run_id`` and its games (a run that failed before its first game)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM games WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     def add_game(self, run_id: int, result: GameResult) -> None:
         """Record a finished game of run ``run_id`` (committed at once)."""

@@ -3,14 +3,14 @@
 The design keeps every part small and testable:
 
 * The rules, the best score and the saves belong to
-  :class:`~plyground.apps.terminal.PlayController`, the terminal game's controller. Both games
+  :class:`~plyground.apps.play.PlayController`, which the terminal game drives too. Both games
   use the same save files, so a game left in one is resumed in the other.
-* :class:`GameWindow` is the Tk layer. A status line, a :class:`tkinter.Canvas`, a message line
-  and a row of buttons. The canvas is redrawn from the controller's state after every change and
-  on ``<Configure>``: tiles are scaled to the window and each number gets the largest font that
-  fits its tile. The colours are the shared palette of :mod:`plyground.apps.render`. The win,
+* :class:`GameWindow` is the Tk layer. A status line, the board, a message line and a row of
+  buttons. The board (:class:`~plyground.apps.tk_board.BoardCanvas`) is redrawn from the
+  controller's state after every change and on ``<Configure>``, scaled to the window. The win,
   the game over and the new-game question are shown over the board, with buttons.
-* AI mode runs :class:`~plyground.g2048.Expectimax` in a :class:`Searcher` thread. The window
+* AI mode runs :class:`~plyground.g2048.Expectimax` in a
+  :class:`~plyground.apps.searcher.Searcher` thread. The window
   sends it the board, and the thread posts the decision on a queue. The Tk main thread polls
   that queue with ``after()`` and plays the move, so the window never waits for a search.
   The worker never calls Tk. Stopping AI mode or closing the window stops the worker.
@@ -18,7 +18,7 @@ The design keeps every part small and testable:
   (``--evaluator ntuple:FILE``), a trained n-tuple network; a line under the buttons names the
   one in use, and ``e`` switches between them. A window keeps its board size (a new game has
   the size of the last one), so the network always fits the board.
-* ``--frames DIR`` writes one PNG per position with :func:`plyground.apps.render.save_frame`,
+* ``--frames DIR`` writes one PNG per position (:class:`~plyground.apps.frames.FrameWriter`),
   named like the frames of ``plyground 2048 ai``: ``DIR/2048-<R>x<C>-seed<seed>/00001.png``.
 
 Tests drive a window without ``mainloop()``: they send events and call ``root.update()``.
@@ -34,19 +34,21 @@ import threading
 import time
 import tkinter as tk
 import tkinter.font as tkfont
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Literal
 
-from plyground.apps.render import BACKGROUND, DARK_TEXT, text_colour, tile_colour
-from plyground.apps.terminal import KEYS_HELP, Mode, PlayController, action_for
+from plyground.apps.frames import FrameWriter
+from plyground.apps.play import KEYS_HELP, Mode, PlayController, action_for
+from plyground.apps.render import DARK_TEXT
+from plyground.apps.searcher import Answer, Searcher
+from plyground.apps.tk_board import FONT_FAMILY, PAGE, Announcement, BoardCanvas, hex_colour
 from plyground.errors import InvalidInputError, PlygroundError
-from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
+from plyground.g2048 import WIN_TILE, Expectimax
 from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.heuristic import Heuristic
 
-__all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "Searcher", "frame_path", "open_root"]
+__all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "open_root"]
 
 DEFAULT_TIME_MS = 50.0
 """The AI's default time budget per move, in milliseconds."""
@@ -60,12 +62,7 @@ AI_KEYS = ("i", " ")
 EVALUATOR_KEYS = ("e",)
 DISMISS_KEYS = ("Return", "KP_Enter", "Escape")
 
-PAGE = "#faf8ef"
-_GAP = 0.12  # the gap between tiles, as a share of a tile's side
-_MARGIN = 6  # pixels around the board
-_TEXT_SHARE = 0.8  # a number takes at most this share of its tile's side
 _POLL_MS = 10  # how often the main thread looks for the AI's decision
-_FONT_FAMILY = "Helvetica"
 
 Overlay = Literal["won", "over", "confirm"]
 
@@ -84,73 +81,6 @@ def open_root() -> tk.Tk:
         ) from None
 
 
-def frame_path(folder: Path, game: Game, index: int | None = None) -> Path:
-    """Where ``--frames`` puts the picture of ``game`` after ``index`` moves (default: now).
-
-    >>> frame_path(Path("frames"), Game(2, 3, seed=4), 7).as_posix()
-    'frames/2048-2x3-seed4/00007.png'
-    """
-    index = game.move_count if index is None else index
-    return folder / f"2048-{game.board.rows}x{game.board.cols}-seed{game.seed}" / f"{index:05d}.png"
-
-
-def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
-# ---------------------------------------------------------------------------- the AI worker
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a :class:`Searcher` posts: the board it searched and the decision, or why it failed."""
-
-    board: Board
-    decision: Decision | None
-    error: str = ""
-
-
-class Searcher:
-    """A worker thread that searches the boards it is sent and posts the decisions on :attr:`answers`.
-
-    It never calls Tk: the window reads :attr:`answers` from the main thread. :meth:`stop` makes the
-    thread end after the search in progress (at most about the engine's time budget).
-
-    Args:
-        engine: the search to run.
-    """
-
-    def __init__(self, engine: Expectimax) -> None:
-        self.engine = engine
-        self.answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
-        self._requests: queue.SimpleQueue[Board | None] = queue.SimpleQueue()
-        self._stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="plyground-2048-ai", daemon=True)
-        self.thread.start()
-
-    def ask(self, board: Board) -> None:
-        """Search ``board``; its :class:`Answer` arrives on :attr:`answers`."""
-        self._requests.put(board)
-
-    def stop(self) -> None:
-        """Ask the thread to end; answers not yet posted are dropped."""
-        self._stopped.set()
-        self._requests.put(None)
-
-    def _run(self) -> None:
-        while not self._stopped.is_set():
-            board = self._requests.get()
-            if board is None:
-                return
-            try:
-                decision = self.engine.choose(board)
-            except Exception as exc:  # shown by the window, which turns AI mode off
-                self.answers.put(Answer(board, None, f"the AI failed: {exc}"))
-                return
-            if not self._stopped.is_set():
-                self.answers.put(Answer(board, decision))
-
-
 # ---------------------------------------------------------------------------- the window
 
 
@@ -166,7 +96,7 @@ class GameWindow:
         workers: the AI's search threads (default: every core).
         delay_ms: the pause between two AI moves.
         ai: start in AI mode.
-        frames: a folder for one PNG per position (see :func:`frame_path`), or None.
+        frames: a folder for one PNG per position (see :func:`~plyground.apps.frames.frame_path`), or None.
         evaluator: what values the AI's leaves (default: the heuristic with the weights
             shipped with plyground). Another evaluator than the heuristic, an n-tuple network,
             must play the game's board size; ``e`` then switches to the heuristic and back.
@@ -206,7 +136,8 @@ class GameWindow:
         self.controller = controller
         self.root = root if root is not None else open_root()
         self.delay_ms = delay_ms
-        self.frames = frames
+        self.frames = FrameWriter(frames) if frames is not None else None
+        """Writes one PNG per position (None without ``frames``, or once a frame could not be written)."""
         self.closed = False
         self._interrupted = False
         self.failure: BaseException | None = None
@@ -222,12 +153,7 @@ class GameWindow:
         self.win_pending = False
         self._game_seen = controller.game
         self._won_seen = controller.game.won
-        self._frame_seen: tuple[Path, int, Board] | None = None  # the game's frame folder, moves, board
 
-        self.cell = 0
-        """The side of a tile in pixels, as last drawn."""
-        self._fonts: dict[int, tkfont.Font] = {}
-        self._font_sizes: dict[tuple[int, str], int] = {}
         self._build()
         if len(controller.warnings) > 1:
             controller.message = "\n".join(controller.warnings)
@@ -245,13 +171,13 @@ class GameWindow:
         root.protocol("WM_DELETE_WINDOW", self.close)
         root.report_callback_exception = self._report
         board = self.controller.game.board
-        self.status = _label(root, (_FONT_FAMILY, 13, "bold"))
+        self.status = _label(root, (FONT_FAMILY, 13, "bold"))
         self.status.pack(side="top", fill="x", padx=8, pady=(6, 0))
-        self.canvas = tk.Canvas(
-            root, width=110 * board.cols, height=110 * board.rows, background=PAGE, highlightthickness=0
-        )
+        self.board_view = BoardCanvas(root, board.rows, board.cols)
+        """The board's drawing."""
+        self.canvas = self.board_view.canvas
         self.canvas.pack(side="top", fill="both", expand=True)
-        self.message = _label(root, (_FONT_FAMILY, 11))
+        self.message = _label(root, (FONT_FAMILY, 11))
         self.message.pack(side="top", fill="x", padx=8)
         bar = tk.Frame(root, background=PAGE)
         bar.pack(side="top", fill="x", padx=6, pady=4)
@@ -264,10 +190,10 @@ class GameWindow:
         for button in self.buttons.values():
             button.configure(takefocus=0)
             button.pack(side="left", padx=2)
-        self.evaluator_label = _label(root, (_FONT_FAMILY, 10))
+        self.evaluator_label = _label(root, (FONT_FAMILY, 10))
         self.evaluator_label.pack(side="top", fill="x", padx=8)
         switch = "   e network/heuristic" if self.network_engine is not None else ""
-        keys = _label(root, (_FONT_FAMILY, 9), text=f"{KEYS_HELP}   i/space AI{switch}")
+        keys = _label(root, (FONT_FAMILY, 9), text=f"{KEYS_HELP}   i/space AI{switch}")
         keys.pack(side="top", fill="x", padx=8, pady=(0, 6))
         # Buttons over the board, placed by _draw_overlay.
         self.overlay_buttons = {
@@ -341,46 +267,25 @@ class GameWindow:
     def shown_rows(self) -> list[list[int]]:
         """The board as the canvas shows it, read from its items (0 for an empty cell)."""
         board = self.controller.game.board
-        rows = [[0] * board.cols for _ in range(board.rows)]
-        for item in self.canvas.find_withtag("number"):
-            tags = self.canvas.gettags(item)
-            r, c = (int(part) for part in next(tag for tag in tags if tag.startswith("number-")).split("-")[1:])
-            rows[r][c] = int(self.canvas.itemcget(item, "text"))  # type: ignore[no-untyped-call]
-        return rows
+        return self.board_view.shown_rows(board.rows, board.cols)
 
     def running_searchers(self) -> list[Searcher]:
         """The AI worker threads still alive (one in AI mode; stopped ones end after their search)."""
         self._searchers = [searcher for searcher in self._searchers if searcher.thread.is_alive()]
         return list(self._searchers)
 
-    def tile_font(self, text: str) -> tkfont.Font:
-        """The font of a tile showing ``text`` at the current tile size: the largest that fits.
+    @property
+    def cell(self) -> int:
+        """The side of a tile in pixels, as last drawn."""
+        return self.board_view.cell
 
-        A number takes at most 80% of its tile's width and height, and at most half its
-        height for one or two digits; longer numbers get smaller fonts.
-        """
-        return self._font(self.font_size(text))
+    def tile_font(self, text: str) -> tkfont.Font:
+        """The font of a tile showing ``text`` at the current tile size (see :meth:`BoardCanvas.tile_font`)."""
+        return self.board_view.tile_font(text)
 
     def font_size(self, text: str) -> int:
-        """The pixel size of the font of a tile showing ``text`` (see :meth:`tile_font`)."""
-        cell = max(self.cell, 8)
-        key = (cell, text)
-        if key not in self._font_sizes:
-            room = cell * _TEXT_SHARE
-            size = max(6, int(cell * 0.5))
-            font = self._font(size)
-            width = font.measure(text)
-            if width > room:
-                size = max(6, int(size * room / width))
-            while size > 6 and (self._font(size).measure(text) > room or self._font(size).metrics("linespace") > room):
-                size -= 1
-            self._font_sizes[key] = size
-        return self._font_sizes[key]
-
-    def _font(self, size: int) -> tkfont.Font:
-        if size not in self._fonts:
-            self._fonts[size] = tkfont.Font(root=self.root, family=_FONT_FAMILY, size=-size, weight="bold")
-        return self._fonts[size]
+        """The pixel size of the font of a tile showing ``text``."""
+        return self.board_view.font_size(text)
 
     # ------------------------------------------------------------------ actions
 
@@ -553,7 +458,7 @@ class GameWindow:
             # Free the Tk objects here, in the main thread: the garbage collector may run in any
             # thread, and Tcl aborts the process when an interpreter is freed from another one.
             vars(self.root).pop("report_callback_exception", None)
-            self._fonts.clear()
+            self.board_view.forget_fonts()
 
     def run(self) -> None:
         """Run the Tk event loop until the window is closed; Ctrl-C saves and closes.
@@ -614,97 +519,31 @@ class GameWindow:
     def _write_frame(self) -> None:
         if self.frames is None:
             return
-        game = self.controller.game
-        path = frame_path(self.frames, game)
-        seen = (path.parent, game.move_count, game.board)
-        if seen == self._frame_seen:
-            return
-        from plyground.apps.render import save_frame
-
         try:
-            if self._frame_seen is not None and self._frame_seen[0] == path.parent:
-                for index in range(game.move_count + 1, self._frame_seen[1] + 1):  # undone moves
-                    frame_path(self.frames, game, index).unlink(missing_ok=True)
-            save_frame(game.board, path, score=game.score)
+            self.frames.write(self.controller.game)
         except OSError as exc:
-            self.controller.message = f"cannot write frames in {self.frames}: {exc.strerror or exc}; frames stopped"
+            folder = self.frames.folder
+            self.controller.message = f"cannot write frames in {folder}: {exc.strerror or exc}; frames stopped"
             self.frames = None
-            return
-        self._frame_seen = seen
 
     def _draw(self) -> None:
         """Draw the board to fit the canvas, then the announcement over it, if any."""
         if self.closed:
             return
-        canvas = self.canvas
-        canvas.delete("all")
-        width, height = canvas.winfo_width(), canvas.winfo_height()
-        self.message.configure(wraplength=max(200, width - 16))
-        board = self.controller.game.board
-        rows, cols = board.rows, board.cols
-        unit = min(
-            (width - 2 * _MARGIN) / (cols + _GAP * (cols + 1)),
-            (height - 2 * _MARGIN) / (rows + _GAP * (rows + 1)),
-        )
-        self.cell = cell = max(8, int(unit))
-        gap = max(2, round(unit * _GAP))
-        board_w, board_h = cols * cell + (cols + 1) * gap, rows * cell + (rows + 1) * gap
-        left, top = (width - board_w) // 2, (height - board_h) // 2
-        _rounded(canvas, left, top, left + board_w, top + board_h, gap, fill=_hex(BACKGROUND), tags=("board",))
-        for r, row in enumerate(board.to_rows()):
-            for c, value in enumerate(row):
-                x0, y0 = left + gap + c * (cell + gap), top + gap + r * (cell + gap)
-                tags = ("tile", f"tile-{r}-{c}")
-                _rounded(
-                    canvas, x0, y0, x0 + cell, y0 + cell, max(2, cell // 14), fill=_hex(tile_colour(value)), tags=tags
-                )
-                if value:
-                    canvas.create_text(
-                        x0 + cell / 2,
-                        y0 + cell / 2,
-                        text=str(value),
-                        fill=_hex(text_colour(value)),
-                        font=self.tile_font(str(value)),
-                        tags=("number", f"number-{r}-{c}"),
-                    )
-        self._draw_overlay(left, top, board_w, board_h)
+        self.message.configure(wraplength=max(200, self.canvas.winfo_width() - 16))
+        self.board_view.draw(self.controller.game.board, self._announcement())
 
-    def _draw_overlay(self, left: int, top: int, width: int, height: int) -> None:
+    def _announcement(self) -> Announcement | None:
+        """What to show over the board, with its buttons (see :attr:`overlay`)."""
         overlay = self.overlay
-        if overlay is None:
-            return
-        controller = self.controller
-        buttons: tuple[str, ...]
+        buttons = self.overlay_buttons
         if overlay == "confirm":
-            title, detail, buttons = "New game?", "The current game will be lost.", ("yes", "no")
-        elif overlay == "over":
-            title, detail, buttons = "Game over", f"{controller.game.score} points", ("new", "undo")
-        else:
-            title, detail, buttons = f"You reached {WIN_TILE}!", "Play on for a bigger tile.", ("keep",)
-        canvas = self.canvas
-        canvas.create_rectangle(
-            left, top, left + width, top + height, fill=PAGE, stipple="gray50", outline="", tags=("overlay",)
-        )
-        size = max(12, height // 8)
-        while size > 10 and self._font(size).measure(title) > width * 0.9:  # the title fits the board
-            size -= 2
-        middle = left + width / 2
-        canvas.create_text(
-            middle, top + height * 0.3, text=title, font=self._font(size), fill=_hex(DARK_TEXT), tags=("overlay",)
-        )
-        canvas.create_text(
-            middle,
-            top + height * 0.3 + size * 1.2,
-            text=detail,
-            font=(_FONT_FAMILY, max(9, size // 2)),
-            fill=_hex(DARK_TEXT),
-            tags=("overlay",),
-        )
-        spacing = width / (len(buttons) + 1)
-        for i, name in enumerate(buttons, start=1):
-            canvas.create_window(
-                left + spacing * i, top + height * 0.68, window=self.overlay_buttons[name], tags=("overlay",)
-            )
+            return Announcement("New game?", "The current game will be lost.", (buttons["yes"], buttons["no"]))
+        if overlay == "over":
+            return Announcement("Game over", f"{self.controller.game.score} points", (buttons["new"], buttons["undo"]))
+        if overlay == "won":
+            return Announcement(f"You reached {WIN_TILE}!", "Play on for a bigger tile.", (buttons["keep"],))
+        return None
 
     # ------------------------------------------------------------------ keys
 
@@ -723,18 +562,5 @@ class GameWindow:
 
 def _label(parent: tk.Misc, font: tuple[str, int] | tuple[str, int, str], text: str = "") -> tk.Label:
     return tk.Label(
-        parent, text=text, font=font, background=PAGE, foreground=_hex(DARK_TEXT), anchor="w", justify="left"
+        parent, text=text, font=font, background=PAGE, foreground=hex_colour(DARK_TEXT), anchor="w", justify="left"
     )
-
-
-def _rounded(
-    canvas: tk.Canvas, x0: float, y0: float, x1: float, y1: float, radius: float, *, fill: str, tags: tuple[str, ...]
-) -> int:
-    """A filled rectangle with rounded corners (a smoothed polygon: each corner point doubled)."""
-    r = min(radius, (x1 - x0) / 2, (y1 - y0) / 2)
-    points = (
-        x0 + r, y0, x0 + r, y0, x1 - r, y0, x1 - r, y0, x1, y0, x1, y0 + r, x1, y0 + r,
-        x1, y1 - r, x1, y1 - r, x1, y1, x1 - r, y1, x1 - r, y1, x0 + r, y1, x0 + r, y1,
-        x0, y1, x0, y1 - r, x0, y1 - r, x0, y0 + r, x0, y0 + r, x0, y0,
-    )  # fmt: skip
-    return canvas.create_polygon(points, smooth=True, fill=fill, outline="", tags=tags)

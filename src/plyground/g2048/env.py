@@ -1,13 +1,17 @@
 """2048 as a Gymnasium environment: ``plyground/2048-v0``.
 
-Importing this module registers the environment (the ``gym`` extra)::
+Gymnasium's ``"module:env-id"`` form imports this module, which registers the environment
+(the ``gym`` extra)::
 
     import gymnasium
-    import plyground.g2048.env  # registers plyground/2048-v0
 
-    env = gymnasium.make("plyground/2048-v0", rows=4, cols=4)
+    env = gymnasium.make("plyground.g2048.env:plyground/2048-v0", rows=4, cols=4)
     observation, info = env.reset(seed=1)
     observation, reward, terminated, truncated, info = env.step(info["action_mask"].argmax())
+
+Once this module is imported (``import plyground.g2048.env``), ``gymnasium.make("plyground/2048-v0")``
+works too. ``import plyground`` alone does not register it: that would import Gymnasium (a
+quarter of a second) in every ``plyground`` command.
 
 Actions are 0 up, 1 right, 2 down, 3 left (the order of :data:`~plyground.g2048.DIRECTIONS`).
 The observation is the board one-hot by exponent: ``uint8`` of shape ``(rows, cols, 16)``,

@@ -90,7 +90,7 @@ class Explanation:
 
 
 def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
+    return value + 0.0 if math.isfinite(value) else None  # + 0.0: -0.0 reads as 0.0
 
 
 class Evaluator(abc.ABC):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import math
 import os
 import queue
 import threading
@@ -194,7 +195,7 @@ class Expectimax:
         seed: int = 0,
         evaluator: Evaluator | str | None = None,
     ) -> None:
-        if time_ms is not None and not (isinstance(time_ms, int | float) and time_ms > 0):
+        if time_ms is not None and not (isinstance(time_ms, int | float) and 0 < time_ms < math.inf):
             raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
         if depth is not None and not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
             raise InvalidInputError(f"depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")

@@ -14,49 +14,57 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from plyground.apps.cli import announce_compilation, g2048_learn, g2048_runs, g2048_solver
+from plyground.apps.cli.options import (
+    ColsOption,
+    CsvOption,
+    DepthOption,
+    EvaluatorOption,
+    JsonOption,
+    NewOption,
+    NewPFourOption,
+    NewSeedOption,
+    PFourOption,
+    RowsOption,
+    SeedOption,
+    ThreadsOption,
+    TimeOption,
+    WeightsOption,
+    games_option,
+    load_evaluator_option,
+    number_option,
+    output_format,
+    save_folder,
+    seed_limit,
+    time_option,
+)
+from plyground.apps.text import format_grid
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
-    from plyground.g2048 import Decision, Expectimax, Game, Weights
-    from plyground.g2048.autoplay import GameResult
-    from plyground.g2048.evaluator import Evaluator
+    from rich.console import Console
 
-__all__ = ["app", "format_grid"]
+    from plyground.g2048 import Decision, Expectimax, Game
+    from plyground.g2048.autoplay import GameResult
+
+__all__ = ["app"]
 
 app = typer.Typer(
     name="2048",
     help="2048 on boards from 2x2 to 4x4: show a board, play in the terminal, watch the AI, get a hint.",
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: rewrapped to the terminal, never cut
 )
 
 _PACKAGE = "plyground.g2048"
 
 
-def format_grid(rows: list[list[int]]) -> str:
-    """A board as an ASCII grid, ``.`` for an empty cell.
-
-    >>> print(format_grid([[2, 0], [0, 16]]))
-    +----+----+
-    |  2 |  . |
-    +----+----+
-    |  . | 16 |
-    +----+----+
-    """
-    width = max(len(str(tile)) for row in rows for tile in row)
-    line = "+" + "+".join("-" * (width + 2) for _ in rows[0]) + "+"
-    lines = [line]
-    for row in rows:
-        lines.append("|" + "|".join(f" {str(tile) if tile else '.':>{width}} " for tile in row) + "|")
-        lines.append(line)
-    return "\n".join(lines)
-
-
-@app.command()
+@app.command(short_help="Print a board and its legal moves.")
 def show(
     board: Annotated[
         str,
         typer.Argument(
-            help='The board: rows separated by "/", cells by spaces, 0 or . for empty: "2 2 0 0/0 4 0 0/...".'
+            metavar="BOARD",
+            help='The board: rows separated by "/", cells by spaces, 0 or . for empty: "2 2 0 0/0 4 0 0/...".',
         ),
     ],
 ) -> None:
@@ -67,24 +75,14 @@ def show(
     parsed = Board.parse(board)
     legal = parsed.legal_moves()
     typer.echo(format_grid(parsed.to_rows()))
-    typer.echo(f"legal moves: {', '.join(legal) if legal else 'none (game over)'}")
+    none = "none (empty board: no tile to move)" if parsed.tile_sum() == 0 else "none (game over)"
+    typer.echo(f"legal moves: {', '.join(legal) if legal else none}")
     typer.echo(
         f"max tile: {parsed.max_tile()}   tile sum: {parsed.tile_sum()}   empty cells: {len(parsed.empty_cells())}"
     )
 
 
-# Options of the games a person plays (terminal and window): a saved game is resumed unless --new.
-RowsOption = Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")]
-ColsOption = Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")]
-NewSeedOption = Annotated[int | None, typer.Option(min=0, help="Seed of a new game (default: random).")]
-NewPFourOption = Annotated[
-    float | None,
-    typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4, for a new game (default 0.1)."),
-]
-NewOption = Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")]
-
-
-@app.command()
+@app.command(short_help="Play 2048 in the terminal; the game is saved and resumed.")
 def play(
     rows: RowsOption = 4,
     cols: ColsOption = 4,
@@ -106,8 +104,9 @@ def play(
             "the terminal game needs the curses module (on Windows: pip install windows-curses)"
         ) from None
     announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
-    from plyground.apps.terminal import PlayController, run
+    from plyground.apps.terminal import run
 
     controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
     shown = len(controller.warnings)
@@ -129,113 +128,33 @@ def play(
         )
 
 
-# Options shared by the AI commands.
-TimeOption = Annotated[
-    float | None,
-    typer.Option("--time-ms", help="Time budget per move, in milliseconds (with --depth: up to that depth)."),
-]
-DepthOption = Annotated[
-    int | None, typer.Option(min=1, max=30, help="Search depth (fixed, unless --time-ms is given).")
-]
-WorkersOption = Annotated[
-    int | None, typer.Option(min=1, help="Threads searching root moves in parallel (default: every core).")
-]
-WeightsOption = Annotated[
-    Path | None, typer.Option(help="A weights file for the heuristic (default: the weights shipped with plyground).")
-]
-PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
-EvaluatorOption = Annotated[
-    str,
-    typer.Option(
-        metavar="heuristic|ntuple:PATH",
-        help="What values the search's leaves: the heuristic, or an n-tuple network (PATH: its file, the folder "
-        "of its training run, or 'latest'), which values the points still to come; the search then adds the "
-        "points scored on the way.",
-    ),
-]
-
-
-def _load_weights(path: Path | None) -> Weights | None:
-    """The weights in ``path`` (None: the default weights); a missing file is bad input."""
-    if path is None:
-        return None
-    from plyground.g2048 import Weights
-
-    try:
-        return Weights.load(path)
-    except FileNotFoundError:
-        raise InvalidInputError(f"weights file {path} does not exist") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
-
-
-def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> Evaluator:
-    """The evaluator of ``--evaluator`` (with the heuristic, the weights of ``--weights``); bad input says why.
-
-    With ``size``, an evaluator for boards of another size is bad input too. Shared by the
-    commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
-    """
-    from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluators import HEURISTIC, UnknownEvaluatorError, load_evaluator
-
-    if evaluator != HEURISTIC:
-        if weights is not None:
-            raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
-        announce_compilation(_PACKAGE, "2048 n-tuple", kernels="_ntuple_kernels.py")
-        announce_compilation(_PACKAGE, "2048 n-tuple search", kernels="_ntuple_search_kernels.py")
-    try:
-        chosen = load_evaluator(evaluator, weights=_load_weights(weights))
-    except UnknownEvaluatorError as exc:
-        raise InvalidInputError(f"--{exc}") from None
-    if size is not None:
-        try:
-            chosen.check_size(*size)
-        except InvalidBoardError as exc:
-            rows, cols = chosen.shape or size
-            raise InvalidInputError(f"{exc}: use --rows {rows} --cols {cols}") from None
-    return chosen
-
-
-def _save_folder(path: Path | None) -> Path | None:
-    """Create the folder that receives the replays, before any game is played."""
-    if path is None:
-        return None
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise InvalidInputError(f"cannot save replays in {path}: it is a file, not a folder") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot save replays in {path}: {exc.strerror or exc}") from None
-    return path
-
-
 def _budget(time_ms: float | None, depth: int | None) -> str:
     if time_ms is None:
         return f"depth {depth}"
     return f"{time_ms:g} ms/move" + (f" up to depth {depth}" if depth is not None else "")
 
 
-@app.command()
+@app.command(short_help="Watch the expectimax AI play.")
 def ai(
-    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 1,
+    games: Annotated[int, games_option()] = 1,
     time_ms: TimeOption = None,
     depth: DepthOption = None,
-    workers: WorkersOption = None,
-    seed: Annotated[
-        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
+    workers: ThreadsOption = None,
+    seed: SeedOption = None,
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
     save: Annotated[
-        Path | None, typer.Option(help="Folder for the replays: <DIR>/2048-<R>x<C>-seed<seed>.json.")
+        Path | None, typer.Option(metavar="DIR", help="Folder for the replays: DIR/2048-RxC-seedSEED.json.")
     ] = None,
     frames: Annotated[
         Path | None,
-        typer.Option(help="Folder for one PNG per move of each game: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+        typer.Option(metavar="DIR", help="Folder for one PNG per move of each game: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     evaluator: EvaluatorOption = "heuristic",
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
@@ -245,29 +164,32 @@ def ai(
     One game on a terminal is shown live; otherwise a progress bar runs over the games and a
     table gives each game's seed, score, max tile and moves, the mean score with its 95%
     interval, the median, and the share of games reaching 2048 to 32768. Ctrl-C stops and
-    prints the games finished so far (exit status 130).
+    prints the games finished so far (exit status 130). --json and --csv print the same for
+    scripts: JSON the statistics and each game, CSV a line per game.
     """
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console
 
     from plyground.apps import aiview
-    from plyground.g2048.autoplay import play_game, summarize
+    from plyground.g2048.autoplay import play_game
     from plyground.g2048.expectimax import Expectimax
 
+    shown = output_format(as_json, as_csv)
+    seed_limit(seed, games)
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))
-    folder = _save_folder(save)
-    frame_folder = _save_folder(frames)
+    folder = save_folder(save)
+    frame_folder = save_folder(frames, "write frames")
     if frame_folder is not None:
-        from plyground.apps import render
+        from plyground.apps.render import require_pillow
 
-        render._pillow()  # say now, not after the first game, when Pillow is missing
+        require_pillow()  # say now, not after the first game, when Pillow is missing
     if time_ms is None and depth is None:
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
     if chosen.name != "heuristic":
         title += f", {chosen.name}"
     console = Console()
-    live = games == 1 and console.is_terminal and sys.stdout.isatty()  # FORCE_COLOR alone is not a terminal
+    live = shown == "table" and games == 1 and console.is_terminal and sys.stdout.isatty()  # not FORCE_COLOR alone
     results: list[GameResult] = []
     view: aiview.LiveGame | None = None
     engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen)
@@ -290,16 +212,31 @@ def ai(
         else:
             print(f"interrupted: {len(results)} of {games} games finished", file=sys.stderr)
         if results:
-            console.print(aiview.summary_view(summarize(results), title=title))
+            _print_games(console, results, shown, title)
         raise typer.Exit(130) from None
 
     if live:
         console.print(aiview.board_grid(results[0].replay.play().board))
         console.print(aiview.result_line(results[0]), highlight=False)
         return
-    if games == 1:
+    if games == 1 and shown == "table":
         typer.echo(format_grid(results[0].replay.play().board.to_rows()))
-    console.print(aiview.summary_view(summarize(results), title=title))
+    _print_games(console, results, shown, title)
+
+
+def _print_games(console: Console, results: list[GameResult], shown: str, title: str) -> None:
+    """The games and their statistics as a table (after ``title``), as JSON or as CSV, on stdout."""
+    from plyground.apps import aiview
+    from plyground.g2048.autoplay import summarize
+
+    summary = summarize(results)
+    if shown == "json":
+        typer.echo(json.dumps({"title": title, **aiview.summary_json(summary)}))
+    elif shown == "csv":
+        typer.echo(aiview.games_csv(summary), nl=False)
+    else:
+        console.print(title, soft_wrap=True, highlight=False, markup=False)  # a network's path stays whole
+        console.print(aiview.summary_view(summary, title=None))
 
 
 def _keep(result: GameResult, results: list[GameResult], folder: Path | None, frames: Path | None = None) -> None:
@@ -349,23 +286,31 @@ def _play_with_progress(
             progress.update(task, advance=1, mean=f"{mean:,.0f}", current="")
 
 
-@app.command()
+@app.command(short_help="The AI's best move on a board, explained.")
 def hint(
-    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
+    board: Annotated[str, typer.Argument(metavar="BOARD", help='The board, as for "show": "2 2 0 0/0 4 0 0/...".')],
     time_ms: TimeOption = None,
     depth: DepthOption = None,
-    workers: WorkersOption = None,
+    workers: ThreadsOption = None,
     weights: WeightsOption = None,
     p_four: PFourOption = 0.1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object instead of text: the best move is 'best' (also 'move', its old name), "
+            "the values' unit 'unit'.",
+        ),
+    ] = False,
     evaluator: EvaluatorOption = "heuristic",
 ) -> None:
     """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
 
     Prints each legal move's expected value, best first, the depth searched, nodes and time,
-    and the heuristic value of the board feature by feature. With --evaluator ntuple:FILE
-    the values are expected points to come, and instead of the heuristic the network's
-    value of each legal move is shown: its points plus the value V of the board it leaves.
+    and the heuristic value of the board feature by feature. The heuristic's values are
+    heuristic units, not points. With --evaluator ntuple:FILE the values are expected points
+    to come, and instead of the heuristic the network's value of each legal move is shown:
+    its points plus the value V of the board it leaves.
     """
     announce_compilation(_PACKAGE, "2048")
     from plyground.g2048 import DIRECTIONS, Board
@@ -383,9 +328,11 @@ def hint(
     answer: dict[str, Any] = {
         "board": parsed.to_text(),
         "evaluator": evaluator,
-        "move": decision.move,
+        "best": decision.move,
+        "move": decision.move,  # the old name of "best", kept for scripts that read it
+        "unit": chosen.unit,
         "depth": decision.depth,
-        "values": dict(ranked),
+        "values": {move: value + 0.0 for move, value in ranked},  # + 0.0: no -0.0
         "nodes": decision.nodes,
         "tt_hits": decision.tt_hits,
         "seconds": decision.seconds,
@@ -395,28 +342,38 @@ def hint(
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
-    typer.echo(_hint_text(decision, ranked))
+    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0))
     if explanation.moves:
         typer.echo("network value of each move (points + V of the board it leaves):")
         typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
         for name, parts in explanation.moves.items():
-            typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {parts.value:>14,.1f}  {parts.total:>14,.1f}")
+            typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {_number(parts.value):>14}  {_number(parts.total):>14}")
         return
-    typer.echo("heuristic value of the board:")
+    typer.echo(f"heuristic value of the board, in {explanation.unit}:")
     width = max(len(feature) for feature in explanation.contributions)
     for feature, value in explanation.contributions.items():
-        typer.echo(f"  {feature:<{width}}  {value:>14,.1f}")
-    typer.echo(f"  {'total':<{width}}  {explanation.total or 0.0:>14,.1f}")
+        typer.echo(f"  {feature:<{width}}  {_number(value):>14}")
+    typer.echo(f"  {'total':<{width}}  {_number(explanation.total or 0.0):>14}")
 
 
-def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
-    """The moves, best first, and what the search did."""
+def _number(value: float) -> str:
+    """``1,234.5``, with one decimal; ``0.0``, never ``-0.0``.
+
+    >>> _number(-1234.56), _number(-0.0), _number(-0.04)
+    ('-1,234.6', '0.0', '0.0')
+    """
+    text = f"{value:,.1f}"
+    return text.removeprefix("-") if text.strip("-0.,") == "" else text
+
+
+def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]], unit: str, *, empty: bool) -> str:
+    """The moves, best first, their values' unit, and what the search did."""
     if decision.move is None:
-        return "no legal move: the game is over"
-    lines = [f"best move: {decision.move}", "  move    expected value"]
+        return "no legal move: the board is empty, no tile to move" if empty else "no legal move: the game is over"
+    lines = [f"best move: {decision.move}", f"  move    expected value, in {unit}"]
     for move, value in ranked:
         mark = "  <- chosen" if move == decision.move else ""
-        lines.append(f"  {move:<6}  {value:>14,.1f}{mark}")
+        lines.append(f"  {move:<6}  {_number(value):>14}{mark}")
     lines.append(
         f"depth {decision.depth} completed: {decision.nodes:,} nodes, {decision.tt_hits:,} TT hits, "
         f"{decision.seconds:.3f} s"
@@ -424,13 +381,27 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]]) -> str:
     return "\n".join(lines)
 
 
-@app.command()
+@app.command(short_help="Render a saved game as a video.")
 def video(
-    replay: Annotated[Path, typer.Argument(help="A saved replay (from --save or the game's replay).")],
-    out: Annotated[Path, typer.Argument(help="The video: OUT.mp4 or OUT.gif, in a folder that exists.")],
-    fps: Annotated[float, typer.Option(min=0.1, max=120.0, help="Positions per second.")] = 4.0,
-    every: Annotated[int, typer.Option(min=1, help="Show every Nth position only (the final one always).")] = 1,
-    last: Annotated[int | None, typer.Option(min=1, help="Show only the last N moves.")] = None,
+    replay: Annotated[
+        Path, typer.Argument(metavar="REPLAY", help="A saved replay (from --save or the game's replay).")
+    ],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The video: OUT.mp4 or OUT.gif, in a folder that exists.")],
+    fps: Annotated[float, number_option("--fps", help="Positions per second, {range}.", low=0.1, high=120)] = 4.0,
+    every: Annotated[
+        int,
+        number_option(
+            "--every",
+            help="Show every Nth position only (the final one always), {range}.",
+            low=1,
+            high=10**6,
+            integer=True,
+        ),
+    ] = 1,
+    last: Annotated[
+        int | None,
+        number_option("--last", help="Show only the last N moves, {range}.", low=1, high=10**9, integer=True),
+    ] = None,
 ) -> None:
     """Render a saved game as a video, one frame per position (the start, then each move).
 
@@ -475,24 +446,30 @@ def video(
     typer.echo(f"{out}: {frames:,} frames at {fps:g} per second, {length}")
 
 
-@app.command()
+@app.command(short_help="Play 2048 in a desktop window, or let the AI play.")
 def gui(
     rows: RowsOption = 4,
     cols: ColsOption = 4,
     seed: NewSeedOption = None,
     p_four: NewPFourOption = None,
     new: NewOption = False,
-    time_ms: Annotated[
-        float, typer.Option("--time-ms", min=1.0, max=60000.0, help="The AI's time budget per move, in milliseconds.")
-    ] = 50.0,
+    time_ms: Annotated[float, time_option("The AI's time budget per move in milliseconds, {range}.")] = 50.0,
     delay_ms: Annotated[
-        int, typer.Option("--delay-ms", min=0, max=60000, help="Pause between the AI's moves, in milliseconds.")
+        int,
+        number_option(
+            "--delay-ms",
+            help="Pause between the AI's moves in milliseconds, {range}.",
+            low=0,
+            high=60_000,
+            integer=True,
+            metavar="MS",
+        ),
     ] = 50,
-    workers: WorkersOption = None,
+    workers: ThreadsOption = None,
     ai: Annotated[bool, typer.Option("--ai", help="Start in AI mode (i or space toggles it).")] = False,
     frames: Annotated[
         Path | None,
-        typer.Option(help="Folder for one PNG per position: <DIR>/2048-<R>x<C>-seed<seed>/00001.png."),
+        typer.Option(metavar="DIR", help="Folder for one PNG per position: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     weights: WeightsOption = None,
     evaluator: EvaluatorOption = "heuristic",
@@ -513,18 +490,13 @@ def gui(
             "the desktop game needs Python's Tk support, tkinter (e.g. apt install python3-tk)"
         ) from None
     if frames is not None:
-        from plyground.apps import render
+        from plyground.apps.render import require_pillow
 
-        render._pillow()  # say now, not after the first move, when Pillow is missing
-        try:
-            frames.mkdir(parents=True, exist_ok=True)
-        except FileExistsError:
-            raise InvalidInputError(f"cannot write frames in {frames}: it is a file, not a folder") from None
-        except OSError as exc:
-            raise InvalidInputError(f"cannot write frames in {frames}: {exc.strerror or exc}") from None
+        require_pillow()  # say now, not after the first move, when Pillow is missing
+        save_folder(frames, "write frames")
     announce_compilation(_PACKAGE, "2048")
+    from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
-    from plyground.apps.terminal import PlayController
     from plyground.apps.tk import GameWindow, open_root
 
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
@@ -554,9 +526,9 @@ def gui(
         )
 
 
-app.command()(g2048_solver.solve)
-app.command()(g2048_solver.optimal)
-app.command()(g2048_runs.bench)
-app.command()(g2048_runs.report)
-app.command()(g2048_runs.tune)
-app.command()(g2048_learn.learn)
+app.command(short_help="Solve a small board exactly.")(g2048_solver.solve)
+app.command(short_help="The optimal move on a board of a solved size.")(g2048_solver.optimal)
+app.command(short_help="Play many seeded AI games and store the results.")(g2048_runs.bench)
+app.command(short_help="Print and plot the bench runs of a results store.")(g2048_runs.report)
+app.command(short_help="Tune the heuristic weights with CMA-ES.")(g2048_runs.tune)
+app.command(short_help="Train an n-tuple network by self-play.")(g2048_learn.learn)

@@ -20,6 +20,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import (
+    cols_option,
+    core_threads,
+    number_option,
+    p_four_option,
+    rows_option,
+    seed_option,
+)
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -134,24 +142,50 @@ def _alpha_steps(options: list[str]) -> tuple[tuple[int, float], ...]:
 def learn(
     minutes: Annotated[
         float | None,
-        typer.Option(min=0.001, help="Train until the network has this many minutes of training in all (default 10)."),
+        number_option(
+            "--minutes",
+            help="Train until the network has this many minutes of training in all, {range} (default 10).",
+            low=0.001,
+            high=1_000_000,
+        ),
     ] = None,
     games: Annotated[
-        int | None, typer.Option(min=1, help="Train until the network has played this many games in all.")
+        int | None,
+        number_option(
+            "--games",
+            help="Train until the network has played this many games in all, {range}.",
+            low=1,
+            high=10**12,
+            integer=True,
+        ),
     ] = None,
     workers: Annotated[
         int,
-        typer.Option(
-            min=1, max=64, help="Threads learning at once on the same weights (2: both cores; not reproducible)."
+        number_option(
+            "--workers",
+            help="Threads learning at once on the same weights, {range}; at most one per core helps "
+            "(2: both cores; not reproducible).",
+            low=1,
+            high=64,
+            integer=True,
+            callback=core_threads,
         ),
     ] = 1,
     out: Annotated[
-        Path | None, typer.Option(help="The run folder (default: a new folder under <data folder>/ntuple).")
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="The run folder (default: a new folder under DATA/ntuple, DATA the user data folder)."
+        ),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
     ] = False,
-    alpha: Annotated[float | None, typer.Option(help="Learning rate (default 0.1; 1.0 with --tc).")] = None,
+    alpha: Annotated[
+        float | None,
+        number_option(
+            "--alpha", help="Learning rate, {range} (default 0.1; 1.0 with --tc).", low=0, high=1000, above=True
+        ),
+    ] = None,
     alpha_step: Annotated[
         list[str] | None,
         typer.Option(
@@ -165,30 +199,35 @@ def learn(
     ] = None,
     td_lambda: Annotated[
         float | None,
-        typer.Option(
+        number_option(
             "--lambda",
-            min=0.0,
-            max=1.0,
-            help="TD(lambda): each afterstate learns from its lambda-return over the next --horizon moves "
-            "(default 0: TD(0)).",
+            help="TD(lambda): each afterstate learns from its lambda-return over the next --horizon moves; "
+            "lambda {range} (default 0: TD(0)).",
+            low=0,
+            high=1,
         ),
     ] = None,
     horizon: Annotated[
         int | None,
-        typer.Option(
-            min=1,
-            max=64,
-            help="Moves an afterstate waits for its TD(lambda) update (default: where lambda**moves <= 0.1, "
+        number_option(
+            "--horizon",
+            help="Moves an afterstate waits for its TD(lambda) update, {range} (default: where lambda**moves <= 0.1, "
             "at least 2; 1 without --lambda).",
+            low=1,
+            high=64,
+            integer=True,
         ),
     ] = None,
     restarts: Annotated[
         int | None,
-        typer.Option(
-            min=0,
-            max=64,
+        number_option(
+            "--restarts",
             help="After each game, learn from this many more episodes, each played out again from halfway "
-            "between the last one's start and end, so that more learning lies late in the game (default 0).",
+            "between the last one's start and end, so that more learning lies late in the game; {range} "
+            "(default 0).",
+            low=0,
+            high=64,
+            integer=True,
         ),
     ] = None,
     expected: Annotated[
@@ -202,29 +241,45 @@ def learn(
     ] = None,
     stage_tile: Annotated[
         list[int] | None,
-        typer.Option(
+        number_option(
+            "--stage-tile",
             metavar="TILE",
             help="Multi-stage network: boards holding this tile or a bigger one get tables of their own, "
-            "which start as a copy of the stage before; repeatable, by increasing tile (e.g. 8192, 16384).",
+            "which start as a copy of the stage before; repeatable, by increasing tile (e.g. 8192, 16384), "
+            "{range}.",
+            low=4,
+            high=2**17,
+            integer=True,
         ),
     ] = None,
-    rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
-    cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
-    seed: Annotated[
-        int | None, typer.Option(min=0, max=2**64 - 1, help="Seed of the training games (default: random).")
-    ] = None,
-    p_four: Annotated[
-        float | None, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4 (default 0.1).")
-    ] = None,
+    rows: Annotated[int | None, rows_option("Rows of the board, {range} (default 4).")] = None,
+    cols: Annotated[int | None, cols_option("Columns of the board, {range} (default 4).")] = None,
+    seed: Annotated[int | None, seed_option("Seed of the training games, {range} (default: random).")] = None,
+    p_four: Annotated[float | None, p_four_option("Probability that a new tile is a 4, {range} (default 0.1).")] = None,
     initial_value: Annotated[
-        float | None, typer.Option(help="Every board's value before learning (optimistic if > 0; default 0).")
+        float | None,
+        number_option(
+            "--initial-value",
+            help="Every board's value before learning, {range} (optimistic if > 0; default 0).",
+            low=-1e9,
+            high=1e9,
+        ),
     ] = None,
     checkpoint_minutes: Annotated[
-        float | None, typer.Option(min=0.001, help="Minutes between checkpoints (default 5).")
+        float | None,
+        number_option(
+            "--checkpoint-minutes", help="Minutes between checkpoints, {range} (default 5).", low=0.001, high=1_000_000
+        ),
     ] = None,
     evaluate: Annotated[
         int | None,
-        typer.Option(min=2, help="Then play N seeded greedy games with the network and print how it does."),
+        number_option(
+            "--evaluate",
+            help="Then play N seeded greedy games with the network and print how it does; N {range}.",
+            low=2,
+            high=10_000_000,
+            integer=True,
+        ),
     ] = None,
 ) -> None:
     """Train an n-tuple network for 2048 by TD(0), TD(lambda) or expected updates in self-play, checkpointing.

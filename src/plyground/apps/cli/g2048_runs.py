@@ -9,79 +9,67 @@ and draws its plots (:mod:`plyground.apps.report`). Registered on the ``2048`` a
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from plyground.apps.cli import announce_compilation
-from plyground.core.run_many import Backend
+from plyground.apps.cli.options import (
+    MAX_GAMES,
+    ColsOption,
+    CsvOption,
+    DaskLocalOption,
+    DbOption,
+    JsonOption,
+    PFourOption,
+    ProcessesOption,
+    RowsOption,
+    SchedulerOption,
+    SeedOption,
+    backend_from_options,
+    cols_option,
+    depth_option,
+    games_option,
+    load_weights,
+    number_option,
+    output_format,
+    p_four_option,
+    rows_option,
+    save_folder,
+    seed_limit,
+    seed_option,
+    time_option,
+)
 from plyground.errors import InvalidInputError
 
-__all__ = [
-    "DaskLocalOption",
-    "DbOption",
-    "SchedulerOption",
-    "WorkersOption",
-    "backend_from_options",
-    "bench",
-    "report",
-    "tune",
-]
+if TYPE_CHECKING:
+    from plyground.apps.results import RunRecord
+
+__all__ = ["bench", "report", "tune"]
 
 _PACKAGE = "plyground.g2048"
 
-WorkersOption = Annotated[
-    int | None, typer.Option(min=1, help="Local processes playing games at once (default: every core).")
-]
-DaskLocalOption = Annotated[
-    int | None,
-    typer.Option("--dask-local", min=1, help="Start a local Dask cluster of N worker processes for the run."),
-]
-SchedulerOption = Annotated[
-    str | None, typer.Option(help="Run on the Dask cluster of this scheduler: tcp://host:8786.")
-]
-DbOption = Annotated[
-    Path | None, typer.Option("--db", help="The results store (default: results.sqlite in the user data folder).")
-]
-
-
-def backend_from_options(workers: int | None, dask_local: int | None, scheduler: str | None) -> Backend:
-    """Where to run jobs, from the options ``--workers``, ``--dask-local`` and ``--scheduler`` (one at most).
-
-    Raises:
-        InvalidInputError: more than one of the options.
-    """
-    given = [
-        name
-        for name, value in (("--workers", workers), ("--dask-local", dask_local), ("--scheduler", scheduler))
-        if value is not None
-    ]
-    if len(given) > 1:
-        raise InvalidInputError(f"choose one of --workers, --dask-local and --scheduler, got {' and '.join(given)}")
-    return Backend(workers=workers, dask_local=dask_local, scheduler=scheduler)
-
 
 def bench(
-    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 20,
-    time_ms: Annotated[
-        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move, in ms (default 20).")
+    games: Annotated[int, games_option()] = 20,
+    time_ms: Annotated[float | None, time_option("Time budget per move in milliseconds, {range} (default 20).")] = None,
+    depth: Annotated[int | None, depth_option("A fixed search depth instead of a time budget, {range}.")] = None,
+    seed: SeedOption = None,
+    rows: RowsOption = 4,
+    cols: ColsOption = 4,
+    p_four: PFourOption = 0.1,
+    weights: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="A weights file (default: the shipped weights).")
     ] = None,
-    depth: Annotated[
-        int | None, typer.Option(min=1, max=30, help="A fixed search depth instead of a time budget.")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
-    rows: Annotated[int, typer.Option(min=2, max=4, help="Rows of the board.")] = 4,
-    cols: Annotated[int, typer.Option(min=2, max=4, help="Columns of the board.")] = 4,
-    p_four: Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")] = 0.1,
-    weights: Annotated[Path | None, typer.Option(help="A weights file (default: the shipped weights).")] = None,
-    workers: WorkersOption = None,
+    workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
     db: DbOption = None,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Play many seeded AI games, each searching on one core, and store every result.
 
@@ -93,19 +81,19 @@ def bench(
     """
     if time_ms is not None and depth is not None:
         raise InvalidInputError("give --time-ms or --depth, not both")
-    backend = backend_from_options(workers, dask_local, scheduler)
+    shown = output_format(as_json, as_csv)
+    seed_limit(seed, games)
+    backend = backend_from_options(workers, dask_local, scheduler, jobs=games)
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console
 
     from plyground.apps.aiview import games_progress
-    from plyground.apps.cli.g2048 import _load_weights
-    from plyground.apps.report import runs_table
     from plyground.apps.results import ResultsStore, RunSettings
     from plyground.core.run_many import run_many
     from plyground.core.seeding import resolve_seed
     from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 
-    loaded = _load_weights(weights)
+    loaded = load_weights(weights)
     if time_ms is None and depth is None:
         time_ms = 20.0
     first = resolve_seed(seed)
@@ -139,52 +127,82 @@ def bench(
 
                 run_many(play_spec, specs, backend=backend, on_result=on_result)
         except KeyboardInterrupt:
-            print(f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr)
+            if not finished:
+                store.delete_run(run_id)
+                print("interrupted before the first game finished: nothing stored", file=sys.stderr)
+            else:
+                print(
+                    f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr
+                )
             raise typer.Exit(130) from None
+        except BaseException:
+            if not finished:  # the backend failed (no Dask, no scheduler...): no empty run is left
+                store.delete_run(run_id)
+            raise
         record = next(run for run in store.runs() if run.id == run_id)
-    Console().print(runs_table([record], title=f"2048 bench run {run_id}"))
+    _print_runs([record], shown, f"2048 bench run {run_id}")
+
+
+def _print_runs(runs: list[RunRecord], shown: str, title: str) -> None:
+    """The runs as a table (after ``title``), as JSON or as CSV, on stdout."""
+    from rich.console import Console
+
+    from plyground.apps.report import runs_csv, runs_json, runs_table
+
+    if shown == "json":
+        typer.echo(json.dumps({"runs": runs_json(runs)}))
+    elif shown == "csv":
+        typer.echo(runs_csv(runs), nl=False)
+    else:
+        console = Console()
+        console.print(title, soft_wrap=True, highlight=False, markup=False)  # a path stays whole: never wrapped
+        console.print(runs_table(runs, title=None))
 
 
 def report(
     db: DbOption = None,
     plots: Annotated[
-        Path, typer.Option(help="Folder for the plots (score distribution, max-tile shares, score vs time).")
+        Path,
+        typer.Option(metavar="DIR", help="Folder for the plots (score distribution, max-tile shares, score vs time)."),
     ] = Path("2048-report"),
-    last: Annotated[int | None, typer.Option(min=1, help="Only the last N runs.")] = None,
+    last: Annotated[
+        int | None, number_option("--last", help="Only the last N runs, {range}.", low=1, high=None, integer=True)
+    ] = None,
     no_plots: Annotated[bool, typer.Option("--no-plots", help="Print the table only.")] = False,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
-    """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them."""
-    from rich.console import Console
+    """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them.
 
-    from plyground.apps.report import runs_table, write_plots
+    With --json or --csv the runs are printed for scripts (and plotted unless --no-plots):
+    JSON gives each run's settings, statistics and games, CSV a line per run.
+    """
+    from plyground.apps.report import write_plots
     from plyground.apps.results import ResultsStore, default_path
 
+    shown = output_format(as_json, as_csv)
     path = db if db is not None else default_path()
     if not path.exists():
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
     if not no_plots:
-        _plot_folder(plots)  # before the table: a folder that cannot be written is said at once
+        save_folder(plots, "write the plots")  # before the table: a folder that cannot be written is said at once
     with ResultsStore(path) as store:
-        runs = store.runs()
+        stored = store.runs()
+    runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
     if last is not None:
         runs = runs[-last:]
-    Console().print(runs_table(runs, title=f"2048 bench runs in {path}"))
+    _print_runs(runs, shown, f"2048 bench runs in {path}")
+    empty = sum(not run.games for run in stored)
+    notes = sys.stdout if shown == "table" else sys.stderr  # stdout is for the data
+    if empty:
+        plural = "s" if empty > 1 else ""
+        print(f"{empty} run{plural} without games not shown (a bench that failed at the start)", file=notes)
     if not no_plots:
         try:
             written = write_plots(runs, plots)
         except OSError as exc:
             raise InvalidInputError(f"cannot write the plots in {plots}: {exc.strerror or exc}") from None
-        typer.echo(f"plots: {', '.join(str(p) for p in written)}")
-
-
-def _plot_folder(folder: Path) -> None:
-    """Create the folder of the plots; one line naming it when that cannot be done."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise InvalidInputError(f"cannot write the plots in {folder}: it is a file, not a folder") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot write the plots in {folder}: {exc.strerror or exc}") from None
+        print(f"plots: {', '.join(str(p) for p in written)}", file=notes)
 
 
 def _latest_run(root: Path) -> Path:
@@ -195,38 +213,56 @@ def _latest_run(root: Path) -> Path:
 
 
 def tune(
-    generations: Annotated[int | None, typer.Option(min=1, help="CMA-ES generations (default 10).")] = None,
-    population: Annotated[int | None, typer.Option(min=2, help="Candidates per generation (default 8).")] = None,
+    generations: Annotated[
+        int | None,
+        number_option(
+            "--generations", help="CMA-ES generations, {range} (default 10).", low=1, high=10_000, integer=True
+        ),
+    ] = None,
+    population: Annotated[
+        int | None,
+        number_option(
+            "--population", help="Candidates per generation, {range} (default 8).", low=2, high=1000, integer=True
+        ),
+    ] = None,
     games: Annotated[
-        int | None, typer.Option(min=1, max=1000, help="Games per candidate, the same seeds for all (default 8).")
+        int | None, games_option("Games per candidate, the same seeds for all, {range} (default 8).", high=1000)
     ] = None,
-    time_ms: Annotated[
-        float | None, typer.Option("--time-ms", min=0.001, help="Time budget per move of the games.")
-    ] = None,
+    time_ms: Annotated[float | None, time_option("Time budget per move of the games in milliseconds, {range}.")] = None,
     depth: Annotated[
-        int | None, typer.Option(min=1, max=30, help="A fixed search depth (default 2; reproducible, resumable).")
+        int | None, depth_option("A fixed search depth, {range} (default 2; reproducible, resumable).")
     ] = None,
-    rows: Annotated[int | None, typer.Option(min=2, max=4, help="Rows of the board (default 4).")] = None,
-    cols: Annotated[int | None, typer.Option(min=2, max=4, help="Columns of the board (default 4).")] = None,
-    p_four: Annotated[
-        float | None, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4 (default 0.1).")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(min=0, max=9999, help="Seeds CMA-ES and the games (default 0).")] = None,
+    rows: Annotated[int | None, rows_option("Rows of the board, {range} (default 4).")] = None,
+    cols: Annotated[int | None, cols_option("Columns of the board, {range} (default 4).")] = None,
+    p_four: Annotated[float | None, p_four_option("Probability that a new tile is a 4, {range} (default 0.1).")] = None,
+    seed: Annotated[int | None, seed_option("Seeds CMA-ES and the games, {range} (default 0).", high=9999)] = None,
     sigma: Annotated[
-        float | None, typer.Option(min=0.001, max=5.0, help="CMA-ES's initial step size (default 0.5).")
+        float | None,
+        number_option("--sigma", help="CMA-ES's initial step size, {range} (default 0.5).", low=0.001, high=5),
     ] = None,
-    weights: Annotated[Path | None, typer.Option(help="Start from these weights (default: the shipped ones).")] = None,
+    weights: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Start from these weights (default: the shipped ones).")
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="The run folder (default: a new folder under <data folder>/tuning).")
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="The run folder (default: a new folder under DATA/tuning, DATA the user data folder)."
+        ),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
     ] = False,
     validate: Annotated[
         int | None,
-        typer.Option(min=2, help="Then play the best and the default weights on N fresh seeds and compare them."),
+        number_option(
+            "--validate",
+            help="Then play the best and the default weights on N fresh seeds and compare them; N {range}.",
+            low=2,
+            high=MAX_GAMES,
+            integer=True,
+        ),
     ] = None,
-    workers: WorkersOption = None,
+    workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -245,7 +281,6 @@ def tune(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plyground.apps.cli.g2048 import _load_weights
     from plyground.apps.plots import Redraw, tuning_curve
     from plyground.core.files import data_dir
     from plyground.g2048 import default_weights
@@ -294,7 +329,7 @@ def tune(
         if out is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             out = data_dir() / "tuning" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
-        tuner = Tuner(out, settings, base=_load_weights(weights))
+        tuner = Tuner(out, settings, base=load_weights(weights))
         folder = out
         console.print(
             f"tuning in {folder}: {settings.generations} generations of {settings.population} candidates, "

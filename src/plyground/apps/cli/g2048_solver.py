@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation
+from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import PFourOption, core_threads, number_option, p_four_option
 from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
@@ -31,9 +32,10 @@ _SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
 DirOption = Annotated[
     Path | None,
-    typer.Option("--dir", help="The solution folder (default: solutions/<RxC>-p<p_four> in the data folder)."),
+    typer.Option(
+        "--dir", metavar="DIR", help="The solution folder (default: solutions/RxC-pP_FOUR in the user data folder)."
+    ),
 ]
-PFourOption = Annotated[float, typer.Option(min=0.0, max=1.0, help="Probability that a new tile is a 4.")]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -49,19 +51,38 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def solve(
-    size: Annotated[str, typer.Argument(help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")],
+    size: Annotated[
+        str, typer.Argument(metavar="SIZE", help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")
+    ],
     directory: DirOption = None,
     p_four: PFourOption = 0.1,
     forward_only: Annotated[
         bool, typer.Option("--forward-only", help="Only list and count the reachable boards, without values.")
     ] = False,
     max_age: Annotated[
-        int | None, typer.Option(min=4, help="With --forward-only: stop after this age (sum of tiles).")
+        int | None,
+        number_option(
+            "--max-age",
+            help="With --forward-only: stop after this age (sum of tiles), {range}.",
+            low=4,
+            high=None,
+            integer=True,
+        ),
     ] = None,
     compact: Annotated[
         bool, typer.Option("--compact", help="Store the board codes Elias-Fano encoded (a new folder only).")
     ] = False,
-    workers: Annotated[int | None, typer.Option(min=1, help="Threads (default: every core).")] = None,
+    workers: Annotated[
+        int | None,
+        number_option(
+            "--workers",
+            help="Threads, {range}; at most one per core helps (default: every core).",
+            low=1,
+            high=None,
+            integer=True,
+            callback=core_threads,
+        ),
+    ] = None,
     per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
     force: Annotated[
         bool,
@@ -82,7 +103,9 @@ def solve(
     rows, cols = parse_size(size)
     if max_age is not None and not forward_only:
         raise InvalidInputError("--max-age limits the forward pass: give it with --forward-only")
-    announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
+    compile_kernels(
+        ("plyground.g2048", "_kernels.py", "2048"), ("plyground.g2048", "_solver_kernels.py", "2048 solver")
+    )
     from rich.console import Console
 
     from plyground.g2048.solution import default_directory
@@ -122,6 +145,7 @@ def solve(
         raise typer.Exit(130) from None
     out = Console()
     out.print(summary_table(solution, time.perf_counter() - start))
+    out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)  # whole, never cut
     if per_age:
         out.print(ages_table(solution.counts()))
 
@@ -159,7 +183,10 @@ def _progress(console: Console) -> tuple[Progress, OnLayer]:
 
 
 def summary_table(solution: Solution, seconds: float) -> Table:
-    """Counts per symmetry class and unreduced, the expected score, the files and the time."""
+    """Counts per symmetry class and unreduced, the expected score, the files and the time.
+
+    The folder is not in the table, where a long path would be cut: ``solve`` prints it under.
+    """
     from rich.table import Table
 
     totals = solution.totals()
@@ -179,7 +206,6 @@ def summary_table(solution: Solution, seconds: float) -> Table:
     per_code = codes / max(1, totals.states + totals.afterstates)
     detail = "Elias-Fano" if solution.compact else "8-byte codes"
     table.add_row("code files", f"{codes / 2**20:,.1f} MiB", f"{per_code:.2f} bytes per board, {detail}")
-    table.add_row("folder", str(solution.directory), "")
     table.add_row("time", f"{seconds:,.1f} s", "")
     return table
 
@@ -199,13 +225,11 @@ def ages_table(counts: list[AgeCounts]) -> Table:
 
 
 def optimal(
-    board: Annotated[str, typer.Argument(help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
+    board: Annotated[str, typer.Argument(metavar="BOARD", help='The board, as for "show": "2 2 0/0 4 0/0 0 0".')],
     directory: DirOption = None,
     p_four: Annotated[
         float | None,
-        typer.Option(
-            min=0.0, max=1.0, help="Probability that a new tile is a 4 (default: the --dir solution's, else 0.1)."
-        ),
+        p_four_option("Probability that a new tile is a 4, {range} (default: the --dir solution's, else 0.1)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
 ) -> None:
@@ -214,8 +238,10 @@ def optimal(
     The size must have been solved with "plyground 2048 solve RxC" (same --dir and --p-four).
     A --p-four that is not the solution's is refused.
     """
-    announce_compilation("plyground.g2048", "2048 solver", kernels="_solver_kernels.py")
-    from plyground.apps.cli.g2048 import format_grid
+    compile_kernels(
+        ("plyground.g2048", "_kernels.py", "2048"), ("plyground.g2048", "_solver_kernels.py", "2048 solver")
+    )
+    from plyground.apps.text import format_grid
     from plyground.g2048 import DIRECTIONS, Board
     from plyground.g2048.solution import Solution, default_directory
 

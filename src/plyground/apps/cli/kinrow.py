@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import depth_option, games_option, number_option, seed_option
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ app = typer.Typer(
     name="kinrow",
     help="k-in-a-row on n×n boards (tic-tac-toe to gomoku): play the AI, run a match, or a Gomocup brain.",
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: rewrapped to the terminal, never cut
 )
 
 _PACKAGE = "plyground.kinrow"
@@ -83,22 +85,37 @@ def _time_ms(time_ms: float | None, time_budget: float | None, default: float | 
 
 
 # Options shared by the commands.
-NOption = Annotated[int, typer.Option("--n", min=3, max=19, help="Side of the board (3 to 19).")]
-KOption = Annotated[int, typer.Option("--k", min=3, max=19, help="Stones in a row that win (3 to --n).")]
+NOption = Annotated[int, number_option("--n", help="Side of the board, {range}.", low=3, high=19, integer=True)]
+KOption = Annotated[
+    int, number_option("--k", help="Stones in a row that win, {range} (at most --n).", low=3, high=19, integer=True)
+]
 NIterationsOption = Annotated[
     int | None,
-    typer.Option("--n-iterations", min=1, help="MCTS iterations per move (with a time budget: at most this many)."),
+    number_option(
+        "--n-iterations",
+        help="MCTS iterations per move, {range} (with a time budget: at most this many).",
+        low=1,
+        high=None,
+        integer=True,
+    ),
 ]
-DepthOption = Annotated[int, typer.Option("--depth", min=1, max=30, help="Alpha-beta search depth.")]
+DepthOption = Annotated[int, depth_option("Alpha-beta search depth, {range}.")]
 SymmetryOption = Annotated[
     bool,
     typer.Option("--symmetry/--no-symmetry", help="MCTS shares what it learns between the 8 symmetric positions."),
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the AI (default: random).")]
+SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
+GamesSeedOption = Annotated[
+    int | None, seed_option("Seed of the first game, {range}; game i uses seed+i (default: random).")
+]
 TimeBudgetOption = Annotated[
     float | None,
     typer.Option(
-        "--time-budget", callback=_check_seconds, hidden=True, help="Deprecated: seconds per move (use --time-ms)."
+        "--time-budget",
+        metavar="SECONDS",
+        callback=_check_seconds,
+        hidden=True,
+        help="Deprecated: seconds per move (use --time-ms).",
     ),
 ]
 
@@ -137,7 +154,7 @@ _HELP = (
 )
 
 
-@app.command()
+@app.command(short_help="Play k-in-a-row against the AI in the terminal.")
 def play(
     n: NOption = 7,
     k: KOption = 4,
@@ -145,7 +162,10 @@ def play(
     time_ms: Annotated[
         float | None,
         typer.Option(
-            "--time-ms", callback=_check_time_ms, help="Milliseconds the AI may think per move (default 2000)."
+            "--time-ms",
+            metavar="MS",
+            callback=_check_time_ms,
+            help="Milliseconds the AI may think per move (default 2000).",
         ),
     ] = None,
     time_budget: TimeBudgetOption = None,
@@ -240,22 +260,21 @@ def _play(state: State, ai: Player, *, human: int) -> None:
 # -- selfplay ---------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Play a match between two players.")
 def selfplay(
     n: NOption = 9,
     k: KOption = 5,
     x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = AI.mcts,
     o: Annotated[AI, typer.Option("--o", help="The player of O.")] = AI.alphabeta,
-    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 10,
+    games: Annotated[int, games_option()] = 10,
     swap: Annotated[bool, typer.Option("--swap", help="The players change sides after each game.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the table: no progress, no games.")] = False,
-    seed: Annotated[
-        int | None, typer.Option("--seed", min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
+    seed: GamesSeedOption = None,
     time_ms: Annotated[
         float | None,
         typer.Option(
             "--time-ms",
+            metavar="MS",
             callback=_check_time_ms,
             help="Milliseconds per move of each player (default: MCTS 2,000 iterations, alpha-beta its depth).",
         ),
@@ -356,13 +375,14 @@ def _results_table(summary: MatchSummary, title: str) -> Table:
 # -- pbrain -----------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Run a Gomocup brain (the Piskvork protocol).")
 def pbrain(
     player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
     time_ms: Annotated[
         float | None,
         typer.Option(
             "--time-ms",
+            metavar="MS",
             callback=_check_time_ms,
             help="Milliseconds per move until the manager sends INFO timeout_turn (default: the player's own).",
         ),
@@ -371,9 +391,7 @@ def pbrain(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
-    seed: Annotated[
-        int | None, typer.Option("--seed", min=0, help="Seed of the first game; game i uses seed+i (default: random).")
-    ] = None,
+    seed: GamesSeedOption = None,
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
 

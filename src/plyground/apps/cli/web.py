@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from plyground.apps.cli import announce_compilation
-from plyground.apps.cli.g2048 import load_evaluator_option
+from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import load_evaluator_option, number_option
 from plyground.errors import DependencyNotInstalled, install_command
 
 __all__ = ["web"]
@@ -19,9 +19,13 @@ __all__ = ["web"]
 
 def web(
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (the default serves this machine only).")
+        str,
+        typer.Option("--host", metavar="ADDRESS", help="Address to listen on (the default serves this machine only)."),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port).")] = 8048,
+    port: Annotated[
+        int,
+        number_option("--port", help="Port to listen on, {range} (0: any free port).", low=0, high=65535, integer=True),
+    ] = 8048,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
     evaluator: Annotated[
         str,
@@ -43,12 +47,14 @@ def web(
         import uvicorn  # noqa: F401
     except ImportError:
         raise DependencyNotInstalled(f"the web lab needs starlette and uvicorn: {install_command('web')}") from None
-    announce_compilation("plyground.g2048", "2048")
+    compile_kernels(
+        ("plyground.g2048", "_kernels.py", "2048"),
+        ("plyground.g2048", "_search_kernels.py", "2048 search"),
+        ("plyground.kinrow", "_kernels.py", "k-in-a-row"),
+        ("plyground.kinrow", "_mcts_kernels.py", "MCTS"),
+        ("plyground.kinrow", "_alphabeta_kernels.py", "alpha-beta"),
+    )
     chosen = load_evaluator_option(evaluator, None)
-    announce_compilation("plyground.g2048", "2048 search", kernels="_search_kernels.py")
-    announce_compilation("plyground.kinrow", "k-in-a-row")
-    announce_compilation("plyground.kinrow", "MCTS", kernels="_mcts_kernels.py")
-    announce_compilation("plyground.kinrow", "alpha-beta", kernels="_alphabeta_kernels.py")
     from plyground.apps.web.server import serve
     from plyground.g2048.ntuple import NTupleNetwork
 

@@ -224,11 +224,13 @@ class Lab:
         evaluator = fields.choice("evaluator", EVALUATORS, default=HEURISTIC)
         board, _ = session.snapshot()
         decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
+        network = self.searches.network
         hint: dict[str, Any] = {
             "board": board.to_rows(),
             "evaluator": evaluator,
             "values": {move: finite(value) for move, value in decision.values.items()},
             "best": decision.move,
+            "unit": network.unit if evaluator == NTUPLE and network is not None else HEURISTIC_EVALUATOR.unit,
             "depth": decision.depth,
             "nodes": decision.nodes,
             "seconds": decision.seconds,
