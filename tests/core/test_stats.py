@@ -65,8 +65,11 @@ def test_the_interval_of_the_mean_is_students(scores: list[int], t: float) -> No
 
 
 def test_two_games_get_a_wide_interval() -> None:
-    low, high = summarize_scores([143_977, 279_719], [2048, 4096]).interval  # type: ignore[misc]
+    low, high = mean_interval([143_977, 279_719])  # type: ignore[misc]
     assert round(low) == -650_535 and round(high) == 1_074_231  # with z = 1.96: 143,977 to 279,719
+    # a mean score is never negative: the summary's interval stops at 0
+    assert summarize_scores([143_977, 279_719], [2048, 4096]).interval == pytest.approx((0.0, 1_074_231), abs=1)
+    assert summarize_scores([0, 0, 1], [2, 2, 2]).interval[0] == 0.0  # type: ignore[index]
     assert mean_interval([1, 2, 3, 4, 5]) == pytest.approx((1.036757, 4.963243), abs=1e-6)
 
 

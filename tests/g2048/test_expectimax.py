@@ -215,3 +215,15 @@ def test_ctrl_c_stops_the_workers_at_once() -> None:
         ai.choose(Board(0x0021013212348765))
     ai.close()  # waits for the worker threads: they must have stopped
     assert time.perf_counter() - start < 5.0
+
+
+def test_no_more_threads_than_root_moves() -> None:
+    """A board has at most four root moves: more workers would only take memory (a table each)."""
+    import threading
+
+    before = threading.active_count()
+    with Expectimax(depth=2, workers=1000) as ai:
+        assert ai.workers == 4
+        ai.choose(Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4"))
+        assert threading.active_count() - before <= 4
+    assert Expectimax(workers=2).workers == 2

@@ -176,7 +176,10 @@ def test_damaged_folders_give_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(CorruptFileError, match="not valid JSON"):
         Solution(folder)
     meta.write_text(json.dumps({**data, "version": 99}))
-    with pytest.raises(CorruptFileError, match="not a plyground solution"):
+    with pytest.raises(CorruptFileError, match="unsupported solution version 99: written by a newer plyground"):
+        Solution(folder)
+    meta.write_text(json.dumps({**data, "format": "plyground.g2048.replay"}))
+    with pytest.raises(CorruptFileError, match="not a plyground solution: expected format"):
         Solution(folder)
     meta.write_text(json.dumps({**data, "ages": [[4, "x"]]}))
     with pytest.raises(CorruptFileError, match="malformed count row"):

@@ -157,7 +157,8 @@ class ScoreSummary:
     Attributes:
         games: the number of games.
         mean_score: the mean score (0 without a game).
-        interval: the 95% interval of the mean score (Student's t); None for fewer than two games.
+        interval: the 95% interval of the mean score (Student's t, its lower end at least 0: a
+            score is never negative); None for fewer than two games.
         median_score: the median score (0 without a game).
         reach: tile -> the share (0 to 1) of the games whose largest tile reached at least it,
             for the tiles asked for (by default those of :data:`REACH_TILES`).
@@ -190,6 +191,7 @@ def summarize_scores(
     if not n:
         return ScoreSummary(0, 0.0, None, 0.0, dict.fromkeys(tiles, 0.0), 0)
     reach = {tile: sum(t >= tile for t in largest) / n for tile in tiles}
-    return ScoreSummary(
-        n, statistics.fmean(values), mean_interval(values), float(statistics.median(values)), reach, max(largest)
-    )
+    interval = mean_interval(values)
+    if interval is not None and min(values) >= 0:  # the mean of scores is never negative
+        interval = (max(0.0, interval[0]), interval[1])
+    return ScoreSummary(n, statistics.fmean(values), interval, float(statistics.median(values)), reach, max(largest))

@@ -46,6 +46,8 @@ from plyground.g2048.heuristic import Heuristic, Weights
 __all__ = ["Decision", "Expectimax", "policy_depth"]
 
 MAX_DEPTH = 30
+MAX_WORKERS = len(DIRECTIONS)
+"""The most threads a search uses: each searches one root move, and a board has at most four."""
 DEFAULT_CUTOFF = 1e-4
 DEFAULT_TT_BITS = 20
 
@@ -161,7 +163,8 @@ class Expectimax:
         depth: a fixed depth (with ``time_ms``: the deepest depth to try). With neither,
             :func:`policy_depth` picks the depth from the board.
         weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`).
-        workers: threads searching root moves in parallel (default: every core).
+        workers: threads searching root moves in parallel (default: every core); at most
+            :data:`MAX_WORKERS` are started, as a board has at most four root moves.
         p_four: the probability that a spawned tile is a 4.
         cutoff: boards reached with a smaller probability are evaluated, not searched.
         max_cells: search at most this many empty cells per spawn, drawn at random (None: all).
@@ -215,7 +218,8 @@ class Expectimax:
         """What values the leaves."""
         self.time_ms = time_ms
         self.depth = depth
-        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        self.workers = min(workers if workers is not None else (os.cpu_count() or 1), MAX_WORKERS)
+        """The threads that search (one per root move at most)."""
         self.p_four = check_p_four(p_four)
         self.cutoff = float(cutoff)
         self.max_cells = max_cells or 0

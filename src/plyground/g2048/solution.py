@@ -27,7 +27,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from plyground.core.files import atomic_write, data_dir, read_json
+from plyground.core.files import FileFormat, atomic_write, data_dir
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, PlygroundError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _solver_kernels as SK
@@ -38,6 +38,8 @@ __all__ = ["FORMAT", "MAX_CELLS", "AgeCounts", "Solution", "StartClass", "defaul
 
 FORMAT = "plyground.g2048.solution"
 VERSION = 1
+SOLUTION_FILE = FileFormat(FORMAT, VERSION, "a plyground solution", "solution")
+"""``solution.json``: the size, ``p_four``, how far each pass got and the counts of every age."""
 MAX_CELLS = 12
 """The solver takes boards of at most 12 cells (2×2 to 4×3 and 3×4)."""
 
@@ -186,10 +188,8 @@ def read_meta(path: Path) -> dict[str, Any]:
     Raises:
         CorruptFileError: not a solution file of this version.
     """
-    meta = read_json(path)
+    meta = SOLUTION_FILE.read(path)
     try:
-        if meta["format"] != FORMAT or meta["version"] != VERSION:
-            raise CorruptFileError(f"{path} is not a plyground solution of version {VERSION}")
         check_size(meta["rows"], meta["cols"])
         meta["p_four"] = check_p_four(meta["p_four"])
         for row in meta["ages"]:
@@ -201,7 +201,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         if isinstance(exc, CorruptFileError):
             raise
         raise CorruptFileError(f"{path} is not a valid solution file ({exc})") from None
-    return meta  # type: ignore[no-any-return]
+    return meta
 
 
 # ---------------------------------------------------------------------------

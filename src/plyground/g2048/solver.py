@@ -44,7 +44,7 @@ from plyground.g2048.board import check_p_four
 # The reader's names are re-exported ("X as X"): they were defined here before it had its own module.
 from plyground.g2048.solution import FORMAT as FORMAT
 from plyground.g2048.solution import MAX_CELLS as MAX_CELLS
-from plyground.g2048.solution import VERSION, Codes, LayerFiles, Values, check_size, read_meta
+from plyground.g2048.solution import SOLUTION_FILE, Codes, LayerFiles, Values, check_size, read_meta
 from plyground.g2048.solution import AgeCounts as AgeCounts
 from plyground.g2048.solution import Solution as Solution
 from plyground.g2048.solution import StartClass as StartClass
@@ -303,17 +303,17 @@ class _Solver:
         if not self.started:
             if self.folder.exists() and any(self.folder.iterdir()):
                 raise InvalidInputError(f"{self.folder} is not empty and holds no solution: choose another folder")
-            return {
-                "format": FORMAT,
-                "version": VERSION,
-                "rows": self.rows,
-                "cols": self.cols,
-                "p_four": self.p_four,
-                "compact": compact,
-                "forward": {"age": 0, "complete": False},
-                "backward": {"age": None, "complete": False},
-                "ages": [],
-            }
+            return SOLUTION_FILE.stamp(
+                {
+                    "rows": self.rows,
+                    "cols": self.cols,
+                    "p_four": self.p_four,
+                    "compact": compact,
+                    "forward": {"age": 0, "complete": False},
+                    "backward": {"age": None, "complete": False},
+                    "ages": [],
+                }
+            )
         meta = read_meta(path)
         if (meta["rows"], meta["cols"], meta["p_four"]) != (self.rows, self.cols, self.p_four):
             raise InvalidInputError(
@@ -329,7 +329,7 @@ class _Solver:
             self.started = True
 
     def _save_meta(self) -> None:
-        write_json(self.store.meta_path, self.meta, compact=True)
+        write_json(self.store.meta_path, SOLUTION_FILE.stamp(self.meta), compact=True)
 
     def _room_for_layer(self, age: int) -> None:
         """Stop before an age that the disk would not hold: the last layer's bytes, grown as the last did."""
