@@ -171,6 +171,6 @@ def test_every_missing_extra_message_uses_the_install_command() -> None:
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"raise DependencyNotInstalled\((.*?)\)\s*from", text, re.S):
             raises.append((path.name, match.group(1)))
-    assert len(raises) >= len(RAISE_SITES) + 1  # the web lab's is tested in tests/apps/test_web_api.py
+    assert len(raises) >= len(RAISE_SITES) + 1  # the web lab's is tested in tests/apps/web/test_api.py
     without = [(name, text) for name, text in raises if "install_command(" not in text]
     assert all("curses" in text or "tkinter" in text for _, text in without), without

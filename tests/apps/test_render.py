@@ -33,7 +33,7 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Replay
 from plyground.g2048.autoplay import play_game
 from plyground.g2048.expectimax import Expectimax
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 
 def test_tile_colours_cover_every_tile_up_to_65536() -> None:

@@ -14,8 +14,8 @@ import pytest
 from plyground.apps.saves import Saves2048
 from plyground.apps.tk import GameWindow
 from plyground.g2048 import Game
+from tests.apps.cli.test_main import assert_one_line_error, run_cli, run_module
 from tests.apps.conftest import missing
-from tests.apps.test_cli import assert_one_line_error, run_cli, run_module
 from tests.apps.test_tk import pump, train_tiny_network
 
 XDOTOOL_KEYS = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}

@@ -22,7 +22,7 @@ from plyground.apps.web.server import create_app
 from plyground.g2048 import Board, Game
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
-from tests.apps.test_web_api import tiny_network
+from tests.apps.web.test_api import tiny_network
 
 uvicorn = pytest.importorskip("uvicorn")
 

@@ -10,8 +10,8 @@ import pytest
 from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
-from tests.apps.test_cli import assert_one_line_error, run_cli
-from tests.apps.test_cli_ai import table_rows
+from tests.apps.cli.test_g2048_ai import table_rows
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 BOARD = "2 2 0/0 4 0/0 0 8"
 

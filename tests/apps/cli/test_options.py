@@ -18,7 +18,7 @@ from plyground.apps.cli.options import (
     number_check,
     range_text,
 )
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 ROOT = typer.main.get_command(app)
 

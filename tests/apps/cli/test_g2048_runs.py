@@ -12,9 +12,9 @@ import pytest
 from plyground.apps.results import ResultsStore, RunSettings
 from plyground.errors import DependencyNotInstalled, PlygroundError, install_command
 from plyground.g2048.autoplay import GameSpec, play_spec
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
-DATA = Path(__file__).parents[1] / "data"
+DATA = Path(__file__).parents[2] / "data"
 SMALL = ("--games", "4", "--seed", "11", "--rows", "2", "--cols", "3", "--depth", "2")
 
 
@@ -121,7 +121,7 @@ def test_report_plots_that_cannot_be_written_are_one_clear_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "r.sqlite"
-    shutil.copy(Path(__file__).parents[1] / "data" / "results_v1.sqlite", db)
+    shutil.copy(Path(__file__).parents[2] / "data" / "results_v1.sqlite", db)
     (tmp_path / "afile").write_text("")
     for plots, part in (("afile", "it is a file, not a folder"), ("afile/sub", "Not a directory")):
         status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--plots", str(tmp_path / plots))

@@ -36,7 +36,7 @@ from plyground.g2048 import Board, Game, evaluate
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 FAST = Limits(search_ms=30, kinrow_ms=30, kinrow_iterations=300, kinrow_depth=2)
 TINY_TUPLES = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]]

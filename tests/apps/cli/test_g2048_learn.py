@@ -13,7 +13,7 @@ import pytest
 
 from plyground.errors import install_command
 from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "2", "--seed", "3")
 

@@ -19,7 +19,7 @@ from plyground import __version__, _jit
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.main import main
 
-DATA = Path(__file__).parents[1] / "data"
+DATA = Path(__file__).parents[2] / "data"
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -11,7 +11,7 @@ import pytest
 from plyground.kinrow.board import State
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer
 from plyground.kinrow.selfplay import play_match
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 BOARD_5 = ["   a b c d e", " 1 . . . . .", " 2 . . . . .", " 3 . . . . .", " 4 . . . . .", " 5 . . . . ."]
 

@@ -21,7 +21,7 @@ from plyground.g2048 import autoplay as autoplay_module
 from plyground.g2048.autoplay import GameResult, play_game, summarize
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import FEATURES
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "3", "--depth", "1")
 HINT_BOARD = "2 2 0/0 4 0/0 0 8"

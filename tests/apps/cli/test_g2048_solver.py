@@ -14,7 +14,7 @@ import pytest
 from plyground.apps.cli.g2048_solver import parse_size
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Solution
-from tests.apps.test_cli import assert_one_line_error, run_cli
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 
 @pytest.fixture(scope="module")
