@@ -33,6 +33,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from _common import add_record_options, print_json
+from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Game
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.solution import Solution, default_directory
@@ -76,8 +77,9 @@ def play(solution: Solution, player: Player, seed: int) -> dict[str, float]:
 
 
 def interval(values: list[float]) -> float:
-    """Half the width of the 95% interval of the mean."""
-    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
+    """Half the width of the 95% interval of the mean (Student's t)."""
+    bounds = mean_interval(values)
+    return (bounds[1] - bounds[0]) / 2 if bounds is not None else math.nan
 
 
 def main() -> None:

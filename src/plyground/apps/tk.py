@@ -15,7 +15,7 @@ The design keeps every part small and testable:
   that queue with ``after()`` and plays the move, so the window never waits for a search.
   The worker never calls Tk. Stopping AI mode or closing the window stops the worker.
 * The AI values the leaves of its search with the heuristic or, when the window is given one
-  (``--evaluator ntuple:FILE``), a trained n-tuple network; a line under the buttons names the
+  (``--evaluator ntuple:PATH``), a trained n-tuple network; a line under the buttons names the
   one in use, and ``e`` switches between them. A window keeps its board size (a new game has
   the size of the last one), so the network always fits the board.
 * ``--frames DIR`` writes one PNG per position (:class:`~plyground.apps.frames.FrameWriter`),
@@ -369,7 +369,7 @@ class GameWindow:
         if self.closed:
             return
         if network and self.network_engine is None:
-            self.controller.message = "No n-tuple network was given: start with --evaluator ntuple:FILE."
+            self.controller.message = "No n-tuple network was given: start with --evaluator ntuple:PATH."
         elif network != self.use_network:
             self.use_network = network
             if self.ai_on and self.searcher is not None:

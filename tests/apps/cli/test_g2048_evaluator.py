@@ -1,4 +1,4 @@
-"""``plyground 2048 ai`` and ``hint`` with ``--evaluator ntuple:FILE``: a tiny network trained here."""
+"""``plyground 2048 ai`` and ``hint`` with ``--evaluator ntuple:PATH``: a tiny network trained here."""
 
 from __future__ import annotations
 

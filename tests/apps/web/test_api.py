@@ -336,7 +336,7 @@ def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
 ) -> None:
     game = new_2048(client, seed=1)
     error = assert_error(client.post(f"/api/2048/games/{game['id']}/hint", json={"evaluator": "ntuple"}), 422)
-    assert "needs an n-tuple network" in error and "plyground web --evaluator ntuple:FILE" in error
+    assert "needs an n-tuple network" in error and "plyground web --evaluator ntuple:PATH" in error
     small = new_2048(network_client, rows=3, cols=3, seed=1)
     error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "ntuple"}), 422)
     assert "plays 4x4 boards, not 3x3 ones" in error

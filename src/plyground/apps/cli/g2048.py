@@ -158,12 +158,13 @@ def ai(
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
-    With --evaluator ntuple:FILE the leaves are valued by a trained n-tuple network (the
+    With --evaluator ntuple:PATH the leaves are valued by a trained n-tuple network (the
     board size must be the network's), and depth 1 is the network's own greedy play.
 
     One game on a terminal is shown live; otherwise a progress bar runs over the games and a
     table gives each game's seed, score, max tile and moves, the mean score with its 95%
-    interval, the median, and the share of games reaching 2048 to 32768. Ctrl-C stops and
+    interval, the median, and the share of games reaching each tile from 256 that the board
+    can hold. Ctrl-C stops and
     prints the games finished so far (exit status 130). --json and --csv print the same for
     scripts: JSON the statistics and each game, CSV a line per game.
     """
@@ -308,7 +309,7 @@ def hint(
 
     Prints each legal move's expected value, best first, the depth searched, nodes and time,
     and the heuristic value of the board feature by feature. The heuristic's values are
-    heuristic units, not points. With --evaluator ntuple:FILE the values are expected points
+    heuristic units, not points. With --evaluator ntuple:PATH the values are expected points
     to come, and instead of the heuristic the network's value of each legal move is shown:
     its points plus the value V of the board it leaves.
     """
@@ -480,7 +481,7 @@ def gui(
     i or space toggles AI mode; q or closing the window saves and quits.
     The saved game and best score are those of 'plyground 2048 play'.
 
-    With --evaluator ntuple:FILE the AI searches with a trained n-tuple network
+    With --evaluator ntuple:PATH the AI searches with a trained n-tuple network
     (the board size must be the network's) and e switches it to the heuristic and back.
     """
     try:

@@ -11,7 +11,7 @@ last-resort handler logs anything unexpected and answers a bare 500.
 
 Evaluators. The 2048 AI values the leaves of its search with the heuristic, or with an
 n-tuple network when the server was started with one (``plyground web --evaluator
-ntuple:FILE``, or ``create_app(network=...)``). A hint or an autoplay asks for it with
+ntuple:PATH``, or ``create_app(network=...)``). A hint or an autoplay asks for it with
 ``"evaluator": "ntuple"``: 422 when the server has no network, or when the game is not of
 the network's size. ``GET /api/2048/evaluators`` tells a page which evaluators there are.
 

@@ -287,7 +287,7 @@ class Searches:
             raise ApiError(
                 422,
                 "evaluator ntuple needs an n-tuple network, and this server has none "
-                "(start it with: plyground web --evaluator ntuple:FILE)",
+                "(start it with: plyground web --evaluator ntuple:PATH)",
             )
         try:
             network.check_size(rows, cols)
