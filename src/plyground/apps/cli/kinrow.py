@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import depth_option, games_option, number_option, seed_option
+from plyground.apps.cli.options import MAX_TIME_MS, depth_option, games_option, number_option, seed_option, time_option
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -54,26 +54,6 @@ class First(StrEnum):
     ai = "ai"
 
 
-_MAX_TIME_MS = 3_600_000.0
-"""``plyground.kinrow.budget.MAX_TIME_MS``, spelled out so that parsing the options loads no game module."""
-
-
-def _check_time_ms(value: float | None) -> float | None:
-    if value is not None and not (math.isfinite(value) and 0 < value <= _MAX_TIME_MS):
-        raise typer.BadParameter(
-            f"must be a positive number of milliseconds up to {_MAX_TIME_MS:,.0f} (an hour), got {value:g}"
-        )
-    return value
-
-
-def _check_seconds(value: float | None) -> float | None:
-    if value is not None and not (math.isfinite(value) and 0 < value <= _MAX_TIME_MS / 1000):
-        raise typer.BadParameter(
-            f"must be a positive number of seconds up to {_MAX_TIME_MS / 1000:,.0f} (an hour), got {value:g}"
-        )
-    return value
-
-
 def _time_ms(time_ms: float | None, time_budget: float | None, default: float | None = None) -> float | None:
     """The budget per move in milliseconds from ``--time-ms``, or from the deprecated ``--time-budget`` seconds."""
     if time_budget is None:
@@ -110,12 +90,14 @@ GamesSeedOption = Annotated[
 ]
 TimeBudgetOption = Annotated[
     float | None,
-    typer.Option(
+    number_option(
         "--time-budget",
+        help="Deprecated: seconds per move, {range} (use --time-ms).",
+        low=0,
+        high=MAX_TIME_MS / 1000,
+        above=True,
         metavar="SECONDS",
-        callback=_check_seconds,
         hidden=True,
-        help="Deprecated: seconds per move (use --time-ms).",
     ),
 ]
 
@@ -160,13 +142,7 @@ def play(
     k: KOption = 4,
     opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.mcts,
     time_ms: Annotated[
-        float | None,
-        typer.Option(
-            "--time-ms",
-            metavar="MS",
-            callback=_check_time_ms,
-            help="Milliseconds the AI may think per move (default 2000).",
-        ),
+        float | None, time_option("Milliseconds the AI may think per move, {range} (default 2000).")
     ] = None,
     time_budget: TimeBudgetOption = None,
     first: Annotated[First, typer.Option("--first", help="Who moves first and plays X.")] = First.human,
@@ -272,11 +248,8 @@ def selfplay(
     seed: GamesSeedOption = None,
     time_ms: Annotated[
         float | None,
-        typer.Option(
-            "--time-ms",
-            metavar="MS",
-            callback=_check_time_ms,
-            help="Milliseconds per move of each player (default: MCTS 2,000 iterations, alpha-beta its depth).",
+        time_option(
+            "Milliseconds per move of each player, {range} (default: MCTS 2,000 iterations, alpha-beta its depth)."
         ),
     ] = None,
     time_budget: TimeBudgetOption = None,
@@ -380,11 +353,8 @@ def pbrain(
     player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
     time_ms: Annotated[
         float | None,
-        typer.Option(
-            "--time-ms",
-            metavar="MS",
-            callback=_check_time_ms,
-            help="Milliseconds per move until the manager sends INFO timeout_turn (default: the player's own).",
+        time_option(
+            "Milliseconds per move until the manager sends INFO timeout_turn, {range} (default: the player's own)."
         ),
     ] = None,
     time_budget: TimeBudgetOption = None,

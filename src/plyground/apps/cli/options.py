@@ -150,10 +150,12 @@ def number_option(
     integer: bool = False,
     metavar: str | None = None,
     callback: Callable[[Any], Any] | None = None,
+    hidden: bool = False,
 ) -> Any:
     """A typer option for a number, checked by :func:`number_check`; ``{range}`` in ``help`` says the range.
 
-    ``callback`` runs after the check (to bound ``--workers``, say).
+    ``callback`` runs after the check (to bound ``--workers``, say); ``hidden`` keeps it out of ``--help``
+    (an old spelling kept working).
     """
     if "{range}" not in help:
         raise ValueError(f"the help of a numeric option must say its range: {help!r}")
@@ -164,6 +166,7 @@ def number_option(
         help=help.replace("{range}", range_text(low, high, above=above)),
         metavar=metavar or ("N" if integer else "X"),
         callback=checks,
+        hidden=hidden,
     )
 
 
