@@ -49,21 +49,21 @@ def split_bound(ai: Expectimax, repeats: int) -> float:
     hand-offs, two cores cannot beat this ratio while each searches whole root moves.
     """
     assert ai.depth is not None
-    table, lost = ai._table(4, 4)
     tt = np.zeros(1 << 22, dtype=S.TT_DTYPE)
     tt["generation"] = -1
     counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
     one_core = two_cores = 0.0
+    ai.evaluator.prepare(4, 4)
     for bits in POSITIONS:
         board, times = Board(bits), []
+        search = ai.evaluator.move_search(
+            board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed
+        )
         for move in board.legal_moves():
             runs = []
             for _ in range(repeats):
                 start = time.perf_counter()
-                S._search_move(
-                    np.uint64(bits), DIRECTIONS.index(move), ai.depth, 4, 4, table, ai.weights.monotonicity,
-                    ai.p_four, ai.cutoff, lost, ai.max_cells, np.uint64(ai.seed), tt, counters, stop,
-                )  # fmt: skip
+                search(DIRECTIONS.index(move), ai.depth, tt, counters, stop)
                 runs.append(time.perf_counter() - start)
             times.append(statistics.median(runs))
         one_core += sum(times)
