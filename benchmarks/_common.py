@@ -4,11 +4,16 @@ Every script ends with :func:`print_json`: it prints the script's JSON line and 
 with the date, the commit and the machine, to ``benchmarks/results/<name>.jsonl`` (see
 ``benchmarks/results/README.md``), unless ``--no-record`` is given or
 ``PLYGROUND_BENCH_NO_RECORD=1`` is set.
+
+The native C baseline is compiled from ``../shared/bench/native2048.c`` (beside the checkout),
+or from the file ``PLYGROUND_BENCH_NATIVE`` names; without it, or without a C compiler, or when
+it does not compile, the scripts run without the baseline.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -30,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NATIVE_SOURCE = ROOT.parent / "shared" / "bench" / "native2048.c"
 RESULTS = ROOT / "benchmarks" / "results"
 NO_RECORD_ENV = "PLYGROUND_BENCH_NO_RECORD"
+NATIVE_ENV = "PLYGROUND_BENCH_NATIVE"
 
 
 def naive_2048() -> ModuleType:
@@ -41,16 +47,32 @@ def naive_2048() -> ModuleType:
     return g2048
 
 
-def build_native(source: Path = NATIVE_SOURCE) -> Path | None:
-    """Compile the native C baseline in a temporary folder; None without a compiler or source."""
+def native_source() -> Path:
+    """The C source of the native baseline: the file ``PLYGROUND_BENCH_NATIVE`` names, else :data:`NATIVE_SOURCE`."""
+    named = os.environ.get(NATIVE_ENV, "")
+    return Path(named).expanduser() if named else NATIVE_SOURCE
+
+
+def build_native(source: Path | None = None) -> Path | None:
+    """Compile the native C baseline in a temporary folder (removed at exit); None without a compiler or source.
+
+    ``source`` defaults to :func:`native_source`. A source that does not compile gives None too,
+    with a line on stderr saying why.
+    """
+    source = native_source() if source is None else source
     compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None or not source.exists():
+    if compiler is None or not source.is_file():
         return None
     folder = Path(tempfile.mkdtemp(prefix="plyground-native-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     binary = folder / "native2048"
-    subprocess.run(
-        [compiler, "-O2", "-march=native", "-o", str(binary), str(source), "-lm"], check=True, capture_output=True
+    done = subprocess.run(
+        [compiler, "-O2", "-march=native", "-o", str(binary), str(source), "-lm"], capture_output=True, text=True
     )
+    if done.returncode != 0:
+        first = next((line for line in done.stderr.splitlines() if line.strip()), f"exit status {done.returncode}")
+        print(f"warning: cannot compile the native baseline {source}: {first}", file=sys.stderr)
+        return None
     return binary
 
 
