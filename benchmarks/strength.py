@@ -52,8 +52,16 @@ def log(message: str) -> None:
 
 
 def check_targets(summary: Summary) -> dict[str, bool]:
-    """Whether each target share is met: ``{"reach_4096>=100%": True, ...}``."""
-    return {f"reach_{tile}>={share:.0%}": summary.reach[tile] >= share for tile, share in TARGETS}
+    """Whether each target share is met: ``{"reach_4096>=100%": True, ...}``.
+
+    A board too small to hold a tile reaches it in no game (its summary has no share for it).
+    """
+    return {f"reach_{tile}>={share:.0%}": reached(summary, tile) >= share for tile, share in TARGETS}
+
+
+def reached(summary: Summary, tile: int) -> float:
+    """The share of games reaching ``tile``: 0 when the board cannot hold it."""
+    return summary.reach.get(tile, 0.0)
 
 
 def result_json(result: GameResult) -> dict[str, Any]:
@@ -130,7 +138,7 @@ def main() -> int:
     console.print(f"targets{where}:")
     for (tile, share), met in zip(TARGETS, targets.values(), strict=True):
         console.print(
-            f"  reach {tile} in >= {share:.0%} of games: {summary.reach[tile]:.0%}  {'ok' if met else 'MISSED'}"
+            f"  reach {tile} in >= {share:.0%} of games: {reached(summary, tile):.0%}  {'ok' if met else 'MISSED'}"
         )
     print_json(
         "strength",
