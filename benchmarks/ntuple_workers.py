@@ -6,7 +6,10 @@ copies of it learn side by side for ``--seconds`` each, alternating one worker a
 ``--workers`` workers ``--rounds`` times (alternating evens out the machine's changing
 load). Each copy starts from the same weights.
 
-    python benchmarks/ntuple_workers.py [--seconds 20] [--warm 20] [--rounds 1] [--workers 2]
+    python benchmarks/ntuple_workers.py [--seconds 20] [--warm 20] [--rounds 1] [--workers 2] [--network FILE]
+
+With ``--network``, the runs start from a saved network (read into memory; the file is not
+changed) instead of a fresh 4×4 one: a trained one, or a small one for a quick check.
 
 The kernel is bound by memory latency (cache misses into 256 MiB of tables): two threads
 overlap their misses, but they share the memory system and the last-level cache.
@@ -43,11 +46,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--alpha", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--network", help="start from this saved network (not changed on disk) instead of a fresh one")
     add_record_options(parser)
     args = parser.parse_args()
 
     NTupleNetwork(2, 2, seed=0).learn(4, alpha=0.1, workers=2)  # kernels loaded, not timed
-    base = NTupleNetwork(seed=args.seed)
+    base = NTupleNetwork(seed=args.seed) if args.network is None else NTupleNetwork.load(args.network)
     _rate(base, args.warm, 1, args.alpha)
     rows = []
     for _ in range(args.rounds):
@@ -56,7 +60,8 @@ def main() -> None:
 
     one = sum(r[1] for r in rows if r[0] == 1) / args.rounds
     many = sum(r[1] for r in rows if r[0] == args.workers) / args.rounds
-    table = Table(title=f"4x4 n-tuple TD(0) training, {os.cpu_count()} cores seen, {args.seconds:g} s per run")
+    size = f"{base.rows}x{base.cols}" + (f" ({args.network})" if args.network else "")
+    table = Table(title=f"{size} n-tuple TD(0) training, {os.cpu_count()} cores seen, {args.seconds:g} s per run")
     for name in ("workers", "moves/s", "games", "mean score"):
         table.add_column(name, justify="right")
     for workers, rate, games, mean in rows:
@@ -74,6 +79,7 @@ def main() -> None:
             "many_workers_moves_per_s": round(many),
             "speedup": many / one,
             "cpu_count": os.cpu_count(),
+            **({"network": args.network} if args.network else {}),
         },
         args,
     )
