@@ -11,7 +11,10 @@ intervals; then the paired difference of scores (network − heuristic) with its
 interval; ends with one JSON line.
 
     python benchmarks/ntuple_expectimax.py --network RUN/network.npz [--games 20] [--time-ms 20]
-                                           [--seed 1] [--workers 2] [--log FILE]
+                                           [--seed 1] [--workers 2] [--log FILE] [--rows 4 --cols 4]
+
+``--rows`` and ``--cols`` play on another board (with a network trained on that board), for
+example 2×3 for a quick check that everything works.
 
 A 4×4 game at 20 ms per move lasts one to several minutes (a move per 20 ms, thousands of
 moves), so 20 games of each take about an hour on two cores: run it in the background.
@@ -38,6 +41,7 @@ from rich.table import Table
 from _common import add_record_options, print_json
 from plyground.core import stats
 from plyground.core.run_many import Backend, run_many
+from plyground.errors import PlygroundError
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 
 EVALUATORS = ("heuristic", "network")
@@ -88,12 +92,16 @@ def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--network", type=Path, required=True, help="a 4x4 network file from 'plyground 2048 learn'")
+    parser.add_argument(
+        "--network", type=Path, required=True, help="a network file from 'plyground 2048 learn', of the board played"
+    )
     parser.add_argument("--games", type=int, default=20, help="games of each evaluator")
     parser.add_argument("--time-ms", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="games at once, one search thread each")
     parser.add_argument("--log", type=Path, default=Path("ntuple_expectimax.jsonl"), help="finished games (resumable)")
+    parser.add_argument("--rows", type=int, default=4)
+    parser.add_argument("--cols", type=int, default=4)
     add_record_options(parser)
     args = parser.parse_args()
     if not args.network.is_file():
@@ -101,7 +109,13 @@ def main() -> None:
 
     network = f"ntuple:{args.network}"
     stat = args.network.stat()
-    settings = {"network": str(args.network.resolve()), "network_bytes": stat.st_size, "time_ms": args.time_ms}
+    settings: dict[str, Any] = {
+        "network": str(args.network.resolve()),
+        "network_bytes": stat.st_size,
+        "time_ms": args.time_ms,
+    }
+    size = {} if (args.rows, args.cols) == (4, 4) else {"rows": args.rows, "cols": args.cols}
+    settings.update(size)  # a log of 4x4 games has no size (as before there was a choice)
     done = read_log(args.log, settings)
     seeds = range(args.seed, args.seed + args.games)
     todo = [(name, seed) for seed in seeds for name in EVALUATORS if (name, seed) not in done]
@@ -109,7 +123,13 @@ def main() -> None:
     console.print(f"{len(done)} games in {args.log}; {len(todo)} to play at {args.time_ms:g} ms per move")
 
     def spec(name: str, seed: int) -> GameSpec:
-        return GameSpec(seed=seed, time_ms=args.time_ms, evaluator=network if name == "network" else None)
+        return GameSpec(
+            seed=seed,
+            rows=args.rows,
+            cols=args.cols,
+            time_ms=args.time_ms,
+            evaluator=network if name == "network" else None,
+        )
 
     def finished(index: int, result: GameResult) -> None:
         name, seed = todo[index]
@@ -137,11 +157,15 @@ def main() -> None:
         except KeyboardInterrupt:
             console.print("stopped: the finished games are in the log; run the same command to go on")
             sys.exit(130)
+        except PlygroundError as exc:  # a network of another board, a file that is no network, ...
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(2)
 
-    table = Table(title=f"4x4 expectimax at {args.time_ms:g} ms per move, same seeds {args.seed}..{seeds[-1]}")
+    board = f"{args.rows}x{args.cols}"
+    table = Table(title=f"{board} expectimax at {args.time_ms:g} ms per move, same seeds {args.seed}..{seeds[-1]}")
     for column in ("evaluator", "games", "mean score (95%)", "median", *(f"{tile}" for tile in TILES)):
         table.add_column(column, justify="right")
-    report: dict[str, Any] = {"time_ms": args.time_ms, "network": str(args.network), "first_seed": args.seed}
+    report: dict[str, Any] = {"time_ms": args.time_ms, "network": str(args.network), "first_seed": args.seed, **size}
     scores: dict[str, list[float]] = {}
     for name in EVALUATORS:
         games = [done[(name, seed)] for seed in seeds if (name, seed) in done]
