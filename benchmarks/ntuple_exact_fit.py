@@ -14,7 +14,7 @@ last third of ``--seconds`` the rate is ``--late-alpha``. The fitted network the
 measured against the solution as in ``ntuple_optimal.py``.
 
     python benchmarks/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500] [--explore 1.0]
-        [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR]
+        [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR] [--size 3x3]
 
 With ``--tuples wide+8 --seconds 3000 --explore 0.25`` greedy play reaches 96% of the optimum (README);
 ``ntuple_optimal.py --load DIR --tuples wide+8`` evaluates a network saved by ``--save DIR`` again.
@@ -22,6 +22,9 @@ With ``--tuples wide+8 --seconds 3000 --explore 0.25`` greedy play reaches 96% o
 After the first games, the script checks its exact afterstate values against
 ``Solution.afterstate_value`` on 300 afterstates met in them, and it stops if a spawned
 board is ever missing from the solution's tables.
+
+``--size`` fits on another solved board than 3x3 (``--tuples wide`` or ``default`` there), for
+example 2x3 for a quick check that everything works.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from plyground.g2048.solver import Solution, default_directory, solve
 from regret import ai_player
 
 ROWS = COLS = 3
+"""The board of the fit unless ``--size`` says otherwise."""
 P_FOUR = 0.1
 CHUNK = 2_000
 """Games per kernel call (between checks of ``--seconds``)."""
@@ -68,9 +72,9 @@ def _tile_sum(b: np.uint64) -> int:
     return total
 
 
-@kernel("i8(u8[::1], i8, u8[::1], f8[::1], i8[::1], f8[::1])")
-def _afterstate_values(boards, age, codes, values, starts, out):
-    """The exact value of each afterstate of ``age`` in ``boards``, into ``out`` (the solver's
+@kernel("i8(u8[::1], i8, i8, i8, u8[::1], f8[::1], i8[::1], f8[::1])")
+def _afterstate_values(boards, rows, cols, age, codes, values, starts, out):
+    """The exact value of each afterstate of ``age`` in ``boards`` (``rows`` x ``cols``), into ``out`` (the solver's
     ``_chance_values`` over the layers of ages ``age + 2`` and ``age + 4``); return how many
     spawned boards were missing from them (0 unless the tables are wrong).
 
@@ -80,16 +84,21 @@ def _afterstate_values(boards, age, codes, values, starts, out):
     lo2, hi2 = starts[age // 2 + 1], starts[age // 2 + 2]
     lo4, hi4 = starts[age // 2 + 2], starts[age // 2 + 3]
     return SK._chance_values(
-        boards, ROWS, COLS, P_FOUR, codes[lo2:hi2], values[lo2:hi2], codes[lo4:hi4], values[lo4:hi4], out
+        boards, rows, cols, P_FOUR, codes[lo2:hi2], values[lo2:hi2], codes[lo4:hi4], values[lo4:hi4], out
     )
 
 
-_FIT = "Tuple((i8, f8, i8))(i8, u8, f4[::1], i8[:, ::1], f8, f8, u8[::1], f8[::1], i8[::1], u8[::1], i8[::1], u8[::1])"
+_FIT = (
+    "Tuple((i8, f8, i8))(i8, i8, i8, u8, f4[::1], i8[:, ::1], f8, f8, u8[::1], f8[::1], i8[::1], u8[::1], i8[::1],"
+    " u8[::1])"
+)
 
 
 @kernel(_FIT)
-def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, starts, rng, scores, afters_out):
-    """Play ``n_games`` games, moving every candidate afterstate's value towards its exact value.
+def _fit(
+    n_games, rows, cols, threshold, weights, lookups, alpha, explore, codes, values, starts, rng, scores, afters_out
+):
+    """Play ``n_games`` games on ``rows`` x ``cols``, moving every candidate afterstate's value towards its exact value.
 
     Fills ``scores``; keeps every 50th afterstate chosen (up to the length of ``afters_out``)
     for the check; returns the updates made, the sum of their squared errors and the
@@ -109,14 +118,14 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
     kept = 0
     played = 0
     for g in range(n_games):
-        b = NK._new_game(state, threshold, ROWS, COLS)
+        b = NK._new_game(state, threshold, rows, cols)
         state += _GOLDEN + _GOLDEN
         score = 0
         while True:
-            count, best, _ = NK._candidates(b, ROWS, COLS, weights, lookups, positions, afters, points)
+            count, best, _ = NK._candidates(b, rows, cols, weights, lookups, positions, afters, points)
             if best < 0:
                 break
-            missing += _afterstate_values(afters[:count], _tile_sum(b), codes, values, starts, exact)
+            missing += _afterstate_values(afters[:count], rows, cols, _tile_sum(b), codes, values, starts, exact)
             optimal, optimal_value = 0, -np.inf
             for i in range(count):
                 if points[i] + exact[i] > optimal_value:
@@ -134,7 +143,7 @@ def _fit(n_games, threshold, weights, lookups, alpha, explore, codes, values, st
                 kept += 1
             played += 1
             score += points[best]
-            b = K._spawn_with(afters[best], K._mix64(state), threshold, ROWS, COLS)
+            b = K._spawn_with(afters[best], K._mix64(state), threshold, rows, cols)
         scores[g] = score
     rng[0] = state
     return updates, squares, missing
@@ -162,9 +171,10 @@ def check_exact(solution: Solution, tables: tuple[npt.NDArray[np.uint64], ...], 
     """Compare ``_afterstate_values`` with ``Solution.afterstate_value`` on ``afters``; return how many matched."""
     codes, values, starts = tables
     out = np.empty(1, dtype=np.float64)
+    rows, cols = solution.rows, solution.cols
     for bits in afters:
-        board = Board(int(bits), ROWS, COLS)
-        _afterstate_values(np.array([bits], dtype=np.uint64), board.tile_sum(), codes, values, starts, out)
+        board = Board(int(bits), rows, cols)
+        _afterstate_values(np.array([bits], dtype=np.uint64), rows, cols, board.tile_sum(), codes, values, starts, out)
         mine = float(out[0])
         theirs = solution.afterstate_value(board)
         if not abs(mine - theirs) <= 1e-9 * max(1.0, abs(theirs)):
@@ -182,8 +192,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="seeded evaluation games per player")
     parser.add_argument("--search-depth", type=int, nargs="*", default=[], help="also play with expectimax")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, help="solver threads when 3x3 is not solved yet (default: all)")
-    parser.add_argument("--dir", type=Path, help="folder of the 3x3 solution")
+    parser.add_argument("--workers", type=int, help="solver threads when the board is not solved yet (default: all)")
+    parser.add_argument("--dir", type=Path, help="folder of the board's solution")
+    parser.add_argument("--size", default=f"{ROWS}x{COLS}", help="the board, ROWSxCOLS (default 3x3)")
     parser.add_argument("--save", type=Path, help="folder to save the fitted network in")
     add_record_options(parser)
     args = parser.parse_args()
@@ -191,17 +202,21 @@ def main() -> None:
         parser.error(f"--explore must be between 0 and 1, got {args.explore}")
     if not (args.alpha > 0.0 and args.late_alpha > 0.0 and args.seconds > 0.0 and args.games > 0):
         parser.error("--alpha, --late-alpha, --seconds and --games must be positive")
+    try:
+        rows, cols = (int(n) for n in args.size.split("x"))
+    except ValueError:
+        parser.error(f"--size must be ROWSxCOLS, like 3x3, got {args.size!r}")
 
     console = Console(width=160)
-    folder = args.dir or default_directory(ROWS, COLS)
+    folder = args.dir or default_directory(rows, cols)
     if not (folder / "solution.json").exists():
-        console.print(f"solving 3x3 into {folder} ...")
-    solution = solve(ROWS, COLS, directory=folder, workers=args.workers)
+        console.print(f"solving {rows}x{cols} into {folder} ...")
+    solution = solve(rows, cols, directory=folder, workers=args.workers)
     began = time.perf_counter()
     tables = exact_tables(solution)
     console.print(f"{tables[0].shape[0]:,} exact state values loaded in {time.perf_counter() - began:.0f} s")
 
-    network = NTupleNetwork(ROWS, COLS, tuples_for(args.tuples, ROWS, COLS), seed=args.seed)
+    network = NTupleNetwork(rows, cols, tuples_for(args.tuples, rows, cols), seed=args.seed)
     weights, lookups = network.kernel_tables()  # its own arrays: the fit updates the network in place
     threshold = np.uint64(int(P_FOUR * 2**32))
     rng = np.array([network.rng_state], dtype=np.uint64)
@@ -216,7 +231,7 @@ def main() -> None:
         while (spent := time.perf_counter() - began) < args.seconds:
             alpha = args.alpha if spent < 2 * args.seconds / 3 else args.late_alpha
             done, chunk_squares, missing = _fit(
-                CHUNK, threshold, weights, lookups, alpha, args.explore, *tables, rng, scores, sample
+                CHUNK, rows, cols, threshold, weights, lookups, alpha, args.explore, *tables, rng, scores, sample
             )
             if missing:
                 raise SystemExit(f"{missing} spawned boards are missing from the exact tables of {folder}")
@@ -233,7 +248,7 @@ def main() -> None:
     )
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
-        network.save(args.save / f"ntuple-{ROWS}x{COLS}.npz")
+        network.save(args.save / f"ntuple-{rows}x{cols}.npz")
 
     about = {
         "tuples": args.tuples,
@@ -253,7 +268,7 @@ def main() -> None:
             rows.append({**about, "player": label, **evaluate(solution, ai_player(ai), args, console, label)})
 
     table = Table(
-        title=f"3x3 n-tuple network fitted to the exact values ({args.tuples}, explore {args.explore:g}, "
+        title=f"{rows}x{cols} n-tuple network fitted to the exact values ({args.tuples}, explore {args.explore:g}, "
         f"{games:,} games in {fit_seconds:.0f} s; {args.games} seeded games each)"
     )
     for name in ("player", "mean score (95%)", "score / optimal", "1 - regret/optimal (95%)", "optimal moves"):
