@@ -1,0 +1,274 @@
+"""Every benchmark script runs end to end at its smallest settings and ends with its JSON line.
+
+Nothing else in the test-suite runs the scripts, so a change of the library that breaks one
+(a script reading a name that is gone) would go unseen until its next run. Each runs here in a subprocess,
+from a temporary folder, with settings that take a second or so: tiny boards (2x2, 2x3),
+one game, a tenth of a second of training, networks of two 2-tuples and a 2x3 solution made
+here. The measurements mean nothing at these sizes; what is checked is that the script
+exits 0, prints its JSON line last and appends that line, and only it, to ``--results``.
+
+The native C baseline (``../shared/bench/native2048.c``) is kept out of the main runs, as on
+a machine without it; the runs with it are skipped where it (or a C compiler) is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARKS = ROOT / "benchmarks"
+TIMEOUT_S = 300
+"""A script taking longer hangs: at these settings each takes seconds (minutes only where the
+numba cache is empty and its kernels compile)."""
+
+
+def _load_common() -> Any:
+    spec = importlib.util.spec_from_file_location("benchmarks_common_for_scripts", BENCHMARKS / "_common.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _load_common()
+
+
+@dataclass(frozen=True)
+class Data:
+    """What the scripts are given, made once for the module."""
+
+    network_4x4: Path
+    """A 4x4 network of two 2-tuples (512 weights), trained for a few games."""
+    network_2x3: Path
+    solutions: Path
+    """A folder with the 2x3 solution in ``2x3/``."""
+    run: Path
+    """A 2x4 training run folder with a learning curve of three rows."""
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
+    from plyground.g2048.ntuple import LearnSettings, NTupleNetwork, TrainingRun
+    from plyground.g2048.solver import solve
+
+    folder = tmp_path_factory.mktemp("benchmark-data")
+    pairs = (((0, 0), (0, 1)), ((1, 0), (1, 1)))
+    paths = []
+    for rows, cols in ((4, 4), (2, 3)):
+        network = NTupleNetwork(rows, cols, pairs, seed=1)
+        network.learn(20, alpha=0.1)
+        paths.append(folder / f"network-{rows}x{cols}.npz")
+        network.save(paths[-1])
+    solve(2, 3, directory=folder / "solutions" / "2x3")
+    TrainingRun(folder / "run", LearnSettings(rows=2, cols=4, seed=1, report_games=50)).run(games=150)
+    return Data(paths[0], paths[1], folder / "solutions", folder / "run")
+
+
+@dataclass(frozen=True)
+class Script:
+    """A benchmark script, the arguments of its smallest run, and a check of what that run printed."""
+
+    file: str
+    name: str
+    """The ``benchmark`` of its JSON line (and its result file's name)."""
+    args: Callable[[Data, Path], list[str]]
+    """The arguments, given the module's data and the test's own folder."""
+    check: Callable[[dict[str, Any], str, Path], None]
+    """Checks of the JSON line, of all the standard output and of the test's folder."""
+
+
+def _no_native(value: Any) -> None:
+    assert value is None, "the native baseline ran, though its source is missing"
+
+
+def _check_engine(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert set(line["moves_per_s"]) == {"numba", "naive_Python"}
+    assert set(line["small_boards_moves_per_s"]) == {"2x2", "3x3", "3x4"}
+    _no_native(line["numba_vs_native"])
+    assert "native baseline skipped" in stdout
+
+
+def _check_search(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [row] = line["rows"]
+    assert row["depth"] == 2 and row["evals_per_s"] > 0 and row["root_split_bound"] >= 1
+    _no_native(row["native_evals_per_s"])
+
+
+def _check_strength(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["rows"], line["cols"], line["games"], line["interrupted"]) == (2, 2, 1, False)
+    assert line["targets_met"] is False and not any(line["targets"].values())  # a 2x2 board holds no 4096
+    assert [path.name for path in (folder / "replays").iterdir()] == ["2048-2x2-seed1.json"]
+
+
+def _check_solver(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [row] = line["rows"]
+    assert row["size"] == "2x2" and row["expected_score"] > 0 and row["elias_fano"] > 0
+    assert line["published_4x3"]["max_age"] == 20 and line["published_4x3"]["matches_published"] is True
+
+
+def _check_regret(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert [(row["size"], row["player"]) for row in line["rows"]] == [("2x3", "expectimax"), ("2x3", "random")]
+
+
+def _check_kinrow(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert len(line["iterations"]) == 3 and len(line["matches"]) == 3
+    assert line["table_sizes"]["with_symmetry"] < line["table_sizes"]["without_symmetry"]
+
+
+def _check_ntuple(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["trained_games"] > 20 and line["greedy_games"] == 2 and line["network"].endswith("network-4x4.npz")
+    _no_native(line["native_random_moves_per_s"])
+    assert "native yardstick skipped" in stdout
+
+
+def _check_curve(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert [row["games"] for row in line["rows"]] == [50, 100, 150]
+    assert {"reach_256", "reach_512"} <= set(line["rows"][0])  # the tiles a 2x4 board holds, from 256
+
+
+def _check_workers(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["one_worker_moves_per_s"] > 0 and line["many_workers_moves_per_s"] > 0
+
+
+def _check_expectimax(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["rows"], line["cols"], line["heuristic"]["games"], line["network"]["games"]) == (2, 3, 1, 1)
+    games = [json.loads(text) for text in (folder / "games.jsonl").read_text().splitlines()]
+    assert sorted(game["evaluator"] for game in games) == ["heuristic", "network"]
+
+
+def _check_optimal(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert [row["player"] for row in line["rows"]] == ["greedy", "expectimax depth 1"]
+    assert line["rows"][0]["trained_games"] == 20
+    assert [path.name for path in (folder / "networks").iterdir()] == ["ntuple-2x3.npz"]
+
+
+def _check_exact_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert [row["player"] for row in line["rows"]] == ["greedy", "expectimax depth 1"]
+    assert line["rows"][0]["fit_games"] > 0 and "exact values checked on" in stdout
+
+
+SCRIPTS = [
+    Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
+           _check_engine),
+    Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1"], _check_search),
+    Script("strength.py", "strength",
+           lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
+                         "--save", str(f / "replays")],
+           _check_strength),
+    Script("solver.py", "solver", lambda d, f: ["--sizes", "2x2", "--published-age", "20"], _check_solver),
+    Script("regret.py", "regret", lambda d, f: ["--sizes", "2x3", "--games", "2", "--depth", "1", "--dir",
+                                                str(d.solutions)],
+           _check_regret),
+    Script("kinrow.py", "kinrow", lambda d, f: ["--quick", "--games", "1", "--time", "0.01"], _check_kinrow),
+    Script("ntuple.py", "ntuple",
+           lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--games", "2", "--native-moves",
+                         "1000"],
+           _check_ntuple),
+    Script("ntuple.py", "ntuple_curve", lambda d, f: ["--run", str(d.run), "--every", "0"], _check_curve),
+    Script("ntuple_workers.py", "ntuple_workers",
+           lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
+           _check_workers),
+    Script("ntuple_expectimax.py", "ntuple_expectimax",
+           lambda d, f: ["--network", str(d.network_2x3), "--rows", "2", "--cols", "3", "--games", "1",
+                         "--time-ms", "1", "--workers", "1", "--log", str(f / "games.jsonl")],
+           _check_expectimax),
+    Script("ntuple_optimal.py", "ntuple_optimal",
+           lambda d, f: ["--sizes", "2x3", "--train-games", "20", "--games", "2", "--search-depth", "1",
+                         "--dir", str(d.solutions), "--save", str(f / "networks")],
+           _check_optimal),
+    Script("ntuple_exact_fit.py", "ntuple_exact_fit",
+           lambda d, f: ["--size", "2x3", "--tuples", "wide", "--seconds", "0.01", "--games", "2",
+                         "--search-depth", "1", "--dir", str(d.solutions / "2x3")],
+           _check_exact_fit),
+]  # fmt: skip
+
+
+def run_script(file: str, args: list[str], folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``benchmarks/<file>`` from ``folder`` (its temporary files there too), recording into ``folder/results``."""
+    tmp = folder / "tmp"
+    tmp.mkdir(exist_ok=True)
+    # Recording on, the baseline as the test says, and the JIT on: the scripts are checked here, not the kernels.
+    dropped = (common.NO_RECORD_ENV, common.NATIVE_ENV, "NUMBA_DISABLE_JIT")
+    environment = {key: value for key, value in os.environ.items() if key not in dropped}
+    environment.update(TMPDIR=str(tmp), COLUMNS="160", **env)
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / file), *args, "--results", str(folder / "results")],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+
+
+def json_line(done: subprocess.CompletedProcess[str], name: str, folder: Path) -> dict[str, Any]:
+    """The script's JSON line, checked: printed last, and the one line appended to its result file."""
+    assert done.returncode == 0, f"exit status {done.returncode}\n{done.stdout}\n{done.stderr}"
+    assert "Traceback" not in done.stderr, done.stderr
+    last = done.stdout.rstrip("\n").splitlines()[-1]
+    line = json.loads(last)
+    assert isinstance(line, dict) and line["benchmark"] == name, last
+    assert [path.name for path in (folder / "results").iterdir()] == [f"{name}.jsonl"]
+    text = (folder / "results" / f"{name}.jsonl").read_text(encoding="utf-8")
+    assert text.endswith("\n") and text.count("\n") == 1, text
+    recorded = json.loads(text)
+    assert recorded["benchmark"] == name
+    printed = {key: value for key, value in line.items() if key != "benchmark"}
+    assert json.dumps(recorded["results"], sort_keys=True) == json.dumps(printed, sort_keys=True)  # NaN as NaN
+    return line
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[script.name for script in SCRIPTS])
+def test_script_runs_and_ends_with_its_json_line(script: Script, data: Data, tmp_path: Path) -> None:
+    # The native baseline is missing here, as on a machine without ../shared/bench.
+    done = run_script(
+        script.file, script.args(data, tmp_path), tmp_path, **{common.NATIVE_ENV: str(tmp_path / "absent.c")}
+    )
+    line = json_line(done, script.name, tmp_path)
+    script.check(line, done.stdout, tmp_path)
+
+
+NATIVE_SCRIPTS = {script.name: script for script in SCRIPTS if script.name in ("engine", "search", "ntuple")}
+
+
+def _native_rate(name: str, line: dict[str, Any]) -> Any:
+    if name == "engine":
+        return line["moves_per_s"].get("native_C")
+    if name == "search":
+        return line["rows"][0]["native_evals_per_s"]
+    return line["native_random_moves_per_s"]
+
+
+@pytest.mark.parametrize("name", NATIVE_SCRIPTS)
+def test_with_the_native_baseline_its_rate_is_measured(name: str, data: Data, tmp_path: Path) -> None:
+    source = common.native_source()
+    if not source.is_file() or not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip(f"no native baseline source at {source} (set {common.NATIVE_ENV}) or no C compiler")
+    script = NATIVE_SCRIPTS[name]
+    done = run_script(script.file, script.args(data, tmp_path), tmp_path, **{common.NATIVE_ENV: str(source)})
+    line = json_line(done, name, tmp_path)
+    assert _native_rate(name, line) > 0
+    assert not list((tmp_path / "tmp").iterdir())  # the compiled baseline is removed at exit
+
+
+def test_a_native_source_that_does_not_compile_is_skipped_with_a_warning(data: Data, tmp_path: Path) -> None:
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("no C compiler")
+    broken = tmp_path / "native2048.c"
+    broken.write_text("this is not C\n", encoding="utf-8")
+    script = NATIVE_SCRIPTS["engine"]
+    done = run_script(script.file, script.args(data, tmp_path), tmp_path, **{common.NATIVE_ENV: str(broken)})
+    line = json_line(done, "engine", tmp_path)
+    _check_engine(line, done.stdout, tmp_path)
+    assert f"warning: cannot compile the native baseline {broken}" in done.stderr
