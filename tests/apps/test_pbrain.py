@@ -629,6 +629,20 @@ def test_commands_read_before_end_are_answered_and_their_searches_stop_at_once()
     assert [player.searches for player in piped.players] == [2, 1]
 
 
+def test_the_input_thread_ends_at_end_though_the_manager_keeps_the_pipe_open() -> None:
+    before = set(threading.enumerate())
+    piped = PipedBrain()
+    try:
+        piped.send("START 9", "END")
+        assert piped.seconds_to_stop() < 1
+        readers = [thread for thread in set(threading.enumerate()) - before if thread.name == "pbrain-input"]
+        for reader in readers:
+            reader.join(1)
+        assert not [reader for reader in readers if reader.is_alive()]  # not left waiting for a line
+    finally:
+        piped.writer.close()
+
+
 def test_without_end_the_search_runs_until_it_is_done() -> None:
     piped = PipedBrain()
     piped.send("START 9", "TURN 4,4")

@@ -258,6 +258,7 @@ def test_cli_video_shows_progress_and_the_length(
         (".", "v.gif", ["cannot read the replay", "Is a directory"], None),
         ("bad.json", "v.gif", ["bad.json is not valid JSON"], "bad.json"),
         ("game.json", "v.avi", [".mp4 or .gif"], None),
+        ("missing.json", "v.avi", [".mp4 or .gif"], None),  # what is wrong with OUT is said before REPLAY is read
     ],
 )
 def test_cli_video_errors_are_one_clear_line(

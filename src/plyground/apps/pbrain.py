@@ -141,7 +141,11 @@ class Brain:
             self.feed(line)
 
     def _read(self, lines: queue.SimpleQueue[str | None]) -> None:
-        """Read ``stdin`` into ``lines`` (None at its end); halt on ``END`` and at the end."""
+        """Read ``stdin`` into ``lines`` up to ``END`` or its end, then put None and halt.
+
+        Nothing after ``END`` is read: the brain exits there, and the thread ends even when
+        the manager keeps the pipe open.
+        """
         try:
             while True:
                 try:
@@ -153,7 +157,7 @@ class Brain:
                 lines.put(line)
                 words = line.split()
                 if words and words[0].upper() == "END":
-                    self.halt()
+                    return
         finally:
             self.halt()
             lines.put(None)

@@ -29,6 +29,7 @@ __all__ = [
     "EMPTY_COLOUR",
     "LIGHT_TEXT",
     "TILE_COLOURS",
+    "check_video_path",
     "render_board",
     "render_replay",
     "require_pillow",
@@ -153,6 +154,20 @@ def video_positions(moves: int, *, every: int = 1, last: int | None = None) -> l
     return shown
 
 
+def check_video_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path when a video can be written there: ``.mp4`` or ``.gif``, in a folder that exists.
+
+    Raises:
+        InvalidInputError: another suffix, or a folder that does not exist.
+    """
+    target = Path(path)
+    if target.suffix.lower() not in (".mp4", ".gif"):
+        raise InvalidInputError(f"a video is written as .mp4 or .gif, got {target.name!r}")
+    if not target.parent.is_dir():
+        raise InvalidInputError(f"cannot write {target}: the folder {target.parent} does not exist")
+    return target
+
+
 def render_replay(
     replay: Replay,
     path: str | os.PathLike[str],
@@ -175,17 +190,13 @@ def render_replay(
         CorruptFileError: the replay cannot be played.
         DependencyNotInstalled: Pillow or imageio is missing.
     """
-    target = Path(path)
+    target = check_video_path(path)
     suffix = target.suffix.lower()
-    if suffix not in (".mp4", ".gif"):
-        raise InvalidInputError(f"a video is written as .mp4 or .gif, got {target.name!r}")
     if isinstance(fps, bool) or not (isinstance(fps, int | float) and 0 < fps <= 120):
         raise InvalidInputError(f"fps must be a number in (0, 120], got {fps!r}")
     for name, value in (("every", every), ("last", last)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
-    if not target.parent.is_dir():
-        raise InvalidInputError(f"cannot write {target}: the folder {target.parent} does not exist")
     _pillow()
     if suffix == ".mp4":
         try:

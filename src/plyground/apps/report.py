@@ -12,7 +12,7 @@ three pictures:
 * ``score_vs_time.png`` - the mean score (95% interval) against the time budget per move,
   one line per board size and weights.
 
-matplotlib is imported only by :func:`write_plots` (the ``tune`` extra).
+matplotlib is imported only by :func:`write_plots`, through :mod:`plyground.apps.plots` (the ``tune`` extra).
 """
 
 from __future__ import annotations
@@ -22,16 +22,15 @@ import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 
+from plyground.apps import plots
 from plyground.apps.results import RunRecord
-from plyground.core.files import atomic_write
 from plyground.core.stats import REACH_TILES, ScoreSummary, reach_tiles, summarize_scores
-from plyground.errors import DependencyNotInstalled, install_command
 
 __all__ = ["PLOTS", "RunsView", "runs_csv", "runs_json", "runs_table", "summarize_run", "write_plots"]
 
@@ -220,21 +219,6 @@ def runs_csv(runs: Sequence[RunRecord]) -> str:
     return buffer.getvalue()
 
 
-def _figure() -> Any:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise DependencyNotInstalled(f"plots need matplotlib: {install_command('tune')}") from None
-    return Figure(figsize=(8, 5), dpi=100, layout="constrained")
-
-
-def _save(figure: Any, path: Path) -> None:
-    def write(handle: IO[bytes]) -> None:
-        figure.savefig(handle, format="png")
-
-    atomic_write(path, write)
-
-
 def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> list[Path]:
     """Write the three plots of :data:`PLOTS` into ``folder`` (created if needed); return their paths.
 
@@ -245,16 +229,16 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     played = [run for run in runs if run.games]
     paths = [target / name for name in PLOTS]
 
-    figure = _figure()
+    figure = plots.figure()
     axes = figure.add_subplot()
     for run in played[-_HISTOGRAM_RUNS:]:
         axes.hist([game.score for game in run.games], bins=20, histtype="step", linewidth=1.5, label=_label(run))
     axes.set(title="Score distribution (last runs)", xlabel="final score", ylabel="games")
     if played:
         axes.legend(fontsize="small")
-    _save(figure, paths[0])
+    plots.save(figure, paths[0])
 
-    figure = _figure()
+    figure = plots.figure()
     axes = figure.add_subplot()
     tiles = sorted({game.max_tile for run in played for game in run.games})
     labels = [_label(run) for run in played]
@@ -269,9 +253,9 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     axes.set(title="Largest tile at the end of the game", xlabel="share of games", xlim=(0, 1))
     if tiles:
         axes.legend(title="max tile", fontsize="small", loc="lower right")
-    _save(figure, paths[1])
+    plots.save(figure, paths[1])
 
-    figure = _figure()
+    figure = plots.figure()
     axes = figure.add_subplot()
     lines: dict[tuple[int, int, str], list[tuple[float, ScoreSummary]]] = {}
     for run in played:
@@ -289,5 +273,5 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     if lines:
         axes.set_xscale("log")
         axes.legend(fontsize="small")
-    _save(figure, paths[2])
+    plots.save(figure, paths[2])
     return paths

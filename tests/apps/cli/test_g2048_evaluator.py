@@ -125,6 +125,23 @@ def test_bad_evaluator_options(
     assert_one_line_error(err, part)
 
 
+@pytest.mark.parametrize("evaluator", ["network", "heuristics", "net.npz"])
+def test_a_name_of_no_evaluator_is_refused_before_the_network_kernels_compile(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, network_file: Path, evaluator: str
+) -> None:
+    from plyground.apps.cli import options
+
+    compiled: list[tuple[str, str, str]] = []
+    monkeypatch.setattr(options, "compile_kernels", lambda *groups: compiled.extend(groups))
+    status, _, err = run_cli(capsys, "2048", "hint", BOARD, "--depth", "1", "--evaluator", evaluator)
+    assert status == 2
+    assert_one_line_error(err, "--evaluator must be")
+    assert compiled == []  # a typo costs no compilation (about 7 s on a first run), and says none
+    status, _, err = run_cli(capsys, "2048", "hint", BOARD, "--depth", "1", "--evaluator", f"ntuple:{network_file}")
+    assert status == 0, err
+    assert [label for _, _, label in compiled] == ["2048 n-tuple", "n-tuple search"]
+
+
 def test_the_network_named_as_the_readme_does(
     capsys: pytest.CaptureFixture[str], network_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -409,10 +409,9 @@ def video(
     The frames are written one at a time, with a progress bar: memory stays small however
     long the game. --every and --last make a long game's video shorter.
     """
-    from plyground.apps.render import render_replay, require_pillow
+    from plyground.apps.render import check_video_path, render_replay, require_pillow
 
-    if not out.parent.is_dir():
-        raise InvalidInputError(f"cannot write {out}: the folder {out.parent} does not exist")
+    check_video_path(out)  # before the replay is read: what is wrong with OUT is said at once
     require_pillow()
     announce_compilation(_PACKAGE, "2048")
     from rich.console import Console

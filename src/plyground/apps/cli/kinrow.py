@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import MAX_TIME_MS, depth_option, games_option, number_option, seed_option, time_option
+from plyground.apps.cli.options import (
+    MAX_TIME_MS,
+    depth_option,
+    games_option,
+    number_option,
+    seed_option,
+    time_option,
+)
+from plyground.apps.cli.options import SeedOption as GamesSeedOption  # game i uses seed+i
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -85,9 +93,6 @@ SymmetryOption = Annotated[
     typer.Option("--symmetry/--no-symmetry", help="MCTS shares what it learns between the 8 symmetric positions."),
 ]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
-GamesSeedOption = Annotated[
-    int | None, seed_option("Seed of the first game, {range}; game i uses seed+i (default: random).")
-]
 TimeBudgetOption = Annotated[
     float | None,
     number_option(

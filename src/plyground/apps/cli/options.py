@@ -363,11 +363,11 @@ def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int,
     commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluators import HEURISTIC, UnknownEvaluatorError, load_evaluator
+    from plyground.g2048.evaluators import HEURISTIC, NTUPLE_PREFIX, UnknownEvaluatorError, load_evaluator
 
-    if evaluator != HEURISTIC:
-        if weights is not None:
-            raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
+    if evaluator != HEURISTIC and weights is not None:
+        raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
+    if evaluator.startswith(NTUPLE_PREFIX):  # a name of no evaluator is refused below, without compiling
         compile_kernels(
             (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"), (_PACKAGE, "_ntuple_search_kernels.py", "n-tuple search")
         )
