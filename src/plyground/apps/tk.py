@@ -93,7 +93,7 @@ class GameWindow:
             the game destroys it.
         time_ms: the AI's time budget per move (None: a fixed ``depth``).
         depth: the AI's deepest search depth (with ``time_ms`` None: a fixed depth).
-        workers: the AI's search threads (default: every core).
+        workers: the AI's search threads (default: one per core, at most 4: one per root move).
         delay_ms: the pause between two AI moves.
         ai: start in AI mode.
         frames: a folder for one PNG per position (see :func:`~plyground.apps.frames.frame_path`), or None.

@@ -81,7 +81,7 @@ def test_undo_keeps_the_ais_opening_move(capsys: pytest.CaptureFixture[str], mon
     assert status == 0
     assert out.count("nothing to undo") == 1
     assert "took back your last move and the AI's reply" in out
-    assert out.splitlines()[-1] == "game left after 1 moves"
+    assert out.splitlines()[-1] == "game left after 1 move"
 
 
 def test_the_end_of_the_input_leaves_cleanly(

@@ -174,6 +174,11 @@ def play(
         raise typer.Exit(130) from None
 
 
+def _moves(count: int) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 def _play(state: State, ai: Player, *, human: int) -> None:
     """The game loop: the person types moves and commands, the AI answers, until the game ends or they leave."""
     from plyground.errors import IllegalMoveError
@@ -198,7 +203,7 @@ def _play(state: State, ai: Player, *, human: int) -> None:
         try:
             text = input(f"your move ({you}): ")
         except EOFError:
-            typer.echo(f"\ngame left after {len(state.history)} moves")
+            typer.echo(f"\ngame left after {_moves(len(state.history))}")
             return
         if not sys.stdin.isatty():  # a script: show what it typed, as a terminal would
             typer.echo(text)
@@ -206,7 +211,7 @@ def _play(state: State, ai: Player, *, human: int) -> None:
         if not command:
             continue
         if command in ("quit", "q", "exit"):
-            typer.echo(f"game left after {len(state.history)} moves")
+            typer.echo(f"game left after {_moves(len(state.history))}")
             return
         if command in ("help", "?"):
             typer.echo(_HELP)
