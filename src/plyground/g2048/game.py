@@ -349,11 +349,11 @@ class Game:
 
 def _load(path: str | os.PathLike[str], read: Callable[[Any], _T]) -> _T:
     """``read(data)`` of the JSON file at ``path``; its errors name the path once."""
+    data = read_json(path)  # its errors name the file already
     try:
-        return read(read_json(path))
+        return read(data)
     except CorruptFileError as exc:
-        message = str(exc)
-        raise CorruptFileError(message if str(path) in message else f"{path}: {message}") from None
+        raise CorruptFileError(f"{path}: {exc}") from None
 
 
 def _integer(value: Any, name: str) -> int:
