@@ -65,17 +65,17 @@ class Replay:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
-        return {
-            "format": REPLAY_FILE.name,
-            "version": REPLAY_FILE.version,
-            "rows": self.rows,
-            "cols": self.cols,
-            "p_four": self.p_four,
-            "seed": self.seed,
-            "start": [spawn.to_list() for spawn in self.start],
-            "moves": [[move, *spawn.to_list()] for move, spawn in self.moves],
-            "score": self.score,
-        }
+        return REPLAY_FILE.stamp(
+            {
+                "rows": self.rows,
+                "cols": self.cols,
+                "p_four": self.p_four,
+                "seed": self.seed,
+                "start": [spawn.to_list() for spawn in self.start],
+                "moves": [[move, *spawn.to_list()] for move, spawn in self.moves],
+                "score": self.score,
+            }
+        )
 
     def to_json(self) -> str:
         """The replay as JSON text."""
