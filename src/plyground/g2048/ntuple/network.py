@@ -1,7 +1,7 @@
 """The n-tuple network: a value for every board of its size, its use as an evaluator, greedy play.
 
-The method (tuples, symmetric images, stages, TD learning) is explained in
-:mod:`plyground.g2048.ntuple`; the kernels and the table layout in ``_ntuple_kernels.py``.
+The method (tuples, symmetric images, stages, TD learning) is explained on the docs' n-tuple
+page (``docs/ntuple.md``); the kernels and the table layout in ``_ntuple_kernels.py``.
 """
 
 from __future__ import annotations
