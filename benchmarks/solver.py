@@ -75,13 +75,14 @@ def code_sizes(folder: str) -> dict[str, float]:
     """Bytes per stored board code: as stored (8-byte codes) and Elias-Fano encoded (cells packed)."""
     from plyground.core.elias_fano import encode
     from plyground.g2048 import _solver_kernels as SK
-    from plyground.g2048.solution import Solution
+    from plyground.g2048.solution import LayerFiles, Solution
 
     solution = Solution(folder)
+    layers = LayerFiles(solution.directory, solution.rows, solution.cols, solution.compact)
     plain = compact = count = 0
     for counts in solution.counts():
         for kind in ("states", "after"):
-            codes = solution._store.load(kind, counts.age)
+            codes = layers.load(kind, counts.age)
             packed = np.empty_like(codes)
             SK._pack_dense(codes, solution.rows, solution.cols, packed)
             plain += codes.nbytes

@@ -188,6 +188,16 @@ def test_a_file_error_names_the_path_once(tmp_path: Path) -> None:
     assert str(error.value) == f"{path}: not a 2048 replay: expected format 'plyground.g2048.replay', got 'chess'"
 
 
+@pytest.mark.parametrize("spelling", ["{folder}//broken.json", "{folder}/./broken.json"])
+def test_a_path_spelt_another_way_is_named_once_too(tmp_path: Path, spelling: str) -> None:
+    (tmp_path / "broken.json").write_text("{not json")
+    path = spelling.format(folder=tmp_path)  # read_json names it as Path spells it
+    for load in (Replay.load, Game.load):
+        with pytest.raises(CorruptFileError) as error:
+            load(path)
+        assert str(error.value).count("broken.json") == 1 and "not valid JSON" in str(error.value), error.value
+
+
 def _replay_dict() -> dict[str, object]:
     game = Game(seed=2)
     _play(game, 10)

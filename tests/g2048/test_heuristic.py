@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.heuristic import FEATURES, Weights, default_weights, evaluate, line_table, lost_value
@@ -111,6 +111,13 @@ def test_weights_from_dict_errors_are_value_errors() -> None:
         Weights.from_dict({"empty": 1.0})
     with pytest.raises(ValueError, match="JSON object"):
         Weights.from_dict([1, 2])
+
+
+def test_evaluate_refuses_what_is_not_a_board_or_weights_in_one_line() -> None:
+    with pytest.raises(InvalidBoardError, match=r"^expected a Board, got str$"):
+        evaluate("2 4/8 16")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match=r"^weights must be a Weights object, got dict$"):
+        evaluate(Board.parse("2 4/8 16"), {"empty": 1.0})  # type: ignore[arg-type]
 
 
 def test_contributions_point_the_right_way() -> None:

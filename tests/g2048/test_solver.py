@@ -277,6 +277,8 @@ def test_a_layer_is_the_sorted_states_of_an_age_with_their_values(
     for bad in (-2, 4.0, "4", True):
         with pytest.raises(InvalidInputError, match="age must be a non-negative integer"):
             solution.layer(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError, match="age must be a non-negative integer"):
+            list(solution.boards(bad))  # type: ignore[arg-type]
 
 
 def test_forward_only_counts_then_a_full_solve_continues(tmp_path: Path) -> None:

@@ -131,7 +131,11 @@ def write_json(path: str | os.PathLike[str], data: Any, *, compact: bool = False
     Files that grow with a game or a job (replays, saved games, a solution's counts) are
     written ``compact``: the indented form puts every number of a long list on a line.
     """
-    atomic_write_text(path, (compact_json(data) if compact else json.dumps(data, indent=1)) + "\n")
+    atomic_write_text(path, compact_json(data) + "\n" if compact else _indented(data))
+
+
+def _indented(data: Any) -> str:
+    return json.dumps(data, indent=1) + "\n"
 
 
 _LINE = 100
@@ -196,10 +200,6 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         raise CorruptFileError(f"{target} is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
 
 
-def _indented(data: Any) -> str:
-    return json.dumps(data, indent=1) + "\n"
-
-
 @dataclass(frozen=True)
 class FileFormat:
     """A versioned JSON format: a JSON object that starts with ``"format": name, "version": version``.
@@ -238,15 +238,15 @@ class FileFormat:
         if data.get("format") != self.name:
             raise CorruptFileError(f"not {self.what}: expected format {self.name!r}, got {data.get('format')!r}")
         version = data.get("version", self.unversioned)
-        if isinstance(version, bool) or not isinstance(version, int) or version not in {*self.upgrades, self.version}:
-            if isinstance(version, int) and not isinstance(version, bool) and version > self.version:
-                raise CorruptFileError(
-                    f"unsupported {self.kind} version {version}: written by a newer plyground "
-                    f"(this one reads up to version {self.version})"
-                )
+        if isinstance(version, bool) or not isinstance(version, int):
             raise CorruptFileError(f"unsupported {self.kind} version {version!r}, expected {self.version}")
+        if version > self.version:
+            raise CorruptFileError(
+                f"unsupported {self.kind} version {version}: written by a newer plyground "
+                f"(this one reads up to version {self.version})"
+            )
         upgraded = dict(data)
-        for older in range(version, self.version):
+        for older in range(version, self.version):  # an older version without its upgrade is refused
             upgrade = self.upgrades.get(older)
             if upgrade is None:
                 raise CorruptFileError(f"unsupported {self.kind} version {version}, expected {self.version}")

@@ -83,6 +83,9 @@ def load_evaluator(
             :meth:`~plyground.g2048.ntuple.NTupleNetwork.save`, a training run's folder, or
             ``latest`` (see :func:`network_path`).
         weights: the heuristic's weights (only with the heuristic).
+        reuse: hand out the network read last again while its file is unchanged (same path,
+            size and modification time), as games played one after another in a process do;
+            the object is then shared, so it must not learn.
 
     Raises:
         InvalidInputError: an unknown evaluator (the message suggests the right form),

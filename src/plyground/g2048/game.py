@@ -65,17 +65,17 @@ class Replay:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
-        return {
-            "format": REPLAY_FILE.name,
-            "version": REPLAY_FILE.version,
-            "rows": self.rows,
-            "cols": self.cols,
-            "p_four": self.p_four,
-            "seed": self.seed,
-            "start": [spawn.to_list() for spawn in self.start],
-            "moves": [[move, *spawn.to_list()] for move, spawn in self.moves],
-            "score": self.score,
-        }
+        return REPLAY_FILE.stamp(
+            {
+                "rows": self.rows,
+                "cols": self.cols,
+                "p_four": self.p_four,
+                "seed": self.seed,
+                "start": [spawn.to_list() for spawn in self.start],
+                "moves": [[move, *spawn.to_list()] for move, spawn in self.moves],
+                "score": self.score,
+            }
+        )
 
     def to_json(self) -> str:
         """The replay as JSON text."""
@@ -349,11 +349,11 @@ class Game:
 
 def _load(path: str | os.PathLike[str], read: Callable[[Any], _T]) -> _T:
     """``read(data)`` of the JSON file at ``path``; its errors name the path once."""
+    data = read_json(path)  # its errors name the file already
     try:
-        return read(read_json(path))
+        return read(data)
     except CorruptFileError as exc:
-        message = str(exc)
-        raise CorruptFileError(message if str(path) in message else f"{path}: {message}") from None
+        raise CorruptFileError(f"{path}: {exc}") from None
 
 
 def _integer(value: Any, name: str) -> int:

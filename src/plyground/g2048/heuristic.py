@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plyground.core.files import FileFormat
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048.board import Board
 from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch
 
@@ -299,7 +299,15 @@ def evaluate(board: Board, weights: Weights | None = None) -> Evaluation:
     >>> value = evaluate(Board.parse("2 4/8 16"))
     >>> round(value.total, 6) == round(sum(value.contributions.values()), 6)
     True
+
+    Raises:
+        InvalidBoardError: ``board`` is not a :class:`~plyground.g2048.Board`.
+        InvalidInputError: ``weights`` is not a :class:`Weights` object.
     """
+    if not isinstance(board, Board):
+        raise InvalidBoardError(f"expected a Board, got {type(board).__name__}")
+    if weights is not None and not isinstance(weights, Weights):
+        raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
     weights = weights if weights is not None else default_weights()
     features = _board_features(board)
     contributions = {name: getattr(weights, name) * features[name] for name in FEATURES[:-1]}

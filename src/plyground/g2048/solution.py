@@ -401,8 +401,12 @@ class Solution:
         return codes, values
 
     def boards(self, age: int) -> Iterator[tuple[Board, float | None]]:
-        """The canonical states of ``age`` with their values (None before the backward pass)."""
-        codes, values = self._layer(age)
+        """The canonical states of ``age`` with their values (None before the backward pass).
+
+        Raises:
+            InvalidInputError: ``age`` is not a non-negative integer (when the first board is asked for).
+        """
+        codes, values = self.layer(age)
         for k, code in enumerate(codes):
             yield Board(int(code), self.rows, self.cols), (None if values is None else float(values[k]))
 

@@ -211,11 +211,7 @@ def solve(
     rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
     solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, progress)
     if not force:
-        needs = estimate_solve(
-            rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
-            workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
-        )  # fmt: skip
-        reason = needs.refusal(Machine.current(folder))
+        reason = solver.estimate(forward_only, max_age).refusal(Machine.current(folder))
         if reason is not None:
             raise JobTooLargeError(f"{reason}: force=True starts it anyway")
     try:
@@ -251,11 +247,9 @@ def estimate(
         InvalidInputError: as :func:`solve`.
     """
     rows, cols, p_four, folder = _check(rows, cols, p_four, directory, forward_only, max_age, workers)
-    solver = _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, None)
-    return estimate_solve(
-        rows, cols, compact=solver.store.compact, forward_only=forward_only, max_age=max_age,
-        workers=workers, p_four=p_four, meta=solver.meta if solver.started else None,
-    )  # fmt: skip
+    return _Solver(folder, rows, cols, p_four, compact, workers or os.cpu_count() or 1, None).estimate(
+        forward_only, max_age
+    )
 
 
 def _check(
@@ -321,6 +315,13 @@ class _Solver:
                 f"not {self.rows}x{self.cols} with p_four {self.p_four}: choose another folder"
             )
         return meta
+
+    def estimate(self, forward_only: bool, max_age: int | None) -> Estimate:
+        """What this solve still needs (what the folder holds already left out)."""
+        return estimate_solve(
+            self.rows, self.cols, compact=self.store.compact, forward_only=forward_only, max_age=max_age,
+            workers=self.workers, p_four=self.p_four, meta=self.meta if self.started else None,
+        )  # fmt: skip
 
     def start(self) -> None:
         """Write the progress file of a new folder, before any layer, so that a stop anywhere resumes."""

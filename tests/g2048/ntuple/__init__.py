@@ -1,4 +1,5 @@
-"""Tests of the n-tuple package (``plyground.g2048.ntuple``), one file per module; helpers for network files."""
+"""Tests of the n-tuple package (``plyground.g2048.ntuple``), one file per module; their network, settings and
+helpers for network files."""
 
 from __future__ import annotations
 
@@ -6,6 +7,20 @@ import json
 from pathlib import Path
 
 import numpy as np
+
+from plyground.g2048.ntuple import LearnSettings
+
+SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
+"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
+RADIX = 11
+"""The radix of a 3×3 network's tables (tiles up to 1024: exponents 0 to 10)."""
+TABLE = RADIX**3
+"""The weights of a 3-tuple's table on 3×3."""
+SETTINGS = LearnSettings(
+    rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
+    report_games=50, window=80,
+)  # fmt: skip
+"""A run of ``SMALL`` on 3×3: a row of the curve every 50 games, a checkpoint every 100."""
 
 
 def rewrite(path: Path, new_header: dict[str, object] | None = None, **arrays: np.ndarray) -> None:

@@ -8,20 +8,11 @@ import pytest
 
 from plyground.errors import CorruptFileError
 from plyground.g2048.ntuple import (
-    LearnSettings,
     TrainingRun,
     read_curve,
 )
 from plyground.g2048.ntuple.curve import Report, curve_csv, read_curve_and_tiles
-
-SMALL = (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (0, 0)))
-"""Two 3-tuples for 3×3 boards: 11**3 weights each (radix 11)."""
-
-
-SETTINGS = LearnSettings(
-    rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
-    report_games=50, window=80,
-)  # fmt: skip
+from tests.g2048.ntuple import SETTINGS
 
 
 def test_a_run_whose_curve_has_the_older_reach_columns_keeps_them(tmp_path: Path) -> None:

@@ -12,18 +12,7 @@ from plyground.errors import CorruptFileError
 from plyground.g2048.ntuple import (
     NTupleNetwork,
 )
-from tests.g2048.ntuple import header_of, rewrite
-
-SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
-
-
-RADIX = 11
-"""The radix of a 3×3 network's tables (tiles up to 1024: exponents 0 to 10)."""
-
-
-TABLE = RADIX**3
-"""The weights of a 3-tuple's table on 3×3."""
+from tests.g2048.ntuple import SMALL, TABLE, header_of, rewrite
 
 
 def test_save_and_load_round_trip_bit_for_bit(tmp_path: Path) -> None:

@@ -17,19 +17,8 @@ from plyground.g2048.ntuple import (
     default_tuples,
     network,
 )
-from tests.g2048.ntuple import header_of, rewrite
+from tests.g2048.ntuple import RADIX, SMALL, TABLE, header_of, rewrite
 from tests.naive import ntuple as naive_nt
-
-SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
-
-
-RADIX = 11
-"""The radix of a 3×3 network's tables (tiles up to 1024: exponents 0 to 10)."""
-
-
-TABLE = RADIX**3
-"""The weights of a 3-tuple's table on 3×3."""
 
 
 def test_the_default_4x4_network() -> None:

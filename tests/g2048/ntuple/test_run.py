@@ -22,15 +22,7 @@ from plyground.g2048.ntuple import (
     play_greedy_games,
     run,
 )
-
-SMALL = (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (0, 0)))
-"""Two 3-tuples for 3×3 boards: 11**3 weights each (radix 11)."""
-
-
-SETTINGS = LearnSettings(
-    rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
-    report_games=50, window=80,
-)  # fmt: skip
+from tests.g2048.ntuple import SETTINGS, SMALL
 
 
 def test_a_run_folder_holds_the_network_the_curve_and_the_settings(tmp_path: Path) -> None:

@@ -14,15 +14,7 @@ from plyground.g2048.ntuple import (
     TrainingRun,
     settings,
 )
-
-SMALL = (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (0, 0)))
-"""Two 3-tuples for 3×3 boards: 11**3 weights each (radix 11)."""
-
-
-SETTINGS = LearnSettings(
-    rows=3, cols=3, tuples=SMALL, alpha=0.05, seed=5, checkpoint_minutes=None, checkpoint_games=100,
-    report_games=50, window=80,
-)  # fmt: skip
+from tests.g2048.ntuple import SETTINGS
 
 
 @pytest.mark.parametrize(

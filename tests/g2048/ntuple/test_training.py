@@ -17,10 +17,8 @@ from plyground.g2048.ntuple import (
     training,
 )
 from plyground.g2048.solver import Solution, solve
+from tests.g2048.ntuple import SMALL
 from tests.naive import g2048 as naive
-
-SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,7 @@ from plyground.g2048.ntuple import (
     default_tuples,
     tuples,
 )
-
-SMALL = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (0, 0)]]
-"""Two 3-tuples for 3×3 boards: ``TABLE`` weights each."""
-
+from tests.g2048.ntuple import SMALL
 
 SIZES = [(r, c) for r in range(2, 5) for c in range(2, 5)]
 

@@ -1,12 +1,11 @@
 """The n-tuple network: a value for every board of its size, its use as an evaluator, greedy play.
 
-The method (tuples, symmetric images, stages, TD learning) is explained in
-:mod:`plyground.g2048.ntuple`; the kernels and the table layout in ``_ntuple_kernels.py``.
+The method (tuples, symmetric images, stages, TD learning) is explained on the docs' n-tuple
+page (``docs/ntuple.md``); the kernels and the table layout in ``_ntuple_kernels.py``.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from plyground.g2048.ntuple.training import (
     Tables,
     Training,
     check_count,
+    check_finite,
     check_seed,
     learn,
     results_arrays,
@@ -101,12 +101,7 @@ class NTupleNetwork(Evaluator):
             raise InvalidInputError(
                 f"{stages} stages of {size:,} weights make {size * stages:,}: at most {MAX_WEIGHTS:,} are allowed"
             )
-        if (
-            isinstance(initial_value, bool)
-            or not isinstance(initial_value, int | float)
-            or not math.isfinite(initial_value)
-        ):
-            raise InvalidInputError(f"initial_value must be a finite number, got {initial_value!r}")
+        check_finite(initial_value, "initial_value")
         self._weights = np.zeros(size * stages, dtype=np.float32)  # calloc'd: a stage costs nothing until used
         if initial_value:
             self._weights[:size].fill(initial_value / self._lookups.shape[0])

@@ -45,8 +45,8 @@ from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.ntuple.curve import RecentGames, Report, curve_csv, read_curve_and_tiles
 from plyground.g2048.ntuple.network import NTupleNetwork
-from plyground.g2048.ntuple.settings import LearnSettings, check_positive_int, check_steps, is_positive
-from plyground.g2048.ntuple.training import LearnStats
+from plyground.g2048.ntuple.settings import LearnSettings, check_steps
+from plyground.g2048.ntuple.training import LearnStats, check_positive_int, is_positive
 from plyground.g2048.ntuple.tuples import Cell
 
 __all__ = ["TrainingRun", "evaluation_seed", "play_greedy_games"]

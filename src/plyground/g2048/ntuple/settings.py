@@ -10,7 +10,15 @@ from typing import Any
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
 from plyground.g2048.ntuple.network import NTupleNetwork
-from plyground.g2048.ntuple.training import MAX_HORIZON, check_expected_updates, check_lambda, check_restarts
+from plyground.g2048.ntuple.training import (
+    MAX_HORIZON,
+    check_expected_updates,
+    check_finite,
+    check_lambda,
+    check_positive_int,
+    check_restarts,
+    is_positive,
+)
 from plyground.g2048.ntuple.tuples import Tuples, check_stage_tiles, check_tuples, default_tuples
 
 __all__ = ["LearnSettings", "check_steps", "default_horizon"]
@@ -92,9 +100,7 @@ class LearnSettings:
         check_p_four(self.p_four)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 1 << 64:
             raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
-        value = self.initial_value
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise InvalidInputError(f"initial_value must be a finite number, got {value!r}")
+        check_finite(self.initial_value, "initial_value")
         if self.checkpoint_minutes is not None and not is_positive(self.checkpoint_minutes):
             raise InvalidInputError(f"checkpoint_minutes must be a positive number, got {self.checkpoint_minutes!r}")
         if self.checkpoint_games is not None:
@@ -183,14 +189,3 @@ def check_steps(steps: Any) -> tuple[tuple[int, float], ...]:
             raise InvalidInputError(f"alpha steps must be by increasing games, got {games} after {checked[-1][0]}")
         checked.append((games, float(alpha)))
     return tuple(checked)
-
-
-def is_positive(value: Any) -> bool:
-    """Whether ``value`` is a finite number above 0 (not a bool)."""
-    return not isinstance(value, bool) and isinstance(value, int | float) and 0 < value < math.inf
-
-
-def check_positive_int(value: Any, name: str) -> None:
-    """Refuse a ``value`` that is not an integer of at least 1 (the message names it ``name``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")

@@ -33,9 +33,12 @@ __all__ = [
     "Training",
     "check_count",
     "check_expected_updates",
+    "check_finite",
     "check_lambda",
+    "check_positive_int",
     "check_restarts",
     "check_seed",
+    "is_positive",
     "learn",
 ]
 
@@ -113,6 +116,23 @@ def check_count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def check_positive_int(value: Any, name: str) -> None:
+    """Refuse a ``value`` that is not an integer of at least 1 (the message names it ``name``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+
+
+def is_positive(value: Any) -> bool:
+    """Whether ``value`` is a finite number above 0 (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 < value < math.inf
+
+
+def check_finite(value: Any, name: str) -> None:
+    """Refuse a ``value`` that is not a finite number (the message names it ``name``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInputError(f"{name} must be a finite number, got {value!r}")
 
 
 def check_seed(seed: int | None) -> int:
@@ -249,7 +269,7 @@ def learn(
     restarts = check_restarts(restarts)
     batch = check_count(batch, "batch", 1)
     workers = check_count(workers, "workers", 1)
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < math.inf:
+    if not is_positive(alpha):
         raise InvalidInputError(f"alpha must be a positive number, got {alpha!r}")
     p_four = check_p_four(p_four)
     if not isinstance(expected, bool):
