@@ -20,9 +20,7 @@ import pytest
 
 from plyground.apps.web.server import create_app
 from plyground.g2048 import Board, Game
-from plyground.kinrow import State
-from plyground.kinrow.players import RandomPlayer
-from tests.apps.web.test_api import tiny_network
+from tests.apps.web.test_api import scripted_win_seed, tiny_network
 
 uvicorn = pytest.importorskip("uvicorn")
 
@@ -255,21 +253,6 @@ def test_two_pages_play_independent_games(new_page: Callable[[str], Any]) -> Non
     press(first, one["legal"][0], 1)
     time.sleep(0.2)
     assert state_2048(second)["moves"] == 0 and shown_board(second) == two["board"]
-
-
-def scripted_win_seed(n: int, k: int, line: list[tuple[int, int]]) -> int:
-    """A seed with which the random opponent never takes a cell of ``line`` while the person plays it in order."""
-    for seed in range(200):
-        state, player = State(n, k), RandomPlayer(seed)
-        for row, col in line:
-            state.play(state.index(row, col))
-            if state.is_over:
-                return seed
-            reply = player.choose(state)
-            if state.coords(reply) in line:
-                break
-            state.play(reply)
-    raise AssertionError("no seed found")
 
 
 def start_kinrow(page: Any, *, n: int, k: int, opponent: str, first: str = "human", ai_ms: int = 300) -> None:
