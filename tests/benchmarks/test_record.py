@@ -8,29 +8,18 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.benchmarks import BENCHMARKS, load_common
 
-
-def _load_common() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmarks_common", BENCHMARKS / "_common.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-common = _load_common()
+common = load_common()
 RESULTS = {"rows": [{"size": "3x3", "seconds": 1.5}], "matches": True}
 
 

@@ -13,7 +13,6 @@ a machine without it; the runs with it are skipped where it (or a C compiler) is
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -26,22 +25,15 @@ from typing import Any
 
 import pytest
 
+from tests.benchmarks import BENCHMARKS, load_common
+
 ROOT = Path(__file__).resolve().parents[2]
-BENCHMARKS = ROOT / "benchmarks"
 TIMEOUT_S = 300
 """A script taking longer hangs: at these settings each takes seconds (minutes only where the
 numba cache is empty and its kernels compile)."""
 
 
-def _load_common() -> Any:
-    spec = importlib.util.spec_from_file_location("benchmarks_common_for_scripts", BENCHMARKS / "_common.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-common = _load_common()
+common = load_common()
 
 
 @dataclass(frozen=True)

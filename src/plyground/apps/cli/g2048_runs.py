@@ -29,6 +29,7 @@ from plyground.apps.cli.options import (
     RowsOption,
     SchedulerOption,
     SeedOption,
+    WeightsOption,
     backend_from_options,
     cols_option,
     depth_option,
@@ -61,9 +62,7 @@ def bench(
     rows: RowsOption = 4,
     cols: ColsOption = 4,
     p_four: PFourOption = 0.1,
-    weights: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="A weights file (default: the shipped weights).")
-    ] = None,
+    weights: WeightsOption = None,
     workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
