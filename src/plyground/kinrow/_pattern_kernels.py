@@ -34,12 +34,14 @@ enough to tell an exact five from an overline.
 * ``pat`` - uint8 ``[2, n*n*4]``: ``tables[p][keys]`` for player ``p + 1``, valid on empty cells;
 * ``near`` - int32 ``[n*n]``: stones at distance 1 or 2 along the four lines (candidate moves);
 * ``cnt`` - int32 ``[2, NPAT]``: for each player, how many (empty cell, direction) pairs
-  have each code; ``tot`` - int64 ``[2]``: the sum of ``weights[code]`` over those pairs;
+  have each code; ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
+  ``weights[p, combination]``, the worth of the cell's four codes together (the
+  *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
 * ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones (``zob[cell, player]``).
 
 Static arrays: ``nbr`` - int32 ``[n*n*4*10]``, the cell at each slot of each key (-1 off
 the board); ``tables`` - uint8 ``[2, 2**20]``, the tables of X and O under the rule;
-``weights`` - int64 ``[NPAT]``. Placing or removing a stone changes forty keys (ten per
+``weights`` - int64 ``[2, NPAT**4]``. Placing or removing a stone changes forty keys (ten per
 direction), and their codes, counts and totals: a few hundred operations.
 
 Kernels do no validation; :mod:`plyground.kinrow.patterns` does. Twins in ``tests/naive/patterns.py``.
@@ -71,7 +73,7 @@ def _readonly(dtype: types.Type, ndim: int) -> types.Array:
 BOARD = (
     types.int8[::1], types.uint32[::1], types.uint8[:, ::1], types.int32[::1], types.int32[:, ::1],
     types.int64[::1], types.uint64[::1],
-    _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 1), _readonly(types.uint64, 2),
+    _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 2), _readonly(types.uint64, 2),
 )  # fmt: skip
 """The numba types of the board arrays, in the order every board kernel takes them (the last four read-only)."""
 
@@ -146,6 +148,15 @@ def _fill_table(k, own, exact, table, order):
             table[key] = NONE
 
 
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64))
+def _combination(pat, side, cell):
+    """The combination number of player ``side``'s (0 or 1) four codes on ``cell``."""
+    base = cell * 4
+    return ((np.int64(pat[side, base]) * NPAT + pat[side, base + 1]) * NPAT + pat[side, base + 2]) * NPAT + pat[
+        side, base + 3
+    ]
+
+
 @kernel("void(i8, i4[::1])")
 def _build_neighbours(n, nbr):
     """Fill ``nbr`` with the cell at each slot of each line key of the n×n board (-1 off the board)."""
@@ -176,7 +187,7 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
             key = 0
             for s in range(SLOTS):
                 t = nbr[(cell * 4 + d) * SLOTS + s]
-                v = WALL if t < 0 else cells[t]
+                v = WALL if t < 0 else np.int64(cells[t])
                 key |= v << (2 * s)
                 if t >= 0 and 3 <= s <= 6 and (cells[t] == 1 or cells[t] == 2):
                     near[cell] += 1
@@ -191,7 +202,8 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
                 pat[side, cell * 4 + d] = code
                 if v == 0:
                     cnt[side, code] += 1
-                    tot[side] += weights[code]
+            if v == 0:
+                tot[side] += weights[side, _combination(pat, side, cell)]
 
 
 @kernel(types.void(*BOARD, types.int64, types.int64))
@@ -199,9 +211,8 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
     """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
     for side in range(2):
         for d in range(4):
-            code = pat[side, cell * 4 + d]
-            cnt[side, code] -= 1
-            tot[side] -= weights[code]
+            cnt[side, pat[side, cell * 4 + d]] -= 1
+        tot[side] -= weights[side, _combination(pat, side, cell)]
     cells[cell] = player
     hsh[0] ^= zob[cell, player]
     for d in range(4):
@@ -220,16 +231,17 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
                     old = pat[side, index]
                     new = tables[side, key]
                     if old != new:
+                        before = weights[side, _combination(pat, side, t)]
                         pat[side, index] = new
                         cnt[side, old] -= 1
                         cnt[side, new] += 1
-                        tot[side] += weights[new] - weights[old]
+                        tot[side] += weights[side, _combination(pat, side, t)] - before
 
 
 @kernel(types.void(*BOARD, types.int64))
 def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell):
     """Take the stone off ``cell``: the exact inverse of :func:`_place`."""
-    player = cells[cell]
+    player = np.int64(cells[cell])
     cells[cell] = 0
     hsh[0] ^= zob[cell, player]
     for d in range(4):
@@ -248,13 +260,14 @@ def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ce
                     old = pat[side, index]
                     new = tables[side, key]
                     if old != new:
+                        before = weights[side, _combination(pat, side, t)]
                         pat[side, index] = new
                         cnt[side, old] -= 1
                         cnt[side, new] += 1
-                        tot[side] += weights[new] - weights[old]
+                        tot[side] += weights[side, _combination(pat, side, t)] - before
     for side in range(2):
         for d in range(4):
             code = tables[side, keys[cell * 4 + d]]
             pat[side, cell * 4 + d] = code
             cnt[side, code] += 1
-            tot[side] += weights[code]
+        tot[side] += weights[side, _combination(pat, side, cell)]

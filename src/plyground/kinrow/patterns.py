@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.rules import Rule
 
-__all__ = ["DIRECTIONS", "WEIGHTS", "Pattern", "PatternBoard", "pattern_table", "tables_for"]
+__all__ = ["DIRECTIONS", "Pattern", "PatternBoard", "combination_value", "combination_values", "pattern_table", "tables_for"]
 
 MAX_K = 5
 """The longest line the tables know: a key sees five cells on each side."""
@@ -54,9 +55,49 @@ class Pattern(enum.IntEnum):
     OL = P.OL
 
 
-WEIGHTS = np.array([0, 1, 2, 5, 12, 20, 60, 70, 400, 2000, 0], dtype=np.int64)
-"""The worth of one (empty cell, direction) pair of each code to its player, for the evaluation."""
-WEIGHTS.setflags(write=False)
+_SINGLE = (0, 1, 2, 4, 10, 12, 40, 50, 0, 0, 0)
+"""The worth of one code on its own (the fours and fives are worth more, below)."""
+
+
+def combination_value(codes: tuple[int, ...], *, forbidden: bool = False) -> int:
+    """The worth, for the evaluation and the move order, of an empty cell where a player's four codes are ``codes``.
+
+    ``forbidden``: the player is black under renju, for whom an overline, two fours or two
+    open threes on one cell make a forbidden move (worth nothing here; the search checks).
+    """
+    fives = codes.count(Pattern.F5)
+    open_fours = codes.count(Pattern.F4)
+    fours = codes.count(Pattern.B4)
+    open_threes = codes.count(Pattern.F3)
+    if fives:
+        return 10_000
+    if forbidden and (Pattern.OL in codes or open_fours + fours >= 2 or open_threes >= 2):
+        return 0
+    if open_fours or fours >= 2:
+        return 6_000
+    if fours and open_threes:
+        return 4_000
+    if open_threes >= 2:
+        return 2_500
+    total = sum(_SINGLE[code] for code in codes)
+    if sum(code >= Pattern.B3 for code in codes) >= 2:
+        total += 100
+    return total
+
+
+def combination_values(rule: Rule = Rule.FREESTYLE) -> npt.NDArray[np.int64]:
+    """:func:`combination_value` of every combination of four codes, for X (row 0) and O (row 1) under ``rule``."""
+    return _combination_values(Rule(rule))
+
+
+@functools.cache
+def _combination_values(rule: Rule) -> npt.NDArray[np.int64]:
+    out = np.zeros((2, P.NPAT**4), dtype=np.int64)
+    for index, codes in enumerate(itertools.product(range(P.NPAT), repeat=4)):
+        out[0, index] = combination_value(codes, forbidden=rule is Rule.RENJU)
+        out[1, index] = combination_value(codes)
+    out.setflags(write=False)
+    return out
 
 
 @functools.cache
@@ -109,7 +150,8 @@ class PatternBoard:
 
     Args:
         state: the position (its stones, blocked cells, k and rule); the board is a copy.
-        weights: the worth of each code (default :data:`WEIGHTS`), summed into :meth:`total`.
+        weights: the worth of each combination of four codes for X and O (default:
+            :func:`combination_values` of the rule), summed over the empty cells into :meth:`total`.
         tables: the ``[2, 2**20]`` tables to read codes from (default: :func:`tables_for` the
             state's k and rule; tests give others).
 
@@ -138,7 +180,9 @@ class PatternBoard:
         self.hsh = np.zeros(1, dtype=np.uint64)
         self.nbr = neighbours(n)
         self.tables = tables_for(self.k, self.rule) if tables is None else np.ascontiguousarray(tables, np.uint8)
-        self.weights = WEIGHTS if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+        self.weights = (
+            combination_values(self.rule) if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+        )
         self.zob = zobrist(n)
         P._init_board(*self.arrays())
 
@@ -170,7 +214,7 @@ class PatternBoard:
         return int(self.cnt[player - 1, int(pattern)])
 
     def total(self, player: int) -> int:
-        """The sum of the weights of ``player``'s codes over the empty cells."""
+        """The worth of ``player``'s code combinations, summed over the empty cells."""
         return int(self.tot[player - 1])
 
     @property
