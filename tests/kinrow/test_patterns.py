@@ -91,7 +91,7 @@ def check(board: PatternBoard, tables: np.ndarray, weights: np.ndarray) -> None:
     n = board.n
     cells = board.cells.tolist()
     codes = [[0] * (n * n * 4) for _ in range(2)]
-    counts = np.zeros((2, P.NPAT), dtype=np.int64)
+    counts = np.zeros((2, P.NPAT + 1), dtype=np.int64)
     totals = [0, 0]
     for cell in range(n * n):
         for d in range(4):
@@ -105,7 +105,9 @@ def check(board: PatternBoard, tables: np.ndarray, weights: np.ndarray) -> None:
         if cells[cell] == 0:
             for side in range(2):
                 c0, c1, c2, c3 = codes[side][cell * 4 : cell * 4 + 4]
-                totals[side] += int(weights[side, ((c0 * 11 + c1) * 11 + c2) * 11 + c3])
+                value = int(weights[side, ((c0 * 11 + c1) * 11 + c2) * 11 + c3])
+                totals[side] += value
+                counts[side, P.HOT] += value >= P.HOT_VALUE
     assert board.cnt.tolist() == counts.tolist()
     assert board.tot.tolist() == totals
     assert board.near.tolist() == naive.near_counts(cells, n)
@@ -121,7 +123,7 @@ def test_the_board_keeps_its_codes_through_place_and_remove(game: tuple[State, l
     state, cells = game
     rng = np.random.default_rng(seed)
     tables = rng.integers(0, P.NPAT, size=(2, P.KEYS), dtype=np.uint8)
-    weights = rng.integers(-50, 1000, size=(2, P.NPAT**4), dtype=np.int64)
+    weights = rng.integers(-50, 2 * P.HOT_VALUE, size=(2, P.NPAT**4), dtype=np.int64)
     rnd = random.Random(seed)
     board = PatternBoard(state, weights, tables=tables)
     check(board, tables, weights)

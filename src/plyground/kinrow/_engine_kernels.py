@@ -23,19 +23,23 @@ table first, then the two killer moves of the ply, then by score plus history. M
 after the first few are searched one ply shallower (late-move reduction) and again at
 full depth if they beat alpha.
 
-**Evaluation** at depth 0: the weights of the player's codes over the empty cells minus
-the opponent's (``tot``), plus a bonus for the move.
+**Evaluation** at depth 0: the worth of the player's code combinations over the empty
+cells minus the opponent's (``tot``), plus a bonus for the move, and a large one when the
+player can make a double threat that no four of the opponent comes before (:func:`_evaluate`).
 
 **Transposition table**: ``tk`` uint64 keys and ``td`` int64 entries (value: 32 bits,
-move: 16, depth: 8, bound: 2), indexed by the low bits of the key, replaced when the new
+move + 1: 16, depth + 32: 8, bound: 2, generation: 6), indexed by the low bits of the key, replaced when the new
 entry is as deep or the old one is from an earlier search (``generation``).
 
 Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n]``,
 ``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
-``params`` int64 ``[width, generation, leaf VCF depth, threat plies]``, and the threat
-solver's arrays (:mod:`plyground.kinrow._threat_kernels`).
+``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth]``
+(``reduce`` 0: no late-move reduction; ``same depth`` 1: table values are reused only at
+the depth they were searched to, so that the search equals a plain minimax over the same
+moves when ``width`` holds them all), and the threat solver's arrays
+(:mod:`plyground.kinrow._threat_kernels`).
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
 VCF solver looks for a win by fours (to ``leaf VCF depth`` moves); when the opponent
@@ -52,7 +56,7 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, _combination, _place, _remove
+from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, HOT, _combination, _place, _remove
 from plyground.kinrow._threat_kernels import _vcf
 
 WIN = 100_000_000
@@ -60,9 +64,11 @@ MAX_PLY = 128
 WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
-WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES = 0, 1, 2, 3
+WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH = range(6)
 EXACT, LOWER, UPPER = 0, 1, 2
 TEMPO = 30
+HOT_BONUS = 3_000
+DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (late-move reduction)."""
 
@@ -75,8 +81,18 @@ _SEARCH = (
 
 @kernel(types.int64(*BOARD, types.int64))
 def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player):
-    """The static value of the position for ``player`` (to move)."""
-    return tot[player - 1] - tot[2 - player] + TEMPO
+    """The static value of the position for ``player`` (to move).
+
+    The worth of the player's code combinations minus the opponent's, plus :data:`TEMPO`,
+    plus :data:`HOT_BONUS` when the player can make a double threat and the opponent has
+    no four to play first.
+    """
+    me = player - 1
+    you = 2 - player
+    value = tot[me] - tot[you] + TEMPO
+    if cnt[me, HOT] > 0 and cnt[you, B4] == 0 and cnt[you, F4] == 0:
+        value += HOT_BONUS
+    return value
 
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64))
@@ -166,9 +182,9 @@ def _negamax(
         value = np.int64(np.int32(entry & 0xFFFFFFFF))
         hash_move = (entry >> 32) & 0xFFFF
         hash_move = hash_move - 1
-        entry_depth = (entry >> 48) & 0xFF
+        entry_depth = ((entry >> 48) & 0xFF) - DEPTH_OFFSET
         bound = (entry >> 56) & 0x3
-        if ply > 0 and entry_depth >= depth:
+        if ply > 0 and (entry_depth == depth or (entry_depth > depth and params[SAME_DEPTH] == 0)):
             if value >= WON:
                 value -= ply
             elif value <= -WON:
@@ -242,7 +258,7 @@ def _negamax(
             )  # fmt: skip
         else:
             reduced = next_depth
-            if i >= 3 and next_depth >= 2 and quiet and not forced:
+            if i >= 3 and next_depth >= 2 and quiet and not forced and params[REDUCE] != 0:
                 reduced = next_depth - 1
             value = -_negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
@@ -281,14 +297,14 @@ def _negamax(
         stored += ply
     elif stored <= -WON:
         stored -= ply
-    old_depth = (td[slot] >> 48) & 0xFF
+    old_depth = ((td[slot] >> 48) & 0xFF) - DEPTH_OFFSET
     old_generation = (td[slot] >> 58) & 0x3F
     if tk[slot] != key or depth >= old_depth or old_generation != params[GENERATION] & 0x3F:
         tk[slot] = key
         td[slot] = (
             (np.int64(stored) & 0xFFFFFFFF)
             | (np.int64(best_move + 1) << 32)
-            | (np.int64(max(depth, 0)) << 48)
+            | (np.int64(depth + DEPTH_OFFSET) << 48)
             | (np.int64(bound) << 56)
             | (np.int64(params[GENERATION] & 0x3F) << 58)
         )

@@ -33,8 +33,9 @@ enough to tell an exact five from an overline.
   cell (empty or not);
 * ``pat`` - uint8 ``[2, n*n*4]``: ``tables[p][keys]`` for player ``p + 1``, valid on empty cells;
 * ``near`` - int32 ``[n*n]``: stones at distance 1 or 2 along the four lines (candidate moves);
-* ``cnt`` - int32 ``[2, NPAT]``: for each player, how many (empty cell, direction) pairs
-  have each code; ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
+* ``cnt`` - int32 ``[2, NPAT + 1]``: for each player, how many (empty cell, direction) pairs
+  have each code, and in column ``HOT`` how many empty cells are *hot* (a combination worth
+  at least ``HOT_VALUE``: a move there makes a double threat); ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
   ``weights[p, combination]``, the worth of the cell's four codes together (the
   *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
 * ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones (``zob[cell, player]``).
@@ -57,6 +58,9 @@ from plyground._jit import kernel
 
 NONE, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL = range(11)
 NPAT = 11
+HOT = NPAT
+"""The column of ``cnt`` that counts a player's *hot* cells: empty cells whose combination is worth ``HOT_VALUE`` or more."""
+HOT_VALUE = 2_500
 SLOTS = 10
 KEY_BITS = 2 * SLOTS
 KEYS = 1 << KEY_BITS
@@ -203,7 +207,10 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
                 if v == 0:
                     cnt[side, code] += 1
             if v == 0:
-                tot[side] += weights[side, _combination(pat, side, cell)]
+                value = weights[side, _combination(pat, side, cell)]
+                tot[side] += value
+                if value >= HOT_VALUE:
+                    cnt[side, HOT] += 1
 
 
 @kernel(types.void(*BOARD, types.int64, types.int64))
@@ -212,7 +219,10 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
     for side in range(2):
         for d in range(4):
             cnt[side, pat[side, cell * 4 + d]] -= 1
-        tot[side] -= weights[side, _combination(pat, side, cell)]
+        value = weights[side, _combination(pat, side, cell)]
+        tot[side] -= value
+        if value >= HOT_VALUE:
+            cnt[side, HOT] -= 1
     cells[cell] = player
     hsh[0] ^= zob[cell, player]
     for d in range(4):
@@ -235,7 +245,12 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
                         pat[side, index] = new
                         cnt[side, old] -= 1
                         cnt[side, new] += 1
-                        tot[side] += weights[side, _combination(pat, side, t)] - before
+                        after = weights[side, _combination(pat, side, t)]
+                        tot[side] += after - before
+                        if before >= HOT_VALUE:
+                            cnt[side, HOT] -= 1
+                        if after >= HOT_VALUE:
+                            cnt[side, HOT] += 1
 
 
 @kernel(types.void(*BOARD, types.int64))
@@ -264,10 +279,18 @@ def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ce
                         pat[side, index] = new
                         cnt[side, old] -= 1
                         cnt[side, new] += 1
-                        tot[side] += weights[side, _combination(pat, side, t)] - before
+                        after = weights[side, _combination(pat, side, t)]
+                        tot[side] += after - before
+                        if before >= HOT_VALUE:
+                            cnt[side, HOT] -= 1
+                        if after >= HOT_VALUE:
+                            cnt[side, HOT] += 1
     for side in range(2):
         for d in range(4):
             code = tables[side, keys[cell * 4 + d]]
             pat[side, cell * 4 + d] = code
             cnt[side, code] += 1
-        tot[side] += weights[side, _combination(pat, side, cell)]
+        value = weights[side, _combination(pat, side, cell)]
+        tot[side] += value
+        if value >= HOT_VALUE:
+            cnt[side, HOT] += 1

@@ -75,6 +75,24 @@ def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights,
     return -1
 
 
+@kernel(types.void(*BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64))
+def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply):
+    """Write the line of an open four of ``player`` (it has an ``F4`` cell): the four, a block, the five."""
+    me = player - 1
+    size = cells.shape[0]
+    for cell in range(size):
+        if cells[cell] == 0 and _best_code(pat, me, cell) == F4:
+            _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+            first = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+            second = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, first)
+            _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+            line[ply] = cell
+            line[ply + 1] = first
+            line[ply + 2] = second
+            stats[LENGTH] = ply + 3
+            return
+
+
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64))
 def _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply):
     """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``."""
@@ -100,11 +118,8 @@ def _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, f
         if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
             return 0  # two fives to stop: the defender wins
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
-        for cell in range(size):
-            if cells[cell] == 0 and _best_code(pat, me, cell) == F4:
-                line[ply] = cell
-                stats[LENGTH] = ply + 1
-                return 1
+        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        return 1
     for cell in range(size):
         if only >= 0 and cell != only:
             continue
@@ -182,11 +197,8 @@ def _vct(
             return 0
     threes = cnt[you, F4] == 0 and only < 0
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
-        for cell in range(size):
-            if cells[cell] == 0 and _best_code(pat, me, cell) == F4:
-                line[ply] = cell
-                stats[LENGTH] = ply + 1
-                return 1
+        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        return 1
     replies = np.empty(size, dtype=np.int32)
     for cell in range(size):
         if only >= 0 and cell != only:

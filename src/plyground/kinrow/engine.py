@@ -23,6 +23,7 @@ the best move of the deepest finished iteration.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
@@ -59,6 +60,32 @@ LEAF_VCF_DEPTH = 4
 """Attacker moves of the VCF tried at the search's leaves."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How the engine searches (the defaults are the tuned ones).
+
+    Attributes:
+        width: moves searched at each node below the root (all of them at the root).
+        vcf_depth: attacker moves a VCF may take at the root.
+        vct_depth: attacker moves a VCT may take.
+        vct_share: of the time per move, the share our VCT may take.
+        defence_nodes: nodes of each VCT search that checks whether a move stops the
+            opponent's VCT (0: no such check).
+        leaf_vcf: attacker moves of the VCF tried at the search's leaves (0: none).
+        threat_plies: how far past its depth the search follows the defences against an open three.
+        next_depth_share: no deeper iteration starts once this share of the time is spent.
+    """
+
+    width: int = WIDTH
+    vcf_depth: int = VCF_DEPTH
+    vct_depth: int = VCT_DEPTH
+    vct_share: float = VCT_SHARE
+    defence_nodes: int = DEFENCE_BUDGET
+    leaf_vcf: int = LEAF_VCF_DEPTH
+    threat_plies: int = THREAT_PLIES
+    next_depth_share: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -114,16 +141,20 @@ class Engine:
         time_ms: float | None = None,
         depth: int | None = None,
         memory: int = DEFAULT_MEMORY,
-        width: int = WIDTH,
+        width: int | None = None,
+        settings: EngineSettings | None = None,
         time_budget: float | None = None,
     ) -> None:
         self._time_ms = resolve_time_ms(time_ms, time_budget)
         self._depth = _check_depth(depth)
         if self._time_ms is None and self._depth is None:
             raise InvalidInputError("the engine needs a time per move, a depth or both")
-        if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 400:
-            raise InvalidInputError(f"width must be an integer from 1 to 400, got {width!r}")
-        self.width = width
+        settings = settings or EngineSettings()
+        if width is not None:
+            settings = dataclasses.replace(settings, width=width)
+        if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
+            raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
+        self.settings = settings
         self.last: EngineInfo | None = None
         self._memory = DEFAULT_MEMORY
         self.set_memory(memory)
@@ -270,10 +301,11 @@ class Engine:
         deadline: float | None,
     ) -> int:
         size = state.n * state.n
+        settings = self.settings
         arrays = board.arrays()
         renju = board.rule is Rule.RENJU
         nodes = 0
-        line = np.zeros(E.MAX_PLY + 2 * VCF_DEPTH + 8, dtype=np.int32)
+        line = np.zeros(E.MAX_PLY + 2 * max(settings.vcf_depth, settings.vct_depth) + 8, dtype=np.int32)
         threat_stats = np.zeros(2, dtype=np.int64)
         never = np.zeros(1, dtype=np.uint8)
 
@@ -284,7 +316,7 @@ class Engine:
         # 2. our VCF (the threat solver does not know forbidden moves: not for black in renju)
         if not (renju and me == 1):
             threat_stats[:] = 0
-            found = T._vcf(*arrays, fk, fd, line, never, threat_stats, me, VCF_DEPTH, 0)
+            found = T._vcf(*arrays, fk, fd, line, never, threat_stats, me, settings.vcf_depth, 0)
             nodes += int(threat_stats[T.NODES])
             if found:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
@@ -293,11 +325,11 @@ class Engine:
         ban = np.zeros(size, dtype=np.uint8)
         if not (renju and you == 1):
             threat_stats[:] = 0
-            if T._vcf(*arrays, fk, fd, line, never, threat_stats, you, VCF_DEPTH, 0):
+            if T._vcf(*arrays, fk, fd, line, never, threat_stats, you, settings.vcf_depth, 0):
                 for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, VCF_DEPTH, 0):
+                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
                         ban[cell] = 1
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)
@@ -307,9 +339,9 @@ class Engine:
                     ban[:] = 0  # every move loses to a VCF: let the search pick the longest resistance
             nodes += int(threat_stats[T.NODES])
         # 3b. the opponent's VCT: keep the moves that stop it, if any does
-        if not ban.any() and not (renju and you == 1) and not stop[0]:
+        if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
             threat_stats[:] = 0
-            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, VCT_DEPTH, 0, DEFENCE_BUDGET):
+            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes):
                 threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
                 nodes += int(threat_stats[T.NODES])
                 candidates = self._defences(board, me, you, threat)
@@ -317,7 +349,7 @@ class Engine:
                 for cell in candidates:
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if not T._vct(*arrays, fk, fd, line, stop, threat_stats, you, VCT_DEPTH, 0, DEFENCE_BUDGET):
+                    if not T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes):
                         keep.append(cell)
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)
@@ -330,8 +362,8 @@ class Engine:
         # 4. our VCT, within a share of the time
         if not (renju and me == 1) and not stop[0]:
             threat_stats[:] = 0
-            budget = 200_000 if deadline is None else int(max(1_000, 2_000_000 * VCT_SHARE * (deadline - start)))
-            found = T._vct(*arrays, fk, fd, line, stop, threat_stats, me, VCT_DEPTH, 0, budget)
+            budget = 200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
+            found = T._vct(*arrays, fk, fd, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
             nodes += int(threat_stats[T.NODES])
             if found and not stop[0]:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
@@ -343,7 +375,9 @@ class Engine:
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
-        params = np.array([self.width, self._generation, LEAF_VCF_DEPTH, THREAT_PLIES], dtype=np.int64)
+        params = np.array(
+            [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0], dtype=np.int64
+        )
         vstats = np.zeros(2, dtype=np.int64)
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
@@ -360,7 +394,7 @@ class Engine:
             best, value, finished = int(stats[E.BEST]), result, depth
             if abs(result) >= E.WON:
                 break
-            if deadline is not None and time.perf_counter() - start > 0.4 * (deadline - start):
+            if deadline is not None and time.perf_counter() - start > settings.next_depth_share * (deadline - start):
                 break  # the next depth would not finish
         if not (0 <= best < size and board.cells[best] == 0):
             raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")

@@ -55,13 +55,15 @@ class Pattern(enum.IntEnum):
     OL = P.OL
 
 
-_SINGLE = (0, 1, 2, 4, 10, 12, 40, 50, 0, 0, 0)
-"""The worth of one code on its own (the fours and fives are worth more, below)."""
+_SINGLE = (0, 0, 0, 1, 2, 3, 15, 25, 120, 0, 0)
+"""The worth of one code on its own: what the cell adds to the player's chances (fours and fives: below)."""
 
 
 def combination_value(codes: tuple[int, ...], *, forbidden: bool = False) -> int:
     """The worth, for the evaluation and the move order, of an empty cell where a player's four codes are ``codes``.
 
+    A move on a cell worth :data:`~plyground.kinrow._pattern_kernels.HOT_VALUE` or more
+    makes a double threat (two fours, a four and an open three, or two open threes).
     ``forbidden``: the player is black under renju, for whom an overline, two fours or two
     open threes on one cell make a forbidden move (worth nothing here; the search checks).
     """
@@ -78,10 +80,11 @@ def combination_value(codes: tuple[int, ...], *, forbidden: bool = False) -> int
     if fours and open_threes:
         return 4_000
     if open_threes >= 2:
-        return 2_500
+        return P.HOT_VALUE
     total = sum(_SINGLE[code] for code in codes)
-    if sum(code >= Pattern.B3 for code in codes) >= 2:
-        total += 100
+    strong = sum(code >= Pattern.F3 for code in codes)
+    if strong + sum(code == Pattern.B3 for code in codes) >= 2:
+        total += 20 * strong + 5
     return total
 
 
@@ -175,7 +178,7 @@ class PatternBoard:
         self.keys = np.zeros(n * n * 4, dtype=np.uint32)
         self.pat = np.zeros((2, n * n * 4), dtype=np.uint8)
         self.near = np.zeros(n * n, dtype=np.int32)
-        self.cnt = np.zeros((2, P.NPAT), dtype=np.int32)
+        self.cnt = np.zeros((2, P.NPAT + 1), dtype=np.int32)
         self.tot = np.zeros(2, dtype=np.int64)
         self.hsh = np.zeros(1, dtype=np.uint64)
         self.nbr = neighbours(n)
