@@ -237,15 +237,15 @@ def test_the_human_mode_prints_every_position(capsys: pytest.CaptureFixture[str]
     assert out.count("a b c") == 2 and out.endswith(" 2 . X .\n 3 . . .\nO to move\n")
 
 
-def test_play_game_between_plyground_players() -> None:
+def test_play_episode_between_plyground_players() -> None:
     first = FirstLegalPlayer()
-    assert env_module.play_game(env_module.env(3, 3), {"player_0": first, "player_1": first}) == {
+    assert env_module.play_episode(env_module.env(3, 3), {"player_0": first, "player_1": first}) == {
         "player_0": 1.0,
         "player_1": -1.0,
     }
     game_env = env_module.env(5, 4)
     for seed in range(3):
-        totals = env_module.play_game(game_env, {"player_0": RandomPlayer(seed), "player_1": RandomPlayer(seed + 9)})
+        totals = env_module.play_episode(game_env, {"player_0": RandomPlayer(seed), "player_1": RandomPlayer(seed + 9)})
         result = game_env.unwrapped.game.result
         assert totals == {DRAW: {"player_0": 0.0, "player_1": 0.0}, X: {"player_0": 1.0, "player_1": -1.0}}.get(
             result, {"player_0": -1.0, "player_1": 1.0}
@@ -254,9 +254,9 @@ def test_play_game_between_plyground_players() -> None:
         assert replay.result == result
 
 
-def test_play_game_needs_a_player_for_each_agent() -> None:
+def test_play_episode_needs_a_player_for_each_agent() -> None:
     with pytest.raises(InvalidInputError, match="player_0 and player_1"):
-        env_module.play_game(env_module.env(3, 3), {"X": FirstLegalPlayer(), "O": FirstLegalPlayer()})
+        env_module.play_episode(env_module.env(3, 3), {"X": FirstLegalPlayer(), "O": FirstLegalPlayer()})
 
 
 DOCUMENTED = """from plyground.kinrow import env as kinrow_env

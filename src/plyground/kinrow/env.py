@@ -27,7 +27,7 @@ The game has no chance: ``reset(seed=s)`` seeds the environment's ``np_random``,
 after those moves, then ``{"random_moves": m}`` plays ``m`` random moves that do not end the game
 (fewer where only such moves are left); other keys are ignored, as PettingZoo's ``api_test`` requires.
 ``render_mode="ansi"`` makes :meth:`KinrowEnv.render` return the board as text, and ``"human"``
-prints it after every move. :func:`play_game` plays one game between plyground players.
+prints it after every move. :func:`play_episode` plays one game between plyground players.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without the extra
     raise DependencyNotInstalled(f"the PettingZoo environment needs pettingzoo: {install_command('marl')}") from None
 
-__all__ = ["AGENTS", "ENV_NAME", "KinrowEnv", "env", "play_game", "raw_env"]
+__all__ = ["AGENTS", "ENV_NAME", "KinrowEnv", "env", "play_episode", "raw_env"]
 
 ENV_NAME = "kinrow_v0"
 AGENTS = ("player_0", "player_1")
@@ -229,7 +229,7 @@ def env(n: int = 3, k: int = 3, *, render_mode: str | None = None) -> Any:
     return wrappers.OrderEnforcingWrapper(KinrowEnv(n, k, render_mode=render_mode))
 
 
-def play_game(
+def play_episode(
     game_env: Any,
     players: Mapping[str, Player],
     *,
@@ -249,7 +249,7 @@ def play_game(
         IllegalMoveError: a player chose a move that cannot be played.
 
     >>> from plyground.kinrow.players import FirstLegalPlayer
-    >>> play_game(env(3, 3), {"player_0": FirstLegalPlayer(), "player_1": FirstLegalPlayer()})
+    >>> play_episode(env(3, 3), {"player_0": FirstLegalPlayer(), "player_1": FirstLegalPlayer()})
     {'player_0': 1.0, 'player_1': -1.0}
     """
     if set(players) != set(AGENTS):
