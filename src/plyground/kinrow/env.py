@@ -63,7 +63,7 @@ Observation = dict[str, npt.NDArray[np.int8]]
 
 
 class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
-    """k-in-a-row on an n×n board (``n`` 3 to 19, ``k`` 3 to n stones in a row win) for two agents.
+    """k-in-a-row for two agents: k stones in a row win on an n×n board (``n`` and ``k`` as :class:`State` takes them).
 
     Raises:
         InvalidInputError: a bad ``n``, ``k`` or render mode.
