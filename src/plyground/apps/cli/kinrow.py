@@ -195,9 +195,9 @@ def play(
     last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
     """
     _check_k(n, k)
-    chosen = _check_rule(rule, k, opponent)
     budget = _time_ms(time_ms, time_budget, default=2000.0)
     _announce(opponent.value)
+    chosen = _check_rule(rule, k, opponent)  # after the compilation: importing the rules loads the board's kernels
     from plyground.kinrow.board import O, State, X
 
     ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)(seed)
@@ -314,9 +314,9 @@ def selfplay(
     a line, unless --quiet. Ctrl-C stops and prints the games finished so far (exit status 130).
     """
     _check_k(n, k)
-    chosen = _check_rule(rule, k, x, o)
     budget = _time_ms(time_ms, time_budget)
     _announce(x.value, o.value)
+    chosen = _check_rule(rule, k, x, o)  # after the compilation: importing the rules loads the board's kernels
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
