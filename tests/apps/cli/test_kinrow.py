@@ -307,7 +307,12 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
     ("args", "part"),
     [
         (["play", "--n", "2"], "'--n'"),
-        (["play", "--n", "20"], "'--n'"),
+        (["play", "--n", "21"], "'--n'"),
+        (["play", "--rule", "gomoku"], "unknown rule 'gomoku': the rules are freestyle (0), standard (1), renju (4)"),
+        (["play", "--rule", "renju", "--n", "15", "--k", "4"], "--rule renju is played with --k 5, got --k 4"),
+        (["play", "--rule", "renju", "--n", "15", "--k", "5"], "mcts plays free-style and standard, not renju"),
+        (["selfplay", "--rule", "4", "--x", "random"], "alphabeta plays free-style and standard, not renju"),
+        (["selfplay", "--rule", ""], "unknown rule ''"),
         (["play", "--k", "2"], "'--k'"),
         (["play", "--n", "5", "--k", "6"], "--k 6 is more than --n 5"),
         (["play", "--opponent", "deep_blue"], "'--opponent'"),
@@ -346,6 +351,27 @@ def test_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], arg
     assert status == 2
     assert out == ""
     assert_one_line_error(err, part)
+
+
+def test_play_renju_refuses_a_forbidden_point_and_asks_again(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    typed = "e3\ne4\nc5\nd5\ne5\ne1\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    args = ["--n", "15", "--k", "5", "--rule", "renju", "--opponent", "first_legal"]
+    status, out, err = run_cli(capsys, "kinrow", "play", *args)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("k-in-a-row on 15x15, 5 in a row wins (renju: X has forbidden points): you are X")
+    assert "e5 is forbidden to X under renju (double-three)" in lines
+    assert lines[-1] == "game left after 10 moves"
+
+
+def test_selfplay_under_the_standard_rule_on_a_20x20_board(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--n", "20", "--k", "5", "--rule", "standard", "--x", "random", "--o", "first_legal", "--games", "1"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args, "--seed", "3", "--quiet")
+    assert status == 0, err
+    assert "k-in-a-row 20x20, 5 in a row, standard: random vs first_legal" in out
 
 
 @pytest.mark.parametrize("args", [["kinrow"], ["kinrow", "--help"]])
