@@ -10,13 +10,16 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
 from plyground import __version__
-from plyground.apps import pbrain
+from plyground.apps import pbrain, pbrain_clock
 from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
+from plyground.errors import InvalidInputError
 from plyground.kinrow.board import O, State, X
 from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
@@ -307,6 +310,9 @@ def test_commands_are_case_insensitive_and_lf_is_accepted() -> None:
         ("INFO timeout_turn fast", "needs milliseconds"),
         ("INFO timeout_turn -5", "must not be negative"),
         ("INFO rule five", "INFO rule needs a number"),
+        ("INFO max_memory -1", "INFO max_memory needs a number of bytes (0: no limit), got '-1'"),
+        ("INFO max_memory lots", "INFO max_memory needs a number of bytes"),
+        ("INFO max_memory", "INFO max_memory needs a number of bytes"),
     ],
 )
 def test_malformed_commands_are_errors_and_the_brain_keeps_working(line: str, part: str) -> None:
@@ -509,8 +515,9 @@ def test_run_stops_at_the_end_of_the_input() -> None:
     assert out.getvalue() == "OK\r\n0,0\r\n"
 
 
-def test_docstring_examples() -> None:
-    result = doctest.testmod(pbrain)
+@pytest.mark.parametrize("module", [pbrain, pbrain_clock])
+def test_docstring_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -696,3 +703,158 @@ def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, endi
     assert status == 0
     assert seconds < 2  # the search stops in milliseconds; a Python process with numba takes 0.1-0.5 s to exit
     assert re.fullmatch(rb"\d+,\d+\r\n", answer), answer
+
+
+# -- the manager's time limits are kept whatever the player does -----------------------------------
+
+
+class Stubborn(FirstLegalPlayer):
+    """Sleeps ``seconds`` on every move, whatever its budget, and cannot be stopped."""
+
+    def __init__(self, seconds: float = 1.0) -> None:
+        super().__init__()
+        self.name = "stubborn"
+        self.sleep = seconds
+        self.searches = 0
+
+    def choose(self, state: State) -> int:
+        self.searches += 1
+        time.sleep(self.sleep)
+        return super().choose(state)
+
+
+def timed(manager: Manager, line: str) -> tuple[list[str], float]:
+    start = time.perf_counter()
+    answer = manager.send(line)
+    return answer, time.perf_counter() - start
+
+
+@pytest.mark.parametrize(
+    ("info", "limit"),
+    [
+        (["INFO timeout_turn 300"], 0.3),
+        (["INFO timeout_turn 1000"], 1.0),
+        (["INFO timeout_turn 5000", "INFO timeout_match 100000", "INFO time_left 400"], 0.4),  # the match clock
+    ],
+)
+def test_a_player_that_ignores_its_budget_is_stopped_within_the_limit(info: list[str], limit: float) -> None:
+    manager = Manager(Thinker)  # thinks 30 s unless stopped
+    assert manager.send("START 15") == ["OK"]
+    for line in info:
+        assert manager.send(line) == []
+    for turn in ("7,7", "8,8"):
+        answer, seconds = timed(manager, f"TURN {turn}")
+        assert len(answer) == 1 and re.fullmatch(r"\d+,\d+", answer[0]), answer  # its own move, stopped
+        assert limit - pbrain_clock.STOP_MARGIN_MS / 1000 - 0.02 < seconds < limit
+
+
+def test_the_limit_counts_from_when_the_line_was_read() -> None:
+    manager = Manager(Thinker)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO timeout_turn 500") == []
+    start = time.perf_counter()
+    manager.brain.feed("TURN 7,7\r\n", received=time.perf_counter() - 0.2)  # read 0.2 s ago, queued since
+    assert time.perf_counter() - start < 0.3
+    assert manager.out.getvalue().endswith("OK\r\n0,0\r\n")
+
+
+def test_a_player_that_cannot_be_stopped_is_overruled_within_the_limit() -> None:
+    manager = Manager(Stubborn)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO timeout_turn 300") == []
+    answer, seconds = timed(manager, "TURN 7,7")
+    assert seconds < 0.3
+    assert answer == ["MESSAGE stubborn did not answer in time: the brain plays 6,6", "6,6"]  # next to 7,7
+    answer, seconds = timed(manager, "TURN 8,7")  # forced: block nothing yet; next to the last stones
+    assert seconds < 0.3
+    assert answer[0].startswith("MESSAGE stubborn is still searching the previous move: the brain plays ")
+    time.sleep(1)  # its search ends, unheard
+    assert manager.send("INFO timeout_turn 5000") == []
+    answer, seconds = timed(manager, "TURN 0,14")
+    assert answer == ["0,0"] and 0.9 < seconds < 2  # its own move again, after its second
+    state = manager.brain.state
+    assert state is not None and len(state.history) == 6
+    player = manager.players[0]
+    assert isinstance(player, Stubborn) and player.searches == 2  # never two searches at once
+
+
+@pytest.mark.parametrize("player", [Thinker, lambda: Stubborn(5)])
+def test_end_while_thinking_is_answered_within_half_a_second(player: Callable[[], Player]) -> None:
+    out = io.StringIO()
+    read, write = os.pipe()
+    writer = os.fdopen(write, "w")
+    brain = Brain(player, os.fdopen(read, "r"), out)
+    thread = threading.Thread(target=brain.run, daemon=True)
+    thread.start()
+    writer.write("START 9\r\nINFO timeout_turn 30000\r\nTURN 4,4\r\n")
+    writer.flush()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    writer.write("END\r\n")
+    writer.flush()
+    thread.join(5)
+    assert time.perf_counter() - start < 0.5
+    assert out.getvalue().split("\r\n")[-2] in ("0,0", "3,3")
+    writer.close()
+
+
+# -- what the player says of its search, and its memory -------------------------------------------
+
+
+class Reporter(FirstLegalPlayer):
+    """The first legal move, with a report of a search (``last``) and a ``set_memory``."""
+
+    def __init__(self, value: float = 123.0, kind: str | None = "search") -> None:
+        super().__init__()
+        self.name = "reporter"
+        self.value, self.kind = value, kind
+        self.memory: list[int] = []
+        self.last: object = None
+
+    def choose(self, state: State) -> int:
+        move = super().choose(state)
+        pv = (move, state.index(8, 8), state.index(0, 1))
+        self.last = types.SimpleNamespace(
+            move=move, value=self.value, depth=9, nodes=45678, seconds=0.25, pv=pv, kind=self.kind
+        )
+        return move
+
+    def set_memory(self, max_memory: int) -> None:
+        if max_memory == 1:
+            raise InvalidInputError("1 byte is too little")
+        self.memory.append(max_memory)
+
+
+def test_the_search_report_is_a_message_before_the_move() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("TURN 7,7") == [
+        "MESSAGE depth 9 score 123 nodes 45678 kind search time 250ms pv 0,0 8,8 1,0",
+        "0,0",
+    ]
+    manager = Manager(lambda: Reporter(-0.123456, None))
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("BEGIN") == ["MESSAGE depth 9 score -0.1235 nodes 45678 time 250ms pv 0,0 8,8 1,0", "0,0"]
+
+
+def test_a_stale_or_missing_report_is_not_sent() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("START 15") == ["OK"]
+    player = manager.players[0]
+    assert isinstance(player, Reporter)
+    player.choose = lambda state: state.legal_moves()[0]  # type: ignore[method-assign]  # leaves last as it is
+    player.last = types.SimpleNamespace(move=99, value=1, depth=1, pv=())  # about another move
+    assert manager.send("TURN 7,7") == ["0,0"]
+    player.last = types.SimpleNamespace(iterations=10, nodes=3)  # an MCTS-like report: no depth, no pv
+    assert manager.send("TURN 7,8") == ["1,0"]
+
+
+def test_max_memory_reaches_the_player_and_the_players_of_later_games() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("INFO max_memory 83886080") == []  # before START: kept
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO max_memory 0") == []  # no limit
+    assert manager.send("START 9") == ["OK"]
+    assert [player.memory for player in manager.players if isinstance(player, Reporter)] == [[83886080, 0], [0]]
+    manager.error("INFO max_memory 1", "1 byte is too little")
+    assert manager.send("BEGIN")[-1] == "0,0"
