@@ -115,7 +115,7 @@ def test_text_and_moves() -> None:
     ("call", "error", "message"),
     [
         (lambda: State(2, 2), InvalidInputError, "n must be"),
-        (lambda: State(20, 5), InvalidInputError, "n must be"),
+        (lambda: State(21, 5), InvalidInputError, "n must be"),
         (lambda: State(5, 6), InvalidInputError, "k must be"),
         (lambda: State(3, 3).play(9), IllegalMoveError, "not a cell"),
         (lambda: State(3, 3).play(True), IllegalMoveError, "not a cell"),
@@ -123,7 +123,7 @@ def test_text_and_moves() -> None:
         (lambda: State(3, 3).undo(), NothingToUndoError, "no move"),
         (lambda: State(3, 3).parse_move("z9"), IllegalMoveError, "cannot read a move"),
         (lambda: State(3, 3).parse_move("d1"), IllegalMoveError, "off the 3x3 board"),
-        (lambda: State.parse("XX/OO", 3), InvalidBoardError, "square of 3 to 19"),
+        (lambda: State.parse("XX/OO", 3), InvalidBoardError, "square of 3 to 20"),
         (lambda: State.parse("X../.../..Q", 3), InvalidBoardError, "got 'Q'"),
         (lambda: State.parse("XXX/.../...", 3), InvalidBoardError, "X has 3 stones and O 0"),
         (lambda: State.parse("XXX/OOO/X..", 3), InvalidBoardError, "both X and O"),

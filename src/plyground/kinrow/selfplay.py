@@ -24,7 +24,7 @@ import numpy as np
 
 from plyground.core.seeding import resolve_seed
 from plyground.errors import InvalidInputError, PlayerError
-from plyground.kinrow.board import DRAW, EMPTY, O, State, X, player_name
+from plyground.kinrow.board import COLUMNS, DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.players import Player
 
 __all__ = [
@@ -73,7 +73,7 @@ class GameRecord:
     def name(self, move: int) -> str:
         """A move of this board as text, like ``c2``."""
         row, col = divmod(move, self.n)
-        return f"{'abcdefghijklmnopqrs'[col]}{row + 1}"
+        return f"{COLUMNS[col]}{row + 1}"
 
     def state(self) -> State:
         """The final position, replayed from the moves."""
