@@ -23,6 +23,7 @@ from plyground.errors import InvalidInputError
 from plyground.kinrow.board import O, State, X
 from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
+from plyground.kinrow.rules import Rule
 
 
 class Recorder(FirstLegalPlayer):
@@ -228,21 +229,56 @@ def test_budget_from_timeout() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "parts"),
+    ("value", "rule", "message"),
     [
-        ("1", ["MESSAGE", "exactly-five rule:", "free-style"]),
-        ("5", ["MESSAGE", "exactly-five and renju rules"]),
-        ("8", ["MESSAGE", "caro"]),
+        ("0", Rule.FREESTYLE, None),
+        ("2", Rule.FREESTYLE, None),  # continuous: blocked cells come with BOARD
+        ("1", Rule.STANDARD, None),
+        ("3", Rule.STANDARD, None),
+        ("4", Rule.RENJU, None),
+        ("5", Rule.RENJU, None),
+        ("8", Rule.STANDARD, "MESSAGE plyground does not support the caro rule: it plays standard (exactly five"),
+        ("12", Rule.RENJU, "MESSAGE plyground does not support the caro rule: it plays renju"),
     ],
 )
-def test_unsupported_rules_are_reported_and_play_goes_on(value: str, parts: list[str]) -> None:
+def test_info_rule_sets_the_rule_of_the_next_game_and_of_an_empty_one(
+    value: str, rule: Rule, message: str | None
+) -> None:
     manager = Manager()
-    assert manager.send("START 9") == ["OK"]
-    answer = manager.send(f"INFO rule {value}")
-    assert len(answer) == 1
-    for part in parts:
-        assert part in answer[0]
+    answer = manager.send(f"INFO rule {value}")  # before START
+    if message is None:
+        assert answer == []
+    else:
+        assert len(answer) == 1 and answer[0].startswith(message), answer
+    assert manager.send("START 15") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is rule
     assert manager.move("BEGIN") == (0, 0)
+    manager.send("INFO rule 0")
+    assert manager.brain.state is not None and manager.brain.state.rule is rule  # stones on the board: kept
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+    manager.send(f"INFO rule {value}")  # after START, on an empty board: at once
+    assert manager.brain.state is not None and manager.brain.state.rule is rule
+
+
+@pytest.mark.parametrize("rule", ["0", "1"])
+def test_an_overline_wins_only_under_free_style(rule: str) -> None:
+    manager = Manager()
+    assert manager.send(f"INFO rule {rule}") == []
+    assert manager.send("START 15") == ["OK"]
+    stones = [f"{x},5,2" for x in (0, 1, 2, 4, 5)] + [f"{x},9,1" for x in (0, 2, 4, 6, 8)]
+    assert manager.board(*stones) == ["0,0"]
+    if rule == "0":
+        manager.error("TURN 3,5", "the game is over after TURN 3,5: the opponent has won")
+    else:
+        assert manager.move("TURN 3,5") == (1, 0)  # six in a row: no win under the standard rule
+
+
+def test_renju_on_a_board_under_5_is_an_error() -> None:
+    manager = Manager()
+    assert manager.send("INFO rule 4") == []
+    manager.error("START 4", "renju is played with k = 5")
+    assert manager.send("START 5") == ["OK"]
 
 
 @pytest.mark.parametrize(
@@ -300,10 +336,11 @@ def test_commands_are_case_insensitive_and_lf_is_accepted() -> None:
         ("START 9.5", "START needs a board size"),
         ("START 0", "unsupported size 0"),
         ("START 2", "unsupported size 2"),
-        ("START 20", "unsupported size 20: plyground plays boards from 3 to 19"),
+        ("START 21", "unsupported size 21: plyground plays boards from 3 to 20"),
         ("START " + "9" * 5000, "unsupported size 99999999999999999999..."),
-        ("RECTSTART 10,12", "only square boards are supported"),
-        ("RECTSTART 20,20", "unsupported size 20"),
+        ("RECTSTART 10,21", "unsupported size 10,21"),
+        ("RECTSTART 2,12", "unsupported size 2,12"),
+        ("RECTSTART 21,21", "unsupported size 21"),
         ("RECTSTART 10", "RECTSTART needs width,height"),
         ("INFO", "INFO needs a key"),
         ("INFO timeout_turn", "INFO timeout_turn needs milliseconds"),
@@ -858,3 +895,67 @@ def test_max_memory_reaches_the_player_and_the_players_of_later_games() -> None:
     assert [player.memory for player in manager.players if isinstance(player, Reporter)] == [[83886080, 0], [0]]
     manager.error("INFO max_memory 1", "1 byte is too little")
     assert manager.send("BEGIN")[-1] == "0,0"
+
+
+# -- board sizes, rectangles, blocked cells, renju ----------------------------------------------------
+
+
+def test_start_20_and_rectangles_inside_a_square() -> None:
+    manager = Manager()
+    assert manager.send("START 20") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and (state.n, state.k, state.blocked) == (20, 5, frozenset())
+    assert manager.move("TURN 19,19") == (0, 0)
+    assert manager.send("RECTSTART 6,20") == ["OK"]  # 6 columns (x), 20 rows (y)
+    state = manager.brain.state
+    assert state is not None and state.n == 20 and len(state.blocked) == 14 * 20
+    assert all(state.coords(cell)[1] >= 6 for cell in state.blocked)
+    assert manager.move("BEGIN") == (0, 0)
+    assert [manager.move(f"TURN {x},0") for x in (1, 3)] == [(2, 0), (4, 0)]
+    assert manager.move("TURN 5,0") == (0, 1)  # not 6,0: outside the rectangle
+    manager.error("TURN 6,3", "TURN 6,3: off the 6x20 board")
+    manager.error("TURN 0,20", "off the 6x20 board")
+    assert manager.send("RESTART") == ["OK"]  # the same rectangle
+    state = manager.brain.state
+    assert state is not None and len(state.blocked) == 14 * 20 and state.history == ()
+    assert manager.send("RECTSTART 20,7") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and len(state.blocked) == 13 * 20
+    assert all(state.coords(cell)[0] >= 7 for cell in state.blocked)
+    assert manager.move("TURN 19,6") == (0, 0)
+    manager.error("TURN 0,7", "TURN 0,7: off the 20x7 board")
+
+
+def test_blocked_cells_of_board_are_the_states_and_add_to_the_rectangle() -> None:
+    manager = Manager()
+    assert manager.send("RECTSTART 10,9") == ["OK"]
+    assert manager.board("0,0,3", "1,0,3", "4,4,2") == ["2,0"]
+    state = manager.brain.state
+    assert state is not None and state.n == 10
+    assert state.blocked == {0, 1} | {row * 10 + col for row in range(10) for col in range(10) if row >= 9}
+    manager.error("TURN 0,0", "TURN 0,0: the cell is taken (blocked)")
+
+
+def test_renju_a_forbidden_point_of_the_brain_is_overruled_and_the_opponents_is_an_error() -> None:
+    manager = Manager(lambda: Failing(7 * 15 + 7))  # always 7,7
+    assert manager.send("INFO rule 4") == []
+    assert manager.send("START 15") == ["OK"]
+    # the brain is X: 7,7 would make two open threes (a double-three), forbidden to X
+    own = ["5,7,1", "6,7,1", "7,5,1", "7,6,1"]
+    theirs = ["0,0,2", "2,0,2", "0,2,2", "14,14,2"]
+    answer = manager.board(*own, *theirs)
+    assert (
+        len(answer) == 2
+        and answer[0] == f"MESSAGE failing chose 7,7, which cannot be played: the brain plays {answer[1]}"
+    )
+    state = manager.brain.state
+    assert state is not None and xy(state, state.history[-1]) == answer[1] != "7,7"
+    # now the opponent is X (BOARD with one stone more for the opponent): 7,7 is its forbidden point
+    manager = Manager()
+    assert manager.send("INFO rule 4") == []
+    assert manager.send("START 15") == ["OK"]
+    mine = ["0,0,1", "2,0,1", "0,2,1"]
+    theirs = ["5,7,2", "6,7,2", "7,5,2", "7,6,2"]
+    assert manager.board(*theirs, *mine) == ["1,0"]
+    manager.error("TURN 7,7", "forbidden to X under renju (double-three)")
+    assert manager.move("TURN 8,8") == (3, 0)

@@ -49,9 +49,10 @@ from plyground.apps.pbrain_clock import (
     fallback_move,
     stop_player,
 )
-from plyground.errors import PlygroundError
-from plyground.kinrow.board import EMPTY, MAX_N, MIN_N, O, State, X
+from plyground.errors import IllegalMoveError, PlygroundError
+from plyground.kinrow.board import BLOCKED, EMPTY, MAX_N, MIN_N, O, State, X
 from plyground.kinrow.players import Player
+from plyground.kinrow.rules import Rule
 
 __all__ = ["ABOUT", "DEFAULT_KIND", "Brain", "budget_from_timeout", "main"]
 
@@ -64,8 +65,11 @@ DEFAULT_KIND = "mcts"
 _K = 5  # gomoku
 _HALT_GRACE_S = 0.2  # after END, a player that does not stop is overruled this soon
 
-# INFO rule is a bit set; plyground plays free-style, so these rules are reported and ignored.
-_UNSUPPORTED_RULES = {1: "exactly-five", 4: "renju", 8: "caro"}
+_RULE_WORDS = {
+    Rule.FREESTYLE: "free-style (five or more in a row wins)",
+    Rule.STANDARD: "standard (exactly five in a row wins)",
+    Rule.RENJU: "renju",
+}
 
 _POINT = re.compile(r"(\d+)\s*,\s*(\d+)")
 _BOARD_LINE = re.compile(r"(\d+)\s*,\s*(\d+)\s*,\s*(\d+)")
@@ -107,7 +111,9 @@ class Brain:
         self._player: Player | None = None
         self._state: State | None = None
         self._me: int | None = None  # X or O once known
-        self._blocked: set[int] = set()  # cells of a previous game's winning line (continuous games)
+        self._rule = Rule.FREESTYLE  # INFO rule: for the next game (and the current one while it is empty)
+        self._width = self._height = 0  # of the game's board: RECTSTART's rectangle, in the corner of a square
+        self._outside: frozenset[int] = frozenset()  # the square's cells outside the rectangle: blocked
         self._board_lines: list[str] | None = None  # collecting the lines of BOARD
         self._clock = Clock()
         self._max_memory: int | None = None  # INFO max_memory, in bytes (0: no limit)
@@ -226,46 +232,46 @@ class Brain:
     def _start(self, rest: str) -> None:
         if not re.fullmatch(r"\d+", rest):
             raise _ProtocolError(f"START needs a board size, got {rest[:40]!r}")
-        self._new_game(_number(rest), rest)
+        self._new_game(_number(rest), None, rest)
 
     def _rectstart(self, rest: str) -> None:
         match = _POINT.fullmatch(rest)
         if match is None:
             raise _ProtocolError(f"RECTSTART needs width,height, got {rest[:40]!r}")
-        width, height = _number(match[1]), _number(match[2])
-        if width != height:
-            self._forget_game()
-            raise _ProtocolError(f"only square boards are supported, got {rest[:40]}")
-        self._new_game(width, match[1])
+        self._new_game(_number(match[1]), _number(match[2]), rest)
 
-    def _new_game(self, size: int, text: str) -> None:
-        if not MIN_N <= size <= MAX_N:
-            self._forget_game()
-            shown = text if len(text) <= 20 else text[:20] + "..."
-            raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
+    def _new_game(self, width: int, height: int | None, text: str) -> None:
+        """A new game on a ``width`` x ``height`` board (square when ``height`` is None), with a new player."""
         self._forget_game()
+        height = width if height is None else height
+        for size in (width, height):
+            if not MIN_N <= size <= MAX_N:
+                shown = text if len(text) <= 20 else text[:20] + "..."
+                raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
+        n = max(width, height)
+        outside = frozenset(row * n + col for row in range(n) for col in range(n) if col >= width or row >= height)
+        state = State(n, min(_K, n), rule=self._rule, blocked=outside)  # renju on a board under 5: refused here
         self._player = self._make_player()
         self._own_time_ms = self._player.time_ms
         self._apply_budget()
         if self._max_memory is not None:
             _set_memory(self._player, self._max_memory)
-        self._state = State(size, min(_K, size))
+        self._state, self._width, self._height, self._outside = state, width, height, outside
         self._send("OK")
 
     def _forget_game(self) -> None:
-        self._state, self._me, self._blocked = None, None, set()
+        self._state, self._me = None, None
 
     def _restart(self, rest: str) -> None:
         state = self._game()
-        self._state = State(state.n, state.k)
+        self._state = State(state.n, state.k, rule=self._rule, blocked=self._outside)
         self._me = None
-        self._blocked = set()
         self._player_now().reset()
         self._send("OK")
 
     def _begin(self, rest: str) -> None:
         state = self._game()
-        if state.history or self._blocked:
+        if state.history or state.blocked != self._outside:
             raise _ProtocolError("BEGIN on a board that is not empty (use BOARD)")
         self._me = X
         self._move()
@@ -337,16 +343,22 @@ class Brain:
                 f"BOARD with {len(own)} own and {len(theirs)} opponent stones: with the brain to move, "
                 "the opponent has as many stones or one more"
             )
-        state = State(old.n, old.k)
-        for move in order:
-            if state.is_over:
-                break
-            state.play(move)
+        blocked = self._outside | {move for move, field in cells.items() if field == 3}
+        state = State(old.n, old.k, rule=old.rule, blocked=blocked)
+        try:
+            for move in order:  # the stones in the order given, own and opponent's in turn
+                state.play(move)
+        except IllegalMoveError:  # that order ends the game early, or passes a forbidden point: the position as is
+            symbols = {1: "XO"[me - X], 2: "OX"[me - X], 3: "#"}
+            text = "".join(
+                symbols[cells[cell]] if cell in cells else "#" if cell in blocked else "." for cell in range(old.n**2)
+            )
+            rows = "/".join(text[row * old.n : (row + 1) * old.n] for row in range(old.n))
+            state = State.parse(rows, old.k, rule=old.rule)
         if state.is_over:
             winner = "a player has" if state.result in (X, O) else "the board is full, no one has"
             raise _ProtocolError(f"BOARD: the game is over on this board: {winner} {state.k} in a row")
         self._state, self._me = state, me
-        self._blocked = {move for move, field in cells.items() if field == 3}
         self._player_now().reset()
         self._move()
 
@@ -358,7 +370,7 @@ class Brain:
         :mod:`plyground.apps.pbrain_clock`).
         """
         state, player = self._game(), self._player_now()
-        free = [m for m in state.legal_moves() if m not in self._blocked]
+        free = state.legal_moves()
         if not free:
             raise _ProtocolError("no empty cell is left to play")
         limit = self._clock.limit_ms()
@@ -388,9 +400,7 @@ class Brain:
                 self._report(player, move)
             else:
                 move, why = fallback_move(state), f"{player.name} did not answer in time"
-        if move in self._blocked:
-            move = free[0]  # the player does not see the blocked cells
-        elif move not in free:
+        if move not in free:  # a forbidden point under renju
             move, why = fallback_move(state), f"{player.name} chose {self._point(move)}, which cannot be played"
         if why:
             self._send(f"MESSAGE {why}: the brain plays {self._point(move)}")
@@ -470,14 +480,18 @@ class Brain:
         elif key == "rule":
             if not re.fullmatch(r"\d{1,9}", value):
                 raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
-            unsupported = [name for bit, name in _UNSUPPORTED_RULES.items() if int(value) & bit]
-            if unsupported:
-                self._send(
-                    f"MESSAGE plyground does not support the {' and '.join(unsupported)} rule"
-                    f"{'s' if len(unsupported) > 1 else ''}: "
-                    "it plays free-style (five or more in a row wins)"
-                )
+            self._set_rule(int(value))
         # game_type, evaluate, folder and any other key: accepted and ignored
+
+    def _set_rule(self, bits: int) -> None:
+        """``INFO rule``: 1 exactly five, 2 continuous, 4 renju, 8 caro (played as exactly five)."""
+        rule = Rule.RENJU if bits & 4 else Rule.STANDARD if bits & (1 | 8) else Rule.FREESTYLE
+        if bits & 8:
+            self._send(f"MESSAGE plyground does not support the caro rule: it plays {_RULE_WORDS[rule]}")
+        self._rule = rule
+        state = self._state
+        if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
+            self._state = State(state.n, state.k, rule=rule, blocked=state.blocked)
 
     def _apply_budget(self) -> None:
         if self._player is not None:
@@ -500,13 +514,15 @@ class Brain:
         if match is None:
             raise _ProtocolError(f"{command} needs x,y, got {text[:40]!r}")
         x, y = _number(match[1]), _number(match[2])
-        if not (x < state.n and y < state.n):
-            raise _ProtocolError(f"{command} {x},{y}: off the {state.n}x{state.n} board")
+        if not (x < self._width and y < self._height):
+            raise _ProtocolError(f"{command} {x},{y}: off the {self._width}x{self._height} board")
         return state.index(y, x)
 
     def _check_empty(self, move: int, what: str) -> None:
         state = self._game()
-        if state.cells[move] != EMPTY or move in self._blocked:
+        if state.cells[move] == BLOCKED:
+            raise _ProtocolError(f"{what}: the cell is taken (blocked)")
+        if state.cells[move] != EMPTY:
             raise _ProtocolError(f"{what}: the cell is taken")
 
     def _point(self, move: int) -> str:
