@@ -3,29 +3,41 @@
 The manager (Piskvork, a Gomocup tournament, a test) writes one command a line; the brain
 answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm)::
 
-    START 15          -> OK                 a new game on a 15x15 board (3 to 19)
+    START 15          -> OK                 a new game on a 15x15 board (5 to 20; 3 and 4 too)
+    RECTSTART 20,15   -> OK                 20 columns, 15 rows: a 20x20 board, the rest blocked
     BEGIN             -> 7,7                the brain moves first
     TURN 8,7          -> 7,8                the opponent's move, then the brain's
     BOARD             (then x,y,field lines: 1 own stone, 2 opponent's, 3 a blocked cell
     DONE              -> 6,6                of a continuous game) a whole new position
     TAKEBACK 7,8      -> OK                 take back the last stone
     RESTART           -> OK                 a new game on the same board
-    INFO timeout_turn 5000                  milliseconds per move (no answer)
+    INFO timeout_turn 5000                  milliseconds per move (no answer); also
+                                            timeout_match, time_left, max_memory, rule
     ABOUT             -> name="plyground", version="...", ...
     END                                     the brain exits
+
+Coordinates are ``x,y`` = column,row from 0. The game is gomoku (``k = min(5, size)``)
+under the rule of ``INFO rule`` (a bit set: 1 exactly five, 2 continuous, 4 renju, 8 caro):
+renju if bit 4 is set, else exactly five (:attr:`Rule.STANDARD`) if bit 1 or 8 is (caro is
+not supported: a ``MESSAGE`` says so), else free-style. The rule applies from the next
+``START`` or ``RESTART``, and at once to a game with no stone yet.
+
+Every move arrives within ``INFO timeout_turn`` and the match's ``time_left``, whatever the
+player does (see :mod:`plyground.apps.pbrain_clock`). After a search by a player whose
+``last`` has ``depth``, ``value`` and ``pv``, one line comes before the move:
+``MESSAGE depth 9 score 123 nodes 45678 kind search time 950ms pv 7,7 8,8``. ``INFO
+max_memory`` (bytes, 0 = no limit) reaches the player's ``set_memory``, where it has one.
 
 The brain reads its input while it thinks: ``END``, or the end of the input (the manager
 closed the pipe), stops the search in progress at once. Every command before ``END`` is
 still answered, in order (a search stopped this way answers the best move it has), and
-the brain exits.
+the brain exits. An unknown command is answered ``UNKNOWN ...``, a malformed or impossible
+one ``ERROR ...``, and the brain carries on: it never stops on bad input and never prints
+a traceback.
 
-Coordinates are ``x,y`` = column,row from 0. The game is gomoku, free-style (five or more
-in a row wins; ``k = min(5, size)`` on small boards). An unknown command is answered
-``UNKNOWN ...``, a malformed or impossible one ``ERROR ...``, and the brain carries on:
-it never stops on bad input and never prints a traceback.
-
-Run it with ``plyground kinrow pbrain`` or ``python -m plyground.apps.pbrain``; drive it
-in-process with :class:`Brain` (:meth:`Brain.feed` takes one line).
+Run it with ``plyground kinrow pbrain [--player KIND]`` or ``python -m plyground.apps.pbrain``
+(players of :data:`DEFAULT_KIND`); drive it in-process with :class:`Brain` (:meth:`Brain.feed`
+takes one line).
 """
 
 from __future__ import annotations
