@@ -388,16 +388,18 @@ def pbrain(
     INFO timeout_turn and time_left.
     """
     budget = _time_ms(time_ms, time_budget)
+    named = None if player is None else player.strip().lower()
+    _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
     from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
     from plyground.kinrow.players import PLAYER_KINDS, make_player
 
-    kind = DEFAULT_KIND if player is None else player.strip().lower()
+    kind = DEFAULT_KIND if named is None else named
     if kind not in PLAYER_KINDS or kind == "human":
         why = "a person plays through the manager, not behind the brain" if kind == "human" else "unknown kind"
         known = ", ".join(k for k in PLAYER_KINDS if k != "human")
         raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
-    _announce(kind)
+    _announce(kind)  # the default player's kernels (the others are loaded already)
 
     def make(seed: int | None) -> Player:
         return make_player(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, seed=seed)
