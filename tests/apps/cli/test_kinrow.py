@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
+from plyground.kinrow import players
 from plyground.kinrow.board import State
-from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer
+from plyground.kinrow.players import PLAYER_KINDS, FirstLegalPlayer, Player, RandomPlayer
 from plyground.kinrow.selfplay import play_match
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
@@ -408,3 +411,39 @@ def test_the_command_line_knows_the_longest_budget() -> None:
     from plyground.kinrow.budget import MAX_TIME_MS
 
     assert options.MAX_TIME_MS == MAX_TIME_MS  # spelled out there, so that parsing the options loads no game
+
+
+@pytest.mark.parametrize("kind", [kind for kind in PLAYER_KINDS if kind != "human"])
+def test_pbrain_plays_with_every_kind_of_player(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("START 20\nINFO timeout_turn 300\nTURN 10,10\nEND\n"))
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--player", kind.upper(), "--seed", "1", "--depth", "1")
+    assert status == 0, err
+    lines = out.split("\r\n")
+    assert lines[0] == "OK" and re.fullmatch(r"\d+,\d+", lines[-2]), out
+
+
+def test_pbrain_refuses_a_human_player(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--player", "human")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, "'--player'", "a person plays through the manager")
+
+
+def test_pbrain_plays_the_brains_default_kind(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.apps import pbrain
+
+    kinds: list[str] = []
+    real = players.make_player
+
+    def recording(kind: str, **options: Any) -> Player:
+        kinds.append(kind)
+        return real("first_legal")
+
+    monkeypatch.setattr(players, "make_player", recording)
+    monkeypatch.setattr(pbrain, "DEFAULT_KIND", "random")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("END\n"))
+    assert run_cli(capsys, "kinrow", "pbrain")[0] == 0
+    assert set(kinds) == {"random"}

@@ -403,7 +403,15 @@ def _results_table(summary: MatchSummary, title: str) -> Table:
 
 @app.command(short_help="Run a Gomocup brain (the Piskvork protocol).")
 def pbrain(
-    player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            metavar="KIND",
+            help="The player behind the brain: a kind of plyground.kinrow.players.PLAYER_KINDS "
+            "(mcts, alphabeta, random, first_legal, ...; default: the brain's DEFAULT_KIND).",
+        ),
+    ] = None,
     time_ms: Annotated[
         float | None,
         time_option(
@@ -418,14 +426,27 @@ def pbrain(
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
 
-    Plays free-style gomoku (five or more in a row wins) on square boards from 3 to 19;
-    INFO timeout_turn sets the time per move, with a safety margin.
+    Plays gomoku on boards from 5x5 to 20x20 (RECTSTART rectangles too) under the rule the
+    manager sends (INFO rule: free-style, exactly five or renju); every move arrives within
+    INFO timeout_turn and time_left.
     """
     budget = _time_ms(time_ms, time_budget)
-    _announce(player.value)
+    named = None if player is None else player.strip().lower()
+    _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
+    from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
+    from plyground.kinrow.players import PLAYER_KINDS, make_player
 
-    make = _factory(player, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)
+    kind = DEFAULT_KIND if named is None else named
+    if kind not in PLAYER_KINDS or kind == "human":
+        why = "a person plays through the manager, not behind the brain" if kind == "human" else "unknown kind"
+        known = ", ".join(k for k in PLAYER_KINDS if k != "human")
+        raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
+    _announce(kind)  # the default player's kernels (the others are loaded already)
+
+    def make(seed: int | None) -> Player:
+        return make_player(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, seed=seed)
+
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
 
