@@ -22,6 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from plyground.errors import ForbiddenMoveError
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import Player
@@ -156,6 +157,8 @@ class Search:
     def _run(self) -> None:
         try:
             self.move, _ = timed_choice(self.player, self.state)
+        except ForbiddenMoveError as exc:  # the brain overrules it with a legal move
+            self.move = exc.move
         except Exception as exc:  # a PlayerError, or a bug: raised again where the move is awaited
             self.error = exc
         finally:

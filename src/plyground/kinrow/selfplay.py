@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from plyground.core.seeding import resolve_seed
-from plyground.errors import InvalidInputError, PlayerError
+from plyground.errors import ForbiddenMoveError, InvalidInputError, PlayerError
 from plyground.kinrow.board import COLUMNS, DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.players import Player
 from plyground.kinrow.rules import Rule, parse_rule
@@ -97,7 +97,7 @@ def timed_choice(player: Player, state: State) -> tuple[int, float]:
 
     Raises:
         PlayerError: the player raised an error, or chose a move that is not an empty cell,
-            or a forbidden point of X under renju.
+            or (:class:`~plyground.errors.ForbiddenMoveError`) a forbidden point of X under renju.
     """
     side = player_name(state.to_move)
     number = len(state.history) + 1
@@ -121,7 +121,8 @@ def timed_choice(player: Player, state: State) -> tuple[int, float]:
         reason = forbidden_reason(state, int(move))
         if reason is not None:
             name = state.name(int(move))
-            raise PlayerError(f"{side} ({player.name}) chose {name} on move {number}: forbidden under renju ({reason})")
+            message = f"{side} ({player.name}) chose {name} on move {number}: forbidden under renju ({reason})"
+            raise ForbiddenMoveError(message, int(move))
     return int(move), seconds
 
 
