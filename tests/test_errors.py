@@ -122,6 +122,11 @@ def _gym_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     importlib.import_module("plyground.g2048.env")
 
 
+def _marl_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "plyground.kinrow.env", raising=False)  # imported again, then put back
+    importlib.import_module("plyground.kinrow.env")
+
+
 def _tuner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from plyground.g2048.tuning import Tuner, TuneSettings
 
@@ -140,6 +145,7 @@ RAISE_SITES: list[tuple[str, tuple[str, ...], Callable[[Path, pytest.MonkeyPatch
     ("render-pillow", ("PIL",), _render_board, "video"),
     ("render-video", ("imageio_ffmpeg",), _render_replay, "video"),
     ("gym-env", ("gymnasium",), _gym_env, "gym"),
+    ("marl-env", ("pettingzoo",), _marl_env, "marl"),
     ("tuning-cma", ("cma",), _tuner, "tune"),
     ("run-many-dask", ("dask", "dask.distributed"), _dask, "cluster"),
 ]

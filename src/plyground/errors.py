@@ -71,6 +71,14 @@ class PlayerError(PlygroundError):
     """A game player raised an error or chose a move that cannot be played; the message names it and the move."""
 
 
+class ForbiddenMoveError(PlayerError):
+    """A player chose a forbidden point (renju); ``move`` is the point, for a driver that overrules it."""
+
+    def __init__(self, message: str, move: int) -> None:
+        super().__init__(message)
+        self.move = move
+
+
 class DependencyNotInstalled(PlygroundError, ImportError):
     """An optional dependency is missing; the message says which extra to install."""
 

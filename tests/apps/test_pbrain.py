@@ -10,16 +10,20 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
 from plyground import __version__
-from plyground.apps import pbrain
+from plyground.apps import pbrain, pbrain_clock
 from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
+from plyground.errors import InvalidInputError
 from plyground.kinrow.board import O, State, X
 from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
+from plyground.kinrow.rules import Rule
 
 
 class Recorder(FirstLegalPlayer):
@@ -225,21 +229,56 @@ def test_budget_from_timeout() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "parts"),
+    ("value", "rule", "message"),
     [
-        ("1", ["MESSAGE", "exactly-five rule:", "free-style"]),
-        ("5", ["MESSAGE", "exactly-five and renju rules"]),
-        ("8", ["MESSAGE", "caro"]),
+        ("0", Rule.FREESTYLE, None),
+        ("2", Rule.FREESTYLE, None),  # continuous: blocked cells come with BOARD
+        ("1", Rule.STANDARD, None),
+        ("3", Rule.STANDARD, None),
+        ("4", Rule.RENJU, None),
+        ("5", Rule.RENJU, None),
+        ("8", Rule.STANDARD, "MESSAGE plyground does not support the caro rule: it plays standard (exactly five"),
+        ("12", Rule.RENJU, "MESSAGE plyground does not support the caro rule: it plays renju"),
     ],
 )
-def test_unsupported_rules_are_reported_and_play_goes_on(value: str, parts: list[str]) -> None:
+def test_info_rule_sets_the_rule_of_the_next_game_and_of_an_empty_one(
+    value: str, rule: Rule, message: str | None
+) -> None:
     manager = Manager()
-    assert manager.send("START 9") == ["OK"]
-    answer = manager.send(f"INFO rule {value}")
-    assert len(answer) == 1
-    for part in parts:
-        assert part in answer[0]
+    answer = manager.send(f"INFO rule {value}")  # before START
+    if message is None:
+        assert answer == []
+    else:
+        assert len(answer) == 1 and answer[0].startswith(message), answer
+    assert manager.send("START 15") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is rule
     assert manager.move("BEGIN") == (0, 0)
+    manager.send("INFO rule 0")
+    assert manager.brain.state is not None and manager.brain.state.rule is rule  # stones on the board: kept
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+    manager.send(f"INFO rule {value}")  # after START, on an empty board: at once
+    assert manager.brain.state is not None and manager.brain.state.rule is rule
+
+
+@pytest.mark.parametrize("rule", ["0", "1"])
+def test_an_overline_wins_only_under_free_style(rule: str) -> None:
+    manager = Manager()
+    assert manager.send(f"INFO rule {rule}") == []
+    assert manager.send("START 15") == ["OK"]
+    stones = [f"{x},5,2" for x in (0, 1, 2, 4, 5)] + [f"{x},9,1" for x in (0, 2, 4, 6, 8)]
+    assert manager.board(*stones) == ["0,0"]
+    if rule == "0":
+        manager.error("TURN 3,5", "the game is over after TURN 3,5: the opponent has won")
+    else:
+        assert manager.move("TURN 3,5") == (1, 0)  # six in a row: no win under the standard rule
+
+
+def test_renju_on_a_board_under_5_is_an_error() -> None:
+    manager = Manager()
+    assert manager.send("INFO rule 4") == []
+    manager.error("START 4", "renju is played with k = 5")
+    assert manager.send("START 5") == ["OK"]
 
 
 @pytest.mark.parametrize(
@@ -297,16 +336,20 @@ def test_commands_are_case_insensitive_and_lf_is_accepted() -> None:
         ("START 9.5", "START needs a board size"),
         ("START 0", "unsupported size 0"),
         ("START 2", "unsupported size 2"),
-        ("START 20", "unsupported size 20: plyground plays boards from 3 to 19"),
+        ("START 21", "unsupported size 21: plyground plays boards from 3 to 20"),
         ("START " + "9" * 5000, "unsupported size 99999999999999999999..."),
-        ("RECTSTART 10,12", "only square boards are supported"),
-        ("RECTSTART 20,20", "unsupported size 20"),
+        ("RECTSTART 10,21", "unsupported size 10,21"),
+        ("RECTSTART 2,12", "unsupported size 2,12"),
+        ("RECTSTART 21,21", "unsupported size 21"),
         ("RECTSTART 10", "RECTSTART needs width,height"),
         ("INFO", "INFO needs a key"),
         ("INFO timeout_turn", "INFO timeout_turn needs milliseconds"),
         ("INFO timeout_turn fast", "needs milliseconds"),
         ("INFO timeout_turn -5", "must not be negative"),
         ("INFO rule five", "INFO rule needs a number"),
+        ("INFO max_memory -1", "INFO max_memory needs a number of bytes (0: no limit), got '-1'"),
+        ("INFO max_memory lots", "INFO max_memory needs a number of bytes"),
+        ("INFO max_memory", "INFO max_memory needs a number of bytes"),
     ],
 )
 def test_malformed_commands_are_errors_and_the_brain_keeps_working(line: str, part: str) -> None:
@@ -509,8 +552,9 @@ def test_run_stops_at_the_end_of_the_input() -> None:
     assert out.getvalue() == "OK\r\n0,0\r\n"
 
 
-def test_docstring_examples() -> None:
-    result = doctest.testmod(pbrain)
+@pytest.mark.parametrize("module", [pbrain, pbrain_clock])
+def test_docstring_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -696,3 +740,222 @@ def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, endi
     assert status == 0
     assert seconds < 2  # the search stops in milliseconds; a Python process with numba takes 0.1-0.5 s to exit
     assert re.fullmatch(rb"\d+,\d+\r\n", answer), answer
+
+
+# -- the manager's time limits are kept whatever the player does -----------------------------------
+
+
+class Stubborn(FirstLegalPlayer):
+    """Sleeps ``seconds`` on every move, whatever its budget, and cannot be stopped."""
+
+    def __init__(self, seconds: float = 1.0) -> None:
+        super().__init__()
+        self.name = "stubborn"
+        self.sleep = seconds
+        self.searches = 0
+
+    def choose(self, state: State) -> int:
+        self.searches += 1
+        time.sleep(self.sleep)
+        return super().choose(state)
+
+
+def timed(manager: Manager, line: str) -> tuple[list[str], float]:
+    start = time.perf_counter()
+    answer = manager.send(line)
+    return answer, time.perf_counter() - start
+
+
+@pytest.mark.parametrize(
+    ("info", "limit"),
+    [
+        (["INFO timeout_turn 300"], 0.3),
+        (["INFO timeout_turn 1000"], 1.0),
+        (["INFO timeout_turn 5000", "INFO timeout_match 100000", "INFO time_left 400"], 0.4),  # the match clock
+    ],
+)
+def test_a_player_that_ignores_its_budget_is_stopped_within_the_limit(info: list[str], limit: float) -> None:
+    manager = Manager(Thinker)  # thinks 30 s unless stopped
+    assert manager.send("START 15") == ["OK"]
+    for line in info:
+        assert manager.send(line) == []
+    for turn in ("7,7", "8,8"):
+        answer, seconds = timed(manager, f"TURN {turn}")
+        assert len(answer) == 1 and re.fullmatch(r"\d+,\d+", answer[0]), answer  # its own move, stopped
+        assert limit - pbrain_clock.STOP_MARGIN_MS / 1000 - 0.02 < seconds < limit
+
+
+def test_the_limit_counts_from_when_the_line_was_read() -> None:
+    manager = Manager(Thinker)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO timeout_turn 500") == []
+    start = time.perf_counter()
+    manager.brain.feed("TURN 7,7\r\n", received=time.perf_counter() - 0.2)  # read 0.2 s ago, queued since
+    assert time.perf_counter() - start < 0.3
+    assert manager.out.getvalue().endswith("OK\r\n0,0\r\n")
+
+
+def test_a_player_that_cannot_be_stopped_is_overruled_within_the_limit() -> None:
+    manager = Manager(Stubborn)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO timeout_turn 300") == []
+    answer, seconds = timed(manager, "TURN 7,7")
+    assert seconds < 0.3
+    assert answer == ["MESSAGE stubborn did not answer in time: the brain plays 6,6", "6,6"]  # next to 7,7
+    answer, seconds = timed(manager, "TURN 8,7")  # forced: block nothing yet; next to the last stones
+    assert seconds < 0.3
+    assert answer[0].startswith("MESSAGE stubborn is still searching the previous move: the brain plays ")
+    time.sleep(1)  # its search ends, unheard
+    assert manager.send("INFO timeout_turn 5000") == []
+    answer, seconds = timed(manager, "TURN 0,14")
+    assert answer == ["0,0"] and 0.9 < seconds < 2  # its own move again, after its second
+    state = manager.brain.state
+    assert state is not None and len(state.history) == 6
+    player = manager.players[0]
+    assert isinstance(player, Stubborn) and player.searches == 2  # never two searches at once
+
+
+@pytest.mark.parametrize("player", [Thinker, lambda: Stubborn(5)])
+def test_end_while_thinking_is_answered_within_half_a_second(player: Callable[[], Player]) -> None:
+    out = io.StringIO()
+    read, write = os.pipe()
+    writer = os.fdopen(write, "w")
+    brain = Brain(player, os.fdopen(read, "r"), out)
+    thread = threading.Thread(target=brain.run, daemon=True)
+    thread.start()
+    writer.write("START 9\r\nINFO timeout_turn 30000\r\nTURN 4,4\r\n")
+    writer.flush()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    writer.write("END\r\n")
+    writer.flush()
+    thread.join(5)
+    assert time.perf_counter() - start < 0.5
+    assert out.getvalue().split("\r\n")[-2] in ("0,0", "3,3")
+    writer.close()
+
+
+# -- what the player says of its search, and its memory -------------------------------------------
+
+
+class Reporter(FirstLegalPlayer):
+    """The first legal move, with a report of a search (``last``) and a ``set_memory``."""
+
+    def __init__(self, value: float = 123.0, kind: str | None = "search") -> None:
+        super().__init__()
+        self.name = "reporter"
+        self.value, self.kind = value, kind
+        self.memory: list[int] = []
+        self.last: object = None
+
+    def choose(self, state: State) -> int:
+        move = super().choose(state)
+        pv = (move, state.index(8, 8), state.index(0, 1))
+        self.last = types.SimpleNamespace(
+            move=move, value=self.value, depth=9, nodes=45678, seconds=0.25, pv=pv, kind=self.kind
+        )
+        return move
+
+    def set_memory(self, max_memory: int) -> None:
+        if max_memory == 1:
+            raise InvalidInputError("1 byte is too little")
+        self.memory.append(max_memory)
+
+
+def test_the_search_report_is_a_message_before_the_move() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("TURN 7,7") == [
+        "MESSAGE depth 9 score 123 nodes 45678 kind search time 250ms pv 0,0 8,8 1,0",
+        "0,0",
+    ]
+    manager = Manager(lambda: Reporter(-0.123456, None))
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("BEGIN") == ["MESSAGE depth 9 score -0.1235 nodes 45678 time 250ms pv 0,0 8,8 1,0", "0,0"]
+
+
+def test_a_stale_or_missing_report_is_not_sent() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("START 15") == ["OK"]
+    player = manager.players[0]
+    assert isinstance(player, Reporter)
+    player.choose = lambda state: state.legal_moves()[0]  # type: ignore[method-assign]  # leaves last as it is
+    player.last = types.SimpleNamespace(move=99, value=1, depth=1, pv=())  # about another move
+    assert manager.send("TURN 7,7") == ["0,0"]
+    player.last = types.SimpleNamespace(iterations=10, nodes=3)  # an MCTS-like report: no depth, no pv
+    assert manager.send("TURN 7,8") == ["1,0"]
+
+
+def test_max_memory_reaches_the_player_and_the_players_of_later_games() -> None:
+    manager = Manager(Reporter)
+    assert manager.send("INFO max_memory 83886080") == []  # before START: kept
+    assert manager.send("START 15") == ["OK"]
+    assert manager.send("INFO max_memory 0") == []  # no limit
+    assert manager.send("START 9") == ["OK"]
+    assert [player.memory for player in manager.players if isinstance(player, Reporter)] == [[83886080, 0], [0]]
+    manager.error("INFO max_memory 1", "1 byte is too little")
+    assert manager.send("BEGIN")[-1] == "0,0"
+
+
+# -- board sizes, rectangles, blocked cells, renju ----------------------------------------------------
+
+
+def test_start_20_and_rectangles_inside_a_square() -> None:
+    manager = Manager()
+    assert manager.send("START 20") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and (state.n, state.k, state.blocked) == (20, 5, frozenset())
+    assert manager.move("TURN 19,19") == (0, 0)
+    assert manager.send("RECTSTART 6,20") == ["OK"]  # 6 columns (x), 20 rows (y)
+    state = manager.brain.state
+    assert state is not None and state.n == 20 and len(state.blocked) == 14 * 20
+    assert all(state.coords(cell)[1] >= 6 for cell in state.blocked)
+    assert manager.move("BEGIN") == (0, 0)
+    assert [manager.move(f"TURN {x},0") for x in (1, 3)] == [(2, 0), (4, 0)]
+    assert manager.move("TURN 5,0") == (0, 1)  # not 6,0: outside the rectangle
+    manager.error("TURN 6,3", "TURN 6,3: off the 6x20 board")
+    manager.error("TURN 0,20", "off the 6x20 board")
+    assert manager.send("RESTART") == ["OK"]  # the same rectangle
+    state = manager.brain.state
+    assert state is not None and len(state.blocked) == 14 * 20 and state.history == ()
+    assert manager.send("RECTSTART 20,7") == ["OK"]
+    state = manager.brain.state
+    assert state is not None and len(state.blocked) == 13 * 20
+    assert all(state.coords(cell)[0] >= 7 for cell in state.blocked)
+    assert manager.move("TURN 19,6") == (0, 0)
+    manager.error("TURN 0,7", "TURN 0,7: off the 20x7 board")
+
+
+def test_blocked_cells_of_board_are_the_states_and_add_to_the_rectangle() -> None:
+    manager = Manager()
+    assert manager.send("RECTSTART 10,9") == ["OK"]
+    assert manager.board("0,0,3", "1,0,3", "4,4,2") == ["2,0"]
+    state = manager.brain.state
+    assert state is not None and state.n == 10
+    assert state.blocked == {0, 1} | {row * 10 + col for row in range(10) for col in range(10) if row >= 9}
+    manager.error("TURN 0,0", "TURN 0,0: the cell is taken (blocked)")
+
+
+def test_renju_a_forbidden_point_of_the_brain_is_overruled_and_the_opponents_is_an_error() -> None:
+    manager = Manager(lambda: Failing(7 * 15 + 7))  # always 7,7
+    assert manager.send("INFO rule 4") == []
+    assert manager.send("START 15") == ["OK"]
+    # the brain is X: 7,7 would make two open threes (a double-three), forbidden to X
+    own = ["5,7,1", "6,7,1", "7,5,1", "7,6,1"]
+    theirs = ["0,0,2", "2,0,2", "0,2,2", "14,14,2"]
+    answer = manager.board(*own, *theirs)
+    assert (
+        len(answer) == 2
+        and answer[0] == f"MESSAGE failing chose 7,7, which cannot be played: the brain plays {answer[1]}"
+    )
+    state = manager.brain.state
+    assert state is not None and xy(state, state.history[-1]) == answer[1] != "7,7"
+    # now the opponent is X (BOARD with one stone more for the opponent): 7,7 is its forbidden point
+    manager = Manager()
+    assert manager.send("INFO rule 4") == []
+    assert manager.send("START 15") == ["OK"]
+    mine = ["0,0,1", "2,0,1", "0,2,1"]
+    theirs = ["5,7,2", "6,7,2", "7,5,2", "7,6,2"]
+    assert manager.board(*theirs, *mine) == ["1,0"]
+    manager.error("TURN 7,7", "forbidden to X under renju (double-three)")
+    assert manager.move("TURN 8,8") == (3, 0)

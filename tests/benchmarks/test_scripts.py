@@ -118,6 +118,12 @@ def _check_kinrow(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["table_sizes"]["with_symmetry"] < line["table_sizes"]["without_symmetry"]
 
 
+def _check_pbrain(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [row] = line["rows"]
+    assert (row["timeout_turn"], row["moves"], row["late"], line["busy_loops"]) == (100, 2, 0, 0)
+    assert line["start_ms"] > 0 and row["worst_ms"] < 100
+
+
 def _check_ntuple(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["trained_games"] > 20 and line["greedy_games"] == 2 and line["network"].endswith("network-4x4.npz")
     _no_native(line["native_random_moves_per_s"])
@@ -163,6 +169,8 @@ SCRIPTS = [
                                                 str(d.solutions)],
            _check_regret),
     Script("kinrow.py", "kinrow", lambda d, f: ["--quick", "--games", "1", "--time", "0.01"], _check_kinrow),
+    Script("pbrain_latency.py", "pbrain_latency",
+           lambda d, f: ["--timeouts", "100", "--moves", "2", "--no-load", "--player", "first_legal"], _check_pbrain),
     Script("ntuple.py", "ntuple",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--games", "2", "--native-moves",
                          "1000"],

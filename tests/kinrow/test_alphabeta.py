@@ -29,13 +29,18 @@ Board = tuple[list[int], int, int]  # cells, n, k
 
 
 @st.composite
-def boards(draw: st.DrawFn, min_n: int = 3, max_n: int = 19, fill: float = 0.5) -> Board:
-    """Any cells (not necessarily from a game) of an n×n board, with a k; about ``fill`` of them stones."""
+def boards(draw: st.DrawFn, min_n: int = 3, max_n: int = 20, fill: float = 0.5, blocked: float = 0.0) -> Board:
+    """Any cells (not necessarily from a game) of an n×n board, with a k; about ``fill`` of them stones.
+
+    Up to ``blocked`` of the cells are then blocked (3).
+    """
     n = draw(st.integers(min_n, max_n))
     k = draw(st.integers(3, n))
     stones = draw(st.floats(0.0, fill))
+    holes = draw(st.floats(0.0, blocked)) if blocked else 0.0
     rng = np.random.default_rng(draw(st.integers(0, 2**32)))  # quicker to draw than n*n hypothesis integers
     cells = np.where(rng.random(n * n) < stones, rng.integers(1, 3, n * n), 0)
+    cells = np.where(rng.random(n * n) < holes, 3, cells)
     return cells.tolist(), n, k
 
 
@@ -75,14 +80,14 @@ def _table() -> np.ndarray:
 
 
 @pytest.mark.kernel
-@given(boards(), st.sampled_from([X, O]))
+@given(boards(blocked=0.2), st.sampled_from([X, O]))
 def test_evaluate_matches_naive(board: Board, player: int) -> None:
     cells, n, k = board
     assert int(A._evaluate(_cells(cells), n, k, player)) == naive.evaluate(cells, n, k, player)
 
 
 @pytest.mark.kernel
-@given(boards(), st.sampled_from([X, O]), st.data())
+@given(boards(blocked=0.2), st.sampled_from([X, O]), st.data())
 def test_gain_is_the_change_of_the_evaluation(board: Board, player: int, data: st.DataObject) -> None:
     cells, n, k = board
     index = data.draw(st.integers(0, n * n - 1))
@@ -94,15 +99,18 @@ def test_gain_is_the_change_of_the_evaluation(board: Board, player: int, data: s
 
 
 @pytest.mark.kernel
-@given(boards(fill=0.9), st.sampled_from([X, O]), st.data())
+@given(boards(fill=0.9, blocked=0.1), st.sampled_from([X, O]), st.data())
 def test_wins_at_matches_naive(board: Board, player: int, data: st.DataObject) -> None:
     cells, n, k = board
     index = data.draw(st.integers(0, n * n - 1))
     assert bool(K._wins_at(_cells(cells), n, k, index, player)) == naive.wins_at(cells, n, k, index, player)
+    for rule in (0, 1, 4):
+        expected = naive.wins_under(cells, n, k, index, player, rule)
+        assert bool(K._wins_at_rule(_cells(cells), n, k, index, player, rule)) == expected
 
 
 @pytest.mark.kernel
-@given(boards(fill=0.1), st.integers(0, 3))
+@given(boards(fill=0.1, blocked=0.3), st.integers(0, 3))
 def test_candidates_match_naive(board: Board, radius: int) -> None:
     cells, n, _ = board
     near = np.zeros(n * n, dtype=np.int32)
@@ -113,7 +121,7 @@ def test_candidates_match_naive(board: Board, radius: int) -> None:
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize(("n", "k"), [(3, 3), (7, 5), (15, 15), (19, 16), (19, 19)])
+@pytest.mark.parametrize(("n", "k"), [(3, 3), (7, 5), (15, 15), (19, 16), (19, 19), (20, 15), (20, 20)])
 def test_heuristic_extremes_match_naive_and_stay_below_a_win(n: int, k: int) -> None:
     full = [X] * (n * n)
     line = [X if i < k - 1 else O if i >= n * n - (k - 1) else 0 for i in range(n * n)]  # k - 1 X's, k - 1 O's
@@ -169,7 +177,7 @@ def test_kernel_search_near_stones_equals_plain_minimax(state: State, radius: in
     depth = data.draw(st.integers(1, 3 if math.perm(moves, min(3, moves)) <= 3_000 else 2))
     stats = np.zeros(3, dtype=np.int64)
     cells = np.array(state.cells)
-    value = A._search(cells, n, k, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
+    value = A._search(cells, n, k, 0, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
     assert int(value) == _naive_value(state, depth, radius)
     assert cells.tolist() == state.cells.tolist()  # played and taken back
     assert int(stats[A.BEST]) in naive.candidates(state.cells.tolist(), n, radius)
@@ -188,7 +196,7 @@ def test_negamax_restores_the_board_and_the_near_counts(state: State, radius: in
     value = A._evaluate(cells, n, k, player)
     stats = np.zeros(3, dtype=np.int64)
     A._negamax(
-        cells, n, k, radius, near, zobrist(n), np.uint64(state.key), empty, value, player, depth, 0,
+        cells, n, k, 0, radius, near, zobrist(n), np.uint64(state.key), empty, value, player, depth, 0,
         -A.INFINITY, A.INFINITY, _table(), np.zeros(1, np.uint8), stats,
     )  # fmt: skip
     assert cells.tolist() == state.cells.tolist()
@@ -213,7 +221,7 @@ def test_bounds_in_the_table_are_kept_apart_from_values(
     state = State.parse(text, k)
     cells, n = np.array(state.cells), state.n
     stats = np.zeros(3, dtype=np.int64)
-    value = A._search(cells, n, k, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
+    value = A._search(cells, n, k, 0, radius, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
     assert stats[A.TT_HITS] > 0
     assert int(value) == expected
 
@@ -532,7 +540,7 @@ def test_the_kernel_returns_at_once_when_the_stop_flag_is_set() -> None:
     tt["depth"] = -1
     stats = np.zeros(3, dtype=np.int64)
     cells = np.array(state.cells)
-    args = (cells, 9, 5, 2, state.to_move, zobrist(9), 6, tt)
+    args = (cells, 9, 5, 0, 2, state.to_move, zobrist(9), 6, tt)
     A._search(*args, np.ones(1, dtype=np.uint8), stats)
     assert stats[A.NODES] == 1  # the root only: nothing searched, nothing stored
     assert (tt["depth"] == -1).all() and np.array_equal(cells, state.cells)
@@ -568,3 +576,50 @@ def test_stop_before_a_search_keeps_depth_1_and_is_used_up() -> None:
     assert player.search(state, 3)[0] in state.legal_moves()
     assert player.last is not None and player.last.depth == 1
     assert player.search(state, 3) == AlphaBeta(depth=3).search(state, 3)
+
+
+# -- rules and blocked cells ---------------------------------------------------
+
+
+@pytest.mark.kernel
+@settings(max_examples=40)
+@given(positions((4, 5), max_stones=8), st.sampled_from([0, 1]), st.integers(0, 2**32), st.integers(1, 2))
+def test_search_under_a_rule_with_blocked_cells_equals_plain_minimax(
+    state: State, rule: int, seed: int, depth: int
+) -> None:
+    n, k = state.n, state.k
+    rng = np.random.default_rng(seed)
+    cells = np.array(state.cells)
+    holes = [i for i in np.flatnonzero(cells == 0).tolist() if rng.random() < 0.2]
+    cells[holes[: max(0, int(np.count_nonzero(cells == 0)) - 1)]] = 3  # one empty cell at least stays
+    board = cells.tolist()
+    if any(naive.wins_under(board, n, k, m, p, rule) and board[m] == p for m in range(n * n) for p in (X, O)):
+        return  # a line already there (blocked cells can turn an overline into exactly k): not a live position
+    stats = np.zeros(3, dtype=np.int64)
+    value = A._search(cells, n, k, rule, 0, state.to_move, zobrist(n), depth, _table(), np.zeros(1, np.uint8), stats)
+    assert int(value) == naive.minimax(board, n, k, state.to_move, depth, 0, 0, rule)
+    assert cells.tolist() == board and board[int(stats[A.BEST])] == 0
+
+
+def test_an_overline_is_no_win_under_standard() -> None:
+    text = "XX.XX/OOO../...../...../....O"  # c1 gives X five: a win in free-style only; O threatens d2
+    assert AlphaBeta(depth=2).choose(State.parse(text, 4)) == 2
+    standard = State.parse(text, 4, rule="standard")
+    assert AlphaBeta(depth=2).choose(standard) == 8
+    assert AlphaBeta(depth=2).search(standard, 2)[0] == 8  # the search alone, without the forced-move shortcut
+
+
+def test_blocked_cells_are_never_chosen_and_break_lines() -> None:
+    state = State.parse("XX#X./OOO../...../...../.....", 4)  # c1 blocked: X has no win; O threatens d2
+    assert AlphaBeta(depth=3).search(state, 3)[0] == 8
+    state = State.parse("#..../.#.../..#../...../.....", 3)
+    player = AlphaBeta(depth=2)
+    while not state.is_over:
+        move = player.choose(state)
+        assert state.cells[move] == 0
+        state.play(move)
+
+
+def test_renju_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="alphabeta plays free-style and standard; use the engine player"):
+        AlphaBeta(depth=2).choose(State(15, 5, rule="renju"))

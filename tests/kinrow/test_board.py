@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from plyground.core.symmetry import SYMMETRIES
 from plyground.errors import IllegalMoveError, InvalidBoardError, InvalidInputError, NothingToUndoError
 from plyground.kinrow import DRAW, O, State, X
+from plyground.kinrow.rules import Rule
 from tests.naive import kinrow as naive
 
 
@@ -102,6 +103,89 @@ def test_k_or_more_wins() -> None:
     assert state.result == X
 
 
+def test_standard_wins_with_exactly_k_and_an_overline_goes_on() -> None:
+    state = State.parse("XX.XX/OOO../...O./...../.....", 4, rule=Rule.STANDARD)
+    assert state.winning_moves() == []  # c1 would make five, more than k = 4
+    state.play(2)
+    assert state.result is None and state.rule is Rule.STANDARD
+    state = State.parse("XXX.X/OOO../...O./...../.....", 4, rule="standard")
+    assert state.winning_moves() == []
+    state = State.parse("XXX../OOO../...../...../.....", 4, rule="standard")
+    assert state.winning_moves() == [3]  # d1 makes XXXX, exactly four
+    state.play(3)
+    assert state.result == X
+    assert State.parse("XX.XX/OOOOO/...X./...../.....", 4, rule="standard").result is None  # O's five: no line
+
+
+@pytest.mark.kernel
+@given(positions(), st.sampled_from([Rule.FREESTYLE, Rule.STANDARD]))
+def test_wins_under_a_rule_match_the_naive_run_lengths(state: State, rule: Rule) -> None:
+    from plyground.kinrow import _kernels as K
+
+    cells = state.cells.tolist()
+    n, k = state.n, state.k
+    for move in range(n * n):
+        for player in (X, O):
+            board = list(cells)
+            board[move] = player
+            longest = []
+            for dr, dc in naive.DIRECTIONS:
+                length = 1
+                for sign in (1, -1):
+                    r, c = divmod(move, n)
+                    r, c = r + sign * dr, c + sign * dc
+                    while 0 <= r < n and 0 <= c < n and board[r * n + c] == player:
+                        length, r, c = length + 1, r + sign * dr, c + sign * dc
+                longest.append(length)
+            expected = k in longest if rule is Rule.STANDARD else max(longest) >= k
+            assert K._wins_at_rule(state.cells.copy(), n, k, move, player, int(rule)) == expected
+
+
+def test_blocked_cells_hold_no_stone_and_end_lines() -> None:
+    state = State(5, 4, blocked=[2, 12])
+    assert state.blocked == frozenset({2, 12}) and state.cells[2] == state.cells[12] == 3
+    assert 2 not in state.legal_moves() and len(state.legal_moves()) == 23
+    with pytest.raises(IllegalMoveError, match="cell c1 is blocked"):
+        state.play(2)
+    for move in (0, 5, 1, 6, 3, 7, 4):  # X: a1 b1 d1 e1 around the blocked c1
+        state.play(move)
+    assert state.result is None  # X X # X X: no line of four
+    assert state.to_text() == "XX#XX/OOO../..#../...../....."
+    assert str(state).splitlines()[3] == " 3 . . # . ."
+    again = State.parse(state.to_text(), 4)
+    assert again.blocked == state.blocked and again.key == state.key and again.to_text() == state.to_text()
+    copy = state.copy()
+    assert copy.blocked == state.blocked and copy.rule is state.rule and copy.key == state.key
+    empty = State(5, 4)
+    assert State(5, 4, blocked=[2]).key != empty.key  # blocked cells are part of the position
+
+
+def test_a_board_full_but_for_blocked_cells_is_a_draw() -> None:
+    state = State.from_moves(3, 3, [4, 0, 2, 6, 3, 5, 1, 7], blocked=[8])
+    assert state.result == DRAW and state.legal_moves() == []
+    assert State.parse("XOX/XOO/OX#", 3).result == DRAW
+
+
+def test_the_canonical_key_moves_the_blocked_cells_too() -> None:
+    n = 5
+    base = State.parse("#..../.X.../...../..O../.....", 3)
+    keys = set()
+    for symmetry in SYMMETRIES:
+        image = symmetry.board(base.cells.reshape(n, n))
+        text = "/".join("".join(".XO#"[v] for v in row) for row in image)
+        keys.add(State.parse(text, 3).canonical_key)
+    assert keys == {base.canonical_key}
+    # The same stones turned, the blocked corner left where it is: another position.
+    turned = State.parse("#..../...X./...../.O.../.....", 3)
+    assert turned.canonical_key != base.canonical_key
+
+
+def test_boards_up_to_20_with_column_t() -> None:
+    state = State(20, 5)
+    assert state.parse_move("t20") == 399 and state.name(399) == "t20"
+    assert str(state).splitlines()[0].endswith("s t")
+
+
 def test_text_and_moves() -> None:
     state = State.parse("X../.O./...", 3)
     assert state.to_text() == "X../.O./..." and state.to_move == X
@@ -115,7 +199,7 @@ def test_text_and_moves() -> None:
     ("call", "error", "message"),
     [
         (lambda: State(2, 2), InvalidInputError, "n must be"),
-        (lambda: State(20, 5), InvalidInputError, "n must be"),
+        (lambda: State(21, 5), InvalidInputError, "n must be"),
         (lambda: State(5, 6), InvalidInputError, "k must be"),
         (lambda: State(3, 3).play(9), IllegalMoveError, "not a cell"),
         (lambda: State(3, 3).play(True), IllegalMoveError, "not a cell"),
@@ -123,11 +207,19 @@ def test_text_and_moves() -> None:
         (lambda: State(3, 3).undo(), NothingToUndoError, "no move"),
         (lambda: State(3, 3).parse_move("z9"), IllegalMoveError, "cannot read a move"),
         (lambda: State(3, 3).parse_move("d1"), IllegalMoveError, "off the 3x3 board"),
-        (lambda: State.parse("XX/OO", 3), InvalidBoardError, "square of 3 to 19"),
+        (lambda: State.parse("XX/OO", 3), InvalidBoardError, "square of 3 to 20"),
         (lambda: State.parse("X../.../..Q", 3), InvalidBoardError, "got 'Q'"),
         (lambda: State.parse("XXX/.../...", 3), InvalidBoardError, "X has 3 stones and O 0"),
         (lambda: State.parse("XXX/OOO/X..", 3), InvalidBoardError, "both X and O"),
         (lambda: State.parse("X../.../...", 4), InvalidBoardError, "k must be"),
+        (lambda: State.parse("###/###/###", 3), InvalidBoardError, "every cell is blocked"),
+        (lambda: State.parse("X../.../...", 3, rule="gomoku"), InvalidInputError, "unknown rule 'gomoku'"),
+        (lambda: State(15, 6, rule=Rule.RENJU), InvalidInputError, "renju is played with k = 5, got k = 6"),
+        (lambda: State(3, 3, blocked=[9]), InvalidInputError, "blocked cell 9 is not a cell of the 3x3 board"),
+        (lambda: State(3, 3, blocked=[True]), InvalidInputError, "blocked cell True is not a cell"),
+        (lambda: State(3, 3, blocked=5), InvalidInputError, "blocked must be a collection"),  # type: ignore[arg-type]
+        (lambda: State(3, 3, blocked=range(9)), InvalidInputError, "every cell is blocked"),
+        (lambda: State(3, 3, rule=2), InvalidInputError, "unknown rule '2'"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(call: object, error: type[Exception], message: str) -> None:

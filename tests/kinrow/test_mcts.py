@@ -165,7 +165,7 @@ def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
     """One call of the iteration kernel on the arrays of ``tree``."""
     return int(
         M._iterate(
-            tree.cells, tree.hashes, tree.n, tree.state.k, tree.state.to_move, iterations,
+            tree.cells, tree.hashes, tree.n, tree.state.k, 0, tree.state.to_move, iterations,
             tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0],
             tree.node_move, tree.node_first, tree.node_count, tree.node_result, tree.node_slot,
             tree.node_key, tree.keys, tree.visits, tree.wins, tree.sizes, np.array([7], dtype=np.uint64), stop,
@@ -221,3 +221,27 @@ def test_stop_before_a_search_ends_that_search_after_one_iteration() -> None:
     assert player.choose(State.parse("XX./OO./...", 3)) == 2
     player.iterations = 100
     assert player.search(state).iterations == 100
+
+
+def test_rules_blocked_cells_and_renju() -> None:
+    text = "XX.XX/OOO../...../...../....O"  # c1 gives X five: a win in free-style only; O threatens d2
+    assert MCTS(iterations=200, seed=1).choose(State.parse(text, 4)) == 2
+    standard = State.parse(text, 4, rule="standard")
+    stats = MCTS(iterations=2000, seed=1).search(standard)
+    assert stats.win_rates[2] < 0.5 and max(stats.visits, key=stats.visits.get) == 8  # type: ignore[arg-type]
+    blocked = State.parse("XX#X./OOO../...../...../.....", 4)
+    stats = MCTS(iterations=2000, seed=1).search(blocked)
+    assert 2 not in stats.visits and max(stats.visits, key=stats.visits.get) == 8  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="mcts plays free-style and standard; use the engine player"):
+        MCTS(iterations=10).choose(State(15, 5, rule="renju"))
+
+
+@pytest.mark.kernel
+def test_only_the_symmetries_of_the_blocked_cells_share_statistics() -> None:
+    state = State(4, 3, blocked=[0])  # a1 blocked: only the transpose (the a1-d4 diagonal) keeps it in place
+    stats = MCTS(iterations=3000, seed=2).search(state)
+    assert 0 not in stats.visits and len(stats.visits) == 15
+    for a, b in ((1, 4), (3, 12), (2, 8), (7, 13)):  # each cell and its transpose: one entry
+        assert (stats.visits[a], stats.win_rates[a]) == (stats.visits[b], stats.win_rates[b])
+    assert (stats.visits[3], stats.win_rates[3]) != (stats.visits[15], stats.win_rates[15])  # not images here
+    assert len({(stats.visits[m], stats.win_rates[m]) for m in stats.visits}) > 3

@@ -249,7 +249,7 @@ def test_a_bad_board_fails_before_any_player_is_made() -> None:
         return RandomPlayer(seed)
 
     with pytest.raises(InvalidInputError, match="n must be"):
-        play_match(factory, factory, 2, 20, 5)
+        play_match(factory, factory, 2, 21, 5)
     with pytest.raises(InvalidInputError, match="seed must be non-negative"):
         play_match(factory, factory, 2, 5, 4, seed=-1)
     assert made == []
@@ -283,3 +283,35 @@ def test_alphabeta_plays_a_match() -> None:
     summary = play_match(lambda seed: make_player("alphabeta", depth=1), random_factory, 2, 4, 3, seed=0)
     assert summary.first.name and summary.first.games == 2
     assert all(g.result in (X, O, DRAW) for g in summary.games)
+
+
+def test_games_follow_the_rule_and_records_keep_it() -> None:
+    from plyground.kinrow.rules import Rule
+
+    summary = play_match(RandomPlayer, RandomPlayer, 3, 9, 5, seed=4, rule="renju")
+    for record in summary.games:
+        assert record.rule is Rule.RENJU
+        replayed = record.state()  # every X move was legal under renju, or this raises
+        assert replayed.rule is Rule.RENJU and replayed.result == record.result
+    record = play_game(FirstLegalPlayer(), FirstLegalPlayer(), 5, 4, rule=Rule.STANDARD)
+    assert record.rule is Rule.STANDARD and record.state().result == record.result
+
+
+def test_a_forbidden_point_is_a_player_error() -> None:
+    from plyground.kinrow.rules import Rule
+
+    class Stubborn:
+        name, time_ms = "stubborn", None
+
+        def choose(self, state: State) -> int:
+            return state.parse_move("e5")
+
+        def reset(self) -> None:
+            pass
+
+    rows = "O.......O/........./....X..../....X..../..XX...../........./........./........./O.......O"
+    state = State.parse(rows, 5, rule=Rule.RENJU)
+    with pytest.raises(PlayerError, match=r"X \(stubborn\) chose e5 on move 9: forbidden under renju \(double-three\)"):
+        timed_choice(Stubborn(), state)
+    with pytest.raises(InvalidInputError, match="renju is played with k = 5"):
+        play_match(FirstLegalPlayer, FirstLegalPlayer, 1, 9, 4, rule="renju")

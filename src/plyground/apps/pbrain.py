@@ -3,62 +3,85 @@
 The manager (Piskvork, a Gomocup tournament, a test) writes one command a line; the brain
 answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm)::
 
-    START 15          -> OK                 a new game on a 15x15 board (3 to 19)
+    START 15          -> OK                 a new game on a 15x15 board (5 to 20; 3 and 4 too)
+    RECTSTART 20,15   -> OK                 20 columns, 15 rows: a 20x20 board, the rest blocked
     BEGIN             -> 7,7                the brain moves first
     TURN 8,7          -> 7,8                the opponent's move, then the brain's
     BOARD             (then x,y,field lines: 1 own stone, 2 opponent's, 3 a blocked cell
     DONE              -> 6,6                of a continuous game) a whole new position
     TAKEBACK 7,8      -> OK                 take back the last stone
     RESTART           -> OK                 a new game on the same board
-    INFO timeout_turn 5000                  milliseconds per move (no answer)
+    INFO timeout_turn 5000                  milliseconds per move (no answer); also
+                                            timeout_match, time_left, max_memory, rule
     ABOUT             -> name="plyground", version="...", ...
     END                                     the brain exits
+
+Coordinates are ``x,y`` = column,row from 0. The game is gomoku (``k = min(5, size)``)
+under the rule of ``INFO rule`` (a bit set: 1 exactly five, 2 continuous, 4 renju, 8 caro):
+renju if bit 4 is set, else exactly five (:attr:`Rule.STANDARD`) if bit 1 or 8 is (caro is
+not supported: a ``MESSAGE`` says so), else free-style. The rule applies from the next
+``START`` or ``RESTART``, and at once to a game with no stone yet.
+
+Every move arrives within ``INFO timeout_turn`` and the match's ``time_left``, whatever the
+player does (see :mod:`plyground.apps.pbrain_clock`). After a search by a player whose
+``last`` has ``depth``, ``value`` and ``pv``, one line comes before the move:
+``MESSAGE depth 9 score 123 nodes 45678 kind search time 950ms pv 7,7 8,8``. ``INFO
+max_memory`` (bytes, 0 = no limit) reaches the player's ``set_memory``, where it has one.
 
 The brain reads its input while it thinks: ``END``, or the end of the input (the manager
 closed the pipe), stops the search in progress at once. Every command before ``END`` is
 still answered, in order (a search stopped this way answers the best move it has), and
-the brain exits.
+the brain exits. An unknown command is answered ``UNKNOWN ...``, a malformed or impossible
+one ``ERROR ...``, and the brain carries on: it never stops on bad input and never prints
+a traceback.
 
-Coordinates are ``x,y`` = column,row from 0. The game is gomoku, free-style (five or more
-in a row wins; ``k = min(5, size)`` on small boards). An unknown command is answered
-``UNKNOWN ...``, a malformed or impossible one ``ERROR ...``, and the brain carries on:
-it never stops on bad input and never prints a traceback.
-
-Run it with ``plyground kinrow pbrain`` or ``python -m plyground.apps.pbrain``; drive it
-in-process with :class:`Brain` (:meth:`Brain.feed` takes one line).
+Run it with ``plyground kinrow pbrain [--player KIND]`` or ``python -m plyground.apps.pbrain``
+(players of :data:`DEFAULT_KIND`); drive it in-process with :class:`Brain` (:meth:`Brain.feed`
+takes one line).
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import queue
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TextIO
 
 from plyground import __version__
-from plyground.errors import PlygroundError
-from plyground.kinrow.board import EMPTY, MAX_N, MIN_N, O, State, X
-from plyground.kinrow.budget import MAX_TIME_MS
+from plyground.apps.pbrain_clock import (
+    ANSWER_MARGIN_MS,
+    STOP_MARGIN_MS,
+    Clock,
+    Search,
+    budget_from_timeout,
+    fallback_move,
+    stop_player,
+)
+from plyground.errors import IllegalMoveError, PlygroundError
+from plyground.kinrow.board import BLOCKED, EMPTY, MAX_N, MIN_N, O, State, X
 from plyground.kinrow.players import Player
-from plyground.kinrow.selfplay import timed_choice
+from plyground.kinrow.rules import Rule
 
-__all__ = ["ABOUT", "Brain", "budget_from_timeout", "main"]
+__all__ = ["ABOUT", "DEFAULT_KIND", "Brain", "budget_from_timeout", "main"]
 
 ABOUT = f'name="plyground", version="{__version__}", author="plyground contributors", country="", www=""'
 """The answer to ``ABOUT``."""
 
-_K = 5  # gomoku
-_SAFETY_FRACTION = 0.8  # of the manager's time per move that the search may use...
-_SAFETY_MS = 50.0  # ...less this, for the answer to reach the manager
-_MIN_MS = 10.0
-_MOVES_LEFT_GUESS = 20  # with a match clock, a move gets at most its time left over this many moves
+DEFAULT_KIND = "mcts"
+"""The kind of player (:data:`~plyground.kinrow.players.PLAYER_KINDS`) behind the brain by default."""
 
-# INFO rule is a bit set; plyground plays free-style, so these rules are reported and ignored.
-_UNSUPPORTED_RULES = {1: "exactly-five", 4: "renju", 8: "caro"}
+_K = 5  # gomoku
+_HALT_GRACE_S = 0.2  # after END, a player that does not stop is overruled this soon
+
+_RULE_WORDS = {
+    Rule.FREESTYLE: "free-style (five or more in a row wins)",
+    Rule.STANDARD: "standard (exactly five in a row wins)",
+    Rule.RENJU: "renju",
+}
 
 _POINT = re.compile(r"(\d+)\s*,\s*(\d+)")
 _BOARD_LINE = re.compile(r"(\d+)\s*,\s*(\d+)\s*,\s*(\d+)")
@@ -74,26 +97,6 @@ class _ProtocolError(Exception):
     """A command that is malformed or cannot be done now; answered ``ERROR <message>``."""
 
 
-def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -> float:
-    """The milliseconds a search may take when the manager allows ``timeout_turn_ms`` per move.
-
-    Keeps a safety margin (80% of the time, less 50 ms); ``0`` (play fast) gives 10 ms. With a
-    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left. At most an
-    hour (:data:`~plyground.kinrow.budget.MAX_TIME_MS`).
-
-    >>> budget_from_timeout(5000)
-    3950.0
-    >>> budget_from_timeout(5000, time_left_ms=20000)
-    800.0
-    >>> budget_from_timeout(0)
-    10.0
-    """
-    budget = timeout_turn_ms * _SAFETY_FRACTION - _SAFETY_MS if timeout_turn_ms > 0 else 0.0
-    if time_left_ms is not None:
-        budget = min(budget, time_left_ms * _SAFETY_FRACTION / _MOVES_LEFT_GUESS)
-    return round(min(max(_MIN_MS, budget), MAX_TIME_MS), 3)
-
-
 class Brain:
     """The Piskvork protocol over text streams, with players made by ``make_player``.
 
@@ -101,7 +104,17 @@ class Brain:
     ``time_ms`` follows ``INFO timeout_turn`` (and ``time_left``). :meth:`run` reads
     ``stdin`` to ``END`` or its end; :meth:`feed` handles one line, for drivers and tests.
     A player with a ``stop()`` method (the searching players have one) is stopped when
-    ``END`` or the end of the input comes while it thinks.
+    ``END`` or the end of the input comes while it thinks, or when the manager's time
+    limit nears; ``INFO max_memory`` reaches a player's ``set_memory(bytes)``, where it
+    has one.
+
+    >>> from plyground.kinrow.players import FirstLegalPlayer
+    >>> answers = io.StringIO()
+    >>> brain = Brain(FirstLegalPlayer, io.StringIO(), answers)
+    >>> for line in ("START 15", "INFO timeout_turn 1000", "TURN 7,7"):
+    ...     brain.feed(line)
+    >>> answers.getvalue().split()
+    ['OK', '0,0']
     """
 
     def __init__(self, make_player: Callable[[], Player], stdin: TextIO, stdout: TextIO) -> None:
@@ -110,11 +123,14 @@ class Brain:
         self._player: Player | None = None
         self._state: State | None = None
         self._me: int | None = None  # X or O once known
-        self._blocked: set[int] = set()  # cells of a previous game's winning line (continuous games)
+        self._rule = Rule.FREESTYLE  # INFO rule: for the next game (and the current one while it is empty)
+        self._width = self._height = 0  # of the game's board: RECTSTART's rectangle, in the corner of a square
+        self._outside: frozenset[int] = frozenset()  # the square's cells outside the rectangle: blocked
         self._board_lines: list[str] | None = None  # collecting the lines of BOARD
-        self._timeout_turn: int | None = None
-        self._timeout_match: int | None = None
-        self._time_left: int | None = None
+        self._clock = Clock()
+        self._max_memory: int | None = None  # INFO max_memory, in bytes (0: no limit)
+        self._search: Search | None = None  # the last search, which may still run if its player was overruled
+        self._received = time.perf_counter()  # when the line being handled was read: its move's clock starts there
         self._own_time_ms: float | None = None  # the player's own budget, used without INFO timeout_turn
         self._halting = threading.Event()  # END or the end of the input was read: every search stops at once
         self.ended = False
@@ -132,15 +148,15 @@ class Brain:
         A thread reads ``stdin`` meanwhile, so that ``END`` or the end of the stream stops
         a search in progress at once (see :meth:`halt`).
         """
-        lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        lines: queue.SimpleQueue[tuple[str, float] | None] = queue.SimpleQueue()
         threading.Thread(target=self._read, args=(lines,), name="pbrain-input", daemon=True).start()
         while not self.ended:
-            line = lines.get()
-            if line is None:
+            item = lines.get()
+            if item is None:
                 return
-            self.feed(line)
+            self.feed(*item)
 
-    def _read(self, lines: queue.SimpleQueue[str | None]) -> None:
+    def _read(self, lines: queue.SimpleQueue[tuple[str, float] | None]) -> None:
         """Read ``stdin`` into ``lines`` up to ``END`` or its end, then put None and halt.
 
         Nothing after ``END`` is read: the brain exits there, and the thread ends even when
@@ -154,7 +170,7 @@ class Brain:
                     line = ""
                 if not line:
                     return
-                lines.put(line)
+                lines.put((line, time.perf_counter()))
                 words = line.split()
                 if words and words[0].upper() == "END":
                     return
@@ -169,12 +185,19 @@ class Brain:
         still answered, each search with the best move it has.
         """
         self._halting.set()  # first: a search that starts from now on is stopped in _move
-        player = self._player
+        player, search = self._player, self._search
         if player is not None:
-            _stop(player)
+            stop_player(player)
+        if search is not None:
+            search.wake()
 
-    def feed(self, line: str) -> None:
-        """Handle one line from the manager (CR LF or LF, or none), writing any answer."""
+    def feed(self, line: str, received: float | None = None) -> None:
+        """Handle one line from the manager (CR LF or LF, or none), writing any answer.
+
+        ``received`` is the ``time.perf_counter()`` when the line was read (default: now):
+        a move it asks for must be answered within the manager's limit from then.
+        """
+        self._received = time.perf_counter() if received is None else received
         text = line.strip()
         try:
             if self._board_lines is not None:
@@ -221,44 +244,46 @@ class Brain:
     def _start(self, rest: str) -> None:
         if not re.fullmatch(r"\d+", rest):
             raise _ProtocolError(f"START needs a board size, got {rest[:40]!r}")
-        self._new_game(_number(rest), rest)
+        self._new_game(_number(rest), None, rest)
 
     def _rectstart(self, rest: str) -> None:
         match = _POINT.fullmatch(rest)
         if match is None:
             raise _ProtocolError(f"RECTSTART needs width,height, got {rest[:40]!r}")
-        width, height = _number(match[1]), _number(match[2])
-        if width != height:
-            self._forget_game()
-            raise _ProtocolError(f"only square boards are supported, got {rest[:40]}")
-        self._new_game(width, match[1])
+        self._new_game(_number(match[1]), _number(match[2]), rest)
 
-    def _new_game(self, size: int, text: str) -> None:
-        if not MIN_N <= size <= MAX_N:
-            self._forget_game()
-            shown = text if len(text) <= 20 else text[:20] + "..."
-            raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
+    def _new_game(self, width: int, height: int | None, text: str) -> None:
+        """A new game on a ``width`` x ``height`` board (square when ``height`` is None), with a new player."""
         self._forget_game()
+        height = width if height is None else height
+        for size in (width, height):
+            if not MIN_N <= size <= MAX_N:
+                shown = text if len(text) <= 20 else text[:20] + "..."
+                raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
+        n = max(width, height)
+        outside = frozenset(row * n + col for row in range(n) for col in range(n) if col >= width or row >= height)
+        state = State(n, min(_K, n), rule=self._rule, blocked=outside)  # renju on a board under 5: refused here
         self._player = self._make_player()
         self._own_time_ms = self._player.time_ms
         self._apply_budget()
-        self._state = State(size, min(_K, size))
+        if self._max_memory is not None:
+            _set_memory(self._player, self._max_memory)
+        self._state, self._width, self._height, self._outside = state, width, height, outside
         self._send("OK")
 
     def _forget_game(self) -> None:
-        self._state, self._me, self._blocked = None, None, set()
+        self._state, self._me = None, None
 
     def _restart(self, rest: str) -> None:
         state = self._game()
-        self._state = State(state.n, state.k)
+        self._state = State(state.n, state.k, rule=self._rule, blocked=self._outside)
         self._me = None
-        self._blocked = set()
         self._player_now().reset()
         self._send("OK")
 
     def _begin(self, rest: str) -> None:
         state = self._game()
-        if state.history or self._blocked:
+        if state.history or state.blocked != self._outside:
             raise _ProtocolError("BEGIN on a board that is not empty (use BOARD)")
         self._me = X
         self._move()
@@ -330,32 +355,110 @@ class Brain:
                 f"BOARD with {len(own)} own and {len(theirs)} opponent stones: with the brain to move, "
                 "the opponent has as many stones or one more"
             )
-        state = State(old.n, old.k)
-        for move in order:
-            if state.is_over:
-                break
-            state.play(move)
+        blocked = self._outside | {move for move, field in cells.items() if field == 3}
+        state = State(old.n, old.k, rule=old.rule, blocked=blocked)
+        try:
+            for move in order:  # the stones in the order given, own and opponent's in turn
+                state.play(move)
+        except IllegalMoveError:  # that order ends the game early, or passes a forbidden point: the position as is
+            symbols = {1: "XO"[me - X], 2: "OX"[me - X], 3: "#"}
+            text = "".join(
+                symbols[cells[cell]] if cell in cells else "#" if cell in blocked else "." for cell in range(old.n**2)
+            )
+            rows = "/".join(text[row * old.n : (row + 1) * old.n] for row in range(old.n))
+            state = State.parse(rows, old.k, rule=old.rule)
         if state.is_over:
             winner = "a player has" if state.result in (X, O) else "the board is full, no one has"
             raise _ProtocolError(f"BOARD: the game is over on this board: {winner} {state.k} in a row")
         self._state, self._me = state, me
-        self._blocked = {move for move, field in cells.items() if field == 3}
         self._player_now().reset()
         self._move()
 
     def _move(self) -> None:
-        """Choose, play and send the brain's move."""
+        """Choose, play and send the brain's move, within the manager's limit from the line that asked for it.
+
+        The player searches in a thread of its own; one still searching near the limit is
+        stopped, and one that does not answer even then is overruled (see
+        :mod:`plyground.apps.pbrain_clock`).
+        """
         state, player = self._game(), self._player_now()
-        free = [m for m in state.legal_moves() if m not in self._blocked]
+        free = state.legal_moves()
         if not free:
             raise _ProtocolError("no empty cell is left to play")
-        if self._halting.is_set():
-            _stop(player)
-        move, _ = timed_choice(player, state)
-        if move in self._blocked:
-            move = free[0]  # the player does not see the blocked cells
+        limit = self._clock.limit_ms()
+        stop_at = answer_at = None
+        if limit is not None:
+            stop_at = self._received + (limit - STOP_MARGIN_MS) / 1000
+            answer_at = self._received + (limit - ANSWER_MARGIN_MS) / 1000
+        move: int | None = None
+        why = ""
+        previous = self._search
+        # A player overruled last time may still be searching: it gets until stop_at to finish.
+        if (
+            previous is not None
+            and not previous.done.is_set()
+            and not self._await(previous, time.perf_counter(), stop_at)
+        ):
+            move, why = fallback_move(state), f"{player.name} is still searching the previous move"
+        if move is None:
+            search = self._search = Search(player, state)
+            if self._halting.is_set():
+                stop_player(player)
+            if self._await(search, stop_at, answer_at):
+                if search.error is not None:
+                    raise search.error
+                assert search.move is not None
+                move, why = search.move, ""
+                self._report(player, move)
+            else:
+                move, why = fallback_move(state), f"{player.name} did not answer in time"
+        if move not in free:  # a forbidden point under renju
+            move, why = fallback_move(state), f"{player.name} chose {self._point(move)}, which cannot be played"
+        if why:
+            self._send(f"MESSAGE {why}: the brain plays {self._point(move)}")
         state.play(move)
         self._send(self._point(move))
+
+    def _await(self, search: Search, stop_at: float | None, answer_at: float | None) -> bool:
+        """Wait for ``search``: stop its player at ``stop_at`` (or on END), give up at ``answer_at``; return if done."""
+        stopped = False
+        while not search.done.is_set():
+            now = time.perf_counter()
+            halting = self._halting.is_set()
+            if not stopped and (halting or (stop_at is not None and now >= stop_at)):
+                stop_player(search.player)
+                stopped = True
+                if halting:
+                    answer_at = now + _HALT_GRACE_S if answer_at is None else min(answer_at, now + _HALT_GRACE_S)
+            if answer_at is not None and now >= answer_at:
+                return False
+            search.wait(answer_at if stopped else stop_at)
+        return True
+
+    def _report(self, player: Player, move: int) -> None:
+        """Send ``MESSAGE depth 9 score 123 nodes 45678 pv 7,7 8,8`` from what the player says of its search.
+
+        Only for a player whose ``last`` has ``depth``, ``value`` and ``pv``, and is about
+        this move (when it names one).
+        """
+        info = getattr(player, "last", None)
+        if info is None or not all(hasattr(info, name) for name in ("depth", "value", "pv")):
+            return
+        if getattr(info, "move", move) != move:
+            return
+        state = self._game()
+        parts = [f"depth {info.depth}", f"score {_shown(info.value)}"]
+        for name in ("nodes", "kind"):
+            value = getattr(info, name, None)
+            if value is not None:
+                parts.append(f"{name} {_shown(value)}")
+        seconds = getattr(info, "seconds", None)
+        if isinstance(seconds, int | float):
+            parts.append(f"time {round(1000 * seconds)}ms")
+        pv = [int(m) for m in info.pv if 0 <= int(m) < state.n * state.n]
+        if pv:
+            parts.append("pv " + " ".join(self._point(m) for m in pv))
+        self._send("MESSAGE " + " ".join(parts))
 
     def _end(self, rest: str) -> None:
         self.ended = True
@@ -374,32 +477,37 @@ class Brain:
             if key == "timeout_turn":
                 if number < 0:
                     raise _ProtocolError(f"INFO timeout_turn must not be negative, got {number}")
-                self._timeout_turn = number
+                self._clock.timeout_turn = number
             elif key == "timeout_match":
-                self._timeout_match = number
+                self._clock.timeout_match = number
             else:
-                self._time_left = number
+                self._clock.time_left = number
             self._apply_budget()
+        elif key == "max_memory":
+            if not re.fullmatch(r"\d{1,19}", value):
+                raise _ProtocolError(f"INFO max_memory needs a number of bytes (0: no limit), got {value[:40]!r}")
+            self._max_memory = int(value)
+            if self._player is not None:
+                _set_memory(self._player, self._max_memory)
         elif key == "rule":
             if not re.fullmatch(r"\d{1,9}", value):
                 raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
-            unsupported = [name for bit, name in _UNSUPPORTED_RULES.items() if int(value) & bit]
-            if unsupported:
-                self._send(
-                    f"MESSAGE plyground does not support the {' and '.join(unsupported)} rule"
-                    f"{'s' if len(unsupported) > 1 else ''}: "
-                    "it plays free-style (five or more in a row wins)"
-                )
-        # max_memory, game_type, evaluate, folder and any other key: accepted and ignored
+            self._set_rule(int(value))
+        # game_type, evaluate, folder and any other key: accepted and ignored
+
+    def _set_rule(self, bits: int) -> None:
+        """``INFO rule``: 1 exactly five, 2 continuous, 4 renju, 8 caro (played as exactly five)."""
+        rule = Rule.RENJU if bits & 4 else Rule.STANDARD if bits & (1 | 8) else Rule.FREESTYLE
+        if bits & 8:
+            self._send(f"MESSAGE plyground does not support the caro rule: it plays {_RULE_WORDS[rule]}")
+        self._rule = rule
+        state = self._state
+        if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
+            self._state = State(state.n, state.k, rule=rule, blocked=state.blocked)
 
     def _apply_budget(self) -> None:
-        if self._player is None:
-            return
-        if self._timeout_turn is None:
-            self._player.time_ms = self._own_time_ms
-            return
-        clock = self._time_left if self._timeout_match and self._time_left is not None else None
-        self._player.time_ms = budget_from_timeout(self._timeout_turn, clock)
+        if self._player is not None:
+            self._player.time_ms = self._clock.budget_ms(self._own_time_ms)
 
     # -- helpers -------------------------------------------------------------
 
@@ -418,13 +526,15 @@ class Brain:
         if match is None:
             raise _ProtocolError(f"{command} needs x,y, got {text[:40]!r}")
         x, y = _number(match[1]), _number(match[2])
-        if not (x < state.n and y < state.n):
-            raise _ProtocolError(f"{command} {x},{y}: off the {state.n}x{state.n} board")
+        if not (x < self._width and y < self._height):
+            raise _ProtocolError(f"{command} {x},{y}: off the {self._width}x{self._height} board")
         return state.index(y, x)
 
     def _check_empty(self, move: int, what: str) -> None:
         state = self._game()
-        if state.cells[move] != EMPTY or move in self._blocked:
+        if state.cells[move] == BLOCKED:
+            raise _ProtocolError(f"{what}: the cell is taken (blocked)")
+        if state.cells[move] != EMPTY:
             raise _ProtocolError(f"{what}: the cell is taken")
 
     def _point(self, move: int) -> str:
@@ -439,21 +549,29 @@ class Brain:
         return "the board is full"
 
 
-def _stop(player: Player) -> None:
-    """Ask ``player`` to end its search now, if it can (the searching players have ``stop()``)."""
-    stop = getattr(player, "stop", None)
-    if callable(stop):
-        with contextlib.suppress(Exception):  # a player that fails to stop still answers, later
-            stop()
+def _set_memory(player: Player, max_memory: int) -> None:
+    """Tell ``player`` the memory it may use (``INFO max_memory``, bytes; 0: no limit), if it has ``set_memory``."""
+    set_memory = getattr(player, "set_memory", None)
+    if callable(set_memory):
+        set_memory(max_memory)
+
+
+def _shown(value: object) -> str:
+    """A number of a search report as the manager shows it: ``123``, ``0.52``, ``-inf``; text as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
 
 
 def main(make_player: Callable[[], Player] | None = None) -> int:
-    """Run a brain on stdin and stdout (MCTS players by default); return the exit status."""
+    """Run a brain on stdin and stdout (players of :data:`DEFAULT_KIND` by default); return the exit status."""
     if make_player is None:
         from plyground.kinrow.players import make_player as make
 
         def make_player() -> Player:
-            return make("mcts")
+            return make(DEFAULT_KIND)
 
     stdin = sys.stdin
     stdout = sys.stdout

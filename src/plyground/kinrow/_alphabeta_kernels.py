@@ -3,19 +3,22 @@
 The heuristic looks at every *window* of k consecutive cells in a row, column or
 diagonal. A window holding stones of one player only is worth :func:`_weight` of its
 stone count to that player (1, 8, 64, ... : eight times more per stone, capped at 2**42
-so that every value stays an exact integer in a float64); mixed and empty windows are
-worth nothing. The value of a position is the windows of the player to move minus those
-of the opponent. Putting a stone on a cell changes only the windows through that cell,
-so the search keeps the value up to date with :func:`_gain`, which also orders the moves.
+so that every value stays an exact integer in a float64); mixed and empty windows, and
+windows through a blocked cell (3), are worth nothing. The value of a position is the
+windows of the player to move minus those of the opponent. Putting a stone on a cell
+changes only the windows through that cell, so the search keeps the value up to date
+with :func:`_gain`, which also orders the moves.
 
 The search is negamax with alpha-beta (fail-soft) over a transposition table: values are
 for the player to move; a win ``p`` plies from the root is worth ``WIN - p`` (a loss the
 opposite), so faster wins and slower losses are preferred; a full board is a draw (0).
-Search values are int64.
+Search values are int64. A win is decided by the rule (``rule``, a ``Rule`` number: 0
+free-style, k or more; 1 standard, exactly k); the heuristic is the same for both.
 
 Candidate moves are every empty cell when ``radius`` is 0; otherwise the empty cells
 within ``radius`` (king steps) of a stone, kept in ``near`` (for each cell, the number of
-stones within ``radius``), and the centre of an empty board.
+stones within ``radius``), and the centre of an empty board (its first empty cell when the
+centre is blocked).
 
 State shared by one search lives in arrays owned by the caller:
 
@@ -39,7 +42,7 @@ import numpy as np
 from numba import from_dtype, types
 
 from plyground._jit import kernel
-from plyground.kinrow._kernels import _DC, _DR, _wins_at
+from plyground.kinrow._kernels import _DC, _DR, _wins_at_rule
 
 TT_DTYPE = np.dtype(
     [("key", np.uint64), ("value", np.int64), ("move", np.int32), ("depth", np.int16), ("flag", np.int8)],
@@ -54,7 +57,7 @@ MAX_PLY = 1024
 WON = WIN - MAX_PLY
 """Values at or above are wins (at or below ``-WON``: losses); the heuristic stays far below."""
 INFINITY = WIN + MAX_PLY
-_MAX_SHIFT = 42  # the weight of a window is at most 2**42: 19 * 19 * 4 windows stay below 2**51
+_MAX_SHIFT = 42  # weights reach 2**42 at k >= 15: under 2**9 such windows on 20x20, so values stay below 2**51
 
 # Eager signatures: one compiled version of each kernel (several versions of a recursive
 # kernel in the on-disk cache can resolve the recursive call to the wrong one).
@@ -62,13 +65,13 @@ _CELLS = types.int8[::1]
 _ZOBRIST = types.Array(types.uint64, 2, "C", readonly=True)
 _TT = types.Array(from_dtype(TT_DTYPE), 1, "C")
 _NEGAMAX_SIGNATURE = types.int64(
-    _CELLS, types.int64, types.int64, types.int64, types.int32[::1], _ZOBRIST, types.uint64,
+    _CELLS, types.int64, types.int64, types.int64, types.int64, types.int32[::1], _ZOBRIST, types.uint64,
     types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     _TT, types.uint8[::1], types.int64[::1],
 )  # fmt: skip
 _SEARCH_SIGNATURE = types.int64(
-    _CELLS, types.int64, types.int64, types.int64, types.int64, _ZOBRIST, types.int64, _TT, types.uint8[::1],
-    types.int64[::1],
+    _CELLS, types.int64, types.int64, types.int64, types.int64, types.int64, _ZOBRIST, types.int64, _TT,
+    types.uint8[::1], types.int64[::1],
 )  # fmt: skip
 
 
@@ -98,12 +101,17 @@ def _evaluate(cells, n, k, player):
                     continue
                 own = 0
                 other = 0
+                dead = False
                 for j in range(k):
                     v = cells[(r + j * dr) * n + c + j * dc]
                     if v == player:
                         own += 1
+                    elif v == 3:
+                        dead = True
                     elif v != 0:
                         other += 1
+                if dead:
+                    continue
                 if other == 0:
                     total += _weight(own)
                 elif own == 0:
@@ -142,28 +150,36 @@ def _gain(cells, n, k, index, player):
             continue
         own = 0
         other = 0
+        dead = 0  # blocked cells in the window
         for t in range(-back, -back + k):  # the first window, offsets -back .. -back + k - 1
             v = cells[(r + t * dr) * n + c + t * dc]
             if v == player:
                 own += 1
+            elif v == 3:
+                dead += 1
             elif v != 0:
                 other += 1
         s = -back
         while True:
-            if other == 0:
-                total += _weight(own + 1) - _weight(own)
-            elif own == 0:
-                total += _weight(other)
+            if dead == 0:
+                if other == 0:
+                    total += _weight(own + 1) - _weight(own)
+                elif own == 0:
+                    total += _weight(other)
             if s + k - 1 >= ahead:
                 break
             v = cells[(r + s * dr) * n + c + s * dc]  # slide: offset s leaves, offset s + k enters
             if v == player:
                 own -= 1
+            elif v == 3:
+                dead -= 1
             elif v != 0:
                 other -= 1
             v = cells[(r + (s + k) * dr) * n + c + (s + k) * dc]
             if v == player:
                 own += 1
+            elif v == 3:
+                dead += 1
             elif v != 0:
                 other += 1
             s += 1
@@ -186,7 +202,7 @@ def _near_counts(cells, n, radius, near):
     near[:] = 0
     if radius > 0:
         for i in range(n * n):
-            if cells[i] != 0:
+            if cells[i] == 1 or cells[i] == 2:
                 _add_near(n, radius, i, near, 1)
 
 
@@ -199,9 +215,15 @@ def _candidates(cells, n, radius, near, out):
             out[count] = i
             count += 1
     centre = (n // 2) * n + n // 2
-    if count == 0 and cells[centre] == 0:  # an empty board: any stone leaves an empty cell near it
+    if count == 0 and cells[centre] == 0:  # no stone yet: any stone leaves an empty cell near it
         out[0] = centre
         count = 1
+    elif count == 0:  # no stone and a blocked centre: the first empty cell (none on a full board)
+        for i in range(n * n):
+            if cells[i] == 0:
+                out[0] = i
+                count = 1
+                break
     return count
 
 
@@ -226,7 +248,7 @@ def _from_table(value, ply):
 
 
 @kernel(_NEGAMAX_SIGNATURE)
-def _negamax(cells, n, k, radius, near, zob, key, empty, value, player, depth, ply, alpha, beta, tt, stop, stats):
+def _negamax(cells, n, k, rule, radius, near, zob, key, empty, value, player, depth, ply, alpha, beta, tt, stop, stats):
     """The value for ``player`` (to move) of a live position, searched ``depth`` >= 1 plies deep.
 
     ``key`` is the position's Zobrist key, ``empty`` its number of empty cells and ``value``
@@ -255,7 +277,7 @@ def _negamax(cells, n, k, radius, near, zob, key, empty, value, player, depth, p
     gains = np.empty(count, dtype=np.int64)
     for i in range(count):
         move = moves[i]
-        if _wins_at(cells, n, k, move, player):  # the best possible value: no need to look further
+        if _wins_at_rule(cells, n, k, move, player, rule):  # the best possible value: no need to look further
             best = WIN - (ply + 1)
             entry["key"] = key
             entry["value"] = _to_table(best, ply)
@@ -299,7 +321,7 @@ def _negamax(cells, n, k, radius, near, zob, key, empty, value, player, depth, p
                 if radius > 0:
                     _add_near(n, radius, move, near, 1)
                 score = -_negamax(
-                    cells, n, k, radius, near, zob, key ^ zob[move, player], empty - 1, -(value + gains[i]),
+                    cells, n, k, rule, radius, near, zob, key ^ zob[move, player], empty - 1, -(value + gains[i]),
                     opponent, depth - 1, ply + 1, -beta, -max(alpha, best), tt, stop, stats,
                 )  # fmt: skip
                 cells[move] = 0
@@ -324,7 +346,7 @@ def _negamax(cells, n, k, radius, near, zob, key, empty, value, player, depth, p
 
 
 @kernel(_SEARCH_SIGNATURE)
-def _search(cells, n, k, radius, player, zob, depth, tt, stop, stats):
+def _search(cells, n, k, rule, radius, player, zob, depth, tt, stop, stats):
     """The value for ``player`` (to move) of the live position ``cells``, searched ``depth`` plies; see ``_negamax``."""
     near = np.zeros(n * n, dtype=np.int32)
     _near_counts(cells, n, radius, near)
@@ -338,5 +360,5 @@ def _search(cells, n, k, radius, player, zob, depth, tt, stop, stats):
     stats[BEST] = -1
     value = _evaluate(cells, n, k, player)
     return _negamax(
-        cells, n, k, radius, near, zob, key, empty, value, player, depth, 0, -INFINITY, INFINITY, tt, stop, stats
+        cells, n, k, rule, radius, near, zob, key, empty, value, player, depth, 0, -INFINITY, INFINITY, tt, stop, stats
     )

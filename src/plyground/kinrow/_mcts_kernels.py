@@ -22,7 +22,7 @@ import numpy as np
 
 from plyground._jit import kernel
 from plyground.core.splitmix import GOLDEN, MIX_1, MIX_2
-from plyground.kinrow._kernels import _wins_at
+from plyground.kinrow._kernels import _wins_at_rule
 
 _INV_SQRT = 1.0 / np.sqrt(np.arange(1 << 16, dtype=np.float64).clip(1.0))  # 1/sqrt(v) for small visit counts
 _EMPTY_KEY = np.uint64(0)  # no position has key 0 (the empty board's key is 0: it is stored as 1)
@@ -90,9 +90,9 @@ def _rehash(keys, visits, wins, new_keys, new_visits, new_wins, node_key, node_s
             node_slot[node] = _slot(new_keys, node_key[node], sizes)
 
 
-@kernel("i8(i1[::1], i8, i8, i8, u8[::1], i8[::1])")
-def _playout(cells, n, k, player, rng, empties):
-    """Random moves from the position (``player`` to move) to the end of the game.
+@kernel("i8(i1[::1], i8, i8, i8, i8, u8[::1], i8[::1])")
+def _playout(cells, n, k, rule, player, rng, empties):
+    """Random moves from the position (``player`` to move) to the end of the game, wins as ``rule`` says.
 
     Returns the result: 1 or 2 for a win, 3 for a draw. ``cells`` is changed.
     """
@@ -107,14 +107,14 @@ def _playout(cells, n, k, player, rng, empties):
         count -= 1
         empties[j] = empties[count]
         cells[move] = player
-        if _wins_at(cells, n, k, move, player):
+        if _wins_at_rule(cells, n, k, move, player, rule):
             return player
         player = 3 - player
     return 3
 
 
 @kernel(
-    "i8(i1[::1], u8[::1], i8, i8, i8, i8, i8[:, ::1], u8[:, ::1], f8, b1, i8,"
+    "i8(i1[::1], u8[::1], i8, i8, i8, i8, i8, i8[:, ::1], u8[:, ::1], f8, b1, i8,"
     " i4[::1], i4[::1], i4[::1], i1[::1], i8[::1], u8[::1],"
     " u8[::1], f8[::1], f8[::1], i8[::1], u8[::1], u1[::1])"
 )
@@ -123,6 +123,7 @@ def _iterate(
     root_hashes,
     n,
     k,
+    rule,
     root_player,
     iterations,
     perm,
@@ -147,7 +148,8 @@ def _iterate(
 
     ``sizes`` holds [nodes used, table slots used]; the run stops early when another
     expansion might not fit in ``max_nodes`` nodes or would fill the table past half, and
-    after any iteration that finds ``stop[0]`` set.
+    after any iteration that finds ``stop[0]`` set. Wins follow ``rule`` (a ``Rule``
+    number: 0 free-style, 1 standard).
     Each iteration: select by UCT (``c`` the exploration constant; a child not looked at
     yet or never visited first, the first in cell order), expand a leaf's empty cells,
     play a random game out from the first new position, and add the result to every
@@ -215,7 +217,7 @@ def _iterate(
             if node_slot[node] < 0:  # first look at this child: its position's key, slot and result
                 node_key[node] = _key(hashes, symmetry)
                 node_slot[node] = _slot(keys, node_key[node], sizes)
-                if _wins_at(cells, n, k, move, player):
+                if _wins_at_rule(cells, n, k, move, player, rule):
                     node_result[node] = player
                 elif stones == n * n:
                     node_result[node] = 3
@@ -228,7 +230,7 @@ def _iterate(
             if visits[node_slot[node]] == 0.0:  # a new position: play it out from here
                 break
         if result == 0:
-            result = _playout(cells, n, k, player, rng, empties)
+            result = _playout(cells, n, k, rule, player, rng, empties)
         # Back up: each position scores for the player who moved into it.
         mover = 3 - root_player  # moved into the root
         for d in range(depth + 1):

@@ -10,7 +10,10 @@ search deepens one ply at a time up to ``depth``; with a time budget (``time_ms`
 deadline and keeps the deepest depth it finished.
 
 On boards up to 6×6 every empty cell is a candidate move; on larger boards only the
-empty cells within two steps of a stone (the centre on an empty board).
+empty cells within two steps of a stone (the centre on an empty board). Blocked cells are
+never candidates and no window through one counts. The search plays free-style and
+standard (an overline does not win); it refuses renju, whose forbidden points it does not
+know.
 
 >>> from plyground.kinrow import State
 >>> AlphaBeta(depth=2).search(State.parse("XX./OO./...", k=3), 1)
@@ -30,6 +33,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.rules import Rule
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
 
@@ -76,6 +80,8 @@ def _check_depth(depth: object, *, optional: bool) -> int | None:
 def _check_state(state: object) -> State:
     if not isinstance(state, State):
         raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
+    if state.rule is Rule.RENJU:
+        raise InvalidInputError("alphabeta plays free-style and standard; use the engine player for renju")
     if state.is_over:
         raise IllegalMoveError("the game is over: there is no move to choose")
     return state
@@ -117,7 +123,7 @@ class AlphaBeta:
         self.tt_bits = tt_bits
         self.last: SearchInfo | None = None
         self._tt: npt.NDArray[np.void] | None = None
-        self._shape: tuple[int, int] | None = None
+        self._shape: tuple[int, int, Rule] | None = None
         self._stopping = False  # stop() was called: the search in progress, or the next one, ends now
         self._running: npt.NDArray[np.uint8] | None = None  # the stop flag of the search in progress
 
@@ -210,23 +216,23 @@ class AlphaBeta:
             self._stopping = False
 
     def _table(self, state: State) -> npt.NDArray[np.void]:
-        """The transposition table, cleared when the board size or k changed."""
+        """The transposition table, cleared when the board size, k or the rule changed."""
         if self._tt is None:
             self._tt = np.zeros(1 << self.tt_bits, dtype=A.TT_DTYPE)
             self._tt["depth"] = -1  # no entry is valid; also touches every page now, not during a search
-        elif self._shape != (state.n, state.k):
+        elif self._shape != (state.n, state.k, state.rule):
             self._tt["depth"] = -1
-        self._shape = (state.n, state.k)
+        self._shape = (state.n, state.k, state.rule)
         return self._tt
 
     def _deepen(self, state: State, max_depth: int, time_ms: float | None) -> SearchInfo:
         """Iterative deepening from depth 1 to ``max_depth`` (stopping early on a forced result or at the deadline)."""
         tt = self._table(state)
         start = time.perf_counter()
-        n, k, player = state.n, state.k, state.to_move
+        n, k, player, rule = state.n, state.k, state.to_move, int(state.rule)
         cells = np.array(state.cells)  # the kernels play and undo on their own copy
         radius = 0 if n <= FULL_WIDTH_N else NEAR_RADIUS
-        empty = int(np.count_nonzero(cells == 0))
+        empty = int(np.count_nonzero(cells == 0))  # blocked cells are not empty
         zob = zobrist(n)
         stop = np.zeros(1, dtype=np.uint8)  # set at the deadline, or by stop()
         self._running = stop
@@ -248,7 +254,7 @@ class AlphaBeta:
                     timer.start()
                 stats[:] = 0
                 flag = never if depth == 1 else stop
-                result = int(A._search(cells, n, k, radius, player, zob, depth, tt, flag, stats))
+                result = int(A._search(cells, n, k, rule, radius, player, zob, depth, tt, flag, stats))
                 nodes += int(stats[A.NODES])
                 hits += int(stats[A.TT_HITS])
                 if flag[0]:

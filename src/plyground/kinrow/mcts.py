@@ -9,6 +9,11 @@ images, so a position and its rotations and reflections share what was learnt, w
 they occur in the tree; the tree's structure stays local. ``symmetry=False`` keys the
 table by the plain position key instead. The move played is the most visited child.
 
+Blocked cells are never children, and they are part of the keys: a symmetry that does not
+map them onto themselves relates no two positions of the search, so only the symmetries
+of the blocked cells are shared. Playouts and wins follow the state's rule, free-style or
+standard (exactly k); renju, with its forbidden points, is refused.
+
 >>> from plyground.kinrow import State
 >>> state = State.parse("XX./OO./...", k=3)
 >>> MCTS(iterations=200, seed=1).choose(state)   # the immediate win
@@ -31,6 +36,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.rules import Rule
 
 __all__ = ["MCTS", "SearchStats"]
 
@@ -127,9 +133,11 @@ class MCTS:
         """The move to play: an immediate win, else a block, else the most visited root child.
 
         Raises:
+            InvalidInputError: a renju game.
             IllegalMoveError: the game is over.
         """
         try:
+            _check_rule(state)
             if state.is_over:
                 raise IllegalMoveError("the game is over: there is no move to choose")
             forced = state.forced_move()
@@ -149,6 +157,7 @@ class MCTS:
             self._stop[0] = 0
 
     def _search(self, state: State) -> SearchStats:
+        _check_rule(state)
         if state.is_over:
             raise IllegalMoveError("the game is over: there is nothing to search")
         limit = self.iterations
@@ -173,6 +182,11 @@ class MCTS:
                 batch = max(1, min(int(want * _BATCH_SECONDS / spent) + 1, int(want * (deadline - now) / spent) + 1))
         self.last = tree.stats(done, time.perf_counter() - start)
         return self.last
+
+
+def _check_rule(state: State) -> None:
+    if state.rule is Rule.RENJU:
+        raise InvalidInputError("mcts plays free-style and standard; use the engine player for renju")
 
 
 class _Tree:
@@ -237,8 +251,8 @@ class _Tree:
         while done < iterations:
             ran = int(
                 M._iterate(
-                    self.cells, self.hashes, self.n, self.state.k, self.state.to_move, iterations - done,
-                    self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
+                    self.cells, self.hashes, self.n, self.state.k, int(self.state.rule), self.state.to_move,
+                    iterations - done, self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
                     self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
                     self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
                 )

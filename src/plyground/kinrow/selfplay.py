@@ -23,9 +23,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from plyground.core.seeding import resolve_seed
-from plyground.errors import InvalidInputError, PlayerError
-from plyground.kinrow.board import DRAW, EMPTY, O, State, X, player_name
+from plyground.errors import ForbiddenMoveError, InvalidInputError, PlayerError
+from plyground.kinrow.board import COLUMNS, DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.players import Player
+from plyground.kinrow.rules import Rule, parse_rule
 
 __all__ = [
     "GameRecord",
@@ -48,7 +49,8 @@ class GameRecord:
     """One finished game: the moves, the result and the seconds each move took.
 
     ``seconds[i]`` is the time of ``moves[i]``; X made the even moves, O the odd ones.
-    ``seed`` is the seed the players were made with, when a match made them.
+    ``seed`` is the seed the players were made with, when a match made them; ``rule`` the
+    rule the game was played under.
     """
 
     n: int
@@ -59,6 +61,7 @@ class GameRecord:
     seconds: tuple[float, ...]
     result: int
     seed: int | None = None
+    rule: Rule = Rule.FREESTYLE
 
     @property
     def x_seconds(self) -> tuple[float, ...]:
@@ -73,11 +76,11 @@ class GameRecord:
     def name(self, move: int) -> str:
         """A move of this board as text, like ``c2``."""
         row, col = divmod(move, self.n)
-        return f"{'abcdefghijklmnopqrs'[col]}{row + 1}"
+        return f"{COLUMNS[col]}{row + 1}"
 
     def state(self) -> State:
         """The final position, replayed from the moves."""
-        return State.from_moves(self.n, self.k, self.moves)
+        return State.from_moves(self.n, self.k, self.moves, rule=self.rule)
 
     def describe(self) -> str:
         """The result in words: ``X (mcts) wins after 23 moves`` or ``draw after 81 moves``."""
@@ -93,7 +96,8 @@ def timed_choice(player: Player, state: State) -> tuple[int, float]:
     The player is given a copy of ``state``, so it cannot change the game it is asked about.
 
     Raises:
-        PlayerError: the player raised an error, or chose a move that is not an empty cell.
+        PlayerError: the player raised an error, or chose a move that is not an empty cell,
+            or (:class:`~plyground.errors.ForbiddenMoveError`) a forbidden point of X under renju.
     """
     side = player_name(state.to_move)
     number = len(state.history) + 1
@@ -109,7 +113,16 @@ def timed_choice(player: Player, state: State) -> tuple[int, float]:
             f"{side} ({player.name}) chose {move!r} on move {number}: not a cell of the {state.n}x{state.n} board"
         )
     if state.cells[int(move)] != EMPTY:
-        raise PlayerError(f"{side} ({player.name}) chose {state.name(int(move))} on move {number}: the cell is taken")
+        what = "blocked" if int(move) in state.blocked else "taken"
+        raise PlayerError(f"{side} ({player.name}) chose {state.name(int(move))} on move {number}: the cell is {what}")
+    if state.rule is Rule.RENJU and state.to_move == X:
+        from plyground.kinrow.renju import forbidden_reason
+
+        reason = forbidden_reason(state, int(move))
+        if reason is not None:
+            name = state.name(int(move))
+            message = f"{side} ({player.name}) chose {name} on move {number}: forbidden under renju ({reason})"
+            raise ForbiddenMoveError(message, int(move))
     return int(move), seconds
 
 
@@ -119,18 +132,19 @@ def play_game(
     n: int,
     k: int,
     *,
+    rule: Rule | str | int = Rule.FREESTYLE,
     on_move: Callable[[State, int, float], None] | None = None,
 ) -> GameRecord:
-    """Play one game of k-in-a-row on an n×n board, ``x`` moving first.
+    """Play one game of k-in-a-row on an n×n board under ``rule``, ``x`` moving first.
 
     Both players are :meth:`~plyground.kinrow.players.Player.reset` first.
     ``on_move(state, move, seconds)`` is called after each move with the position it made.
 
     Raises:
-        InvalidInputError: ``n`` or ``k`` out of range.
+        InvalidInputError: ``n``, ``k`` or ``rule`` out of range.
         PlayerError: a player raised an error or chose a move that cannot be played.
     """
-    state = State(n, k)
+    state = State(n, k, rule=rule)
     x.reset()
     o.reset()
     seconds: list[float] = []
@@ -140,7 +154,7 @@ def play_game(
         seconds.append(took)
         if on_move is not None:
             on_move(state, move, took)
-    return GameRecord(n, k, x.name, o.name, state.history, tuple(seconds), state.result)
+    return GameRecord(n, k, x.name, o.name, state.history, tuple(seconds), state.result, rule=state.rule)
 
 
 @dataclass(frozen=True)
@@ -226,6 +240,7 @@ def play_match(
     *,
     seed: int | None = None,
     swap: bool = False,
+    rule: Rule | str | int = Rule.FREESTYLE,
     on_game: Callable[[int, GameRecord], None] | None = None,
 ) -> MatchSummary:
     """Play ``games`` games between fresh players and summarize them.
@@ -236,19 +251,20 @@ def play_match(
     in odd games with ``swap``. ``on_game(i, record)`` is called after each game.
 
     Raises:
-        InvalidInputError: ``games`` is not a positive integer, a bad seed, ``n`` or ``k`` out of range.
+        InvalidInputError: ``games`` is not a positive integer, a bad seed, ``n``, ``k`` or ``rule`` out of range.
         PlayerError: a player raised an error or chose a move that cannot be played.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidInputError(f"games must be a positive integer, got {games!r}")
     base = resolve_seed(seed)
-    State(n, k)  # check the board before making any player
+    rule = parse_rule(rule)
+    State(n, k, rule=rule)  # check the board before making any player
     records: list[GameRecord] = []
     for i in range(games):
         game_seed = base + i
         first, second = x_factory(game_seed), o_factory(game_seed)
         x, o = (second, first) if swap and i % 2 == 1 else (first, second)
-        record = replace(play_game(x, o, n, k), seed=game_seed)
+        record = replace(play_game(x, o, n, k, rule=rule), seed=game_seed)
         records.append(record)
         if on_game is not None:
             on_game(i, record)

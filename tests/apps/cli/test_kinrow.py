@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
+from plyground.kinrow import players
 from plyground.kinrow.board import State
-from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer
+from plyground.kinrow.players import PLAYER_KINDS, FirstLegalPlayer, Player, RandomPlayer
 from plyground.kinrow.selfplay import play_match
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
@@ -307,7 +310,12 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
     ("args", "part"),
     [
         (["play", "--n", "2"], "'--n'"),
-        (["play", "--n", "20"], "'--n'"),
+        (["play", "--n", "21"], "'--n'"),
+        (["play", "--rule", "gomoku"], "unknown rule 'gomoku': the rules are freestyle (0), standard (1), renju (4)"),
+        (["play", "--rule", "renju", "--n", "15", "--k", "4"], "--rule renju is played with --k 5, got --k 4"),
+        (["play", "--rule", "renju", "--n", "15", "--k", "5"], "mcts plays free-style and standard, not renju"),
+        (["selfplay", "--rule", "4", "--x", "random"], "alphabeta plays free-style and standard, not renju"),
+        (["selfplay", "--rule", ""], "unknown rule ''"),
         (["play", "--k", "2"], "'--k'"),
         (["play", "--n", "5", "--k", "6"], "--k 6 is more than --n 5"),
         (["play", "--opponent", "deep_blue"], "'--opponent'"),
@@ -348,6 +356,27 @@ def test_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], arg
     assert_one_line_error(err, part)
 
 
+def test_play_renju_refuses_a_forbidden_point_and_asks_again(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    typed = "e3\ne4\nc5\nd5\ne5\ne1\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    args = ["--n", "15", "--k", "5", "--rule", "renju", "--opponent", "first_legal"]
+    status, out, err = run_cli(capsys, "kinrow", "play", *args)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("k-in-a-row on 15x15, 5 in a row wins (renju: X has forbidden points): you are X")
+    assert "e5 is forbidden to X under renju (double-three)" in lines
+    assert lines[-1] == "game left after 10 moves"
+
+
+def test_selfplay_under_the_standard_rule_on_a_20x20_board(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--n", "20", "--k", "5", "--rule", "standard", "--x", "random", "--o", "first_legal", "--games", "1"]
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *args, "--seed", "3", "--quiet")
+    assert status == 0, err
+    assert "k-in-a-row 20x20, 5 in a row, standard: random vs first_legal" in out
+
+
 @pytest.mark.parametrize("args", [["kinrow"], ["kinrow", "--help"]])
 def test_kinrow_help_lists_its_commands(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     status, out, _ = run_cli(capsys, *args)
@@ -382,3 +411,39 @@ def test_the_command_line_knows_the_longest_budget() -> None:
     from plyground.kinrow.budget import MAX_TIME_MS
 
     assert options.MAX_TIME_MS == MAX_TIME_MS  # spelled out there, so that parsing the options loads no game
+
+
+@pytest.mark.parametrize("kind", [kind for kind in PLAYER_KINDS if kind != "human"])
+def test_pbrain_plays_with_every_kind_of_player(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("START 20\nINFO timeout_turn 300\nTURN 10,10\nEND\n"))
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--player", kind.upper(), "--seed", "1", "--depth", "1")
+    assert status == 0, err
+    lines = out.split("\r\n")
+    assert lines[0] == "OK" and re.fullmatch(r"\d+,\d+", lines[-2]), out
+
+
+def test_pbrain_refuses_a_human_player(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--player", "human")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, "'--player'", "a person plays through the manager")
+
+
+def test_pbrain_plays_the_brains_default_kind(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.apps import pbrain
+
+    kinds: list[str] = []
+    real = players.make_player
+
+    def recording(kind: str, **options: Any) -> Player:
+        kinds.append(kind)
+        return real("first_legal")
+
+    monkeypatch.setattr(players, "make_player", recording)
+    monkeypatch.setattr(pbrain, "DEFAULT_KIND", "random")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("END\n"))
+    assert run_cli(capsys, "kinrow", "pbrain")[0] == 0
+    assert set(kinds) == {"random"}

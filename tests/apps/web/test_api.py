@@ -780,3 +780,37 @@ def test_plyground_web_serves_the_network_of_its_evaluator_option(
     status, _, err = run_cli(capsys, "web", "--no-browser")
     assert status == 0, err
     assert served[1]["network"] is None and served[1]["network_name"] is None
+
+
+def test_kinrow_rules_and_boards_up_to_20(client: TestClient) -> None:
+    game = new_kinrow(client, n=20, k=5, rule="standard", opponent="random", seed=1)
+    assert game["n"] == 20 and game["rule"] == "standard" and game["forbidden"] == []
+    assert new_kinrow(client, n=5, k=4)["rule"] == "freestyle"
+    game = new_kinrow(client, n=9, k=5, rule="renju", opponent="random", seed=1)
+    assert game["rule"] == "renju" and game["human"] == "X"
+    path = "/api/kinrow/games"
+    bad = [
+        ({"n": 21}, "n must be"),
+        ({"rule": "gomoku"}, "rule must be one of freestyle, standard, renju"),
+        ({"rule": 4}, "rule must be one of"),
+        ({"n": 9, "k": 4, "rule": "renju", "opponent": "random"}, "rule renju is played with k = 5, got k = 4"),
+        ({"n": 9, "k": 5, "rule": "renju"}, "opponent mcts plays free-style and standard, not renju"),
+    ]
+    for body, message in bad:
+        assert message in assert_error(client.post(path, json=body), 422)
+
+
+def test_kinrow_renju_refuses_a_forbidden_point(client: TestClient) -> None:
+    from plyground.kinrow import State
+
+    game = new_kinrow(client, n=9, k=5, rule="renju", opponent="random", seed=3)
+    play = f"/api/kinrow/games/{game['id']}/play"
+    # X builds e3 e4 c5 d5 (the random O, seeded, stays out of the way); e5 is then a double-three.
+    for name in ("e3", "e4", "c5", "d5"):
+        row, col = State(9, 5).coords(State(9, 5).parse_move(name))
+        response = client.post(play, json={"row": row, "col": col})
+        assert response.status_code == 200, response.text
+        game = response.json()
+    assert [4, 4] in game["forbidden"]
+    error = assert_error(client.post(play, json={"row": 4, "col": 4}), 409)
+    assert error == "e5 is forbidden to X under renju (double-three)"

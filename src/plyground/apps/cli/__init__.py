@@ -48,7 +48,7 @@ def compile_kernels(*groups: KernelGroup) -> None:
             cold.append((module, label))
     if not cold:
         return
-    labels = [label for _, label in cold]
+    labels = list(dict.fromkeys(label for _, label in cold))  # kernel files of one label are named once
     named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
     print(f"Compiling plyground's {named} kernels (first run only)...", end="", file=sys.stderr, flush=True)
     start = time.perf_counter()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from plyground.kinrow.board import State
     from plyground.kinrow.players import Player
+    from plyground.kinrow.rules import Rule
     from plyground.kinrow.selfplay import GameRecord, MatchSummary
 
 __all__ = ["app"]
@@ -73,9 +74,20 @@ def _time_ms(time_ms: float | None, time_budget: float | None, default: float | 
 
 
 # Options shared by the commands.
-NOption = Annotated[int, number_option("--n", help="Side of the board, {range}.", low=3, high=19, integer=True)]
+NOption = Annotated[int, number_option("--n", help="Side of the board, {range}.", low=3, high=20, integer=True)]
 KOption = Annotated[
-    int, number_option("--k", help="Stones in a row that win, {range} (at most --n).", low=3, high=19, integer=True)
+    int, number_option("--k", help="Stones in a row that win, {range} (at most --n).", low=3, high=20, integer=True)
+]
+RuleOption = Annotated[
+    str,
+    typer.Option(
+        "--rule",
+        metavar="RULE",
+        help=(
+            "freestyle (k or more in a row win), standard (exactly k) or renju (k = 5; X may not make "
+            "a double-three, a double-four or an overline); or the Gomocup number 0, 1, 4."
+        ),
+    ),
 ]
 NIterationsOption = Annotated[
     int | None,
@@ -112,9 +124,29 @@ def _check_k(n: int, k: int) -> None:
         raise InvalidInputError(f"--k {k} is more than --n {n}: k is from 3 to the side of the board")
 
 
+def _check_rule(text: str, k: int, *kinds: AI) -> Rule:
+    """The rule named by ``--rule``, checked against k and the players that will play it."""
+    from plyground.kinrow.rules import Rule, parse_rule
+
+    rule = parse_rule(text)
+    if rule is Rule.RENJU and k != 5:
+        raise InvalidInputError(f"--rule renju is played with --k 5, got --k {k}")
+    searchers = [kind.value for kind in kinds if kind in (AI.mcts, AI.alphabeta)]
+    if rule is Rule.RENJU and searchers:
+        raise InvalidInputError(
+            f"{searchers[0]} plays free-style and standard, not renju; choose another player for --rule renju"
+        )
+    return rule
+
+
+def _rule_words(rule: Rule) -> str:
+    """How the rule reads after 'N in a row wins': nothing for free-style."""
+    return {0: "", 1: " (exactly; standard rule)", 4: " (renju: X has forbidden points)"}[int(rule)]
+
+
 def _announce(*kinds: str) -> None:
     """Compile the kernels of the board and of the searching players among ``kinds``, saying so, on a first run."""
-    groups = [(_PACKAGE, "_kernels.py", "k-in-a-row")]
+    groups = [(_PACKAGE, "_kernels.py", "k-in-a-row"), (_PACKAGE, "_renju_kernels.py", "k-in-a-row")]
     groups += [(_PACKAGE, _KERNELS[kind][1], _KERNELS[kind][0]) for kind in dict.fromkeys(kinds) if kind in _KERNELS]
     compile_kernels(*groups)
 
@@ -155,6 +187,7 @@ def play(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
+    rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
 
@@ -164,11 +197,12 @@ def play(
     _check_k(n, k)
     budget = _time_ms(time_ms, time_budget, default=2000.0)
     _announce(opponent.value)
+    chosen = _check_rule(rule, k, opponent)  # after the compilation: importing the rules loads the board's kernels
     from plyground.kinrow.board import O, State, X
 
     ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)(seed)
     try:
-        _play(State(n, k), ai, human=X if first is First.human else O)
+        _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
     except KeyboardInterrupt:
         print("\ninterrupted: game left", file=sys.stderr)
         raise typer.Exit(130) from None
@@ -187,7 +221,8 @@ def _play(state: State, ai: Player, *, human: int) -> None:
 
     you, it = player_name(human), player_name(O if human == X else X)
     order = "move first" if you == "X" else "move second"
-    typer.echo(f"k-in-a-row on {state.n}x{state.n}, {state.k} in a row wins: you are {you} and {order}; ", nl=False)
+    wins = f"{state.k} in a row wins{_rule_words(state.rule)}"
+    typer.echo(f"k-in-a-row on {state.n}x{state.n}, {wins}: you are {you} and {order}; ", nl=False)
     typer.echo(f"the AI ({ai.name}) is {it}.")
     typer.echo(_HELP)
     typer.echo(str(state))
@@ -233,7 +268,11 @@ def _play(state: State, ai: Player, *, human: int) -> None:
         if state.cells[move] != EMPTY:
             typer.echo(f"{state.name(move)} is taken")
             continue
-        state.play(move)
+        try:
+            state.play(move)
+        except IllegalMoveError as exc:  # a forbidden point under renju
+            typer.echo(str(exc))
+            continue
         typer.echo(str(state))
     if state.result == DRAW:
         typer.echo(f"draw after {len(state.history)} moves.")
@@ -266,6 +305,7 @@ def selfplay(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
+    rule: RuleOption = "freestyle",
 ) -> None:
     """Play a match between two players and print the results: wins, draws, losses and time per move.
 
@@ -276,6 +316,7 @@ def selfplay(
     _check_k(n, k)
     budget = _time_ms(time_ms, time_budget)
     _announce(x.value, o.value)
+    chosen = _check_rule(rule, k, x, o)  # after the compilation: importing the rules loads the board's kernels
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -288,7 +329,9 @@ def selfplay(
     for make in (x_factory, o_factory):
         make(0)  # bad options fail here, before any game
     base = resolve_seed(seed)
-    title = f"k-in-a-row {n}x{n}, {k} in a row: {x.value} vs {o.value}" + (", changing sides" if swap else "")
+    rule_text = "" if chosen.label == "freestyle" else f", {chosen.label}"
+    title = f"k-in-a-row {n}x{n}, {k} in a row{rule_text}: {x.value} vs {o.value}"
+    title += ", changing sides" if swap else ""
     out = Console(highlight=False)
     records: list[GameRecord] = []
     progress = Progress(
@@ -314,7 +357,7 @@ def selfplay(
     try:
         with progress:
             task = progress.add_task("games", total=games, score="")
-            summary = play_match(x_factory, o_factory, games, n, k, seed=base, swap=swap, on_game=on_game)
+            summary = play_match(x_factory, o_factory, games, n, k, seed=base, swap=swap, rule=chosen, on_game=on_game)
     except KeyboardInterrupt:
         print(f"interrupted: {len(records)} of {games} games finished", file=sys.stderr)
         if records:
@@ -360,7 +403,15 @@ def _results_table(summary: MatchSummary, title: str) -> Table:
 
 @app.command(short_help="Run a Gomocup brain (the Piskvork protocol).")
 def pbrain(
-    player: Annotated[AI, typer.Option("--player", help="The player behind the brain.")] = AI.mcts,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            metavar="KIND",
+            help="The player behind the brain: a kind of plyground.kinrow.players.PLAYER_KINDS "
+            "(mcts, alphabeta, random, first_legal, ...; default: the brain's DEFAULT_KIND).",
+        ),
+    ] = None,
     time_ms: Annotated[
         float | None,
         time_option(
@@ -375,14 +426,27 @@ def pbrain(
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
 
-    Plays free-style gomoku (five or more in a row wins) on square boards from 3 to 19;
-    INFO timeout_turn sets the time per move, with a safety margin.
+    Plays gomoku on boards from 5x5 to 20x20 (RECTSTART rectangles too) under the rule the
+    manager sends (INFO rule: free-style, exactly five or renju); every move arrives within
+    INFO timeout_turn and time_left.
     """
     budget = _time_ms(time_ms, time_budget)
-    _announce(player.value)
+    named = None if player is None else player.strip().lower()
+    _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
+    from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
+    from plyground.kinrow.players import PLAYER_KINDS, make_player
 
-    make = _factory(player, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)
+    kind = DEFAULT_KIND if named is None else named
+    if kind not in PLAYER_KINDS or kind == "human":
+        why = "a person plays through the manager, not behind the brain" if kind == "human" else "unknown kind"
+        known = ", ".join(k for k in PLAYER_KINDS if k != "human")
+        raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
+    _announce(kind)  # the default player's kernels (the others are loaded already)
+
+    def make(seed: int | None) -> Player:
+        return make_player(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, seed=seed)
+
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
 

@@ -74,6 +74,7 @@ from plyground.apps.web.sessions import (
     MAX_GAMES,
     NTUPLE,
     OPPONENTS,
+    RULES,
     GameStore,
     KinrowOptions,
     KinrowSession,
@@ -253,11 +254,14 @@ class Lab:
     async def create_kinrow(self, request: Request) -> Response:
         fields = Fields(
             await read_json_object(request),
-            optional=("n", "k", "opponent", "human_first", "seed", "time_ms", "iterations", "depth"),
+            optional=("n", "k", "rule", "opponent", "human_first", "seed", "time_ms", "iterations", "depth"),
         )
         limits = self.limits
         n = fields.integer("n", MIN_N, MAX_N, default=7)
         k = fields.integer("k", 3, n, default=min(4, n))
+        rule = fields.choice("rule", RULES, default="freestyle")
+        if rule == "renju" and k != 5:
+            raise ApiError(422, f"rule renju is played with k = 5, got k = {k}")
         options = KinrowOptions(
             opponent=fields.choice("opponent", OPPONENTS, default="mcts"),
             time_ms=fields.integer("time_ms", 1, limits.kinrow_ms, default=min(300, limits.kinrow_ms)),
@@ -266,8 +270,10 @@ class Lab:
             seed=fields.optional_integer("seed", 0, MAX_SEED),
         )
         human_first = fields.boolean("human_first", default=True)
+        if rule == "renju" and options.opponent != "random":
+            raise ApiError(422, f"opponent {options.opponent} plays free-style and standard, not renju: choose random")
         with _game_rules():
-            session = KinrowSession(State(n, k), X if human_first else O, options)
+            session = KinrowSession(State(n, k, rule=rule), X if human_first else O, options)
         game_id = self.games_kinrow.add(session)
         async with session.lock:
             if not human_first:

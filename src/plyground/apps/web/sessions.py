@@ -52,6 +52,7 @@ __all__ = [
     "MAX_GAMES",
     "NTUPLE",
     "OPPONENTS",
+    "RULES",
     "GameStore",
     "KinrowOptions",
     "KinrowSession",
@@ -63,6 +64,8 @@ __all__ = [
 MAX_GAMES: Final = 500
 """The games of each kind the server keeps (the least recently used one is forgotten first)."""
 OPPONENTS: Final = ("mcts", "alphabeta", "random")
+RULES: Final = ("freestyle", "standard", "renju")
+"""The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
 HEURISTIC: Final = "heuristic"
 NTUPLE: Final = "ntuple"
 EVALUATORS: Final = (HEURISTIC, NTUPLE)
@@ -225,7 +228,7 @@ class KinrowSession:
         """What a page needs to show the game; ``heatmap`` is the AI's last MCTS search, when there was one."""
         state = self.state
         n = state.n
-        symbols = {EMPTY: "", X: "X", O: "O"}
+        symbols = {EMPTY: "", X: "X", O: "O", 3: "#"}
         cells = [symbols[int(cell)] for cell in state.cells]
         result = state.result
         winner = None if result is None else "draw" if result == DRAW else "human" if result == self.human else "ai"
@@ -234,6 +237,8 @@ class KinrowSession:
             "id": game_id,
             "n": n,
             "k": state.k,
+            "rule": state.rule.label,
+            "forbidden": [list(state.coords(move)) for move in state.forbidden_moves()],
             "opponent": self.options.opponent,
             "human": player_name(self.human),
             "to_move": player_name(state.to_move),

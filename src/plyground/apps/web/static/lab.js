@@ -428,6 +428,7 @@
       const body = {
         n, k,
         opponent: $("opponent").value,
+        rule: $("rule").value,
         human_first: $("first").value === "human",
         time_ms: clamp($("ai-ms")),
         seed,
