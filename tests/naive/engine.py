@@ -14,6 +14,8 @@ from tests.naive.patterns import B4, DIRECTIONS, F4, F5, line_code, line_of
 
 WIN = 100_000_000
 TEMPO = 30
+HOT_VALUE = 2_500
+HOT_BONUS = 3_000
 
 
 def codes(cells: list[int], n: int, k: int, exact: tuple[bool, bool], player: int, cell: int) -> tuple[int, ...]:
@@ -49,12 +51,18 @@ class Position:
         return any(code in self.codes(player, cell) for cell in range(self.n * self.n) if self.cells[cell] == 0)
 
     def evaluate(self, player: int) -> int:
+        """Both players' combination worths summed over the empty cells; a bonus for a double threat to make."""
         totals = [0, 0]
+        hot = [False, False]
         for cell in range(self.n * self.n):
             if self.cells[cell] == 0:
                 for p in (1, 2):
-                    totals[p - 1] += int(self.weights[p - 1, combination(self.codes(p, cell))])
-        return totals[player - 1] - totals[2 - player] + TEMPO
+                    value = int(self.weights[p - 1, combination(self.codes(p, cell))])
+                    totals[p - 1] += value
+                    hot[p - 1] |= value >= HOT_VALUE
+        you = 3 - player
+        bonus = HOT_BONUS if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
+        return totals[player - 1] - totals[you - 1] + TEMPO + bonus
 
     def moves(self, player: int) -> tuple[list[int], bool]:
         """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five."""

@@ -38,7 +38,7 @@ enough to tell an exact five from an overline.
   at least ``HOT_VALUE``: a move there makes a double threat); ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
   ``weights[p, combination]``, the worth of the cell's four codes together (the
   *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
-* ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones (``zob[cell, player]``).
+* ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones and blocked cells (``zob[cell, value]``).
 
 Static arrays: ``nbr`` - int32 ``[n*n*4*10]``, the cell at each slot of each key (-1 off
 the board); ``tables`` - uint8 ``[2, 2**20]``, the tables of X and O under the rule;
@@ -198,7 +198,7 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
             keys[cell * 4 + d] = np.uint32(key)
     for cell in range(size):
         v = cells[cell]
-        if v == 1 or v == 2:
+        if v != 0:
             hsh[0] ^= zob[cell, v]
         for side in range(2):
             for d in range(4):
