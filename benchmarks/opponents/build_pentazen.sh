@@ -9,13 +9,15 @@
 #
 #     python benchmarks/gomoku.py DEST/pbrain-pentazen plyground:engine --time-ms 1000
 #
-# What it does (upstream builds with mingw on Windows; on Linux the sources compile as they are):
+# What it does (upstream builds with mingw on Windows; on Linux the sources compile as they are,
+# with the one fix of step 3):
 #   1. clones SOURCE into DEST/source (its HEAD; set PENTAZEN_COMMIT to build another commit);
 #   2. builds the pattern generator of src/pattern twice, with TARGET_RULE = FREESTYLE and then
 #      STANDARD (a constexpr in src/pattern/type.h, edited in the clone), and writes its output
 #      to src/pattern_15f.h and src/pattern_15s.h (the tables of five-or-more and exactly-five);
-#   3. compiles src/*.cpp with g++ -O3 -DNDEBUG -std=c++17 -pthread (CXX and EXTRA_CXXFLAGS
-#      override the compiler and add flags, e.g. EXTRA_CXXFLAGS=-march=native);
+#   3. makes its MESSAGE lines print the search depth as a number, and compiles src/*.cpp with
+#      g++ -O3 -DNDEBUG -std=c++17 -pthread (CXX and EXTRA_CXXFLAGS override the compiler and add
+#      flags, e.g. EXTRA_CXXFLAGS=-march=native);
 #   4. checks that the brain answers START 15 and BEGIN.
 #
 # The brain plays 15x15 only (START 20 is "ERROR unsupported size"); INFO rule 0, 1 and 4
@@ -65,7 +67,13 @@ for rule in FREESTYLE STANDARD; do
     mv "$pattern_type.orig" "$pattern_type"
 done
 
-# 3. The brain.
+# 3. The brain. One fix first: its MESSAGE line prints the search depth, an int8_t enum, as a
+#    character, so that depth 10 or 13 writes a line break in the middle of the message and the rest
+#    of it reaches the manager as a line that is not a move. The depth is printed as a number.
+search_cpp=$src/search.cpp
+sed -i 's/<< " dep " << rem.depth << "-" << std::max(rem.depth, plyMax);/<< " dep " << int(rem.depth) << "-" << int(std::max(rem.depth, plyMax));/' "$search_cpp"
+grep -q '<< " dep " << int(rem.depth)' "$search_cpp" ||
+    { echo "error: cannot fix the depth output of $search_cpp (not the expected source)" >&2; exit 1; }
 "$cxx" -O3 -DNDEBUG -std=c++17 -pthread "${extra[@]}" -o "$dest/pbrain-pentazen" "$src"/*.cpp
 
 # 4. It answers.
