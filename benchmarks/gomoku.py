@@ -366,7 +366,10 @@ def main(argv: list[str] | None = None) -> int:
                         failure = str(problem)
                     elif problem is not None:
                         raise problem
-                    progress.advance(task)
+                    with lock:
+                        so_far = summary([(game, a_black) for _, game, a_black in finished])
+                    record_so_far = f"{so_far['a_wins']}-{so_far['draws']}-{so_far['a_losses']}"
+                    progress.update(task, advance=1, description=f"games (A won-drew-lost {record_so_far})")
                 if failure is not None:
                     wait(running)  # the games in progress end; none starts
                     break
