@@ -54,6 +54,7 @@ from rich.table import Table
 
 from _common import add_record_options, print_json
 from _piskvork import RULE_NAMES, Game, Settings, SetupError, kill_all, play_game, record_text, state_supports_rules
+from plyground.errors import PlygroundError
 
 DEFAULT_OPENINGS = "random:3"
 OPENING_RADIUS = 2
@@ -91,7 +92,7 @@ def brain_command(spec: str, side: str) -> tuple[list[str], str]:
     return [os.path.abspath(path), *args], " ".join([os.path.basename(path), *args])
 
 
-def generated_opening(size: int, stones: int, seed: int, index: int) -> list[tuple[int, int]]:
+def generated_opening(size: int, stones: int, seed: int, index: int, rule: int = 0) -> list[tuple[int, int]]:
     """Opening ``index`` of ``seed``: ``stones`` distinct cells near the centre where no one threatens five."""
     import numpy as np
 
@@ -104,15 +105,18 @@ def generated_opening(size: int, stones: int, seed: int, index: int) -> list[tup
     rng = np.random.default_rng([seed, index])
     for _ in range(1000):
         chosen = [cells[int(i)] for i in rng.choice(len(cells), size=stones, replace=False)]
-        state = new_state(size, 0)
-        for x, y in chosen:
-            state.play(state.index(y, x))
+        state = new_state(size, rule)
+        try:
+            for x, y in chosen:
+                state.play(state.index(y, x))
+        except PlygroundError:  # a forbidden point under renju
+            continue
         if state.result is None and not state.winning_moves(1) and not state.winning_moves(2):
             return chosen
     raise ValueError(f"no opening of {stones} stones near the centre without a threat of five")
 
 
-def read_openings(path: Path, size: int) -> list[list[tuple[int, int]]]:
+def read_openings(path: Path, size: int, rule: int = 0) -> list[list[tuple[int, int]]]:
     """The openings of a file: one a line, x,y stones in the order played (``ValueError`` naming a bad line)."""
     from _piskvork import new_state
 
@@ -131,11 +135,14 @@ def read_openings(path: Path, size: int) -> list[list[tuple[int, int]]]:
             if not comma or not x_text.isdigit() or not y_text.isdigit():
                 raise ValueError(f"{path}:{number}: {word!r} is not x,y")
             stones.append((int(x_text), int(y_text)))
-        state = new_state(size, 0)
+        state = new_state(size, rule)
         for x, y in stones:
             if x >= size or y >= size or state.cells[state.index(y, x)] or state.is_over:
                 raise ValueError(f"{path}:{number}: {x},{y} is off the {size}x{size} board, taken or after five")
-            state.play(state.index(y, x))
+            try:
+                state.play(state.index(y, x))
+            except PlygroundError as error:
+                raise ValueError(f"{path}:{number}: {x},{y}: {error}") from None
         if state.is_over:
             raise ValueError(f"{path}:{number}: the game is over after this opening")
         openings.append(stones)
@@ -144,7 +151,7 @@ def read_openings(path: Path, size: int) -> list[list[tuple[int, int]]]:
     return openings
 
 
-def openings_for(spec: str, games: int, size: int, seed: int) -> list[list[tuple[int, int]]]:
+def openings_for(spec: str, games: int, size: int, seed: int, rule: int = 0) -> list[list[tuple[int, int]]]:
     """The opening of each pair of games (``ValueError`` for a bad spec)."""
     pairs = (games + 1) // 2
     if spec == "empty":
@@ -153,8 +160,8 @@ def openings_for(spec: str, games: int, size: int, seed: int) -> list[list[tuple
         count = spec.removeprefix("random:")
         if not count.isdigit() or not 1 <= int(count) <= 8:
             raise ValueError(f"--openings random:N needs N from 1 to 8 stones, got {spec!r}")
-        return [generated_opening(size, int(count), seed, i) for i in range(pairs)]
-    listed = read_openings(Path(spec), size)
+        return [generated_opening(size, int(count), seed, i, rule) for i in range(pairs)]
+    listed = read_openings(Path(spec), size, rule)
     return [listed[i % len(listed)] for i in range(pairs)]
 
 
@@ -217,7 +224,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--rule {args.rule}: this plyground judges only free-style games")
     try:
         args.commands = [brain_command(spec, side) for spec, side in ((args.a, "A"), (args.b, "B"))]
-        args.opening_list = openings_for(args.openings, args.games, args.size, args.seed)
+        args.opening_list = openings_for(args.openings, args.games, args.size, args.seed, args.rule_number)
     except ValueError as error:
         parser.error(str(error))
     if args.games_out is not None and not args.games_out.parent.is_dir():
@@ -343,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             finished.append((number, game, a_black))
             if record is not None:
                 players = {"black": name_a, "white": name_b} if a_black else {"black": name_b, "white": name_a}
-                record.write(record_text(game, number, settings, {k: f"{n}" for k, n in players.items()}))
+                record.write(record_text(game, number, settings, players))
                 record.flush()
                 os.fsync(record.fileno())
 

@@ -229,3 +229,25 @@ def test_the_script_stops_when_a_brain_cannot_play(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == "error: A refused START 15: ERROR no thanks"
+
+
+OVERLINE_OPENING = [(0, 0), (8, 8), (1, 0), (8, 6), (3, 0), (6, 8), (4, 0), (8, 4), (5, 0), (6, 6)]
+"""Black to move: its first free cell of row 0, 2,0, makes six in a row."""
+
+
+def test_six_in_a_row_wins_free_style(piskvork: ModuleType) -> None:
+    game = piskvork.play_game(fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(piskvork), names=("A", "B"))
+    assert (game.winner, game.reason, len(game.moves)) == ("black", "A (black) made five", 11)
+
+
+@pytest.mark.parametrize(("rule", "winner", "reason"), [(1, "white", "B (white) made five"),
+                                                         (4, "white", "A (black) lost: illegal move 2,0")])  # fmt: skip
+def test_an_overline_under_the_standard_and_renju_rules(
+    piskvork: ModuleType, rule: int, winner: str, reason: str
+) -> None:
+    if not piskvork.state_supports_rules():
+        pytest.skip("this State judges only free-style games")
+    game = piskvork.play_game(
+        fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(piskvork, rule=rule), names=("A", "B")
+    )
+    assert game.winner == winner and game.reason.startswith(reason)
