@@ -73,7 +73,10 @@ class Parser(argparse.ArgumentParser):
 
 def brain_command(spec: str, side: str) -> tuple[list[str], str]:
     """The command line of a brain and its name for the tables (``ValueError`` for a bad spec)."""
-    words = shlex.split(spec)
+    try:
+        words = shlex.split(spec)
+    except ValueError as error:
+        raise ValueError(f"{side}: {error} in {spec!r}") from None
     if not words:
         raise ValueError(f"{side}: empty brain")
     first, args = words[0], words[1:]

@@ -180,6 +180,7 @@ def test_bad_options_are_one_line(
         ("plyground:nobody", "error: A: unknown plyground player 'nobody'; the players are "),
         ("/no/such/brain", "error: A: no executable brain '/no/such/brain'"),
         ("", "error: A: empty brain"),
+        ("'plyground:random", 'error: A: No closing quotation in "\'plyground:random"'),
     ],
 )
 def test_bad_brains_are_one_line(
