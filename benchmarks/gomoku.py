@@ -1,7 +1,7 @@
 """Gomoku matches between two Gomocup brains over the Piskvork protocol: plyground's players or any engine.
 
-Each side is a brain: an executable (a Gomocup brain such as PentaZen, built by
-``benchmarks/opponents/build_pentazen.sh``) or ``plyground:KIND`` (``plyground kinrow pbrain
+Each side is a brain: an executable (a Gomocup brain such as PentaZen or Rapfi, built by
+``benchmarks/opponents/build_pentazen.sh`` and ``build_rapfi.sh``) or ``plyground:KIND`` (``plyground kinrow pbrain
 --player KIND``, run as a subprocess, so both sides are driven alike over pipes). Words after the
 first one are the brain's arguments: ``"plyground:alphabeta --depth 8"``. The script is the manager
 (``benchmarks/_piskvork.py``): it starts both brains for each game, sends START, the INFO lines,
