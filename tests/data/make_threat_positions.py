@@ -1,6 +1,6 @@
 """Make ``tests/data/gomoku_threats.jsonl``: gomoku positions whose VCF and VCT depths a brute force confirms.
 
-Run from the repository root, on one core (about 10 minutes)::
+Run from the repository root, on one core (about 6 minutes)::
 
     .venv/bin/python -m tests.data.make_threat_positions            # --seed 1 --out tests/data/gomoku_threats.jsonl
 
