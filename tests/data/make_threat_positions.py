@@ -22,7 +22,7 @@ The same seed gives the same file. The procedure:
 Until every kind and depth has its quota (``QUOTAS``) or ``--tries`` samples are drawn. One JSON object per line,
 positions sorted by kind, depth and board::
 
-    {"board": "...............\\/...", "to_move": "X", "kind": "vct", "depth": 3, "vcf_depth": null,
+    {"board": ".............../...", "to_move": "X", "kind": "vct", "depth": 3, "vcf_depth": null,
      "vct_depth": 3, "vcf_limit": 7, "vct_limit": 3, "moves": ["h8"]}
 
 ``board`` is :meth:`plyground.kinrow.board.State.to_text` (rows of ``X``, ``O`` and ``.`` from the top, joined by
