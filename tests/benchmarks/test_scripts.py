@@ -156,6 +156,16 @@ def _check_exact_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["rows"][0]["fit_games"] > 0 and "exact values checked on" in stdout
 
 
+def _check_gomoku(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["a"], line["b"], line["size"], line["games_played"], line["interrupted"]) == (
+        "plyground:random", "plyground:first_legal", 9, 2, False,
+    )  # fmt: skip
+    assert line["a_wins"] + line["draws"] + line["a_losses"] == 2 and 0 <= line["a_score"] <= 1
+    assert [game["a_colour"] for game in line["game_list"]] == ["black", "white"]
+    assert line["a_mean_ms"] >= 0 and line["b_max_ms"] >= line["b_mean_ms"]
+    assert (folder / "games.txt").read_text(encoding="utf-8").count("[Game ") == 2
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -191,6 +201,10 @@ SCRIPTS = [
            lambda d, f: ["--size", "2x3", "--tuples", "wide", "--seconds", "0.01", "--games", "2",
                          "--search-depth", "1", "--dir", str(d.solutions / "2x3")],
            _check_exact_fit),
+    Script("gomoku.py", "gomoku",
+           lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
+                         "200", "--games-out", str(f / "games.txt")],
+           _check_gomoku),
 ]  # fmt: skip
 
 

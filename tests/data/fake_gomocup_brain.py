@@ -1,0 +1,81 @@
+"""A scripted Gomocup brain for the tests of ``benchmarks/gomoku.py``: ``python fake_gomocup_brain.py MODE [LOG]``.
+
+MODE says how it answers a move (it answers START with OK, and reads BOARD, TURN and INFO):
+
+* ``row:Y`` - the first free cell of row Y from the left (so five in a row when nothing blocks);
+* ``slow:MS:Y`` - the same, MS milliseconds later;
+* ``taken`` - the cell of the last stone (off the board, ``99,99``, on an empty board);
+* ``garbage`` - a line that is not a move;
+* ``crash`` - says ``boom`` on stderr and exits with status 3;
+* ``refuse`` - answers START with ERROR.
+
+Every line it reads is appended to LOG when given. MESSAGE and DEBUG lines come before each answer,
+as real brains write them.
+"""
+
+import sys
+import time
+
+mode = sys.argv[1]
+log = open(sys.argv[2], "a", encoding="utf-8") if len(sys.argv) > 2 else None  # noqa: SIM115
+taken: list[tuple[int, int]] = []
+size = 15
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\r\n")
+    sys.stdout.flush()
+
+
+def move() -> None:
+    say("MESSAGE thinking")
+    say("DEBUG depth 1")
+    if mode == "taken":
+        x, y = taken[-1] if taken else (99, 99)
+    elif mode == "garbage":
+        say("hello there")
+        return
+    elif mode == "crash":
+        print("boom", file=sys.stderr, flush=True)
+        sys.exit(3)
+    else:
+        words = mode.split(":")
+        if words[0] == "slow":
+            time.sleep(int(words[1]) / 1000)
+        y = int(words[-1])
+        x = next(x for x in range(size) if (x, y) not in taken)
+    taken.append((x, y))
+    say(f"{x},{y}")
+
+
+board: list[str] | None = None
+for line in sys.stdin:
+    if log is not None:
+        log.write(line.strip() + "\n")
+        log.flush()
+    words = line.strip().split()
+    if not words:
+        continue
+    command = words[0].upper()
+    if board is not None:
+        if command == "DONE":
+            for stone in board:
+                x, y, _ = map(int, stone.split(","))
+                taken.append((x, y))
+            board = None
+            move()
+        else:
+            board.append(words[0])
+    elif command == "START":
+        size = int(words[1])
+        say("ERROR no thanks" if mode == "refuse" else "OK")
+    elif command == "BEGIN":
+        move()
+    elif command == "TURN":
+        x, y = map(int, words[1].split(","))
+        taken.append((x, y))
+        move()
+    elif command == "BOARD":
+        board = []
+    elif command == "END":
+        break
