@@ -25,7 +25,7 @@ def search_arrays(board: PatternBoard, *, width: int = 400, leaf_vcf: int = 0, t
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
         np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
-        np.array([width, 1, leaf_vcf, threat_plies, 0, 1], dtype=np.int64),
+        np.array([width, 1, leaf_vcf, threat_plies, 0, 1, 0, board.n], dtype=np.int64),
         np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
         np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64),
     )  # fmt: skip
@@ -100,7 +100,9 @@ def test_it_answers_an_open_three() -> None:
 
 def test_it_finds_a_vcf() -> None:
     """f3 makes two fours at once (row 3 and column f): a VCF the threat solver finds before any search."""
-    state = gomoku(["", "", ".OXXX", ".....X", ".....X", ".....X", ".....O", "", "", "O", "", ".O", "", "..O", "..............O"])
+    state = gomoku(
+        ["", "", ".OXXX", ".....X", ".....X", ".....X", ".....O", "", "", "O", "", ".O", "", "..O", "..............O"]
+    )
     engine = Engine(depth=2)
     move = engine.choose(state)
     assert engine.last is not None and engine.last.kind == "vcf"

@@ -142,7 +142,7 @@ def test_the_board_keeps_its_codes_through_place_and_remove(game: tuple[State, l
 @settings(max_examples=40, deadline=None)
 def test_board_codes_are_the_line_codes(game: tuple[State, list[int]]) -> None:
     state, cells = game
-    for i, cell in enumerate(cells[:-1]):
+    for cell in cells[:-1]:
         state.play(cell)
         if state.is_over:
             break

@@ -15,7 +15,6 @@ DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 HALF = 5
 
 
-
 @functools.cache
 def line_code(line: tuple[int, ...], own: int, k: int, exact: bool) -> int:
     """The code of an ``own`` stone on the centre of ``line`` (eleven cells; the centre's value is ignored)."""

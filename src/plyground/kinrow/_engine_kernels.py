@@ -35,10 +35,11 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 ``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
-``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth]``
+``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n]``
 (``reduce`` 0: no late-move reduction; ``same depth`` 1: table values are reused only at
 the depth they were searched to, so that the search equals a plain minimax over the same
-moves when ``width`` holds them all), and the threat solver's arrays
+moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
+:func:`_allowed`; ``n`` the board side), and the threat solver's arrays
 (:mod:`plyground.kinrow._threat_kernels`).
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
@@ -56,7 +57,8 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, HOT, _combination, _place, _remove
+from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
+from plyground.kinrow._renju_kernels import _forbidden
 from plyground.kinrow._threat_kernels import _vcf
 
 WIN = 100_000_000
@@ -64,7 +66,7 @@ MAX_PLY = 128
 WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
-WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH = range(6)
+WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N = range(8)
 EXACT, LOWER, UPPER = 0, 1, 2
 TEMPO = 30
 HOT_BONUS = 3_000
@@ -78,6 +80,31 @@ _SEARCH = (
     types.uint64[::1], types.int8[::1], types.int32[::1], types.int64[::1],
 )  # fmt: skip
 """tk, td, killers, history, moves, scores, ban, stop, stats, params; then the threat solver's fk, fd, line, stats."""
+
+
+@kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64))
+def _allowed(pat, cells, params, player, cell):
+    """Whether ``player`` may play the empty ``cell``: always, but for X's forbidden points under renju.
+
+    Only cells whose codes could make one (an overline, an open four or two lines of three or
+    more) are checked in full.
+    """
+    if player != 1 or params[RENJU] == 0:
+        return True
+    strong = 0
+    suspect = False
+    for d in range(4):
+        code = pat[0, cell * 4 + d]
+        if code == F5:
+            return True
+        if code == OL or code == F4:
+            suspect = True
+        if code == F3 or code == B4 or code == F4:
+            strong += 1
+    if not suspect and strong < 2:
+        return True
+    return _forbidden(cells, params[BOARD_N], cell) == 0
+
 
 @kernel(types.int64(*BOARD, types.int64))
 def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player):
@@ -102,7 +129,8 @@ def _generate(
 ):  # fmt: skip
     """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
 
-    Returns how many, or minus that number when the moves are forced blocks of a five.
+    Returns how many, or minus that number when the moves are forced blocks of a five (a block
+    that the player may not play counts as ``n*n`` blocks: a lost position either way).
     """
     me = player - 1
     you = 2 - player
@@ -114,9 +142,12 @@ def _generate(
                 continue
             for d in range(4):
                 if pat[you, cell * 4 + d] == F5:
-                    moves[ply, count] = cell
-                    scores[ply, count] = 0
-                    count += 1
+                    if _allowed(pat, cells, params, player, cell):
+                        moves[ply, count] = cell
+                        scores[ply, count] = 0
+                        count += 1
+                    else:
+                        count += size  # a block that may not be played: as if there were two to make
                     break
         return -count
     defend = cnt[you, F4] > 0
@@ -136,6 +167,8 @@ def _generate(
                     ok = True
             if not ok:
                 continue
+        if not _allowed(pat, cells, params, player, cell):
+            continue
         attack = weights[me, _combination(pat, me, cell)]
         defence = weights[you, _combination(pat, you, cell)]
         moves[ply, count] = cell
@@ -144,7 +177,7 @@ def _generate(
     if count == 0:  # no stone near any empty cell (an empty board): every empty cell, the centre first
         n = int(np.sqrt(size) + 0.5)
         for cell in range(size):
-            if cells[cell] == 0 and not (ply == 0 and ban[cell] != 0):
+            if cells[cell] == 0 and not (ply == 0 and ban[cell] != 0) and _allowed(pat, cells, params, player, cell):
                 r = cell // n - n // 2
                 c = cell % n - n // 2
                 moves[ply, count] = cell
@@ -156,7 +189,8 @@ def _generate(
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
 def _negamax(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, depth, ply, alpha, beta,
+    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+    player, depth, ply, alpha, beta,
 ):  # fmt: skip
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
     stats[NODES] += 1
@@ -170,7 +204,13 @@ def _negamax(
         return WIN - ply - 1
     forced = cnt[you, F5] > 0
     if not forced and cnt[me, F4] > 0:
-        return WIN - ply - 3
+        if player != 1 or params[RENJU] == 0:
+            return WIN - ply - 3
+        for cell in range(cells.shape[0]):
+            if cells[cell] == 0 and _allowed(pat, cells, params, player, cell):
+                for d in range(4):
+                    if pat[me, cell * 4 + d] == F4:
+                        return WIN - ply - 3
     if ply >= MAX_PLY - 4:
         return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)
     key = hsh[0]
@@ -194,7 +234,7 @@ def _negamax(
                 return value
     threatened = cnt[you, F4] > 0  # the opponent threatens an open four
     if depth <= 0 and not forced:
-        if cnt[me, B4] > 0 and params[LEAF_VCF] > 0:
+        if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
             vstats[0] = 0
             if _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
                     fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply):  # fmt: skip
@@ -338,4 +378,3 @@ def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, wei
     for i in range(length - 1, -1, -1):
         _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, out[i])
     return length
-

@@ -35,7 +35,8 @@ enough to tell an exact five from an overline.
 * ``near`` - int32 ``[n*n]``: stones at distance 1 or 2 along the four lines (candidate moves);
 * ``cnt`` - int32 ``[2, NPAT + 1]``: for each player, how many (empty cell, direction) pairs
   have each code, and in column ``HOT`` how many empty cells are *hot* (a combination worth
-  at least ``HOT_VALUE``: a move there makes a double threat); ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
+  at least ``HOT_VALUE``: a move there makes a double threat);
+* ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
   ``weights[p, combination]``, the worth of the cell's four codes together (the
   *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
 * ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones and blocked cells (``zob[cell, value]``).
@@ -51,7 +52,6 @@ Kernels do no validation; :mod:`plyground.kinrow.patterns` does. Twins in ``test
 from __future__ import annotations
 
 import numpy as np
-
 from numba import types
 
 from plyground._jit import kernel
@@ -59,7 +59,7 @@ from plyground._jit import kernel
 NONE, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL = range(11)
 NPAT = 11
 HOT = NPAT
-"""The column of ``cnt`` that counts a player's *hot* cells: empty cells whose combination is worth ``HOT_VALUE`` or more."""
+"""The column of ``cnt`` that counts a player's *hot* cells: combinations worth ``HOT_VALUE`` or more."""
 HOT_VALUE = 2_500
 SLOTS = 10
 KEY_BITS = 2 * SLOTS

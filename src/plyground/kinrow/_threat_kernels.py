@@ -94,7 +94,9 @@ def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
 
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64))
-def _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply):
+def _vcf(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply
+):
     """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``."""
     stats[NODES] += 1
     if stop[0] != 0:

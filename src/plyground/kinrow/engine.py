@@ -62,6 +62,9 @@ THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
 
 
+_Tables = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]
+
+
 @dataclass(frozen=True)
 class EngineSettings:
     """How the engine searches (the defaults are the tuned ones).
@@ -217,7 +220,9 @@ class Engine:
 
     # -- choosing ------------------------------------------------------------
 
-    def _allocate(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
+    def _allocate(
+        self,
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
         if self._tables is None or self._threat_tables is None:
             threat_entries = 1 << max(10, min(20, (self._memory // 8 // 9).bit_length() - 1))
             entries = 1 << max(10, ((self._memory - threat_entries * 9) // 16).bit_length() - 1)
@@ -341,7 +346,8 @@ class Engine:
         # 3b. the opponent's VCT: keep the moves that stop it, if any does
         if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
             threat_stats[:] = 0
-            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes):
+            defence = settings.defence_nodes
+            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
                 threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
                 nodes += int(threat_stats[T.NODES])
                 candidates = self._defences(board, me, you, threat)
@@ -349,7 +355,9 @@ class Engine:
                 for cell in candidates:
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if not T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes):
+                    if not T._vct(
+                        *arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes
+                    ):
                         keep.append(cell)
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)
@@ -362,7 +370,9 @@ class Engine:
         # 4. our VCT, within a share of the time
         if not (renju and me == 1) and not stop[0]:
             threat_stats[:] = 0
-            budget = 200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
+            budget = (
+                200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
+            )
             found = T._vct(*arrays, fk, fd, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
             nodes += int(threat_stats[T.NODES])
             if found and not stop[0]:
@@ -376,17 +386,20 @@ class Engine:
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
         params = np.array(
-            [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0], dtype=np.int64
+            [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0, int(renju), state.n],
+            dtype=np.int64,
         )
         vstats = np.zeros(2, dtype=np.int64)
+        search = (tk, td, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
         for depth in range(1, max_depth + 1):
             flag = never if depth == 1 else stop
             stats[:] = 0
             result = int(
-                E._negamax(*arrays, tk, td, killers, history, moves, scores, ban, flag, stats, params, fk, fd, line, vstats,
-                           me, depth, 0, -E.INFINITY, E.INFINITY)  # fmt: skip
+                E._negamax(
+                    *arrays, *search, flag, stats, params, fk, fd, line, vstats, me, depth, 0, -E.INFINITY, E.INFINITY
+                )
             )
             nodes += int(stats[E.NODES])
             if flag[0]:

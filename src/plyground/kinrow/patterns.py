@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +33,15 @@ from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.rules import Rule
 
-__all__ = ["DIRECTIONS", "Pattern", "PatternBoard", "combination_value", "combination_values", "pattern_table", "tables_for"]
+__all__ = [
+    "DIRECTIONS",
+    "Pattern",
+    "PatternBoard",
+    "combination_value",
+    "combination_values",
+    "pattern_table",
+    "tables_for",
+]
 
 MAX_K = 5
 """The longest line the tables know: a key sees five cells on each side."""
@@ -148,6 +157,11 @@ def neighbours(n: int) -> npt.NDArray[np.int32]:
     return out
 
 
+_Array = npt.NDArray[Any]
+BoardArrays = tuple[_Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array]
+"""The eleven arrays of a pattern board, in the order the board kernels take them."""
+
+
 class PatternBoard:
     """A position with its line keys and pattern codes, kept up to date by :meth:`place` and :meth:`remove`.
 
@@ -189,7 +203,7 @@ class PatternBoard:
         self.zob = zobrist(n)
         P._init_board(*self.arrays())
 
-    def arrays(self) -> tuple[npt.NDArray[np.generic], ...]:
+    def arrays(self) -> BoardArrays:
         """The arrays in the order the board kernels take them."""
         return (
             self.cells, self.keys, self.pat, self.near, self.cnt, self.tot, self.hsh,
@@ -210,7 +224,8 @@ class PatternBoard:
 
     def codes(self, player: int) -> npt.NDArray[np.uint8]:
         """The codes of ``player`` as an ``[n, n, 4]`` array (meaningful on empty cells only)."""
-        return self.pat[player - 1].reshape(self.n, self.n, 4).copy()
+        codes: npt.NDArray[np.uint8] = self.pat[player - 1].reshape(self.n, self.n, 4).copy()
+        return codes
 
     def count(self, player: int, pattern: Pattern | int) -> int:
         """How many (empty cell, direction) pairs give ``player`` the code ``pattern``."""

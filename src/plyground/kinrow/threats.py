@@ -69,7 +69,7 @@ def find_vcf(state: State, *, max_depth: int = 16) -> list[int] | None:
 
 
 def find_vct(state: State, *, max_depth: int = 6, max_nodes: int = 1_000_000) -> list[int] | None:
-    """A VCT of the player to move within ``max_depth`` of its moves and ``max_nodes`` positions; None if none was found.
+    """A VCT of the player to move within ``max_depth`` of its moves and ``max_nodes`` positions, or None.
 
     The line follows the first defence of each three; None also when the node limit ran out.
 
