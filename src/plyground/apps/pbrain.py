@@ -71,7 +71,7 @@ __all__ = ["ABOUT", "DEFAULT_KIND", "Brain", "budget_from_timeout", "main"]
 ABOUT = f'name="plyground", version="{__version__}", author="plyground contributors", country="", www=""'
 """The answer to ``ABOUT``."""
 
-DEFAULT_KIND = "mcts"
+DEFAULT_KIND = "engine"
 """The kind of player (:data:`~plyground.kinrow.players.PLAYER_KINDS`) behind the brain by default."""
 
 _K = 5  # gomoku

@@ -2,8 +2,9 @@
 
 A player has a ``name``, a ``time_ms`` (milliseconds per move, or None) that a driver may
 change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
-``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.mcts`
-and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
+``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.engine`
+(the strongest, :data:`DEFAULT_KIND`), :mod:`plyground.kinrow.mcts` and
+:mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
 immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`). They also have
 ``stop()``, which another thread may call to make the search in progress answer at once
 (the Gomocup brain does on ``END``); a driver calls it only where a player has it.
@@ -21,6 +22,8 @@ from plyground.kinrow.board import State
 from plyground.kinrow.budget import resolve_time_ms
 
 __all__ = [
+    "DEFAULT_KIND",
+    "ENGINE_TIME_MS",
     "PLAYER_KINDS",
     "FirstLegalPlayer",
     "HumanPlayer",
@@ -30,7 +33,11 @@ __all__ = [
     "make_player",
 ]
 
-PLAYER_KINDS = ("mcts", "alphabeta", "random", "first_legal", "human")
+PLAYER_KINDS = ("engine", "mcts", "alphabeta", "random", "first_legal", "human")
+DEFAULT_KIND = "engine"
+"""The strongest player, the default of every front end: :class:`~plyground.kinrow.engine.Engine`."""
+ENGINE_TIME_MS = 1000.0
+"""The engine's time per move when none is given."""
 
 
 @runtime_checkable
@@ -129,14 +136,19 @@ def make_player(
     """A player by name (one of :data:`PLAYER_KINDS`).
 
     ``time_ms`` is the searching players' budget per move in milliseconds (``time_budget``:
-    the old spelling, in seconds); the other players move at once, but a bad budget is
-    refused for every kind.
+    the old spelling, in seconds; the engine thinks :data:`ENGINE_TIME_MS` without one);
+    ``depth`` is the alpha-beta player's; the other players move at once, but a bad budget
+    is refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
     """
     time_ms = resolve_time_ms(time_ms, time_budget)
     # The searching players are imported when asked for: importing one compiles its kernels on a first run.
+    if kind == "engine":
+        from plyground.kinrow.engine import Engine
+
+        return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms)
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS
 

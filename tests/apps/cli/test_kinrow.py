@@ -313,7 +313,10 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
         (["play", "--n", "21"], "'--n'"),
         (["play", "--rule", "gomoku"], "unknown rule 'gomoku': the rules are freestyle (0), standard (1), renju (4)"),
         (["play", "--rule", "renju", "--n", "15", "--k", "4"], "--rule renju is played with --k 5, got --k 4"),
-        (["play", "--rule", "renju", "--n", "15", "--k", "5"], "mcts plays free-style and standard, not renju"),
+        (
+            ["play", "--rule", "renju", "--n", "15", "--k", "5", "--opponent", "mcts"],
+            "mcts plays free-style and standard, not renju",
+        ),
         (["selfplay", "--rule", "4", "--x", "random"], "alphabeta plays free-style and standard, not renju"),
         (["selfplay", "--rule", ""], "unknown rule ''"),
         (["play", "--k", "2"], "'--k'"),

@@ -44,12 +44,17 @@ app = typer.Typer(
 )
 
 _PACKAGE = "plyground.kinrow"
-_KERNELS = {"mcts": ("MCTS", "_mcts_kernels.py"), "alphabeta": ("alpha-beta", "_alphabeta_kernels.py")}
+_KERNELS = {
+    "engine": ("engine", ("_pattern_kernels.py", "_threat_kernels.py", "_engine_kernels.py")),
+    "mcts": ("MCTS", ("_mcts_kernels.py",)),
+    "alphabeta": ("alpha-beta", ("_alphabeta_kernels.py",)),
+}
 
 
 class AI(StrEnum):
     """The players a command can make."""
 
+    engine = "engine"
     mcts = "mcts"
     alphabeta = "alphabeta"
     random = "random"
@@ -147,7 +152,10 @@ def _rule_words(rule: Rule) -> str:
 def _announce(*kinds: str) -> None:
     """Compile the kernels of the board and of the searching players among ``kinds``, saying so, on a first run."""
     groups = [(_PACKAGE, "_kernels.py", "k-in-a-row"), (_PACKAGE, "_renju_kernels.py", "k-in-a-row")]
-    groups += [(_PACKAGE, _KERNELS[kind][1], _KERNELS[kind][0]) for kind in dict.fromkeys(kinds) if kind in _KERNELS]
+    for kind in dict.fromkeys(kinds):
+        if kind in _KERNELS:
+            label, files = _KERNELS[kind]
+            groups += [(_PACKAGE, kernels, label) for kernels in files]
     compile_kernels(*groups)
 
 
@@ -177,7 +185,7 @@ _HELP = (
 def play(
     n: NOption = 7,
     k: KOption = 4,
-    opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.mcts,
+    opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.engine,
     time_ms: Annotated[
         float | None, time_option("Milliseconds the AI may think per move, {range} (default 2000).")
     ] = None,
@@ -289,7 +297,7 @@ def _play(state: State, ai: Player, *, human: int) -> None:
 def selfplay(
     n: NOption = 9,
     k: KOption = 5,
-    x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = AI.mcts,
+    x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = AI.engine,
     o: Annotated[AI, typer.Option("--o", help="The player of O.")] = AI.alphabeta,
     games: Annotated[int, games_option()] = 10,
     swap: Annotated[bool, typer.Option("--swap", help="The players change sides after each game.")] = False,
@@ -298,7 +306,8 @@ def selfplay(
     time_ms: Annotated[
         float | None,
         time_option(
-            "Milliseconds per move of each player, {range} (default: MCTS 2,000 iterations, alpha-beta its depth)."
+            "Milliseconds per move of each player, {range} "
+            "(default: the engine 1,000 ms, MCTS 2,000 iterations, alpha-beta its depth)."
         ),
     ] = None,
     time_budget: TimeBudgetOption = None,

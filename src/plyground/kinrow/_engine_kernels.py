@@ -1,0 +1,380 @@
+"""Numba kernels of the k-in-a-row engine: move generation, evaluation and principal-variation search.
+
+The search reads a pattern board (:mod:`plyground.kinrow._pattern_kernels`) and is a
+negamax with alpha-beta and principal-variation search (PVS: the first move with a full
+window, the others with a null window and a re-search when they beat it), fail-soft,
+values for the player to move. A win ``p`` plies from the root is worth ``WIN - p``.
+
+**Threats first.** At every node, before anything else:
+
+* the player to move has a cell that makes five: a win next ply;
+* the opponent has one: the only move is to take it (two such cells: a loss); such a
+  forced move does not use up depth (a four extends the search);
+* the player to move can make an open four (an ``F4`` cell) and the opponent has no
+  five to make: a win in three plies (the open four leaves two fives to stop);
+* the opponent threatens an open four (it has an ``F4`` cell): the moves are the cells
+  where the opponent's codes are ``B4`` or more (the ones that stop or shorten its
+  three) and the player's own fours.
+
+Otherwise the moves are the empty cells near stones (:data:`near`), at most ``width``
+of them, best first by their *order score*: what the move makes for the player and
+what it takes from the opponent (the ``weights`` of the cell's code combinations), the move of the transposition
+table first, then the two killer moves of the ply, then by score plus history. Moves
+after the first few are searched one ply shallower (late-move reduction) and again at
+full depth if they beat alpha.
+
+**Evaluation** at depth 0: the worth of the player's code combinations over the empty
+cells minus the opponent's (``tot``), plus a bonus for the move, and a large one when the
+player can make a double threat that no four of the opponent comes before (:func:`_evaluate`).
+
+**Transposition table**: ``tk`` uint64 keys and ``td`` int64 entries (value: 32 bits,
+move + 1: 16, depth + 32: 8, bound: 2, generation: 6), indexed by the low bits of the key, replaced when the new
+entry is as deep or the old one is from an earlier search (``generation``).
+
+Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n]``,
+``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
+(root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
+unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
+``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n]``
+(``reduce`` 0: no late-move reduction; ``same depth`` 1: table values are reused only at
+the depth they were searched to, so that the search equals a plain minimax over the same
+moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
+:func:`_allowed`; ``n`` the board side), and the threat solver's arrays
+(:mod:`plyground.kinrow._threat_kernels`).
+
+**At depth 0**, before the evaluation: when the player to move has a four to play, the
+VCF solver looks for a win by fours (to ``leaf VCF depth`` moves); when the opponent
+threatens an open four, the search goes on through the defences, up to ``threat plies``
+plies past depth 0.
+
+Kernels do no validation; :mod:`plyground.kinrow.engine` does. The naive twin of the
+search (``tests/naive/engine.py``) is a plain minimax over the same move lists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from plyground._jit import kernel
+from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
+from plyground.kinrow._renju_kernels import _forbidden
+from plyground.kinrow._threat_kernels import _vcf
+
+WIN = 100_000_000
+MAX_PLY = 128
+WON = WIN - MAX_PLY
+INFINITY = WIN + 1
+NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
+WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N = range(8)
+EXACT, LOWER, UPPER = 0, 1, 2
+TEMPO = 30
+HOT_BONUS = 3_000
+DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
+QUIET = 1_000
+"""Moves with a smaller order score may be searched a ply shallower (late-move reduction)."""
+
+_SEARCH = (
+    types.uint64[::1], types.int64[::1], types.int32[:, ::1], types.int32[::1], types.int32[:, ::1],
+    types.int32[:, ::1], types.uint8[::1], types.uint8[::1], types.int64[::1], types.int64[::1],
+    types.uint64[::1], types.int8[::1], types.int32[::1], types.int64[::1],
+)  # fmt: skip
+"""tk, td, killers, history, moves, scores, ban, stop, stats, params; then the threat solver's fk, fd, line, stats."""
+
+
+@kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64))
+def _allowed(pat, cells, params, player, cell):
+    """Whether ``player`` may play the empty ``cell``: always, but for X's forbidden points under renju.
+
+    Only cells whose codes could make one (an overline, an open four or two lines of three or
+    more) are checked in full.
+    """
+    if player != 1 or params[RENJU] == 0:
+        return True
+    strong = 0
+    suspect = False
+    for d in range(4):
+        code = pat[0, cell * 4 + d]
+        if code == F5:
+            return True
+        if code == OL or code == F4:
+            suspect = True
+        if code == F3 or code == B4 or code == F4:
+            strong += 1
+    if not suspect and strong < 2:
+        return True
+    return _forbidden(cells, params[BOARD_N], cell) == 0
+
+
+@kernel(types.int64(*BOARD, types.int64))
+def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player):
+    """The static value of the position for ``player`` (to move).
+
+    The worth of the player's code combinations minus the opponent's, plus :data:`TEMPO`,
+    plus :data:`HOT_BONUS` when the player can make a double threat and the opponent has
+    no four to play first.
+    """
+    me = player - 1
+    you = 2 - player
+    value = tot[me] - tot[you] + TEMPO
+    if cnt[me, HOT] > 0 and cnt[you, B4] == 0 and cnt[you, F4] == 0:
+        value += HOT_BONUS
+    return value
+
+
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64))
+def _generate(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, ply,
+):  # fmt: skip
+    """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
+
+    Returns how many, or minus that number when the moves are forced blocks of a five (a block
+    that the player may not play counts as ``n*n`` blocks: a lost position either way).
+    """
+    me = player - 1
+    you = 2 - player
+    size = cells.shape[0]
+    count = 0
+    if cnt[you, F5] > 0:
+        for cell in range(size):
+            if cells[cell] != 0:
+                continue
+            for d in range(4):
+                if pat[you, cell * 4 + d] == F5:
+                    if _allowed(pat, cells, params, player, cell):
+                        moves[ply, count] = cell
+                        scores[ply, count] = 0
+                        count += 1
+                    else:
+                        count += size  # a block that may not be played: as if there were two to make
+                    break
+        return -count
+    defend = cnt[you, F4] > 0
+    for cell in range(size):
+        if cells[cell] != 0:
+            continue
+        if near[cell] == 0:
+            continue
+        if ply == 0 and ban[cell] != 0:
+            continue
+        if defend:
+            ok = False
+            for d in range(4):
+                theirs = pat[you, cell * 4 + d]
+                mine = pat[me, cell * 4 + d]
+                if theirs == B4 or theirs == F4 or theirs == F5 or mine == B4 or mine == F4:
+                    ok = True
+            if not ok:
+                continue
+        if not _allowed(pat, cells, params, player, cell):
+            continue
+        attack = weights[me, _combination(pat, me, cell)]
+        defence = weights[you, _combination(pat, you, cell)]
+        moves[ply, count] = cell
+        scores[ply, count] = np.int32(min(attack * 5 + defence * 4, 100_000_000))
+        count += 1
+    if count == 0:  # no stone near any empty cell (an empty board): every empty cell, the centre first
+        n = int(np.sqrt(size) + 0.5)
+        for cell in range(size):
+            if cells[cell] == 0 and not (ply == 0 and ban[cell] != 0) and _allowed(pat, cells, params, player, cell):
+                r = cell // n - n // 2
+                c = cell % n - n // 2
+                moves[ply, count] = cell
+                scores[ply, count] = -(r * r + c * c)
+                count += 1
+    return count
+
+
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
+def _negamax(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+    player, depth, ply, alpha, beta,
+):  # fmt: skip
+    """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
+    stats[NODES] += 1
+    if ply > stats[SELDEPTH]:
+        stats[SELDEPTH] = ply
+    if stop[0] != 0:
+        return 0
+    me = player - 1
+    you = 2 - player
+    if cnt[me, F5] > 0:
+        return WIN - ply - 1
+    forced = cnt[you, F5] > 0
+    if not forced and cnt[me, F4] > 0:
+        if player != 1 or params[RENJU] == 0:
+            return WIN - ply - 3
+        for cell in range(cells.shape[0]):
+            if cells[cell] == 0 and _allowed(pat, cells, params, player, cell):
+                for d in range(4):
+                    if pat[me, cell * 4 + d] == F4:
+                        return WIN - ply - 3
+    if ply >= MAX_PLY - 4:
+        return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)
+    key = hsh[0]
+    mask = np.uint64(tk.shape[0] - 1)
+    slot = key & mask
+    hash_move = -1
+    if tk[slot] == key:
+        entry = td[slot]
+        value = np.int64(np.int32(entry & 0xFFFFFFFF))
+        hash_move = (entry >> 32) & 0xFFFF
+        hash_move = hash_move - 1
+        entry_depth = ((entry >> 48) & 0xFF) - DEPTH_OFFSET
+        bound = (entry >> 56) & 0x3
+        if ply > 0 and (entry_depth == depth or (entry_depth > depth and params[SAME_DEPTH] == 0)):
+            if value >= WON:
+                value -= ply
+            elif value <= -WON:
+                value += ply
+            if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
+                stats[TT_HITS] += 1
+                return value
+    threatened = cnt[you, F4] > 0  # the opponent threatens an open four
+    if depth <= 0 and not forced:
+        if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
+            vstats[0] = 0
+            if _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                    fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply):  # fmt: skip
+                stats[NODES] += vstats[0]
+                return WIN - vstats[1]
+            stats[NODES] += vstats[0]
+        if not threatened or depth <= -params[THREAT_PLIES]:
+            return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)
+    count = _generate(
+        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+        tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, ply,
+    )  # fmt: skip
+    if count < 0:
+        count = -count
+        if count >= 2:
+            if ply == 0:
+                stats[BEST] = moves[ply, 0]
+            return -(WIN - ply - 2)
+        next_depth = depth
+    else:
+        next_depth = depth - 1
+    if count == 0:
+        return 0
+    # order: the hash move, the killers, then score + history
+    for i in range(count):
+        cell = moves[ply, i]
+        bonus = 0
+        if cell == hash_move:
+            bonus = 1 << 30
+        elif cell == killers[ply, 0]:
+            bonus = 1 << 29
+        elif cell == killers[ply, 1]:
+            bonus = 1 << 28
+        scores[ply, i] = np.int32(min(np.int64(scores[ply, i]) + history[cell] + bonus, 2_100_000_000))
+    width = params[WIDTH] if ply > 0 else count
+    if width > count:
+        width = count
+    best = -INFINITY
+    best_move = -1
+    a = alpha
+    for i in range(width):
+        pick = i
+        for j in range(i + 1, count):
+            if scores[ply, j] > scores[ply, pick]:
+                pick = j
+        if pick != i:
+            tmp = moves[ply, i]
+            moves[ply, i] = moves[ply, pick]
+            moves[ply, pick] = tmp
+            tmp = scores[ply, i]
+            scores[ply, i] = scores[ply, pick]
+            scores[ply, pick] = tmp
+        cell = moves[ply, i]
+        quiet = scores[ply, i] < QUIET
+        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        if i == 0:
+            value = -_negamax(
+                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                3 - player, next_depth, ply + 1, -beta, -a,
+            )  # fmt: skip
+        else:
+            reduced = next_depth
+            if i >= 3 and next_depth >= 2 and quiet and not forced and params[REDUCE] != 0:
+                reduced = next_depth - 1
+            value = -_negamax(
+                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                3 - player, reduced, ply + 1, -a - 1, -a,
+            )  # fmt: skip
+            if value > a and (reduced < next_depth or value < beta):
+                value = -_negamax(
+                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                    3 - player, next_depth, ply + 1, -beta, -a,
+                )  # fmt: skip
+        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        if stop[0] != 0:
+            return 0
+        if value > best:
+            best = value
+            best_move = cell
+            if ply == 0:
+                stats[BEST] = cell
+            if value > a:
+                a = value
+                if a >= beta:
+                    if scores[ply, i] < (1 << 28) and killers[ply, 0] != cell:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = cell
+                    history[cell] += depth * depth
+                    break
+    bound = EXACT
+    if best <= alpha:
+        bound = UPPER
+    elif best >= beta:
+        bound = LOWER
+    stored = best
+    if stored >= WON:
+        stored += ply
+    elif stored <= -WON:
+        stored -= ply
+    old_depth = ((td[slot] >> 48) & 0xFF) - DEPTH_OFFSET
+    old_generation = (td[slot] >> 58) & 0x3F
+    if tk[slot] != key or depth >= old_depth or old_generation != params[GENERATION] & 0x3F:
+        tk[slot] = key
+        td[slot] = (
+            (np.int64(stored) & 0xFFFFFFFF)
+            | (np.int64(best_move + 1) << 32)
+            | (np.int64(depth + DEPTH_OFFSET) << 48)
+            | (np.int64(bound) << 56)
+            | (np.int64(params[GENERATION] & 0x3F) << 58)
+        )
+    return best
+
+
+@kernel(types.int64(*BOARD, types.uint64[::1], types.int64[::1], types.int64, types.int32[::1]))
+def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, tk, td, player, out):
+    """Follow the table's moves from the position (then undo them); returns how many were written to ``out``."""
+    length = 0
+    side = player
+    mask = np.uint64(tk.shape[0] - 1)
+    while length < out.shape[0]:
+        key = hsh[0]
+        slot = key & mask
+        if tk[slot] != key:
+            break
+        cell = ((td[slot] >> 32) & 0xFFFF) - 1
+        if cell < 0 or cells[cell] != 0:
+            break
+        out[length] = cell
+        length += 1
+        five = False
+        for d in range(4):
+            if pat[side - 1, cell * 4 + d] == F5:
+                five = True
+        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, side)
+        side = 3 - side
+        if five:
+            break
+    for i in range(length - 1, -1, -1):
+        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, out[i])
+    return length

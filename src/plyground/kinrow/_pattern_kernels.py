@@ -1,0 +1,296 @@
+"""Numba kernels of line patterns: the pattern tables, and a board that keeps its pattern codes up to date.
+
+**Line keys.** For a cell and one of the four directions (row, column, diagonal,
+anti-diagonal), the *line key* holds the ten cells around it on that line, five on each
+side, two bits each: 0 empty, 1 X, 2 O, 3 off the board or blocked. Slot ``s`` (bits
+``2s, 2s + 1``) is the cell at offset ``s - 5`` for ``s < 5`` and ``s - 4`` for ``s >= 5``,
+so the key is a 20-bit number and the cell itself is not in it.
+
+**Pattern tables.** ``table[key]`` says what a stone of one player (*own*) on the cell
+makes in that line, from the cells of the key alone (the lines through the cell in that
+direction, up to five cells away), as one of the codes below, defined from the top down:
+
+* ``F5`` - five: k in a row through the cell (k or more where overlines win);
+* ``OL`` - an overline, where only exactly k wins (more than k in a row through the cell);
+* ``F4`` - an open four: two or more empty cells of the line would each make ``F5``;
+* ``B4`` - a four: exactly one would;
+* ``F3`` - an open three: some empty cell would make ``F4``; ``B3`` - a three: some would make ``B4``;
+* ``F2`` / ``B2`` - a two: some empty cell would make ``F3`` / ``B3``;
+* ``F1`` / ``B1`` - one: some empty cell would make ``F2`` / ``B2``;
+* ``NONE`` - no five can ever go through the cell on this line.
+
+Each code of a key is defined by the codes of keys with one more own stone, so
+:func:`_fill_table` fills the table from the keys with the most own stones down: one
+pass over the keys, ten lookups per key. The tables depend on k, on the own player and
+on whether overlines win; a five must go through the cell, so the cells five away are
+enough to tell an exact five from an overline.
+
+**The pattern board** (state owned by the caller, changed only by :func:`_place` and
+:func:`_remove`):
+
+* ``cells`` - int8 ``[n*n]``: 0 empty, 1 X, 2 O, 3 blocked;
+* ``keys`` - uint32 ``[n*n*4]``: the line key of each cell and direction, kept for every
+  cell (empty or not);
+* ``pat`` - uint8 ``[2, n*n*4]``: ``tables[p][keys]`` for player ``p + 1``, valid on empty cells;
+* ``near`` - int32 ``[n*n]``: stones at distance 1 or 2 along the four lines (candidate moves);
+* ``cnt`` - int32 ``[2, NPAT + 1]``: for each player, how many (empty cell, direction) pairs
+  have each code, and in column ``HOT`` how many empty cells are *hot* (a combination worth
+  at least ``HOT_VALUE``: a move there makes a double threat);
+* ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
+  ``weights[p, combination]``, the worth of the cell's four codes together (the
+  *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
+* ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones and blocked cells (``zob[cell, value]``).
+
+Static arrays: ``nbr`` - int32 ``[n*n*4*10]``, the cell at each slot of each key (-1 off
+the board); ``tables`` - uint8 ``[2, 2**20]``, the tables of X and O under the rule;
+``weights`` - int64 ``[2, NPAT**4]``. Placing or removing a stone changes forty keys (ten per
+direction), and their codes, counts and totals: a few hundred operations.
+
+Kernels do no validation; :mod:`plyground.kinrow.patterns` does. Twins in ``tests/naive/patterns.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from plyground._jit import kernel
+
+NONE, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL = range(11)
+NPAT = 11
+HOT = NPAT
+"""The column of ``cnt`` that counts a player's *hot* cells: combinations worth ``HOT_VALUE`` or more."""
+HOT_VALUE = 2_500
+SLOTS = 10
+KEY_BITS = 2 * SLOTS
+KEYS = 1 << KEY_BITS
+WALL = 3
+
+_DR = (0, 1, 1, 1)
+_DC = (1, 0, 1, -1)
+
+
+def _readonly(dtype: types.Type, ndim: int) -> types.Array:
+    return types.Array(dtype, ndim, "C", readonly=True)
+
+
+BOARD = (
+    types.int8[::1], types.uint32[::1], types.uint8[:, ::1], types.int32[::1], types.int32[:, ::1],
+    types.int64[::1], types.uint64[::1],
+    _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 2), _readonly(types.uint64, 2),
+)  # fmt: skip
+"""The numba types of the board arrays, in the order every board kernel takes them (the last four read-only)."""
+
+
+@kernel("void(i8, i8, b1, u1[::1], i8[::1])")
+def _fill_table(k, own, exact, table, order):
+    """Set ``table[key]``, the code of an ``own`` stone, for each key of ``order``, in that order.
+
+    The code of a key reads the codes of the keys with one more own stone, so ``order``
+    lists keys with more own stones first (and holds those keys too).
+    """
+    for key in order:
+        left = 0
+        s = 4
+        while s >= 0 and (key >> (2 * s)) & 3 == own:
+            left += 1
+            s -= 1
+        right = 0
+        s = 5
+        while s < SLOTS and (key >> (2 * s)) & 3 == own:
+            right += 1
+            s += 1
+        run = left + right + 1
+        if run == k or (run > k and not exact):
+            table[key] = F5
+            continue
+        if run > k:
+            table[key] = OL
+            continue
+        n5 = 0
+        n4f = 0
+        n4b = 0
+        n3f = 0
+        n3b = 0
+        n2f = 0
+        n2b = 0
+        for s in range(SLOTS):
+            if (key >> (2 * s)) & 3 != 0:
+                continue
+            sub = table[key | (own << (2 * s))]
+            if sub == F5:
+                n5 += 1
+            elif sub == F4:
+                n4f += 1
+            elif sub == B4:
+                n4b += 1
+            elif sub == F3:
+                n3f += 1
+            elif sub == B3:
+                n3b += 1
+            elif sub == F2:
+                n2f += 1
+            elif sub == B2:
+                n2b += 1
+        if n5 >= 2:
+            table[key] = F4
+        elif n5 == 1:
+            table[key] = B4
+        elif n4f > 0:
+            table[key] = F3
+        elif n4b > 0:
+            table[key] = B3
+        elif n3f > 0:
+            table[key] = F2
+        elif n3b > 0:
+            table[key] = B2
+        elif n2f > 0:
+            table[key] = F1
+        elif n2b > 0:
+            table[key] = B1
+        else:
+            table[key] = NONE
+
+
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64))
+def _combination(pat, side, cell):
+    """The combination number of player ``side``'s (0 or 1) four codes on ``cell``."""
+    base = cell * 4
+    return ((np.int64(pat[side, base]) * NPAT + pat[side, base + 1]) * NPAT + pat[side, base + 2]) * NPAT + pat[
+        side, base + 3
+    ]
+
+
+@kernel("void(i8, i4[::1])")
+def _build_neighbours(n, nbr):
+    """Fill ``nbr`` with the cell at each slot of each line key of the n×n board (-1 off the board)."""
+    for cell in range(n * n):
+        r = cell // n
+        c = cell % n
+        for d in range(4):
+            for s in range(SLOTS):
+                off = s - 5 if s < 5 else s - 4
+                rr = r + off * _DR[d]
+                cc = c + off * _DC[d]
+                if 0 <= rr < n and 0 <= cc < n:
+                    nbr[(cell * 4 + d) * SLOTS + s] = rr * n + cc
+                else:
+                    nbr[(cell * 4 + d) * SLOTS + s] = -1
+
+
+@kernel(types.void(*BOARD))
+def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob):
+    """Set every key, code, count and total from ``cells`` (the other arrays' contents are ignored)."""
+    size = cells.shape[0]
+    cnt[:, :] = 0
+    tot[:] = 0
+    hsh[0] = np.uint64(0)
+    for cell in range(size):
+        near[cell] = 0
+        for d in range(4):
+            key = 0
+            for s in range(SLOTS):
+                t = nbr[(cell * 4 + d) * SLOTS + s]
+                v = WALL if t < 0 else np.int64(cells[t])
+                key |= v << (2 * s)
+                if t >= 0 and 3 <= s <= 6 and (cells[t] == 1 or cells[t] == 2):
+                    near[cell] += 1
+            keys[cell * 4 + d] = np.uint32(key)
+    for cell in range(size):
+        v = cells[cell]
+        if v != 0:
+            hsh[0] ^= zob[cell, v]
+        for side in range(2):
+            for d in range(4):
+                code = tables[side, keys[cell * 4 + d]]
+                pat[side, cell * 4 + d] = code
+                if v == 0:
+                    cnt[side, code] += 1
+            if v == 0:
+                value = weights[side, _combination(pat, side, cell)]
+                tot[side] += value
+                if value >= HOT_VALUE:
+                    cnt[side, HOT] += 1
+
+
+@kernel(types.void(*BOARD, types.int64, types.int64))
+def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player):
+    """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
+    for side in range(2):
+        for d in range(4):
+            cnt[side, pat[side, cell * 4 + d]] -= 1
+        value = weights[side, _combination(pat, side, cell)]
+        tot[side] -= value
+        if value >= HOT_VALUE:
+            cnt[side, HOT] -= 1
+    cells[cell] = player
+    hsh[0] ^= zob[cell, player]
+    for d in range(4):
+        base = (cell * 4 + d) * SLOTS
+        for s in range(SLOTS):
+            t = nbr[base + s]
+            if t < 0:
+                continue
+            index = t * 4 + d
+            keys[index] |= np.uint32(player << (2 * (SLOTS - 1 - s)))
+            if 3 <= s <= 6:
+                near[t] += 1
+            if cells[t] == 0:
+                key = keys[index]
+                for side in range(2):
+                    old = pat[side, index]
+                    new = tables[side, key]
+                    if old != new:
+                        before = weights[side, _combination(pat, side, t)]
+                        pat[side, index] = new
+                        cnt[side, old] -= 1
+                        cnt[side, new] += 1
+                        after = weights[side, _combination(pat, side, t)]
+                        tot[side] += after - before
+                        if before >= HOT_VALUE:
+                            cnt[side, HOT] -= 1
+                        if after >= HOT_VALUE:
+                            cnt[side, HOT] += 1
+
+
+@kernel(types.void(*BOARD, types.int64))
+def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell):
+    """Take the stone off ``cell``: the exact inverse of :func:`_place`."""
+    player = np.int64(cells[cell])
+    cells[cell] = 0
+    hsh[0] ^= zob[cell, player]
+    for d in range(4):
+        base = (cell * 4 + d) * SLOTS
+        for s in range(SLOTS):
+            t = nbr[base + s]
+            if t < 0:
+                continue
+            index = t * 4 + d
+            keys[index] &= np.uint32(~(3 << (2 * (SLOTS - 1 - s))) & (KEYS - 1))
+            if 3 <= s <= 6:
+                near[t] -= 1
+            if cells[t] == 0:
+                key = keys[index]
+                for side in range(2):
+                    old = pat[side, index]
+                    new = tables[side, key]
+                    if old != new:
+                        before = weights[side, _combination(pat, side, t)]
+                        pat[side, index] = new
+                        cnt[side, old] -= 1
+                        cnt[side, new] += 1
+                        after = weights[side, _combination(pat, side, t)]
+                        tot[side] += after - before
+                        if before >= HOT_VALUE:
+                            cnt[side, HOT] -= 1
+                        if after >= HOT_VALUE:
+                            cnt[side, HOT] += 1
+    for side in range(2):
+        for d in range(4):
+            code = tables[side, keys[cell * 4 + d]]
+            pat[side, cell * 4 + d] = code
+            cnt[side, code] += 1
+        value = weights[side, _combination(pat, side, cell)]
+        tot[side] += value
+        if value >= HOT_VALUE:
+            cnt[side, HOT] += 1

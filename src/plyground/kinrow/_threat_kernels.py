@@ -1,0 +1,273 @@
+"""Numba kernels of the threat-space solver: VCF (victory by continuous fours) and VCT (by threes and fours).
+
+Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
+*attacker*, the player to move, and read only its codes:
+
+* the attacker wins at once when one of its codes is ``F5`` (a cell that makes five);
+* when the defender has an ``F5`` cell, the attacker must take that cell, and the move
+  must itself be a threat for the attack to go on;
+* a *four* is a move on a cell with a ``B4`` or ``F4`` code: the defender must answer on
+  the cell that would make five (if the four leaves two such cells, it cannot);
+* a *three* (VCT only) is a move on a cell with an ``F3`` code: it threatens an open
+  four. The defender may answer on any cell where the attacker's codes are ``B4`` or
+  above (the cells that stop or shorten the three) or with a four of its own, and the
+  attack must win against every such answer. Threes are tried only while the defender
+  has no open three itself (no ``F4`` cell), since its open four would come first.
+
+A search is depth-first to a number of attacker moves, with a table of positions that
+were shown not to win to some depth (``fk`` keys, ``fd`` depths; a slot is overwritten by
+any later failure). ``line`` receives the winning line from ``ply`` on (attacker move,
+forced answer, ...; for VCT, the answers of the first defence tried); ``stats`` is
+int64 ``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
+
+Forbidden moves (renju) are not known here: the caller gives the rule's tables, and
+for renju the solver is used only for the player without forbidden moves.
+Kernels do no validation; :mod:`plyground.kinrow.threats` does. Twins in ``tests/naive/threats.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from plyground._jit import kernel
+from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
+
+NODES, LENGTH = 0, 1
+_SEARCH = (types.uint64[::1], types.int8[::1], types.int32[::1], types.uint8[::1], types.int64[::1])
+
+
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64))
+def _best_code(pat, side, cell):
+    """The strongest code of player ``side`` (0 or 1) on ``cell`` over the four directions (F5 > F4 > B4 > ...)."""
+    best = 0
+    for d in range(4):
+        code = pat[side, cell * 4 + d]
+        if code != 10 and code > best:
+            best = code
+    return best
+
+
+@kernel(types.int64(*BOARD, types.int64, types.int64))
+def _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, skip):
+    """An empty cell where player ``side`` (0 or 1) makes five, other than ``skip``; -1 if none."""
+    size = cells.shape[0]
+    for cell in range(size):
+        if cells[cell] != 0 or cell == skip:
+            continue
+        for d in range(4):
+            if pat[side, cell * 4 + d] == F5:
+                return cell
+    return -1
+
+
+@kernel(types.int64(*BOARD, types.int64, types.int64))
+def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, move):
+    """An empty cell on the four lines of ``move`` where player ``side`` makes five (-1 if none)."""
+    for d in range(4):
+        base = (move * 4 + d) * SLOTS
+        for s in range(SLOTS):
+            t = nbr[base + s]
+            if t >= 0 and cells[t] == 0:
+                for e in range(4):
+                    if pat[side, t * 4 + e] == F5:
+                        return t
+    return -1
+
+
+@kernel(types.void(*BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64))
+def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply):
+    """Write the line of an open four of ``player`` (it has an ``F4`` cell): the four, a block, the five."""
+    me = player - 1
+    size = cells.shape[0]
+    for cell in range(size):
+        if cells[cell] == 0 and _best_code(pat, me, cell) == F4:
+            _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+            first = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+            second = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, first)
+            _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+            line[ply] = cell
+            line[ply + 1] = first
+            line[ply + 2] = second
+            stats[LENGTH] = ply + 3
+            return
+
+
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64))
+def _vcf(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply
+):
+    """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``."""
+    stats[NODES] += 1
+    if stop[0] != 0:
+        return 0
+    me = player - 1
+    you = 2 - player
+    if cnt[me, F5] > 0:
+        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
+        stats[LENGTH] = ply + 1
+        return 1
+    if depth <= 0:
+        return 0
+    key = hsh[0]
+    slot = key & np.uint64(fk.shape[0] - 1)
+    if fk[slot] == key and fd[slot] >= depth:
+        return 0
+    size = cells.shape[0]
+    only = -1
+    if cnt[you, F5] > 0:
+        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
+        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
+            return 0  # two fives to stop: the defender wins
+    if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
+        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        return 1
+    for cell in range(size):
+        if only >= 0 and cell != only:
+            continue
+        if cells[cell] != 0 or near[cell] == 0:
+            continue
+        code = _best_code(pat, me, cell)
+        if code != B4 and code != F4:
+            continue
+        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+        won = 0
+        if answer >= 0 and cnt[you, F5] == 0:
+            second = -1
+            for d in range(4):
+                for s in range(SLOTS):
+                    t = nbr[(cell * 4 + d) * SLOTS + s]
+                    if t >= 0 and t != answer and cells[t] == 0:
+                        for e in range(4):
+                            if pat[me, t * 4 + e] == F5:
+                                second = t
+            if second >= 0:
+                line[ply + 1] = answer
+                line[ply + 2] = second
+                stats[LENGTH] = ply + 3
+                won = 1
+            else:
+                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
+                won = _vcf(
+                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                    fk, fd, line, stop, stats, player, depth - 1, ply + 2,
+                )  # fmt: skip
+                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                if won:
+                    line[ply + 1] = answer
+        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        if won:
+            line[ply] = cell
+            return 1
+        if stop[0] != 0:
+            return 0
+    fk[slot] = key
+    fd[slot] = depth
+    return 0
+
+
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64))
+def _vct(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
+    budget,
+):  # fmt: skip
+    """Whether ``player`` (to move) wins by fours and threes within ``depth`` of its moves.
+
+    ``budget``: at most this many nodes in all (``stats[NODES]``), then it gives up (no win).
+    """
+    stats[NODES] += 1
+    if stop[0] != 0 or stats[NODES] > budget:
+        return 0
+    me = player - 1
+    you = 2 - player
+    if cnt[me, F5] > 0:
+        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
+        stats[LENGTH] = ply + 1
+        return 1
+    if depth <= 0:
+        return 0
+    key = hsh[0] ^ np.uint64(0x9E3779B97F4A7C15)  # not the VCF entries
+    slot = key & np.uint64(fk.shape[0] - 1)
+    if fk[slot] == key and fd[slot] >= depth:
+        return 0
+    size = cells.shape[0]
+    only = -1
+    if cnt[you, F5] > 0:
+        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
+        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
+            return 0
+    threes = cnt[you, F4] == 0 and only < 0
+    if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
+        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        return 1
+    replies = np.empty(size, dtype=np.int32)
+    for cell in range(size):
+        if only >= 0 and cell != only:
+            continue
+        if cells[cell] != 0 or near[cell] == 0:
+            continue
+        code = _best_code(pat, me, cell)
+        four = code == B4 or code == F4
+        if not four and not (threes and code == F3):
+            continue
+        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        won = 0
+        if cnt[you, F5] == 0:
+            if four:
+                answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+                if answer >= 0:
+                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
+                    won = _vct(
+                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget,
+                    )  # fmt: skip
+                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                    if won:
+                        line[ply + 1] = answer
+                else:
+                    won = 0
+            else:
+                count = 0
+                for t in range(size):
+                    if cells[t] != 0 or near[t] == 0:
+                        continue
+                    mine = _best_code(pat, me, t)
+                    theirs = _best_code(pat, you, t)
+                    if mine >= B4 or theirs == B4 or theirs == F4:
+                        replies[count] = t
+                        count += 1
+                won = 1
+                first = -1
+                for i in range(count):
+                    answer = replies[i]
+                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
+                    ok = _vct(
+                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget,
+                    )  # fmt: skip
+                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                    if not ok:
+                        won = 0
+                        break
+                    if first < 0:
+                        first = answer
+                if won and first >= 0:  # re-find the line of the first defence, for the caller to show
+                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first, 3 - player)
+                    _vct(
+                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget + stats[NODES],
+                    )  # fmt: skip
+                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first)
+                    line[ply + 1] = first
+                elif won:
+                    stats[LENGTH] = ply + 1
+        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        if won:
+            line[ply] = cell
+            return 1
+        if stop[0] != 0 or stats[NODES] > budget:
+            return 0
+    fk[slot] = key
+    fd[slot] = depth
+    return 0

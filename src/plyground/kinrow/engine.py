@@ -1,0 +1,419 @@
+"""plyground's k-in-a-row engine: threat-space solving, then principal-variation search over line patterns.
+
+For each move, in this order (:attr:`Engine.last` says which step chose it):
+
+1. ``forced`` - an immediate win, else the block of the opponent's five;
+2. ``vcf`` - a win by continuous fours, if the threat solver finds one;
+3. ``defence`` - when the *opponent* would have a VCF if it were to move, the moves that
+   leave it one are set aside (unless every move does);
+4. ``vct`` - a win by threes and fours, within a share of the time;
+5. ``search`` - iterative deepening of a principal-variation alpha-beta search (see
+   :mod:`plyground.kinrow._engine_kernels`) until the time is spent or the depth is reached.
+
+The search keeps a transposition table from move to move; :meth:`Engine.set_memory`
+bounds it. :meth:`Engine.stop` (from any thread) makes the search answer at once with
+the best move of the deepest finished iteration.
+
+>>> from plyground.kinrow import State
+>>> engine = Engine(depth=4)
+>>> state = State.parse("/".join(["." * 9] * 3 + ["..XXX....", "..OO.....", "....O...."] + ["." * 9] * 3), 5)
+>>> state.name(engine.choose(state)), engine.last.kind  # X's open three becomes an open four: a VCF
+('b4', 'vcf')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import _engine_kernels as E
+from plyground.kinrow import _threat_kernels as T
+from plyground.kinrow.board import State
+from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
+from plyground.kinrow.rules import Rule
+
+__all__ = ["DEFAULT_MEMORY", "Engine", "EngineInfo"]
+
+WIN_VALUE = E.WIN
+"""A value of ``WIN_VALUE - p`` is a forced win in ``p`` plies (its negation a loss)."""
+MAX_DEPTH = 60
+DEFAULT_MEMORY = 64 << 20
+"""Bytes of tables when no limit is set: a transposition table of 4 M entries of 16 bytes."""
+MIN_MEMORY = 1 << 20
+VCF_DEPTH = 16
+"""Attacker moves a VCF may take."""
+VCT_DEPTH = 6
+DEFENCE_BUDGET = 20_000
+"""Nodes of each VCT search that checks whether a move stops the opponent's VCT."""
+VCT_SHARE = 0.15
+"""Of the time per move, the share the VCT may take."""
+WIDTH = 20
+"""Moves searched at each node below the root (all of them at the root)."""
+LEAF_VCF_DEPTH = 4
+"""Attacker moves of the VCF tried at the search's leaves."""
+THREAT_PLIES = 4
+"""How far past its depth the search follows the defences against an open three."""
+
+
+_Tables = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How the engine searches (the defaults are the tuned ones).
+
+    Attributes:
+        width: moves searched at each node below the root (all of them at the root).
+        vcf_depth: attacker moves a VCF may take at the root.
+        vct_depth: attacker moves a VCT may take.
+        vct_share: of the time per move, the share our VCT may take.
+        defence_nodes: nodes of each VCT search that checks whether a move stops the
+            opponent's VCT (0: no such check).
+        leaf_vcf: attacker moves of the VCF tried at the search's leaves (0: none).
+        threat_plies: how far past its depth the search follows the defences against an open three.
+        next_depth_share: no deeper iteration starts once this share of the time is spent.
+    """
+
+    width: int = WIDTH
+    vcf_depth: int = VCF_DEPTH
+    vct_depth: int = VCT_DEPTH
+    vct_share: float = VCT_SHARE
+    defence_nodes: int = DEFENCE_BUDGET
+    leaf_vcf: int = LEAF_VCF_DEPTH
+    threat_plies: int = THREAT_PLIES
+    next_depth_share: float = 0.4
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What the engine did for its last move.
+
+    Attributes:
+        move: the move chosen.
+        kind: ``forced``, ``vcf``, ``vct`` or ``search`` (see the module).
+        value: the value for the player who moved (``WIN_VALUE - p``: a win in p plies).
+        depth: the deepest search finished (0 when no search ran).
+        nodes: positions searched, threat solvers included.
+        seconds: wall-clock time.
+        pv: the principal variation (or the winning line), starting with ``move``.
+    """
+
+    move: int
+    kind: str
+    value: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[int, ...] = field(default=())
+
+
+def _check_depth(depth: object) -> int | None:
+    if depth is None:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise InvalidInputError(f"depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+    return depth
+
+
+class Engine:
+    """The k-in-a-row engine (k from 3 to 5, any rule): threat solver and PVS alpha-beta over line patterns.
+
+    Args:
+        time_ms: milliseconds per move (finite, up to an hour), or None.
+        depth: the deepest search in plies (None: as deep as the time allows).
+        memory: bytes the tables may use (default :data:`DEFAULT_MEMORY`).
+        width: moves searched at each node below the root.
+        time_budget: the old spelling of ``time_ms``, in seconds.
+
+    Raises:
+        InvalidInputError: a parameter out of range, or neither a time nor a depth.
+    """
+
+    name = "engine"
+
+    def __init__(
+        self,
+        *,
+        time_ms: float | None = None,
+        depth: int | None = None,
+        memory: int = DEFAULT_MEMORY,
+        width: int | None = None,
+        settings: EngineSettings | None = None,
+        time_budget: float | None = None,
+    ) -> None:
+        self._time_ms = resolve_time_ms(time_ms, time_budget)
+        self._depth = _check_depth(depth)
+        if self._time_ms is None and self._depth is None:
+            raise InvalidInputError("the engine needs a time per move, a depth or both")
+        settings = settings or EngineSettings()
+        if width is not None:
+            settings = dataclasses.replace(settings, width=width)
+        if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
+            raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
+        self.settings = settings
+        self.last: EngineInfo | None = None
+        self._memory = DEFAULT_MEMORY
+        self.set_memory(memory)
+        self._tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None = None
+        self._threat_tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]] | None = None
+        self._generation = 0
+        self._stopping = False
+        self._running: npt.NDArray[np.uint8] | None = None
+
+    # -- settings ------------------------------------------------------------
+
+    @property
+    def time_ms(self) -> float | None:
+        """Milliseconds per move, or None (search to :attr:`depth`)."""
+        return self._time_ms
+
+    @time_ms.setter
+    def time_ms(self, time_ms: float | None) -> None:
+        time_ms = check_time_ms(time_ms)
+        if time_ms is None and self._depth is None:
+            raise InvalidInputError("an engine without a depth needs a time per move")
+        self._time_ms = time_ms
+
+    @property
+    def depth(self) -> int | None:
+        return self._depth
+
+    def set_memory(self, memory: int) -> None:
+        """Bound the tables to ``memory`` bytes (0: the default); they shrink or grow on the next move.
+
+        Raises:
+            InvalidInputError: not a whole number, negative, or under a megabyte.
+        """
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 0:
+            raise InvalidInputError(f"memory must be a whole number of bytes, got {memory!r}")
+        if memory == 0:
+            memory = DEFAULT_MEMORY
+        if memory < MIN_MEMORY:
+            raise InvalidInputError(f"the engine needs at least {MIN_MEMORY} bytes of tables, got {memory}")
+        self._memory = memory
+        self._tables = None
+        self._threat_tables = None
+
+    @property
+    def memory(self) -> int:
+        """The bytes the tables may use."""
+        return self._memory
+
+    def reset(self) -> None:
+        """Forget the previous game (the tables are cleared)."""
+        self._tables = None
+        self._threat_tables = None
+
+    def stop(self) -> None:
+        """Make the search in progress (or the next one) answer at once; safe from any thread."""
+        self._stopping = True
+        running = self._running
+        if running is not None:
+            running[0] = 1
+
+    # -- choosing ------------------------------------------------------------
+
+    def _allocate(
+        self,
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
+        if self._tables is None or self._threat_tables is None:
+            threat_entries = 1 << max(10, min(20, (self._memory // 8 // 9).bit_length() - 1))
+            entries = 1 << max(10, ((self._memory - threat_entries * 9) // 16).bit_length() - 1)
+            self._tables = (np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.int64))
+            self._threat_tables = (np.zeros(threat_entries, dtype=np.uint64), np.zeros(threat_entries, dtype=np.int8))
+        return (*self._tables, *self._threat_tables)
+
+    def choose(self, state: State) -> int:
+        """The move to play in ``state`` (see the module for the steps); :attr:`last` says how it was found.
+
+        Raises:
+            InvalidInputError: not a State, or k over 5.
+            IllegalMoveError: the game is over.
+        """
+        try:
+            return self._choose(state)
+        finally:
+            self._stopping = False
+
+    def _choose(self, state: State) -> int:
+        if not isinstance(state, State):
+            raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
+        if state.is_over:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        if state.k > MAX_K:
+            raise InvalidInputError(f"the engine plays lines of 3 to {MAX_K} stones, got k = {state.k}")
+        start = time.perf_counter()
+        deadline = None if self._time_ms is None else start + self._time_ms / 1000
+        forced = state.forced_move()
+        if forced is not None:
+            self.last = EngineInfo(forced, "forced", 0, 0, 0, time.perf_counter() - start, (forced,))
+            return forced
+        board = PatternBoard(state)
+        me = state.to_move
+        you = 3 - me
+        tk, td, fk, fd = self._allocate()
+        stop = np.zeros(1, dtype=np.uint8)
+        self._running = stop
+        if self._stopping:
+            stop[0] = 1
+        timer: threading.Timer | None = None
+        if deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), stop.fill, args=(1,))
+            timer.daemon = True
+            timer.start()
+        try:
+            return self._think(state, board, me, you, tk, td, fk, fd, stop, start, deadline)
+        finally:
+            self._running = None
+            if timer is not None:
+                timer.cancel()
+
+    @staticmethod
+    def _defences(board: PatternBoard, me: int, you: int, threat: list[int]) -> list[int]:
+        """Cells that may stop the opponent's threat line: its cells, their neighbours, and our fours."""
+        n = board.n
+        cells = set()
+        for move in threat:
+            r, c = divmod(move, n)
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if 0 <= r + dr < n and 0 <= c + dc < n:
+                        cells.add((r + dr) * n + c + dc)
+        codes = board.pat[me - 1].reshape(-1, 4)
+        fours = np.flatnonzero(((codes == Pattern.B4) | (codes == Pattern.F4)).any(axis=1) & (board.cells == 0))
+        cells.update(fours.tolist())
+        return sorted(cell for cell in cells if board.cells[cell] == 0)
+
+    def _think(
+        self,
+        state: State,
+        board: PatternBoard,
+        me: int,
+        you: int,
+        tk: npt.NDArray[np.uint64],
+        td: npt.NDArray[np.int64],
+        fk: npt.NDArray[np.uint64],
+        fd: npt.NDArray[np.int8],
+        stop: npt.NDArray[np.uint8],
+        start: float,
+        deadline: float | None,
+    ) -> int:
+        size = state.n * state.n
+        settings = self.settings
+        arrays = board.arrays()
+        renju = board.rule is Rule.RENJU
+        nodes = 0
+        line = np.zeros(E.MAX_PLY + 2 * max(settings.vcf_depth, settings.vct_depth) + 8, dtype=np.int32)
+        threat_stats = np.zeros(2, dtype=np.int64)
+        never = np.zeros(1, dtype=np.uint8)
+
+        def finish(move: int, kind: str, value: int, depth: int, pv: tuple[int, ...]) -> int:
+            self.last = EngineInfo(move, kind, value, depth, nodes, time.perf_counter() - start, pv)
+            return move
+
+        # 2. our VCF (the threat solver does not know forbidden moves: not for black in renju)
+        if not (renju and me == 1):
+            threat_stats[:] = 0
+            found = T._vcf(*arrays, fk, fd, line, never, threat_stats, me, settings.vcf_depth, 0)
+            nodes += int(threat_stats[T.NODES])
+            if found:
+                pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
+                return finish(pv[0], "vcf", WIN_VALUE - len(pv), 0, pv)
+        # 3. the opponent's VCF: set aside the moves that leave it one
+        ban = np.zeros(size, dtype=np.uint8)
+        if not (renju and you == 1):
+            threat_stats[:] = 0
+            if T._vcf(*arrays, fk, fd, line, never, threat_stats, you, settings.vcf_depth, 0):
+                for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
+                    board.place(cell, me)
+                    threat_stats[:] = 0
+                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
+                        ban[cell] = 1
+                    nodes += int(threat_stats[T.NODES])
+                    board.remove(cell)
+                    if stop[0]:
+                        break
+                if ban.sum() == np.count_nonzero((board.cells == 0) & (board.near > 0)):
+                    ban[:] = 0  # every move loses to a VCF: let the search pick the longest resistance
+            nodes += int(threat_stats[T.NODES])
+        # 3b. the opponent's VCT: keep the moves that stop it, if any does
+        if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
+            threat_stats[:] = 0
+            defence = settings.defence_nodes
+            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
+                threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
+                nodes += int(threat_stats[T.NODES])
+                candidates = self._defences(board, me, you, threat)
+                keep = []
+                for cell in candidates:
+                    board.place(cell, me)
+                    threat_stats[:] = 0
+                    if not T._vct(
+                        *arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes
+                    ):
+                        keep.append(cell)
+                    nodes += int(threat_stats[T.NODES])
+                    board.remove(cell)
+                    if stop[0]:
+                        break
+                if keep and not stop[0]:
+                    ban[(board.cells == 0)] = 1
+                    ban[keep] = 0
+            nodes += int(threat_stats[T.NODES])
+        # 4. our VCT, within a share of the time
+        if not (renju and me == 1) and not stop[0]:
+            threat_stats[:] = 0
+            budget = (
+                200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
+            )
+            found = T._vct(*arrays, fk, fd, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
+            nodes += int(threat_stats[T.NODES])
+            if found and not stop[0]:
+                pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
+                return finish(pv[0], "vct", WIN_VALUE - 2 * len(pv), 0, pv)
+        # 5. the search
+        self._generation += 1
+        killers = np.full((E.MAX_PLY, 2), -1, dtype=np.int32)
+        history = np.zeros(size, dtype=np.int32)
+        moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
+        scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
+        stats = np.zeros(4, dtype=np.int64)
+        params = np.array(
+            [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0, int(renju), state.n],
+            dtype=np.int64,
+        )
+        vstats = np.zeros(2, dtype=np.int64)
+        search = (tk, td, killers, history, moves, scores, ban)
+        best, value, finished = -1, 0, 0
+        max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
+        for depth in range(1, max_depth + 1):
+            flag = never if depth == 1 else stop
+            stats[:] = 0
+            result = int(
+                E._negamax(
+                    *arrays, *search, flag, stats, params, fk, fd, line, vstats, me, depth, 0, -E.INFINITY, E.INFINITY
+                )
+            )
+            nodes += int(stats[E.NODES])
+            if flag[0]:
+                break
+            best, value, finished = int(stats[E.BEST]), result, depth
+            if abs(result) >= E.WON:
+                break
+            if deadline is not None and time.perf_counter() - start > settings.next_depth_share * (deadline - start):
+                break  # the next depth would not finish
+        if not (0 <= best < size and board.cells[best] == 0):
+            raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")
+        pv_buffer = np.zeros(E.MAX_PLY, dtype=np.int32)
+        length = int(E._principal_variation(*arrays, tk, td, me, pv_buffer))
+        pv = tuple(int(m) for m in pv_buffer[:length])
+        if not pv or pv[0] != best:
+            pv = (best,)
+        return finish(best, "search", value, finished, pv)

@@ -1,0 +1,159 @@
+"""The engine: its kernels against the naive twins, tactics (fives, fours, threes, VCFs), time, stop and memory."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plyground.errors import IllegalMoveError, InvalidInputError
+from plyground.kinrow import State
+from plyground.kinrow import _engine_kernels as E
+from plyground.kinrow.engine import Engine, EngineSettings
+from plyground.kinrow.patterns import PatternBoard
+from tests.naive import engine as naive
+
+
+def search_arrays(board: PatternBoard, *, width: int = 400, leaf_vcf: int = 0, threat_plies: int = 2) -> tuple:
+    size = board.n * board.n
+    return (
+        np.zeros(1 << 14, dtype=np.uint64), np.zeros(1 << 14, dtype=np.int64),
+        np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
+        np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
+        np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
+        np.array([width, 1, leaf_vcf, threat_plies, 0, 1, 0, board.n], dtype=np.int64),
+        np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
+        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64),
+    )  # fmt: skip
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_stones: int = 14) -> State:
+    """A game in progress on a small board, reached by random moves near the centre."""
+    n = draw(st.integers(5, 7))
+    k = draw(st.integers(3, 5)) if n >= 5 else 3
+    state = State(n, k)
+    for move in draw(st.permutations(range(n * n)))[: draw(st.integers(1, max_stones))]:
+        state.play(move)
+        if state.is_over:
+            state.undo()
+            break
+    return state
+
+
+def twin(state: State) -> naive.Position:
+    board = PatternBoard(state)
+    return naive.Position(state.cells.tolist(), state.n, state.k, (False, False), board.weights)
+
+
+@pytest.mark.kernel
+@given(positions())
+@settings(max_examples=60, deadline=None)
+def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
+    board = PatternBoard(state)
+    arrays = search_arrays(board)
+    position = twin(state)
+    player = state.to_move
+    count = int(E._generate(*board.arrays(), *arrays, player, 1))
+    expected, forced = position.moves(player)
+    assert (count < 0) == forced
+    assert sorted(arrays[4][1, : abs(count)].tolist()) == expected
+    assert E._evaluate(*board.arrays(), player) == position.evaluate(player)
+
+
+@given(positions(max_stones=18), st.integers(1, 2))
+@settings(max_examples=25, deadline=None)
+def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int) -> None:
+    """With every move searched, no reduction and table values reused at their own depth only."""
+    board = PatternBoard(state)
+    arrays = search_arrays(board)
+    value = E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
+    assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2)
+    assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
+
+
+def gomoku(rows: list[str]) -> State:
+    """A 15x15 position from the rows given (the others empty), centred from the top-left."""
+    lines = [row.ljust(15, ".") for row in rows] + ["." * 15] * (15 - len(rows))
+    return State.parse("/".join(lines), 5)
+
+
+def test_it_takes_a_five_and_blocks_a_four() -> None:
+    engine = Engine(depth=3)
+    state = gomoku(["", "", ".XXXX", ".OOO", "....O"])
+    assert state.name(engine.choose(state)) in ("a3", "f3")
+    assert engine.last is not None and engine.last.kind == "forced"
+    state = gomoku(["", "", ".OOOO", ".XXX", "", "......X"])
+    assert state.name(engine.choose(state)) in ("a3", "f3")
+
+
+def test_it_answers_an_open_three() -> None:
+    """O's open three d5-f5: X, with no four to play, must take one of the cells that stop it."""
+    state = gomoku(["", "", "", "", "...OOO", "", "..X.X", "....X"])
+    engine = Engine(depth=4)
+    assert state.name(engine.choose(state)) in ("c5", "g5", "b5", "h5")
+
+
+def test_it_finds_a_vcf() -> None:
+    """f3 makes two fours at once (row 3 and column f): a VCF the threat solver finds before any search."""
+    state = gomoku(
+        ["", "", ".OXXX", ".....X", ".....X", ".....X", ".....O", "", "", "O", "", ".O", "", "..O", "..............O"]
+    )
+    engine = Engine(depth=2)
+    move = engine.choose(state)
+    assert engine.last is not None and engine.last.kind == "vcf"
+    assert state.name(move) == "f3"
+    assert len(engine.last.pv) == 3 and {state.name(m) for m in engine.last.pv[1:]} == {"f2", "g3"}
+
+
+def test_stop_ends_a_long_search_at_once() -> None:
+    state = gomoku(["", "", "", "", "", "", "", ".......X", "........O"])
+    engine = Engine(depth=60)
+    threading.Timer(0.3, engine.stop).start()
+    start = time.perf_counter()
+    move = engine.choose(state)
+    assert time.perf_counter() - start < 1.5
+    assert state.cells[move] == 0
+
+
+def test_a_time_per_move_is_kept() -> None:
+    state = gomoku(["", "", "", "", "", "", ".....O.X", ".......X", "........O"])
+    engine = Engine(time_ms=300)
+    engine.choose(state)  # loads the kernels
+    start = time.perf_counter()
+    engine.choose(state)
+    assert time.perf_counter() - start < 0.3 + 0.15
+    assert engine.last is not None and engine.last.depth >= 2 and engine.last.pv[0] == engine.last.move
+
+
+def test_memory_bounds_the_tables() -> None:
+    engine = Engine(depth=3, memory=1 << 20)
+    engine.choose(gomoku(["", "", "", "", "", "", "", ".......X"]))
+    assert engine._tables is not None and engine._threat_tables is not None
+    used = sum(table.nbytes for table in (*engine._tables, *engine._threat_tables))
+    assert used <= 1 << 20
+    engine.set_memory(0)
+    assert engine.memory > 1 << 20
+    for bad in (-1, 10, 1.5, True):
+        with pytest.raises(InvalidInputError):
+            engine.set_memory(bad)  # type: ignore[arg-type]
+
+
+def test_bad_settings_and_states_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="time per move, a depth"):
+        Engine()
+    with pytest.raises(InvalidInputError, match="depth"):
+        Engine(depth=0)
+    with pytest.raises(InvalidInputError, match="width"):
+        Engine(depth=2, settings=EngineSettings(width=0))
+    with pytest.raises(InvalidInputError, match="k = 6"):
+        Engine(depth=2).choose(State(9, 6))
+    with pytest.raises(InvalidInputError, match="State"):
+        Engine(depth=2).choose("X..")  # type: ignore[arg-type]
+    state = State.from_moves(3, 3, [0, 3, 1, 4, 2])
+    with pytest.raises(IllegalMoveError, match="over"):
+        Engine(depth=2).choose(state)

@@ -1,0 +1,108 @@
+"""Slow, obviously-correct twins of the engine kernels: move lists, evaluation, and a plain minimax.
+
+A position is a list of its n*n cells (0 empty, 1 X, 2 O, 3 blocked); every code is
+recomputed from the lines (:mod:`tests.naive.patterns`) at every node. :func:`minimax`
+follows the rules of :mod:`plyground.kinrow._engine_kernels` word for word, without
+pruning, table, move order, width or reductions: its value is what the kernel's search
+must return when those are turned off (``width`` holding every move, ``reduce`` 0,
+``same depth`` 1, no VCF at the leaves).
+"""
+
+from __future__ import annotations
+
+from tests.naive.patterns import B4, DIRECTIONS, F4, F5, line_code, line_of
+
+WIN = 100_000_000
+TEMPO = 30
+HOT_VALUE = 2_500
+HOT_BONUS = 3_000
+
+
+def codes(cells: list[int], n: int, k: int, exact: tuple[bool, bool], player: int, cell: int) -> tuple[int, ...]:
+    """The four codes of ``player`` on ``cell``."""
+    return tuple(line_code(line_of(cells, n, cell, d), player, k, exact[player - 1]) for d in range(4))
+
+
+def combination(c: tuple[int, ...]) -> int:
+    return ((c[0] * 11 + c[1]) * 11 + c[2]) * 11 + c[3]
+
+
+def near(cells: list[int], n: int, cell: int) -> bool:
+    """Whether a stone lies one or two steps from ``cell`` along one of its lines."""
+    r, c = divmod(cell, n)
+    for dr, dc in DIRECTIONS:
+        for step in (-2, -1, 1, 2):
+            rr, cc = r + step * dr, c + step * dc
+            if 0 <= rr < n and 0 <= cc < n and cells[rr * n + cc] in (1, 2):
+                return True
+    return False
+
+
+class Position:
+    """A board with its rule data, for the twins."""
+
+    def __init__(self, cells: list[int], n: int, k: int, exact: tuple[bool, bool], weights) -> None:  # type: ignore[no-untyped-def]
+        self.cells, self.n, self.k, self.exact, self.weights = cells, n, k, exact, weights
+
+    def codes(self, player: int, cell: int) -> tuple[int, ...]:
+        return codes(self.cells, self.n, self.k, self.exact, player, cell)
+
+    def has(self, player: int, code: int) -> bool:
+        return any(code in self.codes(player, cell) for cell in range(self.n * self.n) if self.cells[cell] == 0)
+
+    def evaluate(self, player: int) -> int:
+        """Both players' combination worths summed over the empty cells; a bonus for a double threat to make."""
+        totals = [0, 0]
+        hot = [False, False]
+        for cell in range(self.n * self.n):
+            if self.cells[cell] == 0:
+                for p in (1, 2):
+                    value = int(self.weights[p - 1, combination(self.codes(p, cell))])
+                    totals[p - 1] += value
+                    hot[p - 1] |= value >= HOT_VALUE
+        you = 3 - player
+        bonus = HOT_BONUS if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
+        return totals[player - 1] - totals[you - 1] + TEMPO + bonus
+
+    def moves(self, player: int) -> tuple[list[int], bool]:
+        """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five."""
+        you = 3 - player
+        empty = [cell for cell in range(self.n * self.n) if self.cells[cell] == 0]
+        blocks = [cell for cell in empty if F5 in self.codes(you, cell)]
+        if blocks:
+            return blocks, True
+        defend = self.has(you, F4)
+        out = []
+        for cell in empty:
+            if not near(self.cells, self.n, cell):
+                continue
+            if defend:
+                theirs, mine = self.codes(you, cell), self.codes(player, cell)
+                if not ({B4, F4, F5} & set(theirs) or {B4, F4} & set(mine)):
+                    continue
+            out.append(cell)
+        return (out or empty), False
+
+
+def minimax(position: Position, player: int, depth: int, ply: int, threat_plies: int) -> int:
+    """The value of the position for ``player`` (to move), as the kernel's search defines it."""
+    you = 3 - player
+    if position.has(player, F5):
+        return WIN - ply - 1
+    forced = position.has(you, F5)
+    if not forced and position.has(player, F4):
+        return WIN - ply - 3
+    if depth <= 0 and not forced and (not position.has(you, F4) or depth <= -threat_plies):
+        return position.evaluate(player)
+    moves, forced = position.moves(player)
+    if forced and len(moves) >= 2:
+        return -(WIN - ply - 2)
+    if not moves:
+        return 0
+    best = -(WIN + 1)
+    for cell in moves:
+        position.cells[cell] = player
+        value = -minimax(position, you, depth if forced else depth - 1, ply + 1, threat_plies)
+        position.cells[cell] = 0
+        best = max(best, value)
+    return best
