@@ -166,6 +166,14 @@ def _check_gomoku(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (folder / "games.txt").read_text(encoding="utf-8").count("[Game ") == 2
 
 
+def _check_gomoku_engine(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    vcf = line["vcf"]
+    assert {kind: vcf[kind]["positions"] for kind in vcf} == {"vcf": 78, "vct": 40, "none": 60}
+    assert all(entry["agree"] == entry["positions"] for entry in vcf.values())
+    search = line["search"]
+    assert search["positions"] == 1 and search["engine"]["searches"] == 1 and search["engine"]["nodes_per_s"] > 0
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -179,6 +187,8 @@ SCRIPTS = [
                                                 str(d.solutions)],
            _check_regret),
     Script("kinrow.py", "kinrow", lambda d, f: ["--quick", "--games", "1", "--time", "0.01"], _check_kinrow),
+    Script("gomoku_engine.py", "gomoku_engine", lambda d, f: ["--positions", "1", "--time-ms", "50"],
+           _check_gomoku_engine),
     Script("pbrain_latency.py", "pbrain_latency",
            lambda d, f: ["--timeouts", "100", "--moves", "2", "--no-load", "--player", "first_legal"], _check_pbrain),
     Script("ntuple.py", "ntuple",

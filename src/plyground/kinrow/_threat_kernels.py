@@ -14,7 +14,8 @@ Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
   attack must win against every such answer. Threes are tried only while the defender
   has no open three itself (no ``F4`` cell), since its open four would come first.
 
-A search is depth-first to a number of attacker moves, with a table of positions that
+A search is depth-first to a number of attacker moves (the five included: an open four on
+the board is a win in one move, an open three in two), with a table of positions that
 were shown not to win to some depth (``fk`` keys, ``fd`` depths; a slot is overwritten by
 any later failure). ``line`` receives the winning line from ``ply`` on (attacker move,
 forced answer, ...; for VCT, the answers of the first defence tried); ``stats`` is
@@ -103,11 +104,13 @@ def _vcf(
         return 0
     me = player - 1
     you = 2 - player
+    if depth <= 0:
+        return 0
     if cnt[me, F5] > 0:
         line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
         stats[LENGTH] = ply + 1
         return 1
-    if depth <= 0:
+    if depth == 1:  # a four and its five need two moves
         return 0
     key = hsh[0]
     slot = key & np.uint64(fk.shape[0] - 1)
@@ -181,11 +184,13 @@ def _vct(
         return 0
     me = player - 1
     you = 2 - player
+    if depth <= 0:
+        return 0
     if cnt[me, F5] > 0:
         line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
         stats[LENGTH] = ply + 1
         return 1
-    if depth <= 0:
+    if depth == 1:  # a four and its five need two moves
         return 0
     key = hsh[0] ^ np.uint64(0x9E3779B97F4A7C15)  # not the VCF entries
     slot = key & np.uint64(fk.shape[0] - 1)

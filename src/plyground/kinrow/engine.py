@@ -47,16 +47,16 @@ MAX_DEPTH = 60
 DEFAULT_MEMORY = 64 << 20
 """Bytes of tables when no limit is set: a transposition table of 4 M entries of 16 bytes."""
 MIN_MEMORY = 1 << 20
-VCF_DEPTH = 16
-"""Attacker moves a VCF may take."""
-VCT_DEPTH = 6
+VCF_DEPTH = 17
+"""Attacker moves a VCF may take, the five included."""
+VCT_DEPTH = 7
 DEFENCE_BUDGET = 20_000
 """Nodes of each VCT search that checks whether a move stops the opponent's VCT."""
 VCT_SHARE = 0.15
 """Of the time per move, the share the VCT may take."""
 WIDTH = 20
 """Moves searched at each node below the root (all of them at the root)."""
-LEAF_VCF_DEPTH = 4
+LEAF_VCF_DEPTH = 5
 """Attacker moves of the VCF tried at the search's leaves."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
@@ -71,12 +71,12 @@ class EngineSettings:
 
     Attributes:
         width: moves searched at each node below the root (all of them at the root).
-        vcf_depth: attacker moves a VCF may take at the root.
-        vct_depth: attacker moves a VCT may take.
+        vcf_depth: attacker moves a VCF may take at the root (the five included).
+        vct_depth: attacker moves a VCT may take (the five included).
         vct_share: of the time per move, the share our VCT may take.
         defence_nodes: nodes of each VCT search that checks whether a move stops the
             opponent's VCT (0: no such check).
-        leaf_vcf: attacker moves of the VCF tried at the search's leaves (0: none).
+        leaf_vcf: attacker moves of the VCF tried at the search's leaves, the five included (0: none).
         threat_plies: how far past its depth the search follows the defences against an open three.
         next_depth_share: no deeper iteration starts once this share of the time is spent.
     """

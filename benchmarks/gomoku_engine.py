@@ -1,0 +1,161 @@
+"""The gomoku engine's speed: the VCF solver on the labelled threat positions, and the search's node rate.
+
+Prints two tables and one JSON line:
+
+1. the VCF solver (``plyground.kinrow.threats``) on every position of
+   ``tests/data/gomoku_threats.jsonl``, to the depth limit of its label: per kind of
+   position, the mean and worst time per position, nodes per second, and whether every
+   answer agreed with the label (a VCF within the label's depth, or none);
+2. the engine's search (``plyground.kinrow.engine.Engine``) and the old alpha-beta
+   (``plyground.kinrow.alphabeta.AlphaBeta``) for ``--time-ms`` on each of the first
+   ``--positions`` positions without a forced win and without a five to make or block,
+   one core each, side by side: nodes per second and the mean depth reached (the
+   engine's root threat searches are off, so that only the search is timed).
+
+    python benchmarks/gomoku_engine.py [--positions 20] [--time-ms 1000]
+
+Matches against other engines are ``benchmarks/gomoku.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from _common import ROOT, add_record_options, print_json
+from plyground.kinrow import State
+from plyground.kinrow import _threat_kernels as T
+from plyground.kinrow.alphabeta import AlphaBeta
+from plyground.kinrow.engine import Engine, EngineSettings
+from plyground.kinrow.patterns import PatternBoard
+
+FIXTURE = ROOT / "tests" / "data" / "gomoku_threats.jsonl"
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def time_ms(text: str) -> float:
+    value = float(text)
+    if not 1 <= value <= 60_000:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 60000 ms, got {text}")
+    return value
+
+
+def vcf_speed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Solve every position to its label's VCF limit; per kind: count, times, nodes, agreement."""
+    fk = np.zeros(1 << 18, dtype=np.uint64)
+    fd = np.zeros(1 << 18, dtype=np.int8)
+    line = np.zeros(64, dtype=np.int32)
+    stats = np.zeros(2, dtype=np.int64)
+    never = np.zeros(1, dtype=np.uint8)
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        state = State.parse(row["board"], 5)
+        board = PatternBoard(state)
+        fk[:] = 0
+        stats[:] = 0
+        start = time.perf_counter()
+        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, row["vcf_limit"], 0)
+        seconds = time.perf_counter() - start
+        entry = out.setdefault(row["kind"], {"positions": 0, "seconds": [], "nodes": 0, "agree": 0})
+        entry["positions"] += 1
+        entry["seconds"].append(seconds)
+        entry["nodes"] += int(stats[T.NODES])
+        entry["agree"] += bool(found) == (row["vcf_depth"] is not None)
+    for entry in out.values():
+        times = entry.pop("seconds")
+        entry |= {
+            "mean_us": 1e6 * statistics.fmean(times),
+            "max_us": 1e6 * max(times),
+            "nodes_per_s": entry["nodes"] / sum(times),
+        }
+    return out
+
+
+def node_rates(rows: list[dict[str, Any]], count: int, ms: float) -> dict[str, Any]:
+    """The engine's and alpha-beta's nodes per second and depth, interleaved on the same positions."""
+    states = [State.parse(row["board"], 5) for row in rows if row["kind"] == "none"]
+    positions = [state for state in states if state.forced_move() is None][:count]
+    warm = Engine(depth=2)
+    warm.choose(positions[0])  # the kernels are loaded before anything is timed
+    AlphaBeta(depth=2).choose(positions[0])
+    out: dict[str, Any] = {"positions": len(positions), "time_ms": ms}
+    for name in ("engine", "alphabeta"):
+        out[name] = {"nodes": 0, "seconds": 0.0, "depths": []}
+    for state in positions:
+        engine = Engine(time_ms=ms, settings=EngineSettings(defence_nodes=0, vct_share=0.0))
+        engine.choose(state)
+        assert engine.last is not None
+        if engine.last.kind == "search":
+            out["engine"]["nodes"] += engine.last.nodes
+            out["engine"]["seconds"] += engine.last.seconds
+            out["engine"]["depths"].append(engine.last.depth)
+        searcher = AlphaBeta(depth=None, time_ms=ms)
+        searcher.choose(state)
+        if searcher.last is not None:
+            out["alphabeta"]["nodes"] += searcher.last.nodes
+            out["alphabeta"]["seconds"] += searcher.last.seconds
+            out["alphabeta"]["depths"].append(searcher.last.depth)
+    for name in ("engine", "alphabeta"):
+        entry = out[name]
+        depths = entry.pop("depths")
+        entry["searches"] = len(depths)
+        entry["nodes_per_s"] = entry["nodes"] / entry["seconds"] if entry["seconds"] else 0.0
+        entry["mean_depth"] = statistics.fmean(depths) if depths else 0.0
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=positive, default=20, help="positions of the node-rate table")
+    parser.add_argument("--time-ms", type=time_ms, default=1000.0, help="milliseconds per search (1 to 60000)")
+    parser.add_argument("--fixture", type=Path, default=FIXTURE, help="the labelled positions (JSON lines)")
+    add_record_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        rows = [json.loads(line) for line in args.fixture.read_text().splitlines() if line.strip()]
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"error: cannot read the positions of {args.fixture}: {error}") from None
+    console = Console()
+    PatternBoard(State.parse(rows[0]["board"], 5))  # the tables and kernels are ready before anything is timed
+    T._vcf(*PatternBoard(State(15, 5)).arrays(), np.zeros(1024, np.uint64), np.zeros(1024, np.int8),
+           np.zeros(64, np.int32), np.zeros(1, np.uint8), np.zeros(2, np.int64), 1, 3, 0)  # fmt: skip
+
+    vcf = vcf_speed(rows)
+    table = Table(title="VCF solver on the labelled positions (to each label's depth limit)")
+    for name in ("kind", "positions", "agree", "mean µs", "max µs", "nodes/s"):
+        table.add_column(name, justify="right")
+    for kind, entry in sorted(vcf.items()):
+        table.add_row(
+            kind, str(entry["positions"]), str(entry["agree"]), f"{entry['mean_us']:.0f}", f"{entry['max_us']:.0f}",
+            f"{entry['nodes_per_s']:,.0f}",
+        )  # fmt: skip
+    console.print(table)
+
+    rates = node_rates(rows, args.positions, args.time_ms)
+    table = Table(title=f"search for {args.time_ms:g} ms on {rates['positions']} positions, one core each")
+    for name in ("player", "searches", "nodes/s", "mean depth"):
+        table.add_column(name, justify="right")
+    for name in ("engine", "alphabeta"):
+        entry = rates[name]
+        table.add_row(name, str(entry["searches"]), f"{entry['nodes_per_s']:,.0f}", f"{entry['mean_depth']:.1f}")
+    console.print(table)
+    print_json("gomoku_engine", {"vcf": vcf, "search": rates}, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
