@@ -16,6 +16,7 @@ import pytest
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import DRAW, O, State, X
+from plyground.kinrow.board import BLOCKED
 from plyground.kinrow.players import FirstLegalPlayer, RandomPlayer
 
 pettingzoo = pytest.importorskip("pettingzoo")
@@ -119,11 +120,12 @@ def test_masks_and_observations_follow_the_board(n: int, k: int, seed: int) -> N
         assert observation["observation"].dtype == np.int8 and observation["action_mask"].dtype == np.int8
         assert np.array_equal(observation["observation"][:, :, 0], cells == stone)
         assert np.array_equal(observation["observation"][:, :, 1], cells == (O if stone == X else X))
+        assert not observation["observation"][:, :, 2].any()
         assert np.flatnonzero(observation["action_mask"]).tolist() == mirror.legal_moves()
         other = "player_1" if agent == "player_0" else "player_0"
         if other in game_env.agents:
             assert not game_env.observe(other)["action_mask"].any()  # only the agent to move has moves
-        assert np.array_equal(game_env.state(), np.stack([cells == X, cells == O], axis=-1))
+        assert np.array_equal(game_env.state(), np.stack([cells == X, cells == O, cells == BLOCKED], axis=-1))
         if terminated:
             game_env.step(None)
             continue
@@ -273,10 +275,27 @@ def test_the_documented_lines_work_in_a_fresh_python() -> None:
     script = DOCUMENTED + "print(env.agent_selection, observation['observation'].shape, env.unwrapped.game.history)\n"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["player_1", "(15,", "15,", "2)", "(0,)"]
+    assert result.stdout.split() == ["player_1", "(15,", "15,", "3)", "(0,)"]
 
 
 def test_the_kinrow_package_does_not_import_pettingzoo() -> None:
     script = "import sys, plyground.kinrow\nprint('pettingzoo' in sys.modules)\n"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False"
+
+
+def test_rule_and_blocked_cells_reach_the_game() -> None:
+    """Blocked cells are the third plane and never legal; under renju X's forbidden points are not legal either."""
+    game_env = env_module.env(9, 5, rule="renju", blocked=[0, 80])
+    game_env.reset(options={"moves": [40, 0 + 1, 38, 9, 22, 17]})
+    raw = game_env.unwrapped
+    assert raw.game.rule.label == "renju" and raw.game.blocked == {0, 80}
+    observation = game_env.observe("player_0")
+    assert observation["observation"][0, 0, 2] == 1 and observation["observation"][8, 8, 2] == 1
+    assert observation["observation"][:, :, 2].sum() == 2
+    mask = observation["action_mask"]
+    assert mask[0] == 0 and mask[80] == 0
+    assert np.flatnonzero(mask).tolist() == raw.game.legal_moves()
+    assert set(raw.game.forbidden_moves()).isdisjoint(np.flatnonzero(mask).tolist())
+    with pytest.raises(InvalidInputError, match="renju"):
+        env_module.env(9, 4, rule="renju")

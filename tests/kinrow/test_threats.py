@@ -48,6 +48,7 @@ def replay(state: State, line: list[int]) -> None:
     raise AssertionError("the line does not end with a five")
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("row", [r for r in fixture() if r["kind"] == "vcf"], ids=lambda r: f"vcf{r['depth']}")
 def test_vcf_depths_are_the_brute_forces(row: dict[str, Any]) -> None:
     state = State.parse(row["board"], 5)
@@ -61,6 +62,7 @@ def test_vcf_depths_are_the_brute_forces(row: dict[str, Any]) -> None:
         assert find_vcf(state, max_depth=depth - 1) is None
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("kind", ["vct", "none"])
 def test_no_vcf_where_the_brute_force_has_none(kind: str) -> None:
     for row in fixture():
@@ -68,6 +70,7 @@ def test_no_vcf_where_the_brute_force_has_none(kind: str) -> None:
             assert find_vcf(State.parse(row["board"], 5), max_depth=row["vcf_limit"]) is None, row["board"]
 
 
+@pytest.mark.kernel
 def test_the_vct_never_claims_a_win_that_is_not_there() -> None:
     for row in fixture():
         if row["kind"] == "none":

@@ -13,10 +13,12 @@ and :class:`KinrowEnv` (also ``raw_env``) is the environment itself::
 
 The agents are ``player_0`` (X, who moves first) and ``player_1`` (O), named as PettingZoo
 recommends. An action is a cell ``row * n + col`` (``Discrete(n * n)``), as in
-:class:`~plyground.kinrow.board.State`. Each agent observes a dict: ``"observation"``, ``int8`` of
-shape ``(n, n, 2)``, its own stones in channel 0 and its opponent's in channel 1 (the same
-network plays both sides), and ``"action_mask"``, ``int8`` of shape ``(n * n,)``, 1 on each legal
-move, all 0 for the agent not to move and once the game is over. The rewards come at the end:
+:class:`~plyground.kinrow.board.State`, whose ``rule`` and ``blocked`` cells the environment
+takes too. Each agent observes a dict: ``"observation"``, ``int8`` of shape ``(n, n, 3)``, its
+own stones in channel 0, its opponent's in channel 1 (the same network plays both sides) and the
+blocked cells in channel 2, and ``"action_mask"``, ``int8`` of shape ``(n * n,)``, 1 on each
+legal move (under renju, X's forbidden points are not legal), all 0 for the agent not to move
+and once the game is over. The rewards come at the end:
 +1 to the winner, -1 to the loser, 0 to both for a draw; a game ends by termination, never by
 truncation. An illegal action raises :class:`~plyground.errors.IllegalMoveError` and changes
 nothing; PettingZoo's ``TerminateIllegalWrapper(env, illegal_reward=-1)`` makes it lose the game
@@ -33,15 +35,16 @@ prints it after every move. :func:`play_episode` plays one game between plygroun
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from plyground.errors import DependencyNotInstalled, IllegalMoveError, InvalidInputError, install_command
-from plyground.kinrow.board import DRAW, O, State, X, player_name
+from plyground.kinrow.board import BLOCKED, DRAW, O, State, X, player_name
 from plyground.kinrow.players import Player
+from plyground.kinrow.rules import Rule
 
 try:
     from gymnasium import spaces
@@ -76,20 +79,29 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         "render_fps": 1,
     }
 
-    def __init__(self, n: int = 3, k: int = 3, *, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        n: int = 3,
+        k: int = 3,
+        *,
+        rule: Rule | str | int = Rule.FREESTYLE,
+        blocked: Iterable[int] = (),
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
-        State(n, k)  # refuses a bad size with the message of State
+        empty = State(n, k, rule=rule, blocked=blocked)  # refuses a bad size, rule or cell with State's message
+        self.rule, self.blocked = empty.rule, empty.blocked
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise InvalidInputError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.n, self.k = n, k
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        board = spaces.Box(0, 1, shape=(n, n, 2), dtype=np.int8)
+        board = spaces.Box(0, 1, shape=(n, n, 3), dtype=np.int8)
         mask = spaces.Box(0, 1, shape=(n * n,), dtype=np.int8)
         self.observation_spaces = {agent: spaces.Dict({"observation": board, "action_mask": mask}) for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(n * n) for agent in AGENTS}
-        self.state_space = spaces.Box(0, 1, shape=(n, n, 2), dtype=np.int8)
+        self.state_space = spaces.Box(0, 1, shape=(n, n, 3), dtype=np.int8)
         self.np_random, _ = seeding.np_random(None)
         self._selector = AgentSelector(self.possible_agents)
         self._state: State | None = None
@@ -114,7 +126,7 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     def _planes(self, first: int) -> npt.NDArray[np.int8]:
         cells = self.game.cells.reshape(self.n, self.n)
         second = O if first == X else X
-        return np.stack([cells == first, cells == second], axis=-1).astype(np.int8)
+        return np.stack([cells == first, cells == second, cells == BLOCKED], axis=-1).astype(np.int8)
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees: its stones and its opponent's, and its legal moves."""
@@ -124,7 +136,7 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         return {"observation": self._planes(_STONE[agent]), "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.int8]:
-        """The board as both agents' planes: X's stones in channel 0, O's in channel 1."""
+        """The board as planes: X's stones in channel 0, O's in channel 1, the blocked cells in channel 2."""
         return self._planes(X)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -138,7 +150,7 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         options = options or {}
-        state = State(self.n, self.k)
+        state = State(self.n, self.k, rule=self.rule, blocked=self.blocked)
         moves = options.get("moves", ())
         if isinstance(moves, str) or not isinstance(moves, Sequence):
             raise InvalidInputError(f"moves must be a sequence of cells, got {moves!r}")
@@ -149,7 +161,7 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             raise InvalidInputError(f"random_moves must be a non-negative integer, got {count!r}")
         for _ in range(int(count)):
             quiet = sorted(set(state.legal_moves()) - set(state.winning_moves()))
-            if not quiet or len(state.history) == self.n * self.n - 1:  # only wins left, or a move would fill the board
+            if not quiet or len(state.history) == self.n * self.n - len(self.blocked) - 1:  # wins only, or a full board
                 break
             state.play(int(self.np_random.choice(quiet)))
         if state.is_over:
@@ -220,13 +232,20 @@ class KinrowEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 raw_env = KinrowEnv
 
 
-def env(n: int = 3, k: int = 3, *, render_mode: str | None = None) -> Any:
+def env(
+    n: int = 3,
+    k: int = 3,
+    *,
+    rule: Rule | str | int = Rule.FREESTYLE,
+    blocked: Iterable[int] = (),
+    render_mode: str | None = None,
+) -> Any:
     """A :class:`KinrowEnv` in PettingZoo's ``OrderEnforcingWrapper`` (the ``env()`` of PettingZoo's games).
 
     Raises:
-        InvalidInputError: a bad ``n``, ``k`` or render mode.
+        InvalidInputError: a bad ``n``, ``k``, rule, blocked cell or render mode.
     """
-    return wrappers.OrderEnforcingWrapper(KinrowEnv(n, k, render_mode=render_mode))
+    return wrappers.OrderEnforcingWrapper(KinrowEnv(n, k, rule=rule, blocked=blocked, render_mode=render_mode))
 
 
 def play_episode(
