@@ -207,3 +207,14 @@ def test_tic_tac_toe_is_never_lost() -> None:
             player = engine if state.to_move == engine_side else other
             state.play(player.choose(state))
         assert state.result in (engine_side, 3)
+
+
+def test_prepare_builds_the_tables_of_the_board_and_rule() -> None:
+    from plyground.kinrow.patterns import tables_for
+
+    tables_for.cache_clear()
+    engine = Engine(time_ms=100)
+    engine.prepare(State(20, 5, rule="standard"))
+    assert tables_for.cache_info().currsize >= 1 and engine._tables is not None
+    with pytest.raises(InvalidInputError, match="k = 6"):
+        engine.prepare(State(9, 6))
