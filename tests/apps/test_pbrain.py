@@ -959,3 +959,22 @@ def test_renju_a_forbidden_point_of_the_brain_is_overruled_and_the_opponents_is_
     assert manager.board(*theirs, *mine) == ["1,0"]
     manager.error("TURN 7,7", "forbidden to X under renju (double-three)")
     assert manager.move("TURN 8,8") == (3, 0)
+
+
+def test_the_engine_behind_the_brain_plays_20x20_within_timeout_turn() -> None:
+    """The default player: tables ready before OK, every move within the limit, a search report before it."""
+    from plyground.kinrow.players import make_player
+
+    manager = Manager(lambda: make_player("engine"))
+    manager.send("INFO timeout_turn 300")
+    start = time.perf_counter()
+    assert manager.send("START 20") == ["OK"]
+    prepared = time.perf_counter() - start
+    for command in ("BEGIN", "TURN 11,11", "TURN 8,9", "TURN 12,8"):
+        start = time.perf_counter()
+        answer = manager.send(command)
+        assert time.perf_counter() - start < 0.3, (command, prepared)
+        assert re.fullmatch(r"\d+,\d+", answer[-1])
+        assert all(line.startswith("MESSAGE ") for line in answer[:-1])
+    state = manager.brain.state
+    assert state is not None and state.n == 20 and len(state.history) == 7

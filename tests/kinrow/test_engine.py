@@ -157,3 +157,64 @@ def test_bad_settings_and_states_are_refused() -> None:
     state = State.from_moves(3, 3, [0, 3, 1, 4, 2])
     with pytest.raises(IllegalMoveError, match="over"):
         Engine(depth=2).choose(state)
+
+
+def test_under_renju_x_never_plays_a_forbidden_point() -> None:
+    """e5 would be X's double-three: the engine's X plays elsewhere, even though e5 is its most promising cell."""
+    rows = ["O.......O", ".........", "....X....", "....X....", "..XX.....", ".........", ".........", ".........",
+            "O.......O"]  # fmt: skip
+    state = State.parse("/".join(rows), 5, rule="renju")
+    assert state.parse_move("e5") in state.forbidden_moves()
+    for depth in (1, 3):
+        move = Engine(depth=depth).choose(state)
+        assert move in state.legal_moves() and move != state.parse_move("e5")
+
+
+def test_renju_games_have_no_forbidden_move() -> None:
+    state = State(15, 5, rule="renju")
+    x, o = Engine(time_ms=30), Engine(time_ms=30)
+    while not state.is_over and len(state.history) < 40:
+        state.play((x if state.to_move == 1 else o).choose(state))  # play() refuses a forbidden point
+
+
+def test_an_overline_is_no_win_under_the_standard_rule() -> None:
+    """X X X X . X on row 3: the gap makes six, which wins only under free-style; O's threat must be blocked instead."""
+    rows = ["", "", "XXXX.X", "", "OOOO", ".O"]
+    free = gomoku(rows)
+    standard = State.parse(free.to_text(), 5, rule="standard")
+    gap, block = free.parse_move("e3"), free.parse_move("e5")
+    assert Engine(depth=2).choose(free) == gap
+    assert Engine(depth=2).choose(standard) == block
+
+
+def test_blocked_cells_are_never_played_and_end_lines() -> None:
+    """Blocked cells close both ends of X's four, so X has no five to make: it must answer O's open three."""
+    rows = ["." * 9] * 2 + ["#XXXX#...", "...OOO...", "........."] + ["." * 9] * 3 + ["........O"]
+    state = State.parse("/".join(rows), 5)
+    assert state.to_move == 1 and not state.winning_moves()
+    move = Engine(depth=3).choose(state)
+    assert state.name(move) in ("c4", "g4", "b4", "h4")
+
+
+def test_tic_tac_toe_is_never_lost() -> None:
+    from plyground.kinrow.players import RandomPlayer
+
+    for seed in range(6):
+        state = State(3, 3)
+        engine, other = Engine(depth=9), RandomPlayer(seed=seed)
+        engine_side = 1 + seed % 2
+        while not state.is_over:
+            player = engine if state.to_move == engine_side else other
+            state.play(player.choose(state))
+        assert state.result in (engine_side, 3)
+
+
+def test_prepare_builds_the_tables_of_the_board_and_rule() -> None:
+    from plyground.kinrow.patterns import tables_for
+
+    tables_for.cache_clear()
+    engine = Engine(time_ms=100)
+    engine.prepare(State(20, 5, rule="standard"))
+    assert tables_for.cache_info().currsize >= 1 and engine._tables is not None
+    with pytest.raises(InvalidInputError, match="k = 6"):
+        engine.prepare(State(9, 6))

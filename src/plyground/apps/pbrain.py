@@ -268,6 +268,7 @@ class Brain:
         self._apply_budget()
         if self._max_memory is not None:
             _set_memory(self._player, self._max_memory)
+        _prepare(self._player, state)
         self._state, self._width, self._height, self._outside = state, width, height, outside
         self._send("OK")
 
@@ -504,6 +505,8 @@ class Brain:
         state = self._state
         if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
             self._state = State(state.n, state.k, rule=rule, blocked=state.blocked)
+            if self._player is not None:
+                _prepare(self._player, self._state)
 
     def _apply_budget(self) -> None:
         if self._player is not None:
@@ -547,6 +550,13 @@ class Brain:
         if state.result in (X, O):
             return "the opponent has won"
         return "the board is full"
+
+
+def _prepare(player: Player, state: State) -> None:
+    """Let ``player`` get ready for games like ``state`` (build its tables), if it has ``prepare``: before OK."""
+    prepare = getattr(player, "prepare", None)
+    if callable(prepare):
+        prepare(state)
 
 
 def _set_memory(player: Player, max_memory: int) -> None:

@@ -218,6 +218,28 @@ class Engine:
         if running is not None:
             running[0] = 1
 
+    def prepare(self, state: State) -> None:
+        """Get ready to play on ``state``'s board and rule: build the tables and run every kernel once.
+
+        The first move would otherwise pay for this (a few tenths of a second); a driver with a
+        clock (the Gomocup brain) calls it when a game starts, outside the time of any move.
+
+        Raises:
+            InvalidInputError: not a State, or k over 5.
+        """
+        if not isinstance(state, State):
+            raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
+        if state.k > MAX_K:
+            raise InvalidInputError(f"the engine plays lines of 3 to {MAX_K} stones, got k = {state.k}")
+        trial = State(state.n, state.k, rule=state.rule, blocked=state.blocked)
+        free = trial.legal_moves()
+        if not free:
+            return
+        trial.play(free[len(free) // 2])
+        if not trial.is_over:
+            Engine(depth=2, memory=MIN_MEMORY).choose(trial)
+        self._allocate()
+
     # -- choosing ------------------------------------------------------------
 
     def _allocate(
