@@ -59,6 +59,8 @@ from plyground.apps.pbrain_clock import (
     Search,
     budget_from_timeout,
     fallback_move,
+    prepare_player,
+    set_player_memory,
     stop_player,
 )
 from plyground.errors import IllegalMoveError, PlygroundError
@@ -267,8 +269,8 @@ class Brain:
         self._own_time_ms = self._player.time_ms
         self._apply_budget()
         if self._max_memory is not None:
-            _set_memory(self._player, self._max_memory)
-        _prepare(self._player, state)
+            set_player_memory(self._player, self._max_memory)
+        prepare_player(self._player, state)
         self._state, self._width, self._height, self._outside = state, width, height, outside
         self._send("OK")
 
@@ -489,7 +491,7 @@ class Brain:
                 raise _ProtocolError(f"INFO max_memory needs a number of bytes (0: no limit), got {value[:40]!r}")
             self._max_memory = int(value)
             if self._player is not None:
-                _set_memory(self._player, self._max_memory)
+                set_player_memory(self._player, self._max_memory)
         elif key == "rule":
             if not re.fullmatch(r"\d{1,9}", value):
                 raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
@@ -506,7 +508,7 @@ class Brain:
         if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
             self._state = State(state.n, state.k, rule=rule, blocked=state.blocked)
             if self._player is not None:
-                _prepare(self._player, self._state)
+                prepare_player(self._player, self._state)
 
     def _apply_budget(self) -> None:
         if self._player is not None:
@@ -550,20 +552,6 @@ class Brain:
         if state.result in (X, O):
             return "the opponent has won"
         return "the board is full"
-
-
-def _prepare(player: Player, state: State) -> None:
-    """Let ``player`` get ready for games like ``state`` (build its tables), if it has ``prepare``: before OK."""
-    prepare = getattr(player, "prepare", None)
-    if callable(prepare):
-        prepare(state)
-
-
-def _set_memory(player: Player, max_memory: int) -> None:
-    """Tell ``player`` the memory it may use (``INFO max_memory``, bytes; 0: no limit), if it has ``set_memory``."""
-    set_memory = getattr(player, "set_memory", None)
-    if callable(set_memory):
-        set_memory(max_memory)
 
 
 def _shown(value: object) -> str:

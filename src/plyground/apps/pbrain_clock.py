@@ -35,6 +35,8 @@ __all__ = [
     "Search",
     "budget_from_timeout",
     "fallback_move",
+    "prepare_player",
+    "set_player_memory",
     "stop_player",
 ]
 
@@ -115,6 +117,20 @@ def stop_player(player: Player) -> None:
     if callable(stop):
         with contextlib.suppress(Exception):  # a player that fails to stop is overruled at the deadline
             stop()
+
+
+def prepare_player(player: Player, state: State) -> None:
+    """Let ``player`` get ready for games like ``state`` (build its tables), if it has ``prepare``: before OK."""
+    prepare = getattr(player, "prepare", None)
+    if callable(prepare):
+        prepare(state)
+
+
+def set_player_memory(player: Player, max_memory: int) -> None:
+    """Tell ``player`` the memory it may use (``INFO max_memory``, bytes; 0: no limit), if it has ``set_memory``."""
+    set_memory = getattr(player, "set_memory", None)
+    if callable(set_memory):
+        set_memory(max_memory)
 
 
 def fallback_move(state: State) -> int:
