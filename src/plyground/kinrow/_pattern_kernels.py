@@ -161,6 +161,42 @@ def _combination(pat, side, cell):
     ]
 
 
+_COUNTS = (types.uint8[:, ::1], types.int32[:, ::1], types.int64[::1])
+
+
+@kernel(types.void(*_COUNTS, _readonly(types.int64, 2), types.int64, types.int64))
+def _count(pat, cnt, tot, weights, cell, sign):
+    """Add (``sign`` 1) or take away (-1) the codes and combination worth of the empty ``cell`` in the counts."""
+    for side in range(2):
+        for d in range(4):
+            cnt[side, pat[side, cell * 4 + d]] += sign
+        value = weights[side, _combination(pat, side, cell)]
+        tot[side] += sign * value
+        if value >= HOT_VALUE:
+            cnt[side, HOT] += sign
+
+
+@kernel(
+    types.void(*_COUNTS, _readonly(types.uint8, 2), _readonly(types.int64, 2), types.uint32, types.int64, types.int64)
+)
+def _recode(pat, cnt, tot, tables, weights, key, cell, index):
+    """Give the empty ``cell`` the codes of its new line key ``key`` at ``index``, updating counts and totals."""
+    for side in range(2):
+        old = pat[side, index]
+        new = tables[side, key]
+        if old != new:
+            before = weights[side, _combination(pat, side, cell)]
+            pat[side, index] = new
+            cnt[side, old] -= 1
+            cnt[side, new] += 1
+            after = weights[side, _combination(pat, side, cell)]
+            tot[side] += after - before
+            if before >= HOT_VALUE:
+                cnt[side, HOT] -= 1
+            if after >= HOT_VALUE:
+                cnt[side, HOT] += 1
+
+
 @kernel("void(i8, i4[::1])")
 def _build_neighbours(n, nbr):
     """Fill ``nbr`` with the cell at each slot of each line key of the n×n board (-1 off the board)."""
@@ -202,27 +238,15 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
             hsh[0] ^= zob[cell, v]
         for side in range(2):
             for d in range(4):
-                code = tables[side, keys[cell * 4 + d]]
-                pat[side, cell * 4 + d] = code
-                if v == 0:
-                    cnt[side, code] += 1
-            if v == 0:
-                value = weights[side, _combination(pat, side, cell)]
-                tot[side] += value
-                if value >= HOT_VALUE:
-                    cnt[side, HOT] += 1
+                pat[side, cell * 4 + d] = tables[side, keys[cell * 4 + d]]
+        if v == 0:
+            _count(pat, cnt, tot, weights, cell, 1)
 
 
 @kernel(types.void(*BOARD, types.int64, types.int64))
 def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player):
     """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
-    for side in range(2):
-        for d in range(4):
-            cnt[side, pat[side, cell * 4 + d]] -= 1
-        value = weights[side, _combination(pat, side, cell)]
-        tot[side] -= value
-        if value >= HOT_VALUE:
-            cnt[side, HOT] -= 1
+    _count(pat, cnt, tot, weights, cell, -1)
     cells[cell] = player
     hsh[0] ^= zob[cell, player]
     for d in range(4):
@@ -236,21 +260,7 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
             if 3 <= s <= 6:
                 near[t] += 1
             if cells[t] == 0:
-                key = keys[index]
-                for side in range(2):
-                    old = pat[side, index]
-                    new = tables[side, key]
-                    if old != new:
-                        before = weights[side, _combination(pat, side, t)]
-                        pat[side, index] = new
-                        cnt[side, old] -= 1
-                        cnt[side, new] += 1
-                        after = weights[side, _combination(pat, side, t)]
-                        tot[side] += after - before
-                        if before >= HOT_VALUE:
-                            cnt[side, HOT] -= 1
-                        if after >= HOT_VALUE:
-                            cnt[side, HOT] += 1
+                _recode(pat, cnt, tot, tables, weights, keys[index], t, index)
 
 
 @kernel(types.void(*BOARD, types.int64))
@@ -270,27 +280,8 @@ def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ce
             if 3 <= s <= 6:
                 near[t] -= 1
             if cells[t] == 0:
-                key = keys[index]
-                for side in range(2):
-                    old = pat[side, index]
-                    new = tables[side, key]
-                    if old != new:
-                        before = weights[side, _combination(pat, side, t)]
-                        pat[side, index] = new
-                        cnt[side, old] -= 1
-                        cnt[side, new] += 1
-                        after = weights[side, _combination(pat, side, t)]
-                        tot[side] += after - before
-                        if before >= HOT_VALUE:
-                            cnt[side, HOT] -= 1
-                        if after >= HOT_VALUE:
-                            cnt[side, HOT] += 1
+                _recode(pat, cnt, tot, tables, weights, keys[index], t, index)
     for side in range(2):
         for d in range(4):
-            code = tables[side, keys[cell * 4 + d]]
-            pat[side, cell * 4 + d] = code
-            cnt[side, code] += 1
-        value = weights[side, _combination(pat, side, cell)]
-        tot[side] += value
-        if value >= HOT_VALUE:
-            cnt[side, HOT] += 1
+            pat[side, cell * 4 + d] = tables[side, keys[cell * 4 + d]]
+    _count(pat, cnt, tot, weights, cell, 1)
