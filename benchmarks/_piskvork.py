@@ -24,7 +24,6 @@ exits. The game is judged by :class:`plyground.kinrow.State` under the rule of t
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import queue
 import re
@@ -34,11 +33,12 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO
 
 from plyground.errors import PlygroundError
 from plyground.kinrow import State
 from plyground.kinrow.board import DRAW, EMPTY, O, X
+from plyground.kinrow.rules import Rule
 
 K = 5
 NO_CLOCK = 2_147_483_647
@@ -67,19 +67,9 @@ class SetupError(Exception):
     """A brain that cannot play at all (does not start, refuses the board): the match stops."""
 
 
-def state_supports_rules() -> bool:
-    """Whether :class:`State` judges the standard and renju rules (``State(n, k, rule=...)``)."""
-    return "rule" in inspect.signature(State).parameters
-
-
 def new_state(size: int, rule: int) -> State:
-    """An empty board of ``size`` under ``rule`` (a Gomocup number)."""
-    if rule == 0:
-        return State(size, K)
-    from plyground.kinrow.rules import Rule
-
-    make: Any = State  # the rule keyword is newer than some States this script runs with
-    return make(size, K, rule=Rule(rule))  # type: ignore[no-any-return]
+    """An empty board of ``size`` under ``rule`` (a Gomocup number: 0 free-style, 1 exactly five, 4 renju)."""
+    return State(size, K, rule=Rule(rule))
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from _common import add_record_options, print_json
-from _piskvork import RULE_NAMES, Game, Settings, SetupError, kill_all, play_game, record_text, state_supports_rules
+from _piskvork import RULE_NAMES, Game, Settings, SetupError, kill_all, play_game, record_text
 from plyground.errors import PlygroundError
 
 DEFAULT_OPENINGS = "random:3"
@@ -223,8 +223,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.rule_number = int(parse_rule(args.rule))
     except InvalidInputError as error:
         parser.error(str(error))
-    if args.rule_number != 0 and not state_supports_rules():
-        parser.error(f"--rule {args.rule}: this plyground judges only free-style games")
     try:
         args.commands = [brain_command(spec, side) for spec, side in ((args.a, "A"), (args.b, "B"))]
         args.opening_list = openings_for(args.openings, args.games, args.size, args.seed, args.rule_number)

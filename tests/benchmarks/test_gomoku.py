@@ -233,7 +233,12 @@ def test_the_script_stops_when_a_brain_cannot_play(tmp_path: Path) -> None:
 
 
 OVERLINE_OPENING = [(0, 0), (8, 8), (1, 0), (8, 6), (3, 0), (6, 8), (4, 0), (8, 4), (5, 0), (6, 6)]
-"""Black to move: its first free cell of row 0, 2,0, makes six in a row."""
+"""Black to move: its first free cell of row 0, 2,0, makes six in a row.
+
+Where an overline does not win, black's scripted brain goes on along row 0 (seven, eight... in a row)
+while white fills row 8 from the left, 0,8 to 4,8: exactly five. That takes five more black moves, so
+those games are played on 15x15 (on 9x9 black's row 0 would be full after 8,0).
+"""
 
 
 def test_six_in_a_row_wins_free_style(piskvork: ModuleType) -> None:
@@ -246,9 +251,11 @@ def test_six_in_a_row_wins_free_style(piskvork: ModuleType) -> None:
 def test_an_overline_under_the_standard_and_renju_rules(
     piskvork: ModuleType, rule: int, winner: str, reason: str
 ) -> None:
-    if not piskvork.state_supports_rules():
-        pytest.skip("this State judges only free-style games")
     game = piskvork.play_game(
-        fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(piskvork, rule=rule), names=("A", "B")
+        fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(piskvork, rule=rule, size=15), names=("A", "B")
     )
     assert game.winner == winner and game.reason.startswith(reason)
+    if rule == 1:  # black's overlines of six to ten did not end the game; white's exact five did
+        played = [(move.x, move.y) for move in game.moves[len(OVERLINE_OPENING) :]]
+        assert played[0::2] == [(2, 0), (6, 0), (7, 0), (8, 0), (9, 0)]
+        assert played[1::2] == [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8)]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow import _engine_kernels as E
-from plyground.kinrow.engine import Engine, EngineSettings
+from plyground.kinrow.engine import WIN_VALUE, Engine, EngineSettings
 from plyground.kinrow.patterns import PatternBoard
 from tests.naive import engine as naive
 
@@ -89,6 +89,17 @@ def test_it_takes_a_five_and_blocks_a_four() -> None:
     assert engine.last is not None and engine.last.kind == "forced"
     state = gomoku(["", "", ".OOOO", ".XXX", "", "......X"])
     assert state.name(engine.choose(state)) in ("a3", "f3")
+
+
+@pytest.mark.parametrize("others", ["OOO", "O.O.....O"])
+def test_black_under_renju_makes_its_open_four(others: str) -> None:
+    """Under renju black's wins are not left to the VCF solver: the search's root finds the open four itself."""
+    rows = [others, "", "", "", "...XXX"]
+    state = State.parse("/".join([row.ljust(9, ".") for row in rows] + ["." * 9] * 4), 5, rule="renju")
+    engine = Engine(time_ms=30)
+    move = engine.choose(state)
+    assert engine.last is not None and engine.last.kind == "search" and engine.last.move == move
+    assert state.name(move) in ("c5", "g5") and engine.last.value == WIN_VALUE - 3
 
 
 def test_it_answers_an_open_three() -> None:

@@ -204,12 +204,14 @@ def _negamax(
         return WIN - ply - 1
     forced = cnt[you, F5] > 0
     if not forced and cnt[me, F4] > 0:
-        if player != 1 or params[RENJU] == 0:
+        if ply > 0 and (player != 1 or params[RENJU] == 0):
             return WIN - ply - 3
-        for cell in range(cells.shape[0]):
+        for cell in range(cells.shape[0]):  # at the root, the move is needed too
             if cells[cell] == 0 and _allowed(pat, cells, params, player, cell):
                 for d in range(4):
                     if pat[me, cell * 4 + d] == F4:
+                        if ply == 0:
+                            stats[BEST] = cell
                         return WIN - ply - 3
     if ply >= MAX_PLY - 4:
         return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)

@@ -417,12 +417,13 @@ def test_kinrow_human_move_gets_the_ai_reply_and_the_mcts_heat_map(client: TestC
 
 
 def test_kinrow_ai_opens_when_it_moves_first(client: TestClient) -> None:
-    for opponent in ("mcts", "alphabeta", "random"):
+    for opponent in ("engine", "mcts", "alphabeta", "random"):
         game = new_kinrow(client, n=5, k=4, opponent=opponent, human_first=False, seed=2)
         assert game["human"] == "O" and game["to_move"] == "O" and game["moves"] == 1
         assert list(cells(game).values()) == ["X"] and game["last_move"] == game["ai"]["move"]
         assert (game["heatmap"] is not None) == (opponent == "mcts")
-        assert ("depth" in game["ai"]) == (opponent == "alphabeta")
+        assert ("depth" in game["ai"]) == (opponent in ("alphabeta", "engine"))
+        assert (game["line"][:1] == [game["ai"]["move"]]) == (opponent == "engine")
 
 
 def scripted_win_seed(n: int, k: int, line: list[tuple[int, int]]) -> int:
@@ -794,7 +795,9 @@ def test_kinrow_rules_and_boards_up_to_20(client: TestClient) -> None:
         ({"rule": "gomoku"}, "rule must be one of freestyle, standard, renju"),
         ({"rule": 4}, "rule must be one of"),
         ({"n": 9, "k": 4, "rule": "renju", "opponent": "random"}, "rule renju is played with k = 5, got k = 4"),
-        ({"n": 9, "k": 5, "rule": "renju"}, "opponent mcts plays free-style and standard, not renju"),
+        ({"n": 9, "k": 5, "rule": "renju", "opponent": "mcts"}, "opponent mcts plays free-style and standard"),
+        ({"n": 9, "k": 5, "rule": "renju", "opponent": "alphabeta"}, "not renju: choose engine or random"),
+        ({"n": 9, "k": 6}, "opponent engine plays k from 3 to 5, got k = 6: choose mcts, alphabeta or random"),
     ]
     for body, message in bad:
         assert message in assert_error(client.post(path, json=body), 422)
@@ -814,3 +817,96 @@ def test_kinrow_renju_refuses_a_forbidden_point(client: TestClient) -> None:
     assert [4, 4] in game["forbidden"]
     error = assert_error(client.post(play, json={"row": 4, "col": 4}), 409)
     assert error == "e5 is forbidden to X under renju (double-three)"
+
+
+# -- the engine -----------------------------------------------------------------------------
+
+
+def assert_engine_reply(game: dict[str, Any]) -> None:
+    """The engine's figures, and its line: from the move it played, then distinct empty cells."""
+    ai = game["ai"]
+    assert ai["kind"] in ("forced", "vcf", "vct", "search") and ai["forced"] == (ai["kind"] == "forced")
+    assert isinstance(ai["depth"], int) and isinstance(ai["value"], int) and ai["nodes"] >= 0 <= ai["seconds"]
+    assert ai["win_in"] is None or ai["loss_in"] is None
+    line = game["line"]
+    assert line[0] == ai["move"] == game["last_move"]
+    assert all(not game["board"][r][c] for r, c in line[1:]) and len({tuple(cell) for cell in line}) == len(line)
+
+
+def test_kinrow_the_engine_is_the_default_and_shows_its_line(client: TestClient) -> None:
+    game = new_kinrow(client, n=9, k=5)
+    assert (game["opponent"], game["line"], game["ai"]) == ("engine", [], None)
+    path = f"/api/kinrow/games/{game['id']}/play"
+    for row, col in [(4, 4), (4, 5), (3, 3)]:
+        response = client.post(path, json={"row": row, "col": col})
+        assert response.status_code == 200, response.text
+        game = response.json()
+        if game["result"] is not None:
+            break
+        assert_engine_reply(game)
+        assert game["heatmap"] is None and game["to_move"] == "X"
+    assert client.get(f"/api/kinrow/games/{game['id']}").json()["line"] == game["line"]
+
+
+def test_kinrow_the_engine_announces_its_win_and_wins(client: TestClient) -> None:
+    from plyground.kinrow.engine import Engine
+
+    game = new_kinrow(client, n=4, k=3, human_first=False)  # the first player wins 3 in a row on 4x4
+    assert_engine_reply(game)
+    assert game["ai"]["win_in"] is not None and game["ai"]["win_in"] % 2 == 1 and game["ai"]["loss_in"] is None
+    lab = client.app.state.lab  # type: ignore[attr-defined]
+    engine = lab.games_kinrow.get(game["id"]).player
+    assert isinstance(engine, Engine) and engine in lab.searches.kept_tables.engines()
+    path = f"/api/kinrow/games/{game['id']}/play"
+    while game["result"] is None:  # the person plays the first empty cell in reading order
+        row, col = next((r, c) for r in range(4) for c in range(4) if not game["board"][r][c])
+        game = client.post(path, json={"row": row, "col": col}).json()
+    assert (game["result"], game["winner"]) == ("X", "ai")
+    assert engine not in lab.searches.kept_tables.engines()  # a finished game holds no table
+
+
+def test_kinrow_the_engine_plays_renju_and_x_cannot_play_a_forbidden_point(client: TestClient) -> None:
+    game = new_kinrow(client, n=9, k=5, rule="renju", human_first=False)  # the engine is X
+    path = f"/api/kinrow/games/{game['id']}/play"
+    for _ in range(4):
+        assert_engine_reply(game)
+        row, col = next((r, c) for r in range(9) for c in range(9) if not game["board"][r][c])
+        response = client.post(path, json={"row": row, "col": col})
+        assert response.status_code == 200, response.text
+        game = response.json()
+    game = new_kinrow(client, n=9, k=5, rule="renju")  # the person is X, the engine O
+    state = State(9, 5, rule="renju")
+    for name in ("e3", "a1", "e4", "i1", "c5", "a9", "d5", "i9"):  # e5 is now X's double-three
+        state.play(state.parse_move(name))
+    client.app.state.lab.games_kinrow.get(game["id"]).state = state  # type: ignore[attr-defined]
+    path = f"/api/kinrow/games/{game['id']}/play"
+    before = client.get(f"/api/kinrow/games/{game['id']}").json()
+    assert [4, 4] in before["forbidden"]
+    error = assert_error(client.post(path, json={"row": 4, "col": 4}), 409)
+    assert error == "e5 is forbidden to X under renju (double-three)"
+    assert client.get(f"/api/kinrow/games/{game['id']}").json() == before
+    response = client.post(path, json={"row": 6, "col": 6})
+    assert response.status_code == 200, response.text
+    assert_engine_reply(response.json())
+
+
+def test_kept_tables_drop_the_least_recently_used_engine_past_the_capacity() -> None:
+    from plyground.apps.web.sessions import KeptTables
+    from plyground.kinrow.engine import Engine
+
+    class Counted(Engine):
+        def reset(self) -> None:
+            self.resets = getattr(self, "resets", 0) + 1
+            super().reset()
+
+    kept = KeptTables(2)
+    first, second, third = Counted(depth=1), Counted(depth=1), Counted(depth=1)
+    kept.give(first)
+    kept.give(second)
+    kept.take(first)  # searching: it may not drop its table meanwhile
+    kept.give(third)
+    assert kept.engines() == [second, third] and not hasattr(second, "resets")
+    kept.give(first)
+    assert kept.engines() == [third, first] and second.resets == 1
+    kept.give(third, keep=False)
+    assert kept.engines() == [first] and third.resets == 1

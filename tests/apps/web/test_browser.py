@@ -255,12 +255,15 @@ def test_two_pages_play_independent_games(new_page: Callable[[str], Any]) -> Non
     assert state_2048(second)["moves"] == 0 and shown_board(second) == two["board"]
 
 
-def start_kinrow(page: Any, *, n: int, k: int, opponent: str, first: str = "human", ai_ms: int = 300) -> None:
+def start_kinrow(
+    page: Any, *, n: int, k: int, opponent: str, first: str = "human", ai_ms: int = 300, rule: str = "freestyle"
+) -> None:
     page.click("#tab-kinrow")
     page.wait_for_function("() => window.plygroundLab.kinrow.state !== null && !window.plygroundLab.kinrow.busy")
     page.fill("#kinrow-n", str(n))
     page.fill("#kinrow-k", str(k))
     page.select_option("#opponent", opponent)
+    page.select_option("#rule", rule)
     page.select_option("#first", first)
     page.fill("#ai-ms", str(ai_ms))
     page.click("#new-kinrow")
@@ -310,3 +313,74 @@ def test_kinrow_mcts_reply_shows_its_visits_as_a_heat_map(
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
     page.uncheck("#show-heat")
     assert page.locator("#board-kinrow .cell .heat").count() == 0
+
+
+def assert_engine_line_shown(page: Any) -> None:
+    """The engine's line numbered 1, 2, 3... from its move, in the colours of O (the AI) and X, and its caption."""
+    state = page.evaluate("() => window.plygroundLab.kinrow.state")
+    line = state["line"]
+    assert line and line[0] == state["ai"]["move"]
+    numbered = page.eval_on_selector_all(
+        "#board-kinrow .cell[data-pv]", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col, +c.dataset.pv])"
+    )
+    assert sorted(numbered, key=lambda cell: cell[2]) == [[r, c, i + 1] for i, (r, c) in enumerate(line)]
+    marks = page.eval_on_selector_all(".cell .pv", "marks => marks.map(m => [m.textContent, m.className])")
+    assert sorted(int(text) for text, _ in marks) == list(range(1, len(line) + 1))
+    for text, classes in marks:  # 1 is the AI's (O's) move, 2 the reply it expects of X, and so on
+        assert ("o" if int(text) % 2 == 1 else "x") in classes.split()
+    caption = page.text_content("#ai-kinrow") or ""
+    assert caption.startswith(f"The engine played row {line[0][0] + 1}, column {line[0][1] + 1}: ")
+    assert "positions in" in caption and caption.endswith(" ms.") == (len(line) == 1)
+    if state["ai"]["kind"] == "search":
+        assert f"search to depth {state['ai']['depth']}" in caption
+
+
+def test_kinrow_the_engine_is_the_default_and_its_line_is_numbered_on_the_board(
+    new_page: Callable[[str], Any], screenshot_path: Callable[[str], Path]
+) -> None:
+    page = new_page()
+    page.click("#tab-kinrow")
+    page.wait_for_function("() => window.plygroundLab.kinrow.state !== null && !window.plygroundLab.kinrow.busy")
+    assert page.input_value("#opponent") == "engine"
+    assert page.evaluate("() => window.plygroundLab.kinrow.state.opponent") == "engine"
+    start_kinrow(page, n=9, k=5, opponent="engine", ai_ms=150)
+    for moves, (row, col) in ((2, (4, 4)), (4, (5, 5))):
+        state = page.evaluate("() => window.plygroundLab.kinrow.state")
+        if state["board"][row][col]:
+            row, col = 2, 2
+        page.click(f'#board-kinrow .cell[data-row="{row}"][data-col="{col}"]')
+        page.wait_for_function(
+            f"() => window.plygroundLab.kinrow.state.moves === {moves} && !window.plygroundLab.kinrow.busy"
+        )
+        assert_engine_line_shown(page)
+    path = screenshot_path("web-kinrow-engine.png")
+    page.screenshot(path=str(path), full_page=True)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page.uncheck("#show-heat")
+    assert page.locator("#board-kinrow .cell .pv").count() == 0
+
+
+def test_kinrow_renju_shows_x_forbidden_points(new_page: Callable[[str], Any]) -> None:
+    from plyground.kinrow import State
+
+    page = new_page("?seed=3")  # the random O of test_api's renju test, which stays out of X's way
+    start_kinrow(page, n=9, k=5, opponent="random", rule="renju")
+    board = State(9, 5)
+    for i, name in enumerate(("e3", "e4", "c5", "d5")):
+        row, col = board.coords(board.parse_move(name))
+        page.click(f'#board-kinrow .cell[data-row="{row}"][data-col="{col}"]')
+        page.wait_for_function(
+            f"() => !window.plygroundLab.kinrow.busy && window.plygroundLab.kinrow.state.moves === {2 * i + 2}"
+        )
+    forbidden = page.evaluate("() => window.plygroundLab.kinrow.state.forbidden")
+    assert [4, 4] in forbidden
+    crossed = page.eval_on_selector_all(
+        "#board-kinrow .cell.forbidden", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])"
+    )
+    assert sorted(crossed) == sorted(forbidden)
+    title = page.get_attribute('#board-kinrow .cell[data-row="4"][data-col="4"]', "title")
+    assert title == "forbidden to X under renju"
+    page.click('#board-kinrow .cell[data-row="4"][data-col="4"]')
+    page.wait_for_function("() => document.querySelector('#status-kinrow').classList.contains('error')")
+    assert page.text_content("#status-kinrow") == "e5 is forbidden to X under renju (double-three)"
+    assert page.evaluate("() => window.plygroundLab.kinrow.state.moves") == 8

@@ -33,17 +33,31 @@ POST      /api/2048/games/{id}/hint          {time_ms?, evaluator?} -> values of
                                              move's points + network value V
                                              (afterstates), the other null
 WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.autoplay`
-POST      /api/kinrow/games                  {n?, k?, opponent?, human_first?, seed?,
-                                             time_ms?, iterations?, depth?} -> 201 game
+POST      /api/kinrow/games                  {n?, k?, rule?, opponent?, human_first?,
+                                             seed?, time_ms?, iterations?, depth?}
+                                             -> 201 game
 GET       /api/kinrow/games/{id}             -> game
 POST      /api/kinrow/games/{id}/play        {row, col} -> game after the AI's reply,
-                                             with the AI's search and MCTS heat map
+                                             with the AI's search (ai), MCTS's heat map
+                                             or the engine's line (409 a taken or
+                                             forbidden cell)
 ========  =================================  ===========================================
+
+The k-in-a-row AI (``opponent``) is the engine (the default: threat solver and
+alpha-beta over line patterns, k from 3 to 5, every rule), MCTS or alpha-beta
+(free-style and standard) or a random player (every rule). A game's ``ai`` tells how
+the AI chose its last move: ``forced`` (a win or a block), and for the engine ``kind``
+(forced, vcf, vct or search), ``depth``, ``value`` with ``win_in`` / ``loss_in`` (plies to
+a forced win or loss, else null), ``nodes`` and ``seconds``; ``line`` is then the
+engine's principal variation or threat line, [row, col] cells from the move it played.
+Under renju, ``forbidden`` lists X's forbidden points when X is to move.
 
 Caps keep one client from stalling the server (:class:`Limits`): 2048 searches take 1 to
 1000 ms; the k-in-a-row AI 1 to 500 ms per move, MCTS at most 20,000 iterations, alpha-beta
-at most depth 12; each kind of game keeps at most 500 games. Every search runs in a worker
-thread, at most one per core at a time, and a game autoplays over one connection at most.
+at most depth 12, the engine's tables at most 16 MB each, kept between moves by the 8
+games that moved last (see :mod:`~plyground.apps.web.sessions`); each kind of game keeps
+at most 500 games. Every search runs in a worker thread, at most one per core at a time,
+and a game autoplays over one connection at most.
 """
 
 from __future__ import annotations
@@ -69,11 +83,13 @@ from starlette.websockets import WebSocket
 from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
 from plyground.apps.web.autoplay import run_autoplay
 from plyground.apps.web.sessions import (
+    DEFAULT_OPPONENT,
     EVALUATORS,
     HEURISTIC,
     MAX_GAMES,
     NTUPLE,
     OPPONENTS,
+    RENJU_OPPONENTS,
     RULES,
     GameStore,
     KinrowOptions,
@@ -87,6 +103,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoE
 from plyground.g2048 import DIRECTIONS, Game
 from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
+from plyground.kinrow.patterns import MAX_K
 
 if TYPE_CHECKING:
     from plyground.g2048.ntuple import NTupleNetwork
@@ -263,15 +280,23 @@ class Lab:
         if rule == "renju" and k != 5:
             raise ApiError(422, f"rule renju is played with k = 5, got k = {k}")
         options = KinrowOptions(
-            opponent=fields.choice("opponent", OPPONENTS, default="mcts"),
+            opponent=fields.choice("opponent", OPPONENTS, default=DEFAULT_OPPONENT),
             time_ms=fields.integer("time_ms", 1, limits.kinrow_ms, default=min(300, limits.kinrow_ms)),
             iterations=fields.integer("iterations", 1, limits.kinrow_iterations, default=limits.kinrow_iterations),
             depth=fields.integer("depth", 1, limits.kinrow_depth, default=min(6, limits.kinrow_depth)),
             seed=fields.optional_integer("seed", 0, MAX_SEED),
         )
         human_first = fields.boolean("human_first", default=True)
-        if rule == "renju" and options.opponent != "random":
-            raise ApiError(422, f"opponent {options.opponent} plays free-style and standard, not renju: choose random")
+        if rule == "renju" and options.opponent not in RENJU_OPPONENTS:
+            raise ApiError(
+                422,
+                f"opponent {options.opponent} plays free-style and standard, not renju: "
+                f"choose {' or '.join(RENJU_OPPONENTS)}",
+            )
+        if options.opponent == "engine" and k > MAX_K:
+            raise ApiError(
+                422, f"opponent engine plays k from 3 to {MAX_K}, got k = {k}: choose mcts, alphabeta or random"
+            )
         with _game_rules():
             session = KinrowSession(State(n, k, rule=rule), X if human_first else O, options)
         game_id = self.games_kinrow.add(session)
@@ -304,6 +329,7 @@ class Lab:
             with _game_rules():
                 state.play(move)
             session.last_ai = session.heatmap = None
+            session.line = []
             if not state.is_over:
                 try:
                     await self._ai_reply(session)
@@ -314,11 +340,12 @@ class Lab:
 
     async def _ai_reply(self, session: KinrowSession) -> None:
         """The AI moves in ``session`` (whose lock the caller holds)."""
-        move, info, heatmap = await self.searches.kinrow(session)
+        reply = await self.searches.kinrow(session)
         with _game_rules():
-            session.state.play(move)
-        session.last_ai = {"move": list(session.state.coords(move))} | info
-        session.heatmap = heatmap
+            session.state.play(reply.move)
+        session.last_ai = {"move": list(session.state.coords(reply.move))} | reply.info
+        session.heatmap = reply.heatmap
+        session.line = reply.line
 
 
 # -- the app ---------------------------------------------------------------------

@@ -19,6 +19,13 @@ search never blocks the event loop and a burst of searches cannot take every cor
 Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`). A 2048 search
 values its leaves by one of :data:`EVALUATORS`: the heuristic, or the n-tuple network the
 server was started with (for boards of the network's size only).
+
+A k-in-a-row game against the engine keeps one :class:`~plyground.kinrow.engine.Engine`, whose
+transposition table (at most :data:`ENGINE_MEMORY` bytes, about 9.6 MB allocated) is reused from
+move to move. Only the :data:`KEPT_TABLES` engines that moved last keep theirs between moves
+(:class:`KeptTables`): an older one drops its table, and allocates a new one on its next move,
+so idle games hold no table and the engines' tables take at most about 80 MB in all (plus one
+per running search). A game that ends drops its table at once.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from plyground.errors import InvalidBoardError
 from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.alphabeta import AlphaBeta
+from plyground.kinrow.engine import WIN_VALUE, Engine, EngineInfo
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
 
@@ -47,23 +55,34 @@ if TYPE_CHECKING:
     from plyground.g2048.ntuple import NTupleNetwork
 
 __all__ = [
+    "DEFAULT_OPPONENT",
+    "ENGINE_MEMORY",
     "EVALUATORS",
     "HEURISTIC",
+    "KEPT_TABLES",
     "MAX_GAMES",
     "NTUPLE",
     "OPPONENTS",
     "RULES",
     "GameStore",
+    "KeptTables",
     "KinrowOptions",
+    "KinrowReply",
     "KinrowSession",
     "Searches",
     "Session2048",
+    "engine_info",
+    "engine_line",
     "finite",
 ]
 
 MAX_GAMES: Final = 500
 """The games of each kind the server keeps (the least recently used one is forgotten first)."""
-OPPONENTS: Final = ("mcts", "alphabeta", "random")
+OPPONENTS: Final = ("engine", "mcts", "alphabeta", "random")
+"""The AIs a k-in-a-row game may be played against (``opponent`` of a new game)."""
+DEFAULT_OPPONENT: Final = "engine"
+RENJU_OPPONENTS: Final = ("engine", "random")
+"""The AIs that play renju (MCTS and alpha-beta do not know its forbidden points)."""
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
 HEURISTIC: Final = "heuristic"
@@ -73,6 +92,12 @@ EVALUATORS: Final = (HEURISTIC, NTUPLE)
 ENGINE_TT_BITS: Final = 18
 """Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
 ALPHABETA_TT_BITS: Final = 16
+ENGINE_MEMORY: Final = 16 << 20
+"""The bound on each k-in-a-row engine's tables, in bytes (it allocates about 9.6 MB under it)."""
+KEPT_TABLES: Final = 8
+"""The k-in-a-row engines that keep their tables between moves (those that moved last)."""
+DECIDED: Final = WIN_VALUE // 2
+"""An engine value beyond this is a forced win (``WIN_VALUE - p``: in p plies), below its negation a loss."""
 
 S = TypeVar("S")
 
@@ -211,9 +236,12 @@ class KinrowSession:
     lock: anyio.Lock = field(default_factory=anyio.Lock)
     last_ai: dict[str, Any] | None = None
     heatmap: dict[str, Any] | None = None
+    line: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.options.opponent == "mcts":
+        if self.options.opponent == "engine":
+            self.player = Engine(time_ms=self.options.time_ms, memory=ENGINE_MEMORY)
+        elif self.options.opponent == "mcts":
             self.player = MCTS(iterations=self.options.iterations, time_ms=self.options.time_ms, seed=self.options.seed)
         elif self.options.opponent == "random":
             self.player = RandomPlayer(seed=self.options.seed)
@@ -225,7 +253,12 @@ class KinrowSession:
         return O if self.human == X else X
 
     def to_json(self, game_id: str) -> dict[str, Any]:
-        """What a page needs to show the game; ``heatmap`` is the AI's last MCTS search, when there was one."""
+        """What a page needs to show the game.
+
+        ``heatmap`` is the AI's last MCTS search, when there was one; ``line`` the engine's
+        principal variation or threat line after its last move ([row, col] cells from the
+        move it played; empty for the other AIs).
+        """
         state = self.state
         n = state.n
         symbols = {EMPTY: "", X: "X", O: "O", 3: "#"}
@@ -249,7 +282,103 @@ class KinrowSession:
             "winner": winner,
             "ai": self.last_ai,
             "heatmap": self.heatmap,
+            "line": self.line,
         }
+
+
+@dataclass(frozen=True)
+class KinrowReply:
+    """The AI's move in a k-in-a-row game and what its search found, as the page shows them.
+
+    Attributes:
+        move: the cell it plays.
+        info: what the search did (``forced``, and the kind's own figures).
+        heatmap: MCTS's visits per cell (MCTS only).
+        line: the engine's principal variation or threat line, [row, col] cells from ``move``.
+    """
+
+    move: int
+    info: dict[str, Any]
+    heatmap: dict[str, Any] | None = None
+    line: list[list[int]] = field(default_factory=list)
+
+
+class KeptTables:
+    """The engines that keep their tables between moves: the ``capacity`` that moved last.
+
+    A search :meth:`take` s its engine and :meth:`give` s it back after its move; past
+    ``capacity`` engines kept, the least recently used one drops its tables
+    (:meth:`Engine.reset`: the next move allocates new ones). An engine being searched
+    with is never among them, so no search loses its table under it.
+
+    >>> kept = KeptTables(1)
+    >>> first, second = Engine(depth=1), Engine(depth=1)
+    >>> kept.give(first); kept.give(second); kept.engines() == [second]
+    True
+    """
+
+    def __init__(self, capacity: int = KEPT_TABLES) -> None:
+        self.capacity = capacity
+        self._kept: OrderedDict[int, Engine] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, engine: Engine) -> None:
+        """``engine`` is about to search: it is no longer one that may drop its tables."""
+        with self._lock:
+            self._kept.pop(id(engine), None)
+
+    def give(self, engine: Engine, *, keep: bool = True) -> None:
+        """``engine`` has moved: keep its tables (the oldest kept past the capacity drop theirs), or drop them now."""
+        dropped: list[Engine] = []
+        with self._lock:
+            if keep:
+                self._kept[id(engine)] = engine
+                while len(self._kept) > self.capacity:
+                    dropped.append(self._kept.popitem(last=False)[1])
+            else:
+                self._kept.pop(id(engine), None)
+                dropped.append(engine)
+        for old in dropped:
+            old.reset()
+
+    def engines(self) -> list[Engine]:
+        """The engines keeping their tables, least recently used first."""
+        with self._lock:
+            return list(self._kept.values())
+
+
+def engine_info(last: EngineInfo) -> dict[str, Any]:
+    """What the page shows of an engine's move: how it was found, its value, depth, nodes and time.
+
+    ``win_in`` (``loss_in``) is the plies to a forced win (loss) of the engine, when its value says so.
+    """
+    value = last.value
+    return {
+        "forced": last.kind == "forced",
+        "kind": last.kind,
+        "depth": last.depth,
+        "value": value,
+        "win_in": WIN_VALUE - value if value > DECIDED else None,
+        "loss_in": WIN_VALUE + value if value < -DECIDED else None,
+        "nodes": last.nodes,
+        "seconds": last.seconds,
+    }
+
+
+def engine_line(state: State, pv: tuple[int, ...]) -> list[list[int]]:
+    """``pv`` as [row, col] cells, from the move just played (the last of ``state``) while it stays playable.
+
+    The line stops at the first cell that is taken or comes twice (a table entry of another position).
+    """
+    if not pv or not state.history or pv[0] != state.history[-1]:
+        return []
+    cells, seen = [list(state.coords(pv[0]))], {pv[0]}
+    for move in pv[1:]:
+        if not 0 <= move < state.n * state.n or move in seen or state.cells[move]:
+            break
+        seen.add(move)
+        cells.append(list(state.coords(move)))
+    return cells
 
 
 # -- searches ---------------------------------------------------------------------
@@ -272,6 +401,7 @@ class Searches:
         self.limiter = anyio.CapacityLimiter(self.slots)
         self.network = network
         self._engines: dict[str, queue.SimpleQueue[Expectimax]] = {name: queue.SimpleQueue() for name in EVALUATORS}
+        self.kept_tables = KeptTables()
 
     @property
     def evaluators(self) -> tuple[str, ...]:
@@ -338,14 +468,14 @@ class Searches:
         assert network is not None
         return network.explain(board).to_json()["afterstates"] or {}
 
-    async def kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
-        """The AI's move in ``session`` (its game not over), what its search did, and its heat map (MCTS only).
+    async def kinrow(self, session: KinrowSession) -> KinrowReply:
+        """The AI's move in ``session`` (its game not over) and what its search found.
 
         The caller holds the session's lock: the position does not change during the search.
         """
         return await anyio.to_thread.run_sync(self._kinrow, session, limiter=self.limiter)
 
-    def _kinrow(self, session: KinrowSession) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
+    def _kinrow(self, session: KinrowSession) -> KinrowReply:
         state, options = session.state, session.options
         if options.opponent == "alphabeta":
             searcher = AlphaBeta(depth=options.depth, time_ms=options.time_ms, tt_bits=ALPHABETA_TT_BITS)
@@ -353,15 +483,17 @@ class Searches:
             info: dict[str, Any] = {"forced": searcher.last is None}
             if searcher.last is not None:
                 info |= {"depth": searcher.last.depth, "nodes": searcher.last.nodes, "seconds": searcher.last.seconds}
-            return move, info, None
+            return KinrowReply(move, info)
         player = session.player
         assert player is not None
+        if isinstance(player, Engine):
+            return self._engine(state, player)
         move = player.choose(state)
         if not isinstance(player, MCTS):
-            return move, {"forced": False}, None
+            return KinrowReply(move, {"forced": False})
         stats = player.last
         if stats is None:
-            return move, {"forced": True}, None
+            return KinrowReply(move, {"forced": True})
         n = state.n
         grid = [[0] * n for _ in range(n)]
         for cell, visits in stats.visits.items():
@@ -369,7 +501,22 @@ class Searches:
             grid[row][col] = round(visits)
         info = {"forced": False, "iterations": stats.iterations, "seconds": stats.seconds}
         heatmap = {"visits": grid, "total": sum(map(sum, grid)), "iterations": stats.iterations}
-        return move, info, heatmap
+        return KinrowReply(move, info, heatmap)
+
+    def _engine(self, state: State, engine: Engine) -> KinrowReply:
+        """The engine's move, its figures and its line (the move played on a copy of ``state``)."""
+        self.kept_tables.take(engine)
+        over = True
+        try:
+            move = engine.choose(state)
+            last = engine.last
+            assert last is not None and last.move == move
+            after = state.copy()
+            after.play(move)
+            over = after.is_over
+            return KinrowReply(move, engine_info(last), None, engine_line(after, last.pv))
+        finally:
+            self.kept_tables.give(engine, keep=not over)
 
     def close(self) -> None:
         """Stop the pooled engines' threads."""

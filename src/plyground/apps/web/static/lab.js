@@ -442,6 +442,8 @@
       if (!state || this.busy || state.result || state.board[row][col]) return;
       state.board[row][col] = state.human; // shown at once; the answer redraws it
       state.heatmap = null;
+      state.line = [];
+      state.forbidden = [];
       this.render(state);
       this.status("The AI is thinking…");
       return this.request(() => api("POST", `/api/kinrow/games/${state.id}/play`, { row, col }));
@@ -454,6 +456,11 @@
       board.replaceChildren();
       const heat = $("show-heat").checked ? state.heatmap : null;
       const peak = heat ? Math.max(1, ...heat.visits.flat()) : 1;
+      // The engine's line: the cell of each of its moves, numbered from 1 (the AI's move just played).
+      const line = new Map();
+      if ($("show-heat").checked) (state.line || []).forEach(([r, c], i) => line.set(`${r},${c}`, i));
+      const aiSide = state.human === "X" ? "O" : "X";
+      const forbidden = new Set((state.forbidden || []).map(([r, c]) => `${r},${c}`));
       state.board.forEach((row, r) => row.forEach((stone, c) => {
         const cell = element("button", "cell");
         cell.type = "button";
@@ -474,6 +481,18 @@
           }
         }
         if (stone) cell.append(element("span", "stone", stone));
+        const step = line.get(`${r},${c}`);
+        if (step !== undefined) {
+          const side = step % 2 === 0 ? aiSide : state.human;
+          const mark = element("span", `pv ${side.toLowerCase()}${stone ? " on-stone" : ""}`, String(step + 1));
+          cell.dataset.pv = String(step + 1);
+          cell.append(mark);
+          if (!stone) cell.title = `move ${step + 1} of the line the engine expects (${side})`;
+        }
+        if (!stone && forbidden.has(`${r},${c}`)) {
+          cell.classList.add("forbidden");
+          cell.title = "forbidden to X under renju";
+        }
         cell.disabled = Boolean(stone) || Boolean(state.result) || this.busy;
         cell.addEventListener("click", () => this.play(r, c));
         board.append(cell);
@@ -492,6 +511,7 @@
       const ai = state.ai;
       if (!ai) return "";
       const cell = `row ${ai.move[0] + 1}, column ${ai.move[1] + 1}`;
+      if (ai.kind !== undefined) return this.describeEngine(state, cell);
       if (ai.forced) return `The AI played ${cell}: a forced move (a win or a block), no search.`;
       if (ai.iterations !== undefined) {
         return `The AI played ${cell} after ${formatNumber(ai.iterations, 0)} MCTS iterations ` +
@@ -502,6 +522,23 @@
           `in ${formatNumber(ai.seconds * 1000, 0)} ms.`;
       }
       return `The AI played ${cell}.`;
+    },
+
+    describeEngine(state, cell) {
+      const ai = state.ai;
+      const how = {
+        forced: "a forced move (a win or a block)",
+        vcf: "a win by continuous fours (VCF)",
+        vct: "a win by threes and fours (VCT)",
+        search: `search to depth ${ai.depth}`,
+      }[ai.kind] || ai.kind;
+      let value = `score ${formatNumber(ai.value, 0)}`;
+      if (ai.win_in !== null && ai.win_in !== undefined) value = `win in ${ai.win_in} plies`;
+      else if (ai.loss_in !== null && ai.loss_in !== undefined) value = `loss in ${ai.loss_in} plies`;
+      const figures = ai.kind === "forced" ? "" : `, ${value}`;
+      const line = (state.line || []).length > 1 ? `; its line is numbered on the board (${state.line.length} moves)` : "";
+      return `The engine played ${cell}: ${how}${figures}, ${formatNumber(ai.nodes, 0)} positions ` +
+        `in ${formatNumber(ai.seconds * 1000, 0)} ms${line}.`;
     },
   };
 
