@@ -226,6 +226,10 @@ def test_prepare_builds_the_tables_of_the_board_and_rule() -> None:
     tables_for.cache_clear()
     engine = Engine(time_ms=100)
     engine.prepare(State(20, 5, rule="standard"))
-    assert tables_for.cache_info().currsize >= 1 and engine._tables is not None
+    assert tables_for.cache_info().currsize >= 1 and engine._tables is None  # no table held before a move
+    misses = tables_for.cache_info().misses
+    engine.prepare(State(20, 5, rule="standard"))
+    engine.prepare(State(20, 5, rule="renju"))
+    assert tables_for.cache_info().misses == misses + 1
     with pytest.raises(InvalidInputError, match="k = 6"):
         engine.prepare(State(9, 6))

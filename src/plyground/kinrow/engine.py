@@ -164,6 +164,7 @@ class Engine:
         self._tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None = None
         self._threat_tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]] | None = None
         self._generation = 0
+        self._prepared: tuple[int, int, Rule, frozenset[int]] | None = None
         self._stopping = False
         self._running: npt.NDArray[np.uint8] | None = None
 
@@ -222,7 +223,8 @@ class Engine:
         """Get ready to play on ``state``'s board and rule: build the tables and run every kernel once.
 
         The first move would otherwise pay for this (a few tenths of a second); a driver with a
-        clock (the Gomocup brain) calls it when a game starts, outside the time of any move.
+        clock (the Gomocup brain, the web lab) calls it when a game starts, outside the time of
+        any move. Calling it again for the same board and rule does nothing.
 
         Raises:
             InvalidInputError: not a State, or k over 5.
@@ -231,14 +233,16 @@ class Engine:
             raise InvalidInputError(f"expected a k-in-a-row State, got {type(state).__name__}")
         if state.k > MAX_K:
             raise InvalidInputError(f"the engine plays lines of 3 to {MAX_K} stones, got k = {state.k}")
+        board = (state.n, state.k, state.rule, state.blocked)
+        if board == self._prepared:
+            return
         trial = State(state.n, state.k, rule=state.rule, blocked=state.blocked)
         free = trial.legal_moves()
-        if not free:
-            return
-        trial.play(free[len(free) // 2])
+        if free:
+            trial.play(free[len(free) // 2])
         if not trial.is_over:
             Engine(depth=2, memory=MIN_MEMORY).choose(trial)
-        self._allocate()
+        self._prepared = board
 
     # -- choosing ------------------------------------------------------------
 

@@ -508,6 +508,7 @@ class Searches:
         self.kept_tables.take(engine)
         over = True
         try:
+            engine.prepare(state)  # the first move of a board and rule: tables and kernels, outside its time
             move = engine.choose(state)
             last = engine.last
             assert last is not None and last.move == move
