@@ -1,14 +1,17 @@
 """k-in-a-row: MCTS speed against a numpy implementation, symmetry sharing, and matches between the players.
 
-Prints four tables and one JSON line:
+Prints five tables and one JSON line:
 
 1. the MCTS statistics table's size with and without symmetry sharing, at equal iterations (n=4, k=3);
 2. MCTS iterations per second, numba against the straightforward numpy implementation of the
-   same algorithm (``tests/naive/mcts_kinrow.py``), side by side — target: at least 50x;
+   same algorithm (``tests/naive/mcts_kinrow.py``), side by side — target: at least 50x; and the rate of
+   MCTS with line patterns (PUCT priors and weighted playouts, ``patterns=True``) on the same boards;
 3. alpha-beta at depth 2 against MCTS at 0.3 s per move for n = 3..9 (k = min(n, 4)):
    results and time per move;
 4. a match table at equal time per move: MCTS, alpha-beta and random, each pair playing both
-   colours (n=7, k=4 and n=15, k=5).
+   colours (n=7, k=4 and n=15, k=5; MCTS there plays with patterns, its default from 9x9);
+5. MCTS with patterns against plain MCTS (``patterns=False``) and against the engine at equal time
+   per move, n=15, k=5, colours alternating.
 
     python benchmarks/kinrow.py [--games 4] [--time 0.3] [--quick]
 """
@@ -49,15 +52,25 @@ def iteration_rates(n: int, k: int, naive_iterations: int, repeats: int) -> dict
     state = State(n, k)
     board = state.cells.reshape(n, n).copy()
     MCTS(iterations=100, seed=0).search(state)  # compiled, or loaded from the cache
-    fast, slow = [], []
+    MCTS(iterations=100, seed=0, patterns=True).search(state)
+    fast, slow, guided = [], [], []
     for r in range(repeats):  # interleaved
-        stats = MCTS(iterations=max(2000, 100 * naive_iterations), seed=r).search(state)
+        stats = MCTS(iterations=max(2000, 100 * naive_iterations), seed=r, patterns=False).search(state)
         fast.append(stats.iterations / stats.seconds)
+        stats = MCTS(iterations=max(2000, 100 * naive_iterations), seed=r, patterns=True).search(state)
+        guided.append(stats.iterations / stats.seconds)
         start = time.perf_counter()
         NaiveMCTS(seed=r).search(board, k, state.to_move, naive_iterations)
         slow.append(naive_iterations / (time.perf_counter() - start))
     numba_rate, numpy_rate = statistics.median(fast), statistics.median(slow)
-    return {"n": n, "k": k, "numba_per_s": numba_rate, "numpy_per_s": numpy_rate, "ratio": numba_rate / numpy_rate}
+    return {
+        "n": n,
+        "k": k,
+        "numba_per_s": numba_rate,
+        "numpy_per_s": numpy_rate,
+        "ratio": numba_rate / numpy_rate,
+        "patterns_per_s": statistics.median(guided),
+    }
 
 
 def match(
@@ -101,7 +114,7 @@ def main() -> None:
     boards = [(3, 3), (7, 4), (15, 5)]
     out["iterations"] = rates = [iteration_rates(n, k, 20 if args.quick else 200, 3) for n, k in boards]
     table = Table(title="MCTS iterations per second, one core (target: numba >= 50x numpy)")
-    for name in ("board", "numba", "numpy", "numba / numpy"):
+    for name in ("board", "numba", "numpy", "numba / numpy", "numba, patterns"):
         table.add_column(name, justify="right")
     for row in rates:
         table.add_row(
@@ -109,6 +122,7 @@ def main() -> None:
             f"{row['numba_per_s']:,.0f}",
             f"{row['numpy_per_s']:,.0f}",
             f"{row['ratio']:.0f}x",
+            f"{row['patterns_per_s']:,.0f}",
         )
     console.print(table)
 
@@ -144,6 +158,28 @@ def main() -> None:
                 f"{row['a_s_per_move']:.3f}", f"{row['b_s_per_move']:.3f}",
             )  # fmt: skip
         console.print(table)
+
+    from plyground.kinrow.engine import Engine
+
+    def guided(g: int) -> Player:
+        return MCTS(time_budget=args.time, seed=g, patterns=True)
+
+    rivals: dict[str, Callable[[int], Player]] = {
+        "plain mcts": lambda g: MCTS(time_budget=args.time, seed=1000 + g, patterns=False),
+        "engine": lambda g: Engine(time_ms=1000 * args.time),
+    }
+    table = Table(title=f"MCTS with patterns at {args.time:g} s per move, n=15 k=5, {args.games} games per pair")
+    for name in ("B", "patterns wins", "draws", "B wins", "patterns s/move", "B s/move"):
+        table.add_column(name, justify="right")
+    out["patterns"] = []
+    for name, rival in rivals.items():
+        row = match(guided, rival, 15, 5, args.games)
+        out["patterns"].append({"n": 15, "k": 5, "b": name, **row})
+        table.add_row(
+            name, str(row["a_wins"]), str(row["draws"]), str(row["b_wins"]),
+            f"{row['a_s_per_move']:.3f}", f"{row['b_s_per_move']:.3f}",
+        )  # fmt: skip
+    console.print(table)
     print_json("kinrow", out, args)
 
 

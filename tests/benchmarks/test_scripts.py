@@ -114,7 +114,7 @@ def _check_regret(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 
 def _check_kinrow(line: dict[str, Any], stdout: str, folder: Path) -> None:
-    assert len(line["iterations"]) == 3 and len(line["matches"]) == 3
+    assert len(line["iterations"]) == 3 and len(line["matches"]) == 3 and len(line["patterns"]) == 2
     assert line["table_sizes"]["with_symmetry"] < line["table_sizes"]["without_symmetry"]
 
 

@@ -8,13 +8,19 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State, X
 from plyground.kinrow import _mcts_kernels as M
+from plyground.kinrow import _mcts_pattern_kernels as PM
 from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.mcts import MCTS, _Tree
 from plyground.kinrow.memo import memoize, memoize_canonical
+from plyground.kinrow.patterns import PatternBoard
+from plyground.kinrow.rules import Rule
+from tests.naive import mcts_patterns as naive_patterns
 from tests.naive.mcts_kinrow import NaiveMCTS
 
 
@@ -245,3 +251,111 @@ def test_only_the_symmetries_of_the_blocked_cells_share_statistics() -> None:
         assert (stats.visits[a], stats.win_rates[a]) == (stats.visits[b], stats.win_rates[b])
     assert (stats.visits[3], stats.win_rates[3]) != (stats.visits[15], stats.win_rates[15])  # not images here
     assert len({(stats.visits[m], stats.win_rates[m]) for m in stats.visits}) > 3
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_n: int = 9, max_stones: int = 30) -> State:
+    """A game in progress on a small board: free-style or standard, k from 3 to 5, maybe blocked cells."""
+    n = draw(st.integers(5, max_n))
+    k = draw(st.integers(3, 5))
+    rule = draw(st.sampled_from([Rule.FREESTYLE, Rule.STANDARD]))
+    cells = draw(st.permutations(range(n * n)))
+    blocked = cells[: draw(st.integers(0, 3))]
+    state = State(n, k, rule=rule, blocked=blocked)
+    for move in cells[len(blocked) : len(blocked) + draw(st.integers(0, max_stones))]:
+        state.play(move)
+        if state.result is not None:
+            state.undo()
+            break
+    return state
+
+
+def pattern_moves(board: PatternBoard, player: int) -> list[tuple[int, int]]:
+    moves = np.zeros(board.n**2, dtype=np.int64)
+    worth = np.zeros(board.n**2, dtype=np.int64)
+    m = PM._candidates(*board.arrays(), player, moves, worth)
+    return list(zip(moves[:m].tolist(), worth[:m].tolist(), strict=True))
+
+
+@pytest.mark.kernel
+@given(positions(), st.sampled_from([1, 2]))
+@settings(max_examples=80, deadline=None)
+def test_pattern_moves_and_weights_match_the_twin(state: State, player: int) -> None:
+    board = PatternBoard(state)
+    assert pattern_moves(board, player) == naive_patterns.candidates(
+        state.cells.tolist(), state.n, state.k, state.rule, player
+    )
+
+
+@pytest.mark.kernel
+@given(positions(max_n=7), st.integers(0, 2**63))
+@settings(max_examples=25, deadline=None)
+def test_pattern_playouts_match_the_twin(state: State, seed: int) -> None:
+    board = PatternBoard(state)
+    rng = np.array([seed], dtype=np.uint64)
+    moves = np.zeros(state.n**2, dtype=np.int64)
+    worth = np.zeros(state.n**2, dtype=np.int64)
+    result = PM._playout(*board.arrays(), state.to_move, rng, moves, worth)
+    cells = state.cells.tolist()
+    stream = naive_patterns.Stream(seed)
+    assert result == naive_patterns.playout(cells, state.n, state.k, state.rule, state.to_move, stream)
+    assert board.cells.tolist() == cells and int(rng[0]) == stream.state
+
+
+@pytest.mark.kernel
+@given(positions(max_n=6, max_stones=20), st.booleans(), st.integers(0, 2**63), st.integers(1, 40))
+@settings(max_examples=15, deadline=None)
+def test_the_pattern_search_matches_the_twin(state: State, symmetry: bool, seed: int, iterations: int) -> None:
+    tree = _Tree(state, symmetry, patterns=True)
+    tree.make_room()
+    rng = np.array([seed], dtype=np.uint64)
+    assert tree.run(iterations, 1.5, rng, np.zeros(1, dtype=np.uint8)) == iterations
+    stats = tree.stats(iterations, 0.0)
+    twin = naive_patterns.PatternMCTS(state.n, state.k, state.rule, 1.5, symmetry, naive_patterns.Stream(seed))
+    expected = twin.search(state.cells.tolist(), state.to_move, iterations)
+    assert stats.visits == {move: visits for move, (visits, _) in expected.items()}
+    assert stats.win_rates == {move: wins / visits if visits else 0.0 for move, (visits, wins) in expected.items()}
+    assert stats.table_entries == len(twin.stats) and int(rng[0]) == twin.stream.state
+
+
+def test_patterns_are_on_for_gomoku_boards_and_refused_where_the_tables_cannot_see() -> None:
+    player = MCTS(iterations=10)
+    assert player.uses_patterns(State(15, 5)) and player.uses_patterns(State(9, 4))
+    assert not player.uses_patterns(State(7, 4)) and not player.uses_patterns(State(9, 3))
+    assert not player.uses_patterns(State(9, 6))
+    assert MCTS(patterns=True).uses_patterns(State(3, 3)) and not MCTS(patterns=False).uses_patterns(State(15, 5))
+    with pytest.raises(InvalidInputError, match="mcts patterns know lines of 3 to 5 stones, got k = 6"):
+        MCTS(iterations=10, patterns=True).choose(State(9, 6))
+    with pytest.raises(InvalidInputError, match="patterns must be True, False or None"):
+        MCTS(patterns="yes")  # type: ignore[arg-type]
+    assert MCTS(iterations=10).search(State(15, 5)).patterns
+    assert not MCTS(iterations=10).search(State(7, 4)).patterns
+
+
+def test_pattern_search_opens_in_the_centre_and_answers_threes() -> None:
+    stats = MCTS(iterations=200, seed=1).search(State(15, 5))
+    assert set(stats.visits) == {112}  # no stone yet: the centre
+    # O's open three h8 i8 j8 on 15x15 (X to move): only the cells that stop it are children.
+    state = State.from_moves(15, 5, [0, 7 * 15 + 7, 14, 7 * 15 + 8, 224, 7 * 15 + 9])
+    stats = MCTS(iterations=2000, seed=1).search(state)
+    assert set(stats.visits) == {7 * 15 + c for c in (5, 6, 10, 11)}  # the ends, and one further out
+    plain = MCTS(iterations=2000, seed=1, patterns=False).search(state)
+    assert len(plain.visits) == 225 - 6
+
+
+def test_a_closed_three_leaves_the_reply_near_the_stones() -> None:
+    # X's three f8 g8 h8 is closed by O on e8 and i8; O to move on 15x15: MCTS stays near the stones.
+    row = 7 * 15
+    state = State.from_moves(15, 5, [row + 5, row + 4, row + 6, row + 8, row + 7])
+    move = MCTS(iterations=3000, seed=3).choose(state)
+    r, c = divmod(move, 15)
+    assert max(abs(r - 7), abs(c - 6)) <= 3
+
+
+def test_seeded_pattern_searches_are_reproducible() -> None:
+    state = State.from_moves(15, 5, [112, 113, 97])
+    a = MCTS(iterations=3000, seed=11).search(state)
+    b = MCTS(iterations=3000, seed=11).search(state)
+    c = MCTS(iterations=3000, seed=12).search(state)
+    assert a.patterns and a.visits == b.visits and a.win_rates == b.win_rates
+    assert a.win_rates != c.win_rates

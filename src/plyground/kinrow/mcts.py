@@ -9,6 +9,16 @@ images, so a position and its rotations and reflections share what was learnt, w
 they occur in the tree; the tree's structure stays local. ``symmetry=False`` keys the
 table by the plain position key instead. The move played is the most visited child.
 
+**Patterns** (``patterns=True``, the default for k of 4 or 5 on boards from 9×9): the
+tree's children and the playouts read the line patterns of
+:mod:`plyground.kinrow.patterns`. A node's children are the cells near stones (only the
+five, or the block of the opponent's five, or the answers to an open three, when there is
+one), each with a prior from what the cell makes for both players; selection is PUCT,
+``q + c * prior * sqrt(parent visits) / (1 + visits)``; playouts take fives, block fives
+and answer threes, and otherwise pick near cells with probabilities proportional to their
+worth (see :mod:`plyground.kinrow._mcts_pattern_kernels`). ``patterns=False`` is the plain
+UCT above, on every cell.
+
 Blocked cells are never children, and they are part of the keys: a symmetry that does not
 map them onto themselves relates no two positions of the search, so only the symmetries
 of the blocked cells are shared. Playouts and wins follow the state's rule, free-style or
@@ -34,8 +44,10 @@ from plyground.core.seeding import resolve_seed
 from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
+from plyground.kinrow import _mcts_pattern_kernels as PM
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.patterns import MAX_K, PatternBoard
 from plyground.kinrow.rules import Rule
 
 __all__ = ["MCTS", "SearchStats"]
@@ -45,7 +57,7 @@ _BATCH_SECONDS = 0.02  # a timed search checks the clock this often
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What the last search did: iterations, tree nodes, table entries, seconds, the root's children."""
+    """What the last search did: iterations, nodes, table entries, seconds, the root's children, patterns or not."""
 
     iterations: int
     nodes: int
@@ -53,23 +65,29 @@ class SearchStats:
     seconds: float
     visits: dict[int, float]
     win_rates: dict[int, float]
+    patterns: bool = False
 
 
 class MCTS:
-    """UCT search with random playouts.
+    """UCT search with random playouts, or PUCT with pattern priors and pattern-guided playouts.
 
     Args:
         iterations: iterations per move (with ``time_ms``: at most this many).
         time_ms: milliseconds per move (finite, up to an hour); may be changed between
             moves. With neither, 2,000 iterations.
-        c: the exploration constant (√2 by default).
+        c: the exploration constant (√2 by default; with patterns, the weight of the priors).
         symmetry: share statistics between symmetric positions.
+        patterns: guide the tree and the playouts by line patterns (k from 3 to 5); None (the
+            default): on for k of 4 or 5 on boards of 9×9 and more, off otherwise.
         seed: seeds the playouts; the same seed gives the same moves at a fixed iteration count.
         time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
 
     Raises:
         InvalidInputError: a parameter out of range, or both ``time_ms`` and ``time_budget``.
     """
+
+    PATTERN_MIN_N = 9
+    """The smallest board on which ``patterns=None`` turns patterns on (for k of 4 or 5)."""
 
     DEFAULT_ITERATIONS = 2000
 
@@ -80,6 +98,7 @@ class MCTS:
         time_ms: float | None = None,
         c: float = math.sqrt(2),
         symmetry: bool = True,
+        patterns: bool | None = None,
         seed: int | None = None,
         time_budget: float | None = None,
     ) -> None:
@@ -89,11 +108,14 @@ class MCTS:
             raise InvalidInputError(f"iterations must be a positive integer, got {iterations!r}")
         if not (isinstance(c, int | float) and c >= 0):
             raise InvalidInputError(f"c must be a non-negative number, got {c!r}")
+        if patterns is not None and not isinstance(patterns, bool):
+            raise InvalidInputError(f"patterns must be True, False or None, got {patterns!r}")
         self.name = "mcts"
         self.iterations = iterations
         self._time_ms = resolve_time_ms(time_ms, time_budget)
         self.c = float(c)
         self.symmetry = bool(symmetry)
+        self.patterns = patterns
         self.seed = resolve_seed(seed)
         self._rng = np.array([self.seed], dtype=np.uint64)
         self._stop = np.zeros(1, dtype=np.uint8)  # set by stop(), from any thread; cleared when a move is chosen
@@ -116,6 +138,18 @@ class MCTS:
     @time_budget.setter
     def time_budget(self, time_budget: float | None) -> None:
         self._time_ms = resolve_time_ms(None, time_budget)
+
+    def uses_patterns(self, state: State) -> bool:
+        """Whether a search of ``state`` reads line patterns (see ``patterns``).
+
+        Raises:
+            InvalidInputError: ``patterns=True`` and k outside 3 to 5.
+        """
+        if self.patterns is None:
+            return 4 <= state.k <= MAX_K and state.n >= self.PATTERN_MIN_N
+        if self.patterns and not 3 <= state.k <= MAX_K:
+            raise InvalidInputError(f"mcts patterns know lines of 3 to {MAX_K} stones, got k = {state.k}")
+        return self.patterns
 
     def reset(self) -> None:
         """Nothing is kept between moves; the playout stream goes on."""
@@ -164,7 +198,7 @@ class MCTS:
         if limit is None and self._time_ms is None:
             limit = self.DEFAULT_ITERATIONS
         deadline = time.perf_counter() + self._time_ms / 1000 if self._time_ms is not None else None
-        tree = _Tree(state, self.symmetry)
+        tree = _Tree(state, self.symmetry, self.uses_patterns(state))
         start = time.perf_counter()
         done, batch = 0, 64
         while limit is None or done < limit:
@@ -196,9 +230,10 @@ class _Tree:
     visits: npt.NDArray[np.float64]
     wins: npt.NDArray[np.float64]
 
-    def __init__(self, state: State, symmetry: bool) -> None:
+    def __init__(self, state: State, symmetry: bool, patterns: bool = False) -> None:
         n = state.n
-        self.state, self.n, self.symmetry = state, n, symmetry
+        self.state, self.n, self.symmetry, self.patterns = state, n, symmetry, patterns
+        self.board = PatternBoard(state) if patterns else None
         self.perm = permutations(n).copy()  # writable copies: the kernels' signatures take plain arrays
         self.zob = zobrist(n).copy()
         self.cells = state.cells.copy()
@@ -227,6 +262,7 @@ class _Tree:
         self.node_result = grown("node_result", np.int8)
         self.node_slot = grown("node_slot", np.int64)
         self.node_key = grown("node_key", np.uint64)
+        self.node_prior = grown("node_prior", np.float64)
 
     def _allocate_table(self, capacity: int) -> None:
         keys = np.zeros(capacity, dtype=np.uint64)
@@ -249,14 +285,7 @@ class _Tree:
         """Run ``iterations`` iterations, growing the arrays; fewer (at least one) once ``stop[0]`` is set."""
         done = 0
         while done < iterations:
-            ran = int(
-                M._iterate(
-                    self.cells, self.hashes, self.n, self.state.k, int(self.state.rule), self.state.to_move,
-                    iterations - done, self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
-                    self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
-                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
-                )
-            )  # fmt: skip
+            ran = self._iterate(iterations - done, c, rng, stop)
             done += ran
             if done and stop[0]:
                 break
@@ -266,6 +295,26 @@ class _Tree:
                 self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
         return done
 
+    def _iterate(self, iterations: int, c: float, rng: npt.NDArray[np.uint64], stop: npt.NDArray[np.uint8]) -> int:
+        """One call of the iteration kernel (plain or with patterns)."""
+        if self.board is not None:
+            return int(
+                PM._iterate(
+                    *self.board.arrays(), self.hashes, self.n, self.state.to_move, iterations, self.perm, self.zob,
+                    c, self.symmetry, self.node_move.shape[0], self.node_move, self.node_first, self.node_count,
+                    self.node_result, self.node_slot, self.node_key, self.node_prior, self.keys, self.visits,
+                    self.wins, self.sizes, rng, stop,
+                )
+            )  # fmt: skip
+        return int(
+                M._iterate(
+                    self.cells, self.hashes, self.n, self.state.k, int(self.state.rule), self.state.to_move,
+                    iterations, self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
+                    self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
+                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
+                )
+            )  # fmt: skip
+
     def stats(self, iterations: int, seconds: float) -> SearchStats:
         first, count = int(self.node_first[0]), int(self.node_count[0])
         visits: dict[int, float] = {}
@@ -274,4 +323,6 @@ class _Tree:
             move, slot = int(self.node_move[i]), int(self.node_slot[i])
             visits[move] = float(self.visits[slot]) if slot >= 0 else 0.0
             win_rates[move] = float(self.wins[slot] / self.visits[slot]) if slot >= 0 and self.visits[slot] else 0.0
-        return SearchStats(iterations, int(self.sizes[0]), int(self.sizes[1]), seconds, visits, win_rates)
+        return SearchStats(
+            iterations, int(self.sizes[0]), int(self.sizes[1]), seconds, visits, win_rates, self.patterns
+        )
