@@ -192,7 +192,7 @@ def _vct(
         return 1
     if depth == 1:  # a four and its five need two moves
         return 0
-    key = hsh[0] ^ np.uint64(0x9E3779B97F4A7C15)  # not the VCF entries
+    key = hsh[0] ^ np.uint64(0xC2B2AE3D27D4EB4F)  # not the VCF entries
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
