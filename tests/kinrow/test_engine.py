@@ -157,3 +157,22 @@ def test_bad_settings_and_states_are_refused() -> None:
     state = State.from_moves(3, 3, [0, 3, 1, 4, 2])
     with pytest.raises(IllegalMoveError, match="over"):
         Engine(depth=2).choose(state)
+
+
+def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
+    """The solvers' tables keep failures per attacker: X finding nothing says nothing of O's open three."""
+    from plyground.kinrow import _threat_kernels as T
+
+    state = gomoku(["", "", "", "", "...OOO", "", "..X.X", "....X"])
+    board = PatternBoard(state)
+    fk, fd = np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8)
+    line, stats, never = np.zeros(64, dtype=np.int32), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    for solver in ("vcf", "vct"):
+        assert state.to_move == 1
+        found = []
+        for player in (1, 2):
+            if solver == "vcf":
+                found.append(T._vcf(*board.arrays(), fk, fd, line, never, stats, player, 8, 0))
+            else:
+                found.append(T._vct(*board.arrays(), fk, fd, line, never, stats, player, 4, 0, 100_000))
+        assert found == [0, 1], solver

@@ -15,10 +15,11 @@ Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
   has no open three itself (no ``F4`` cell), since its open four would come first.
 
 A search is depth-first to a number of attacker moves, with a table of positions that
-were shown not to win to some depth (``fk`` keys, ``fd`` depths; a slot is overwritten by
-any later failure). ``line`` receives the winning line from ``ply`` on (attacker move,
-forced answer, ...; for VCT, the answers of the first defence tried); ``stats`` is
-int64 ``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
+were shown not to win to some depth for the attacker (``fk`` keys: the Zobrist key mixed
+with the attacker and the solver; ``fd`` depths; a slot is overwritten by any later
+failure). ``line`` receives the winning line from ``ply`` on (attacker move, forced
+answer, ...; for VCT, the answers of the first defence tried); ``stats`` is int64
+``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
 
 Forbidden moves (renju) are not known here: the caller gives the rule's tables, and
 for renju the solver is used only for the player without forbidden moves.
@@ -34,6 +35,10 @@ from plyground._jit import kernel
 from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
 
 NODES, LENGTH = 0, 1
+_ATTACKER_O = 0xD6E8FEB86659FD93
+"""Mixed into the table key when O attacks: a position fails for one attacker, not for both."""
+_VCT_SALT = 0x9E3779B97F4A7C15
+"""Mixed into the table key of the VCT: its failures are not the VCF's."""
 _SEARCH = (types.uint64[::1], types.int8[::1], types.int32[::1], types.uint8[::1], types.int64[::1])
 
 
@@ -109,7 +114,7 @@ def _vcf(
         return 1
     if depth <= 0:
         return 0
-    key = hsh[0]
+    key = hsh[0] ^ np.uint64(_ATTACKER_O if player == 2 else 0)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
@@ -187,7 +192,7 @@ def _vct(
         return 1
     if depth <= 0:
         return 0
-    key = hsh[0] ^ np.uint64(0x9E3779B97F4A7C15)  # not the VCF entries
+    key = hsh[0] ^ np.uint64(_VCT_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
