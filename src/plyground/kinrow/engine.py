@@ -80,7 +80,8 @@ class EngineSettings:
             opponent's VCT (0: no such check).
         leaf_vcf: attacker moves of the VCF tried at the search's leaves (0: none).
         threat_plies: how far past its depth the search follows the defences against an open three.
-        next_depth_share: no deeper iteration starts once this share of the time is spent.
+        next_depth_share: no deeper iteration starts once this share of the time is spent (an
+            iteration cut by the clock still gives its best root move searched in full).
         defence_share: the share of the time after which no more moves are checked against
             the opponent's VCT (the unchecked ones are kept, with those whose check ran out of nodes,
             when no move is shown to stop it).
@@ -93,7 +94,7 @@ class EngineSettings:
     defence_nodes: int = DEFENCE_BUDGET
     leaf_vcf: int = LEAF_VCF_DEPTH
     threat_plies: int = THREAT_PLIES
-    next_depth_share: float = 0.4
+    next_depth_share: float = 0.7
     defence_share: float = 0.3
 
 
@@ -407,6 +408,7 @@ class Engine:
         for depth in range(1, max_depth + 1):
             flag = never if depth == 1 else stop
             stats[:] = 0
+            stats[E.BEST] = -1
             result = int(
                 E._negamax(
                     *arrays, *search, flag, stats, params, fk, fd, line, vstats, me, depth, 0, -E.INFINITY, E.INFINITY
@@ -414,6 +416,8 @@ class Engine:
             )
             nodes += int(stats[E.NODES])
             if flag[0]:
+                if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
+                    best = int(stats[E.BEST])
                 break
             best, value, finished = int(stats[E.BEST]), result, depth
             if abs(result) >= E.WON:
