@@ -176,3 +176,17 @@ def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
             else:
                 found.append(T._vct(*board.arrays(), fk, fd, line, never, stats, player, 4, 0, 100_000))
         assert found == [0, 1], solver
+
+
+def test_a_vct_may_block_the_defenders_open_three_with_a_three() -> None:
+    """O's open three i8-j7-k6 comes first, but X's h9 blocks it and makes an open three of its own.
+
+    O's four l5/m4 is blocked by force, X's three still stands, and X's square wins.
+    """
+    from plyground.kinrow.threats import find_vct
+
+    rows = ["..........O", ".........O", "........O", "........XX", "........XX", "..........O"]
+    state = gomoku(["", "", "", "", "", *rows])
+    assert state.to_move == 1
+    line = find_vct(state, max_depth=6)
+    assert line is not None and state.name(line[0]) == "h9"

@@ -11,8 +11,10 @@ Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
 * a *three* (VCT only) is a move on a cell with an ``F3`` code: it threatens an open
   four. The defender may answer on any cell where the attacker's codes are ``B4`` or
   above (the cells that stop or shorten the three) or with a four of its own, and the
-  attack must win against every such answer. Threes are tried only while the defender
-  has no open three itself (no ``F4`` cell), since its open four would come first.
+  attack must win against every such answer. While the defender has an open three
+  itself (an ``F4`` cell), a three must also stop it (leave the defender no ``F4`` cell),
+  since its open four would come first. A forced block of the defender's five goes on as
+  a three when the attacker's open three still stands (it still has an ``F4`` cell).
 
 A search is depth-first to a number of attacker moves, with a table of positions that
 were shown not to win to some depth for the attacker (``fk`` keys: the Zobrist key mixed
@@ -202,7 +204,9 @@ def _vct(
         only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
         if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
             return 0
-    threes = cnt[you, F4] == 0 and only < 0
+    threes = only < 0
+    blocking = cnt[you, F4] > 0  # the defender has an open three: a three must also stop it
+    pending = only >= 0 and cnt[me, F4] > 0  # our open three still stands: a forced block keeps the threat
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
         _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
         return 1
@@ -214,11 +218,13 @@ def _vct(
             continue
         code = _best_code(pat, me, cell)
         four = code == B4 or code == F4
-        if not four and not (threes and code == F3):
+        if not four and not (threes and code == F3) and not pending:
+            continue
+        if not four and blocking and _best_code(pat, you, cell) < B4:
             continue
         _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
         won = 0
-        if cnt[you, F5] == 0:
+        if cnt[you, F5] == 0 and (four or cnt[you, F4] == 0):
             if four:
                 answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
                 if answer >= 0:
