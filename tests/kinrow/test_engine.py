@@ -190,3 +190,13 @@ def test_a_vct_may_block_the_defenders_open_three_with_a_three() -> None:
     assert state.to_move == 1
     line = find_vct(state, max_depth=6)
     assert line is not None and state.name(line[0]) == "h9"
+
+
+def test_making_an_engine_builds_the_gomoku_tables_before_the_first_move() -> None:
+    from plyground.kinrow import engine as engine_module
+    from plyground.kinrow import patterns
+
+    patterns.tables_for.cache_clear()
+    engine_module._warm_up.cache_clear()
+    Engine(time_ms=100)
+    assert patterns.tables_for.cache_info().currsize >= 1
