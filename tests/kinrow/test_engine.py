@@ -233,3 +233,46 @@ def test_prepare_builds_the_tables_of_the_board_and_rule() -> None:
     assert tables_for.cache_info().misses == misses + 1
     with pytest.raises(InvalidInputError, match="k = 6"):
         engine.prepare(State(9, 6))
+
+
+def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
+    """The solvers' tables keep failures per attacker: X finding nothing says nothing of O's open three."""
+    from plyground.kinrow import _threat_kernels as T
+
+    state = gomoku(["", "", "", "", "...OOO", "", "..X.X", "....X"])
+    board = PatternBoard(state)
+    fk, fd = np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8)
+    line, stats, never = np.zeros(64, dtype=np.int32), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    for solver in ("vcf", "vct"):
+        assert state.to_move == 1
+        found = []
+        for player in (1, 2):
+            if solver == "vcf":
+                found.append(T._vcf(*board.arrays(), fk, fd, line, never, stats, player, 8, 0))
+            else:
+                found.append(T._vct(*board.arrays(), fk, fd, line, never, stats, player, 4, 0, 100_000))
+        assert found == [0, 1], solver
+
+
+def test_a_vct_may_block_the_defenders_open_three_with_a_three() -> None:
+    """O's open three i8-j7-k6 comes first, but X's h9 blocks it and makes an open three of its own.
+
+    O's four l5/m4 is blocked by force, X's three still stands, and X's square wins.
+    """
+    from plyground.kinrow.threats import find_vct
+
+    rows = ["..........O", ".........O", "........O", "........XX", "........XX", "..........O"]
+    state = gomoku(["", "", "", "", "", *rows])
+    assert state.to_move == 1
+    line = find_vct(state, max_depth=6)
+    assert line is not None and state.name(line[0]) == "h9"
+
+
+def test_making_an_engine_builds_the_gomoku_tables_before_the_first_move() -> None:
+    from plyground.kinrow import engine as engine_module
+    from plyground.kinrow import patterns
+
+    patterns.tables_for.cache_clear()
+    engine_module._warm_up.cache_clear()
+    Engine(time_ms=100)
+    assert patterns.tables_for.cache_info().currsize >= 1

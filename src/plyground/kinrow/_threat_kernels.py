@@ -11,15 +11,18 @@ Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
 * a *three* (VCT only) is a move on a cell with an ``F3`` code: it threatens an open
   four. The defender may answer on any cell where the attacker's codes are ``B4`` or
   above (the cells that stop or shorten the three) or with a four of its own, and the
-  attack must win against every such answer. Threes are tried only while the defender
-  has no open three itself (no ``F4`` cell), since its open four would come first.
+  attack must win against every such answer. While the defender has an open three
+  itself (an ``F4`` cell), a three must also stop it (leave the defender no ``F4`` cell),
+  since its open four would come first. A forced block of the defender's five goes on as
+  a three when the attacker's open three still stands (it still has an ``F4`` cell).
 
 A search is depth-first to a number of attacker moves (the five included: an open four on
 the board is a win in one move, an open three in two), with a table of positions that
-were shown not to win to some depth (``fk`` keys, ``fd`` depths; a slot is overwritten by
-any later failure). ``line`` receives the winning line from ``ply`` on (attacker move,
-forced answer, ...; for VCT, the answers of the first defence tried); ``stats`` is
-int64 ``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
+were shown not to win to some depth for the attacker (``fk`` keys: the Zobrist key mixed
+with the attacker and the solver; ``fd`` depths; a slot is overwritten by any later
+failure). ``line`` receives the winning line from ``ply`` on (attacker move, forced
+answer, ...; for VCT, the answers of the first defence tried); ``stats`` is int64
+``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
 
 Forbidden moves (renju) are not known here: the caller gives the rule's tables, and
 for renju the solver is used only for the player without forbidden moves.
@@ -35,6 +38,10 @@ from plyground._jit import kernel
 from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
 
 NODES, LENGTH = 0, 1
+_ATTACKER_O = 0xD6E8FEB86659FD93
+"""Mixed into the table key when O attacks: a position fails for one attacker, not for both."""
+_VCT_SALT = 0xC2B2AE3D27D4EB4F
+"""Mixed into the table key of the VCT: its failures are not the VCF's."""
 _SEARCH = (types.uint64[::1], types.int8[::1], types.int32[::1], types.uint8[::1], types.int64[::1])
 
 
@@ -112,7 +119,7 @@ def _vcf(
         return 1
     if depth == 1:  # a four and its five need two moves
         return 0
-    key = hsh[0]
+    key = hsh[0] ^ np.uint64(_ATTACKER_O if player == 2 else 0)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
@@ -192,7 +199,7 @@ def _vct(
         return 1
     if depth == 1:  # a four and its five need two moves
         return 0
-    key = hsh[0] ^ np.uint64(0xC2B2AE3D27D4EB4F)  # not the VCF entries
+    key = hsh[0] ^ np.uint64(_VCT_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
@@ -202,7 +209,9 @@ def _vct(
         only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
         if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
             return 0
-    threes = cnt[you, F4] == 0 and only < 0
+    threes = only < 0
+    blocking = cnt[you, F4] > 0  # the defender has an open three: a three must also stop it
+    pending = only >= 0 and cnt[me, F4] > 0  # our open three still stands: a forced block keeps the threat
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
         _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
         return 1
@@ -214,11 +223,13 @@ def _vct(
             continue
         code = _best_code(pat, me, cell)
         four = code == B4 or code == F4
-        if not four and not (threes and code == F3):
+        if not four and not (threes and code == F3) and not pending:
+            continue
+        if not four and blocking and _best_code(pat, you, cell) < B4:
             continue
         _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
         won = 0
-        if cnt[you, F5] == 0:
+        if cnt[you, F5] == 0 and (four or cnt[you, F4] == 0):
             if four:
                 answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
                 if answer >= 0:

@@ -6,7 +6,9 @@ For each move, in this order (:attr:`Engine.last` says which step chose it):
 2. ``vcf`` - a win by continuous fours, if the threat solver finds one;
 3. ``defence`` - when the *opponent* would have a VCF if it were to move, the moves that
    leave it one are set aside (unless every move does);
-4. ``vct`` - a win by threes and fours, within a share of the time;
+4. ``vct`` - a win by threes and fours, within a share of the time; if there is none, when
+   the opponent would have a VCT, only the moves that stop it are searched (those the solver
+   could check within a share of the time, or the ones it could not tell);
 5. ``search`` - iterative deepening of a principal-variation alpha-beta search (see
    :mod:`plyground.kinrow._engine_kernels`) until the time is spent or the depth is reached.
 
@@ -24,6 +26,7 @@ the best move of the deepest finished iteration.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -78,7 +81,11 @@ class EngineSettings:
             opponent's VCT (0: no such check).
         leaf_vcf: attacker moves of the VCF tried at the search's leaves, the five included (0: none).
         threat_plies: how far past its depth the search follows the defences against an open three.
-        next_depth_share: no deeper iteration starts once this share of the time is spent.
+        next_depth_share: no deeper iteration starts once this share of the time is spent (an
+            iteration cut by the clock still gives its best root move searched in full).
+        defence_share: the share of the time after which no more moves are checked against
+            the opponent's VCT (the unchecked ones are kept, with those whose check ran out of nodes,
+            when no move is shown to stop it).
     """
 
     width: int = WIDTH
@@ -88,7 +95,8 @@ class EngineSettings:
     defence_nodes: int = DEFENCE_BUDGET
     leaf_vcf: int = LEAF_VCF_DEPTH
     threat_plies: int = THREAT_PLIES
-    next_depth_share: float = 0.4
+    next_depth_share: float = 0.7
+    defence_share: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,16 @@ class EngineInfo:
     nodes: int
     seconds: float
     pv: tuple[int, ...] = field(default=())
+
+
+@functools.cache
+def _warm_up() -> None:
+    """Build the tables of free-style gomoku on 15×15 once per process (about 0.4 s).
+
+    An engine is made before its first move (a brain makes it on ``START``), so that move's
+    clock is not spent building them.
+    """
+    PatternBoard(State(15, 5))
 
 
 def _check_depth(depth: object) -> int | None:
@@ -167,6 +185,7 @@ class Engine:
         self._prepared: tuple[int, int, Rule, frozenset[int]] | None = None
         self._stopping = False
         self._running: npt.NDArray[np.uint8] | None = None
+        _warm_up()
 
     # -- settings ------------------------------------------------------------
 
@@ -369,31 +388,7 @@ class Engine:
                 if ban.sum() == np.count_nonzero((board.cells == 0) & (board.near > 0)):
                     ban[:] = 0  # every move loses to a VCF: let the search pick the longest resistance
             nodes += int(threat_stats[T.NODES])
-        # 3b. the opponent's VCT: keep the moves that stop it, if any does
-        if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
-            threat_stats[:] = 0
-            defence = settings.defence_nodes
-            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
-                threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
-                nodes += int(threat_stats[T.NODES])
-                candidates = self._defences(board, me, you, threat)
-                keep = []
-                for cell in candidates:
-                    board.place(cell, me)
-                    threat_stats[:] = 0
-                    if not T._vct(
-                        *arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, settings.defence_nodes
-                    ):
-                        keep.append(cell)
-                    nodes += int(threat_stats[T.NODES])
-                    board.remove(cell)
-                    if stop[0]:
-                        break
-                if keep and not stop[0]:
-                    ban[(board.cells == 0)] = 1
-                    ban[keep] = 0
-            nodes += int(threat_stats[T.NODES])
-        # 4. our VCT, within a share of the time
+        # 3b. our VCT, within a share of the time (a win comes before any defence)
         if not (renju and me == 1) and not stop[0]:
             threat_stats[:] = 0
             budget = (
@@ -404,6 +399,35 @@ class Engine:
             if found and not stop[0]:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
                 return finish(pv[0], "vct", WIN_VALUE - 2 * len(pv), 0, pv)
+        # 4. the opponent's VCT: keep the moves that stop it, if any does
+        if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
+            threat_stats[:] = 0
+            defence = settings.defence_nodes
+            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
+                threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
+                nodes += int(threat_stats[T.NODES])
+                candidates = self._defences(board, me, you, threat)
+                safe: list[int] = []
+                unknown: list[int] = []  # the opponent's VCT ran out of nodes: not shown to stop it
+                give_up = None if deadline is None else start + settings.defence_share * (deadline - start)
+                for i, cell in enumerate(candidates):
+                    if give_up is not None and time.perf_counter() > give_up:
+                        unknown.extend(candidates[i:])
+                        break
+                    board.place(cell, me)
+                    threat_stats[:] = 0
+                    if not T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
+                        (unknown if threat_stats[T.NODES] > defence else safe).append(cell)
+                    nodes += int(threat_stats[T.NODES])
+                    board.remove(cell)
+                    if stop[0]:
+                        break
+                keep = safe or unknown
+                if keep and not stop[0]:
+                    ban[(board.cells == 0)] = 1
+                    ban[keep] = 0
+                threat_stats[:] = 0
+            nodes += int(threat_stats[T.NODES])
         # 5. the search
         self._generation += 1
         killers = np.full((E.MAX_PLY, 2), -1, dtype=np.int32)
@@ -422,6 +446,7 @@ class Engine:
         for depth in range(1, max_depth + 1):
             flag = never if depth == 1 else stop
             stats[:] = 0
+            stats[E.BEST] = -1
             result = int(
                 E._negamax(
                     *arrays, *search, flag, stats, params, fk, fd, line, vstats, me, depth, 0, -E.INFINITY, E.INFINITY
@@ -429,6 +454,8 @@ class Engine:
             )
             nodes += int(stats[E.NODES])
             if flag[0]:
+                if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
+                    best = int(stats[E.BEST])
                 break
             best, value, finished = int(stats[E.BEST]), result, depth
             if abs(result) >= E.WON:
