@@ -359,3 +359,18 @@ def test_seeded_pattern_searches_are_reproducible() -> None:
     c = MCTS(iterations=3000, seed=12).search(state)
     assert a.patterns and a.visits == b.visits and a.win_rates == b.win_rates
     assert a.win_rates != c.win_rates
+
+
+def test_make_player_and_the_command_line_choose_the_patterns() -> None:
+    from typer.testing import CliRunner
+
+    from plyground.apps.cli.main import app
+    from plyground.kinrow.players import make_player
+
+    gomoku = State(15, 5)
+    assert make_player("mcts").uses_patterns(gomoku)  # type: ignore[attr-defined]
+    assert not make_player("mcts", patterns=False).uses_patterns(gomoku)  # type: ignore[attr-defined]
+    args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "mcts", "--o", "random", "--games", "1", "--quiet"]
+    for flag in ("--patterns", "--no-patterns"):
+        result = CliRunner().invoke(app, [*args, flag, "--n-iterations", "50", "--seed", "1"])
+        assert result.exit_code == 0, result.output

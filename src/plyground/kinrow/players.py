@@ -128,6 +128,7 @@ def make_player(
     iterations: int | None = None,
     time_ms: float | None = None,
     symmetry: bool = True,
+    patterns: bool | None = None,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -137,7 +138,8 @@ def make_player(
 
     ``time_ms`` is the searching players' budget per move in milliseconds (``time_budget``:
     the old spelling, in seconds; the engine thinks :data:`ENGINE_TIME_MS` without one);
-    ``depth`` is the alpha-beta player's; the other players move at once, but a bad budget
+    ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
+    :class:`~plyground.kinrow.mcts.MCTS`); the other players move at once, but a bad budget
     is refused for every kind.
 
     Raises:
@@ -152,7 +154,7 @@ def make_player(
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS
 
-        return MCTS(iterations=iterations, time_ms=time_ms, c=c, symmetry=symmetry, seed=seed)
+        return MCTS(iterations=iterations, time_ms=time_ms, c=c, symmetry=symmetry, patterns=patterns, seed=seed)
     if kind == "alphabeta":
         from plyground.kinrow.alphabeta import AlphaBeta
 

@@ -109,6 +109,14 @@ SymmetryOption = Annotated[
     bool,
     typer.Option("--symmetry/--no-symmetry", help="MCTS shares what it learns between the 8 symmetric positions."),
 ]
+PatternsOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--patterns/--no-patterns",
+        help="MCTS reads line patterns for its moves, priors and playouts (default: on for k 4 or 5 from 9x9).",
+        show_default=False,
+    ),
+]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 TimeBudgetOption = Annotated[
     float | None,
@@ -160,14 +168,20 @@ def _announce(*kinds: str) -> None:
 
 
 def _factory(
-    kind: AI, *, depth: int, iterations: int | None, time_ms: float | None, symmetry: bool
+    kind: AI, *, depth: int, iterations: int | None, time_ms: float | None, symmetry: bool, patterns: bool | None
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
 
     def make(seed: int | None) -> Player:
         return make_player(
-            kind.value, depth=depth, iterations=iterations, time_ms=time_ms, symmetry=symmetry, seed=seed
+            kind.value,
+            depth=depth,
+            iterations=iterations,
+            time_ms=time_ms,
+            symmetry=symmetry,
+            patterns=patterns,
+            seed=seed,
         )
 
     return make
@@ -195,6 +209,7 @@ def play(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
+    patterns: PatternsOption = None,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -208,7 +223,9 @@ def play(
     chosen = _check_rule(rule, k, opponent)  # after the compilation: importing the rules loads the board's kernels
     from plyground.kinrow.board import O, State, X
 
-    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry)(seed)
+    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns)(
+        seed
+    )
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
     except KeyboardInterrupt:
@@ -314,6 +331,7 @@ def selfplay(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
+    patterns: PatternsOption = None,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play a match between two players and print the results: wins, draws, losses and time per move.
@@ -333,7 +351,8 @@ def selfplay(
     from plyground.kinrow.selfplay import play_match, summarize
 
     x_factory, o_factory = (
-        _factory(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry) for kind in (x, o)
+        _factory(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns)
+        for kind in (x, o)
     )
     for make in (x_factory, o_factory):
         make(0)  # bad options fail here, before any game
@@ -431,6 +450,7 @@ def pbrain(
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
+    patterns: PatternsOption = None,
     seed: GamesSeedOption = None,
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
@@ -454,7 +474,9 @@ def pbrain(
     _announce(kind)  # the default player's kernels (the others are loaded already)
 
     def make(seed: int | None) -> Player:
-        return make_player(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, seed=seed)
+        return make_player(
+            kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns, seed=seed
+        )
 
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
