@@ -174,6 +174,31 @@ def _check_gomoku_engine(line: dict[str, Any], stdout: str, folder: Path) -> Non
     assert search["positions"] == 1 and search["engine"]["searches"] == 1 and search["engine"]["nodes_per_s"] > 0
 
 
+def random_games(folder: Path, games: int = 12) -> Path:
+    """A JSON-lines file of random 15x15 games near the centre, played to a five (as ``gomoku_eval_fit.py play``
+    writes)."""
+    import random
+
+    from plyground.kinrow import State
+
+    rng = random.Random(7)
+    path = folder / "games.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        for _ in range(games):
+            state = State(15, 5)
+            while not state.is_over:
+                near = [m for m in state.legal_moves() if abs(m // 15 - 7) <= 4 and abs(m % 15 - 7) <= 4]
+                state.play(rng.choice(near or state.legal_moves()))
+            f.write(json.dumps({"stones": 0, "moves": list(state.history), "winner": int(state.result or 0)}) + "\n")
+    return path
+
+
+def _check_eval_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["games"] == 12 and line["positions"] >= 100
+    assert set(line["log_loss"]) == {"tempo only", "hand-made (scaled)", "fitted"}
+    assert len(line["mover"]) == len(line["waiter"]) == 17 and "Weights(" in stdout
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -211,6 +236,7 @@ SCRIPTS = [
            lambda d, f: ["--size", "2x3", "--tuples", "wide", "--seconds", "0.01", "--games", "2",
                          "--search-depth", "1", "--dir", str(d.solutions / "2x3")],
            _check_exact_fit),
+    Script("gomoku_eval_fit.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
     Script("gomoku.py", "gomoku",
            lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
                          "200", "--games-out", str(f / "games.txt")],
@@ -296,3 +322,22 @@ def test_a_native_source_that_does_not_compile_is_skipped_with_a_warning(data: D
     line = json_line(done, "engine", tmp_path)
     _check_engine(line, done.stdout, tmp_path)
     assert f"warning: cannot compile the native baseline {broken}" in done.stderr
+
+
+def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    for games in (1, 2):
+        done = subprocess.run(
+            [sys.executable, str(BENCHMARKS / "gomoku_eval_fit.py"), "play", "plyground:first_legal",
+             "--games", str(games), "--time-ms", "200", "--out", str(out)],
+            cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [record["stones"] for record in records] == [3, 4]  # the second run played only the second game
+    assert all(record["winner"] in (0, 1, 2) and len(record["moves"]) > record["stones"] for record in records)
+    bad = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gomoku_eval_fit.py"), "play", "/nowhere/brain", "--out", str(out)],
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "no executable brain" in bad.stderr

@@ -14,18 +14,21 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow.engine import WIN_VALUE, Engine, EngineSettings
+from plyground.kinrow.evaluation import evaluation_for
 from plyground.kinrow.patterns import PatternBoard
 from tests.naive import engine as naive
 
 
 def search_arrays(board: PatternBoard, *, width: int = 400, leaf_vcf: int = 0, threat_plies: int = 2) -> tuple:
     size = board.n * board.n
+    evaluation = evaluation_for(board.k, board.rule)
+    constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     return (
         np.zeros(1 << 14, dtype=np.uint64), np.zeros(1 << 14, dtype=np.int64),
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
         np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
-        np.array([width, 1, leaf_vcf, threat_plies, 0, 1, 0, board.n], dtype=np.int64),
+        np.array([width, 1, leaf_vcf, threat_plies, 0, 1, 0, board.n, *constants], dtype=np.int64),
         np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
         np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64),
     )  # fmt: skip
@@ -45,16 +48,24 @@ def positions(draw: st.DrawFn, max_stones: int = 14) -> State:
     return state
 
 
+def engine_board(state: State) -> PatternBoard:
+    """The pattern board as the engine builds it, with the evaluation's six rows of weights."""
+    return PatternBoard(state, evaluation_for(state.k, state.rule).weights)
+
+
 def twin(state: State) -> naive.Position:
-    board = PatternBoard(state)
-    return naive.Position(state.cells.tolist(), state.n, state.k, (False, False), board.weights)
+    evaluation = evaluation_for(state.k, state.rule)
+    return naive.Position(
+        state.cells.tolist(), state.n, state.k, (False, False), evaluation.weights,
+        (evaluation.tempo_x, evaluation.tempo_o), evaluation.hot,
+    )  # fmt: skip
 
 
 @pytest.mark.kernel
 @given(positions())
 @settings(max_examples=60, deadline=None)
 def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
-    board = PatternBoard(state)
+    board = engine_board(state)
     arrays = search_arrays(board)
     position = twin(state)
     player = state.to_move
@@ -62,14 +73,14 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
     expected, forced = position.moves(player)
     assert (count < 0) == forced
     assert sorted(arrays[4][1, : abs(count)].tolist()) == expected
-    assert E._evaluate(*board.arrays(), player) == position.evaluate(player)
+    assert E._evaluate(*board.arrays(), arrays[9], player) == position.evaluate(player)
 
 
 @given(positions(max_stones=18), st.integers(1, 2))
 @settings(max_examples=25, deadline=None)
 def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int) -> None:
     """With every move searched, no reduction and table values reused at their own depth only."""
-    board = PatternBoard(state)
+    board = engine_board(state)
     arrays = search_arrays(board)
     value = E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
     assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2)

@@ -75,6 +75,9 @@ def test_tables_refuse_what_they_cannot_see() -> None:
         pattern_table(5, 3, False)
     with pytest.raises(InvalidInputError, match="up to 5"):
         PatternBoard(State(9, 6))
+    for shape in [(3, P.NPAT**4), (2, 100), (P.NPAT**4,)]:
+        with pytest.raises(InvalidInputError, match="even number of rows"):
+            PatternBoard(State(9, 5), np.zeros(shape, dtype=np.int64))
 
 
 @st.composite
@@ -92,7 +95,7 @@ def check(board: PatternBoard, tables: np.ndarray, weights: np.ndarray) -> None:
     cells = board.cells.tolist()
     codes = [[0] * (n * n * 4) for _ in range(2)]
     counts = np.zeros((2, P.NPAT + 1), dtype=np.int64)
-    totals = [0, 0]
+    totals = [0] * weights.shape[0]
     for cell in range(n * n):
         for d in range(4):
             key = encode(naive.line_of(cells, n, cell, d))
@@ -103,11 +106,12 @@ def check(board: PatternBoard, tables: np.ndarray, weights: np.ndarray) -> None:
                     counts[side, tables[side, key]] += 1
                     assert board.pat[side, cell * 4 + d] == tables[side, key]
         if cells[cell] == 0:
-            for side in range(2):
-                c0, c1, c2, c3 = codes[side][cell * 4 : cell * 4 + 4]
-                value = int(weights[side, ((c0 * 11 + c1) * 11 + c2) * 11 + c3])
-                totals[side] += value
-                counts[side, P.HOT] += value >= P.HOT_VALUE
+            for row in range(weights.shape[0]):
+                c0, c1, c2, c3 = codes[row % 2][cell * 4 : cell * 4 + 4]
+                value = int(weights[row, ((c0 * 11 + c1) * 11 + c2) * 11 + c3])
+                totals[row] += value
+                if row < 2:
+                    counts[row, P.HOT] += value >= P.HOT_VALUE
     assert board.cnt.tolist() == counts.tolist()
     assert board.tot.tolist() == totals
     assert board.near.tolist() == naive.near_counts(cells, n)
@@ -116,14 +120,17 @@ def check(board: PatternBoard, tables: np.ndarray, weights: np.ndarray) -> None:
 
 
 @pytest.mark.kernel
-@given(games(), st.integers(0, 2**32))
+@given(games(), st.integers(0, 2**32), st.sampled_from([2, 6]))
 @settings(max_examples=60, deadline=None)
-def test_the_board_keeps_its_codes_through_place_and_remove(game: tuple[State, list[int]], seed: int) -> None:
-    """With arbitrary tables and weights: the kernels keep keys, codes, counts, totals, near counts and key."""
+def test_the_board_keeps_its_codes_through_place_and_remove(
+    game: tuple[State, list[int]], seed: int, rows: int
+) -> None:
+    """With arbitrary tables and weights (of 2 or 6 rows): the kernels keep keys, codes, counts, totals,
+    near counts and key."""
     state, cells = game
     rng = np.random.default_rng(seed)
     tables = rng.integers(0, P.NPAT, size=(2, P.KEYS), dtype=np.uint8)
-    weights = rng.integers(-50, 2 * P.HOT_VALUE, size=(2, P.NPAT**4), dtype=np.int64)
+    weights = rng.integers(-50, 2 * P.HOT_VALUE, size=(rows, P.NPAT**4), dtype=np.int64)
     rnd = random.Random(seed)
     board = PatternBoard(state, weights, tables=tables)
     check(board, tables, weights)

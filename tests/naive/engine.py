@@ -41,8 +41,11 @@ def near(cells: list[int], n: int, cell: int) -> bool:
 class Position:
     """A board with its rule data, for the twins."""
 
-    def __init__(self, cells: list[int], n: int, k: int, exact: tuple[bool, bool], weights) -> None:  # type: ignore[no-untyped-def]
+    def __init__(  # type: ignore[no-untyped-def]
+        self, cells: list[int], n: int, k: int, exact: tuple[bool, bool], weights, tempo=(TEMPO, TEMPO), hot=HOT_BONUS
+    ) -> None:
         self.cells, self.n, self.k, self.exact, self.weights = cells, n, k, exact, weights
+        self.tempo, self.hot = tempo, hot
 
     def codes(self, player: int, cell: int) -> tuple[int, ...]:
         return codes(self.cells, self.n, self.k, self.exact, player, cell)
@@ -51,18 +54,25 @@ class Position:
         return any(code in self.codes(player, cell) for cell in range(self.n * self.n) if self.cells[cell] == 0)
 
     def evaluate(self, player: int) -> int:
-        """Both players' combination worths summed over the empty cells; a bonus for a double threat to make."""
-        totals = [0, 0]
+        """Both players' cells summed over the empty cells, the tempo, a bonus for a double threat to make.
+
+        With two rows of weights: the player's worth minus the opponent's; with six, the
+        player's cells read in the mover's rows (2, 3) and the opponent's in the waiter's (4, 5).
+        """
+        rows = len(self.weights)
+        totals = [0] * rows
         hot = [False, False]
         for cell in range(self.n * self.n):
             if self.cells[cell] == 0:
-                for p in (1, 2):
-                    value = int(self.weights[p - 1, combination(self.codes(p, cell))])
-                    totals[p - 1] += value
-                    hot[p - 1] |= value >= HOT_VALUE
+                for row in range(rows):
+                    value = int(self.weights[row, combination(self.codes(row % 2 + 1, cell))])
+                    totals[row] += value
+                    if row < 2:
+                        hot[row] |= value >= HOT_VALUE
         you = 3 - player
-        bonus = HOT_BONUS if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
-        return totals[player - 1] - totals[you - 1] + TEMPO + bonus
+        bonus = self.hot if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
+        value = totals[1 + player] + totals[3 + you] if rows >= 6 else totals[player - 1] - totals[you - 1]
+        return value + self.tempo[player - 1] + bonus
 
     def moves(self, player: int) -> tuple[list[int], bool]:
         """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five."""

@@ -23,9 +23,10 @@ table first, then the two killer moves of the ply, then by score plus history. M
 after the first few are searched one ply shallower (late-move reduction) and again at
 full depth if they beat alpha.
 
-**Evaluation** at depth 0: the worth of the player's code combinations over the empty
-cells minus the opponent's (``tot``), plus a bonus for the move, and a large one when the
-player can make a double threat that no four of the opponent comes before (:func:`_evaluate`).
+**Evaluation** at depth 0 (:func:`_evaluate`): the sums the pattern board keeps of the
+player's cells and the opponent's (``tot``; see :mod:`plyground.kinrow.evaluation`), the tempo
+of the colour to move, and a bonus when the player can make a double threat that no four
+of the opponent comes before.
 
 **Transposition table**: ``tk`` uint64 keys and ``td`` int64 entries (value: 32 bits,
 move + 1: 16, depth + 32: 8, bound: 2, generation: 6), indexed by the low bits of the key, replaced when the new
@@ -35,7 +36,8 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 ``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
-``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n]``
+``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
+tempo of X, tempo of O, hot bonus]``
 (``reduce`` 0: no late-move reduction; ``same depth`` 1: table values are reused only at
 the depth they were searched to, so that the search equals a plain minimax over the same
 moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
@@ -66,10 +68,8 @@ MAX_PLY = 128
 WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
-WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N = range(8)
+WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
 EXACT, LOWER, UPPER = 0, 1, 2
-TEMPO = 30
-HOT_BONUS = 3_000
 DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (late-move reduction)."""
@@ -106,19 +106,25 @@ def _allowed(pat, cells, params, player, cell):
     return _forbidden(cells, params[BOARD_N], cell) == 0
 
 
-@kernel(types.int64(*BOARD, types.int64))
-def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player):
+@kernel(types.int64(*BOARD, types.int64[::1], types.int64))
+def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player):
     """The static value of the position for ``player`` (to move).
 
-    The worth of the player's code combinations minus the opponent's, plus :data:`TEMPO`,
-    plus :data:`HOT_BONUS` when the player can make a double threat and the opponent has
-    no four to play first.
+    With six rows of weights (:mod:`plyground.kinrow.evaluation`): the player's cells as
+    the mover's (``tot[2 + me]``) plus the opponent's as the waiter's (``tot[4 + you]``);
+    with two, the worth of the player's combinations minus the opponent's. Then the tempo
+    of the colour to move, and ``params[HOT_BONUS]`` when the player can make a double threat
+    and the opponent has no four to play first.
     """
     me = player - 1
     you = 2 - player
-    value = tot[me] - tot[you] + TEMPO
+    if weights.shape[0] >= 6:
+        value = tot[2 + me] + tot[4 + you]
+    else:
+        value = tot[me] - tot[you]
+    value += params[TEMPO_X] if player == 1 else params[TEMPO_O]
     if cnt[me, HOT] > 0 and cnt[you, B4] == 0 and cnt[you, F4] == 0:
-        value += HOT_BONUS
+        value += params[HOT_BONUS]
     return value
 
 
@@ -214,7 +220,7 @@ def _negamax(
                             stats[BEST] = cell
                         return WIN - ply - 3
     if ply >= MAX_PLY - 4:
-        return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)
+        return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
     key = hsh[0]
     mask = np.uint64(tk.shape[0] - 1)
     slot = key & mask
@@ -244,7 +250,7 @@ def _negamax(
                 return WIN - vstats[1]
             stats[NODES] += vstats[0]
         if not threatened or depth <= -params[THREAT_PLIES]:
-            return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player)
+            return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
     count = _generate(
         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
         tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, ply,

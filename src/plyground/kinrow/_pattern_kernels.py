@@ -36,15 +36,17 @@ enough to tell an exact five from an overline.
 * ``cnt`` - int32 ``[2, NPAT + 1]``: for each player, how many (empty cell, direction) pairs
   have each code, and in column ``HOT`` how many empty cells are *hot* (a combination worth
   at least ``HOT_VALUE``: a move there makes a double threat);
-* ``tot`` - int64 ``[2]``: for each player, the sum over the empty cells of
-  ``weights[p, combination]``, the worth of the cell's four codes together (the
-  *combination* of codes ``c0..c3`` is the number ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``);
+* ``tot`` - int64 ``[rows]``: for each row ``r`` of ``weights``, the sum over the empty cells of
+  ``weights[r, combination]``, the worth of the four codes of player ``r % 2 + 1`` on the
+  cell together (the *combination* of codes ``c0..c3`` is the number
+  ``((c0 * 11 + c1) * 11 + c2) * 11 + c3``); rows 0 and 1 are the worth the hot cells
+  and the move order read, further pairs of rows are free (the engine's evaluation);
 * ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones and blocked cells (``zob[cell, value]``).
 
 Static arrays: ``nbr`` - int32 ``[n*n*4*10]``, the cell at each slot of each key (-1 off
 the board); ``tables`` - uint8 ``[2, 2**20]``, the tables of X and O under the rule;
-``weights`` - int64 ``[2, NPAT**4]``. Placing or removing a stone changes forty keys (ten per
-direction), and their codes, counts and totals: a few hundred operations.
+``weights`` - int64 ``[rows, NPAT**4]`` (an even number of rows). Placing or removing a stone
+changes forty keys (ten per direction), and their codes, counts and totals: a few hundred operations.
 
 Kernels do no validation; :mod:`plyground.kinrow.patterns` does. Twins in ``tests/naive/patterns.py``.
 """
@@ -170,10 +172,13 @@ def _count(pat, cnt, tot, weights, cell, sign):
     for side in range(2):
         for d in range(4):
             cnt[side, pat[side, cell * 4 + d]] += sign
-        value = weights[side, _combination(pat, side, cell)]
+        combination = _combination(pat, side, cell)
+        value = weights[side, combination]
         tot[side] += sign * value
         if value >= HOT_VALUE:
             cnt[side, HOT] += sign
+        for row in range(side + 2, weights.shape[0], 2):
+            tot[row] += sign * weights[row, combination]
 
 
 @kernel(
@@ -185,12 +190,16 @@ def _recode(pat, cnt, tot, tables, weights, key, cell, index):
         old = pat[side, index]
         new = tables[side, key]
         if old != new:
-            before = weights[side, _combination(pat, side, cell)]
+            was = _combination(pat, side, cell)
+            before = weights[side, was]
             pat[side, index] = new
             cnt[side, old] -= 1
             cnt[side, new] += 1
-            after = weights[side, _combination(pat, side, cell)]
+            now = _combination(pat, side, cell)
+            after = weights[side, now]
             tot[side] += after - before
+            for row in range(side + 2, weights.shape[0], 2):
+                tot[row] += weights[row, now] - weights[row, was]
             if before >= HOT_VALUE:
                 cnt[side, HOT] -= 1
             if after >= HOT_VALUE:

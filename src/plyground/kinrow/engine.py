@@ -39,6 +39,7 @@ from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.evaluation import Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.rules import Rule
 
@@ -130,6 +131,7 @@ def _warm_up() -> None:
     clock is not spent building them.
     """
     PatternBoard(State(15, 5))
+    evaluation_for(5, Rule.FREESTYLE)
 
 
 def _check_depth(depth: object) -> int | None:
@@ -300,7 +302,8 @@ class Engine:
         if forced is not None:
             self.last = EngineInfo(forced, "forced", 0, 0, 0, time.perf_counter() - start, (forced,))
             return forced
-        board = PatternBoard(state)
+        evaluation = evaluation_for(state.k, state.rule)
+        board = PatternBoard(state, evaluation.weights)
         me = state.to_move
         you = 3 - me
         tk, td, fk, fd = self._allocate()
@@ -314,7 +317,7 @@ class Engine:
             timer.daemon = True
             timer.start()
         try:
-            return self._think(state, board, me, you, tk, td, fk, fd, stop, start, deadline)
+            return self._think(state, board, evaluation, me, you, tk, td, fk, fd, stop, start, deadline)
         finally:
             self._running = None
             if timer is not None:
@@ -340,6 +343,7 @@ class Engine:
         self,
         state: State,
         board: PatternBoard,
+        evaluation: Evaluation,
         me: int,
         you: int,
         tk: npt.NDArray[np.uint64],
@@ -435,10 +439,8 @@ class Engine:
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
-        params = np.array(
-            [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0, int(renju), state.n],
-            dtype=np.int64,
-        )
+        fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0, int(renju), state.n]
+        params = np.array([*fixed, evaluation.tempo_x, evaluation.tempo_o, evaluation.hot], dtype=np.int64)
         vstats = np.zeros(2, dtype=np.int64)
         search = (tk, td, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0

@@ -168,12 +168,14 @@ class PatternBoard:
     Args:
         state: the position (its stones, blocked cells, k and rule); the board is a copy.
         weights: the worth of each combination of four codes for X and O (default:
-            :func:`combination_values` of the rule), summed over the empty cells into :meth:`total`.
+            :func:`combination_values` of the rule), summed over the empty cells into :meth:`total`;
+            further pairs of rows (X, O) are summed too, into ``tot[2:]`` (the engine's evaluation).
         tables: the ``[2, 2**20]`` tables to read codes from (default: :func:`tables_for` the
             state's k and rule; tests give others).
 
     Raises:
-        InvalidInputError: ``state.k`` over 5 (the tables see five cells on each side).
+        InvalidInputError: ``state.k`` over 5 (the tables see five cells on each side), or
+            weights of the wrong shape.
     """
 
     def __init__(
@@ -193,13 +195,18 @@ class PatternBoard:
         self.pat = np.zeros((2, n * n * 4), dtype=np.uint8)
         self.near = np.zeros(n * n, dtype=np.int32)
         self.cnt = np.zeros((2, P.NPAT + 1), dtype=np.int32)
-        self.tot = np.zeros(2, dtype=np.int64)
         self.hsh = np.zeros(1, dtype=np.uint64)
         self.nbr = neighbours(n)
         self.tables = tables_for(self.k, self.rule) if tables is None else np.ascontiguousarray(tables, np.uint8)
         self.weights = (
             combination_values(self.rule) if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
         )
+        rows = self.weights.shape[0] if self.weights.ndim == 2 else 0
+        if self.weights.ndim != 2 or rows < 2 or rows % 2 or self.weights.shape[1] != P.NPAT**4:
+            raise InvalidInputError(
+                f"weights must have an even number of rows of {P.NPAT**4} combinations, got shape {self.weights.shape}"
+            )
+        self.tot = np.zeros(rows, dtype=np.int64)
         self.zob = zobrist(n)
         P._init_board(*self.arrays())
 

@@ -1,0 +1,160 @@
+"""The engine's static evaluation: features of each empty cell's codes, weighted by a fit to game outcomes.
+
+A cell's four codes (one a line, see :mod:`plyground.kinrow.patterns`) give it
+:data:`FEATURES`: how many of its lines hold each code from ``B1`` to ``B4``, and its
+*combination classes*: the strongest double threat it makes (a double four, else a
+four-three, else a double three), or else each lesser pair it holds (a four with a
+three, an open three with an open two, ...). The value of a position for the player to move is
+
+    sum over empty cells of (mover weights . player's features) + (waiter weights . opponent's features)
+    + the tempo of the colour to move + a bonus when the player can make a double threat first
+
+which the pattern board keeps as two extra pairs of sums (``tot[2:]``) as stones come and
+go. For gomoku (k = 5, free-style or exactly five) the weights are
+:data:`FITTED` — a logistic regression of who won on these features, over positions of
+self-play games of a strong engine (the recipe: ``benchmarks/gomoku_eval_fit.py``), in
+thousandths of a logit. Other lines and renju keep the hand-made worth
+(:func:`plyground.kinrow.patterns.combination_value`) on both sides.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.kinrow import _pattern_kernels as P
+from plyground.kinrow.patterns import Pattern, combination_values
+from plyground.kinrow.rules import Rule
+
+__all__ = ["FEATURES", "FITTED", "Evaluation", "cell_features", "evaluation_for", "feature_table"]
+
+_SINGLES = (Pattern.B1, Pattern.F1, Pattern.B2, Pattern.F2, Pattern.B3, Pattern.F3, Pattern.B4)
+FEATURES = (
+    *(code.name for code in _SINGLES),
+    "double four",  # an open four or two fours
+    "four three",  # a four and an open three
+    "double three",
+    "four + three",  # a four and a closed three
+    "open three + three",
+    "four + open two",
+    "open three + open two",
+    "two threes",
+    "two open twos",
+    "three + open two",
+)
+"""What :func:`cell_features` counts: lines holding each single code, then the combination classes."""
+
+
+def cell_features(codes: tuple[int, ...]) -> tuple[int, ...]:
+    """The features of a cell where a player's four codes are ``codes`` (see :data:`FEATURES`).
+
+    A five (``F5``) or an overline counts for nothing: the search never evaluates a
+    position where the player to move has a five to make or must block one.
+    """
+    singles = [sum(code == single for code in codes) for single in _SINGLES]
+    open_fours = codes.count(Pattern.F4)
+    fours = codes.count(Pattern.B4)
+    open_threes = codes.count(Pattern.F3)
+    threes = codes.count(Pattern.B3)
+    open_twos = codes.count(Pattern.F2)
+    if Pattern.F5 in codes:
+        return (0,) * len(FEATURES)
+    double_four = open_fours > 0 or fours >= 2
+    four_three = not double_four and fours == 1 and open_threes >= 1
+    double_three = not double_four and not four_three and open_threes >= 2
+    rest = not (double_four or four_three or double_three)
+    classes = (
+        double_four,
+        four_three,
+        double_three,
+        rest and fours == 1 and threes >= 1,
+        rest and open_threes == 1 and threes >= 1,
+        rest and fours == 1 and open_twos >= 1,
+        rest and open_threes == 1 and open_twos >= 1,
+        rest and fours == 0 and open_threes == 0 and threes >= 2,
+        rest and fours == 0 and open_threes == 0 and threes == 0 and open_twos >= 2,
+        rest and fours == 0 and open_threes == 0 and threes >= 1 and open_twos >= 1,
+    )
+    return (*singles, *(int(c) for c in classes))
+
+
+@functools.cache
+def feature_table() -> npt.NDArray[np.int64]:
+    """:func:`cell_features` of every combination of four codes, ``[NPAT**4, len(FEATURES)]`` (read-only)."""
+    out = np.zeros((P.NPAT**4, len(FEATURES)), dtype=np.int64)
+    for index, codes in enumerate(itertools.product(range(P.NPAT), repeat=4)):
+        out[index] = cell_features(codes)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the features for the player to move and for the opponent, in thousandths of a logit."""
+
+    mover: tuple[int, ...]
+    waiter: tuple[int, ...]
+    tempo_x: int
+    tempo_o: int
+    hot: int
+
+
+FITTED = Weights(
+    mover=(23, -3, 6, -18, 56, 127, 202, 2375, 2732, 43, 409, 235, 428, 153, -12, 104, 132),
+    waiter=(-13, 8, 4, 21, -38, -93, -201, -795, -246, 97, -178, -5, -310, -130, 130, -39, -59),
+    tempo_x=-4528,
+    tempo_o=-6045,
+    hot=1005,
+)
+"""The fitted weights for gomoku (see the module; the numbers are the fit's, rounded)."""
+
+HAND_TEMPO = 30
+HAND_HOT = 3_000
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What the engine's evaluation reads: the board weights and the constants.
+
+    Attributes:
+        weights: ``[6, NPAT**4]``: rows 0-1 the worth of the move order and hot cells, rows
+            2-3 the value of X's and O's cells for the player to move, rows 4-5 the value of
+            X's and O's cells for the player who just moved (negative: they count against the
+            player to move).
+        tempo_x, tempo_o: added when X, or O, is to move.
+        hot: added when the player to move can make a double threat and the opponent has no four to make first.
+        fitted: whether the fitted weights are used (else the hand-made worth on both sides).
+    """
+
+    weights: npt.NDArray[np.int64]
+    tempo_x: int
+    tempo_o: int
+    hot: int
+    fitted: bool
+
+
+@functools.cache
+def evaluation_for(k: int, rule: Rule) -> Evaluation:
+    """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process)."""
+    rule = Rule(rule)
+    worth = combination_values(rule)
+    weights = np.zeros((6, P.NPAT**4), dtype=np.int64)
+    weights[:2] = worth
+    fitted = k == 5 and rule is not Rule.RENJU
+    if fitted:
+        table = feature_table()
+        mover = table @ np.array(FITTED.mover, dtype=np.int64)
+        waiter = table @ np.array(FITTED.waiter, dtype=np.int64)
+        weights[2], weights[3], weights[4], weights[5] = mover, mover, waiter, waiter
+        tempo_x, tempo_o, hot = FITTED.tempo_x, FITTED.tempo_o, FITTED.hot
+    else:
+        weights[2:4] = worth
+        weights[4:6] = -worth
+        tempo_x = tempo_o = HAND_TEMPO
+        hot = HAND_HOT
+    weights.setflags(write=False)
+    return Evaluation(weights, tempo_x, tempo_o, hot, fitted)

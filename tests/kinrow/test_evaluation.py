@@ -1,0 +1,97 @@
+"""The engine's evaluation: cell features, the fitted tables, and the hand-made fallback."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plyground.kinrow import _pattern_kernels as P
+from plyground.kinrow.evaluation import (
+    FEATURES,
+    FITTED,
+    HAND_HOT,
+    HAND_TEMPO,
+    cell_features,
+    evaluation_for,
+    feature_table,
+)
+from plyground.kinrow.patterns import Pattern, combination_values
+from plyground.kinrow.rules import Rule
+
+B1, F2, B3, F3, B4, F4, F5 = Pattern.B1, Pattern.F2, Pattern.B3, Pattern.F3, Pattern.B4, Pattern.F4, Pattern.F5
+NONE = Pattern.NONE
+
+
+def classes(codes: tuple[int, ...]) -> list[str]:
+    features = cell_features(codes)
+    return [name for name, value in zip(FEATURES[7:], features[7:], strict=True) if value]
+
+
+def test_cells_fall_in_the_strongest_double_threat_class_or_in_the_lesser_ones_they_hold() -> None:
+    assert classes((F4, NONE, NONE, NONE)) == ["double four"]
+    assert classes((B4, B4, F3, NONE)) == ["double four"]
+    assert classes((B4, F3, F3, NONE)) == ["four three"]
+    assert classes((F3, F3, B3, NONE)) == ["double three"]
+    assert classes((B4, B3, NONE, NONE)) == ["four + three"]
+    assert classes((F3, B3, NONE, NONE)) == ["open three + three"]
+    assert classes((F3, B3, F2, NONE)) == ["open three + three", "open three + open two"]  # the lesser ones add up
+    assert classes((B4, F2, NONE, NONE)) == ["four + open two"]
+    assert classes((F3, F2, NONE, NONE)) == ["open three + open two"]
+    assert classes((B3, B3, NONE, NONE)) == ["two threes"]
+    assert classes((F2, F2, B1, NONE)) == ["two open twos"]
+    assert classes((B3, F2, NONE, NONE)) == ["three + open two"]
+    assert classes((F3, NONE, NONE, B1)) == []
+    assert cell_features((F5, B4, F3, F3)) == (0,) * len(FEATURES)  # a five is the search's business
+
+
+def test_single_codes_are_counted_line_by_line() -> None:
+    features = cell_features((B1, B1, F3, B4))
+    assert features[:7] == (2, 0, 0, 0, 0, 1, 1)
+
+
+@given(st.tuples(*[st.integers(0, P.NPAT - 1)] * 4))
+@settings(max_examples=200, deadline=None)
+def test_the_feature_table_and_the_fitted_rows_follow_the_definition(codes: tuple[int, int, int, int]) -> None:
+    index = ((codes[0] * P.NPAT + codes[1]) * P.NPAT + codes[2]) * P.NPAT + codes[3]
+    features = cell_features(codes)
+    assert tuple(feature_table()[index]) == features
+    weights = evaluation_for(5, Rule.FREESTYLE).weights
+    mover = sum(f * w for f, w in zip(features, FITTED.mover, strict=True))
+    waiter = sum(f * w for f, w in zip(features, FITTED.waiter, strict=True))
+    assert weights[2:, index].tolist() == [mover, mover, waiter, waiter]
+
+
+def test_gomoku_uses_the_fit_and_other_games_the_hand_made_worth() -> None:
+    for rule in (Rule.FREESTYLE, Rule.STANDARD):
+        evaluation = evaluation_for(5, rule)
+        assert evaluation.fitted and (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot) == (
+            FITTED.tempo_x, FITTED.tempo_o, FITTED.hot,
+        )  # fmt: skip
+        assert np.array_equal(evaluation.weights[:2], combination_values(rule))  # the move order is unchanged
+    for k, rule in itertools.chain(((k, Rule.FREESTYLE) for k in (3, 4)), [(5, Rule.RENJU)]):
+        evaluation = evaluation_for(k, rule)
+        worth = combination_values(rule)
+        assert not evaluation.fitted and (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot) == (
+            HAND_TEMPO, HAND_TEMPO, HAND_HOT,
+        )  # fmt: skip
+        assert np.array_equal(evaluation.weights[2:4], worth) and np.array_equal(evaluation.weights[4:], -worth)
+
+
+def test_the_tables_are_read_only() -> None:
+    with pytest.raises(ValueError, match="read-only"):
+        evaluation_for(5, Rule.FREESTYLE).weights[2, 0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        feature_table()[0, 0] = 1
+
+
+def test_the_fit_values_threats_of_the_player_to_move_above_the_opponents() -> None:
+    """What the fit learned, as a sanity check of its numbers: a four-three to make is worth more
+    to the player to move than the opponent's is against it, and fours and threes count."""
+    mover, waiter = dict(zip(FEATURES, FITTED.mover, strict=True)), dict(zip(FEATURES, FITTED.waiter, strict=True))
+    assert mover["four three"] > -waiter["four three"] > 0
+    assert mover["double four"] > 0 > waiter["double four"]
+    assert mover["B4"] > 0 > waiter["B4"] and mover["F3"] > 0 > waiter["F3"]
