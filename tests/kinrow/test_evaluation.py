@@ -95,3 +95,25 @@ def test_the_fit_values_threats_of_the_player_to_move_above_the_opponents() -> N
     assert mover["four three"] > -waiter["four three"] > 0
     assert mover["double four"] > 0 > waiter["double four"]
     assert mover["B4"] > 0 > waiter["B4"] and mover["F3"] > 0 > waiter["F3"]
+
+
+def test_the_hand_made_evaluation_can_be_chosen_everywhere() -> None:
+    from typer.testing import CliRunner
+
+    from plyground.apps.cli.main import app
+    from plyground.errors import InvalidInputError
+    from plyground.kinrow.engine import Engine, EngineSettings
+    from plyground.kinrow.players import make_player
+
+    assert not evaluation_for(5, Rule.FREESTYLE, "hand").fitted
+    with pytest.raises(InvalidInputError, match="unknown evaluation 'best'; the evaluations are fitted, hand"):
+        evaluation_for(5, Rule.FREESTYLE, "best")
+    with pytest.raises(InvalidInputError, match="unknown evaluation"):
+        Engine(depth=1, settings=EngineSettings(evaluation="best"))
+    assert make_player("engine").settings.evaluation == "fitted"  # type: ignore[attr-defined]
+    assert make_player("engine", evaluation="hand").settings.evaluation == "hand"  # type: ignore[attr-defined]
+    args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "engine", "--o", "random", "--games", "1", "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--evaluation", "hand", "--time-ms", "20", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(app, [*args, "--evaluation", "best"])
+    assert result.exit_code == 2 and "best" in result.output

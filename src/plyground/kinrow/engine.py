@@ -39,7 +39,7 @@ from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms, resolve_time_ms
-from plyground.kinrow.evaluation import Evaluation, evaluation_for
+from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.rules import Rule
 
@@ -87,6 +87,8 @@ class EngineSettings:
         defence_share: the share of the time after which no more moves are checked against
             the opponent's VCT (the unchecked ones are kept, with those whose check ran out of nodes,
             when no move is shown to stop it).
+        evaluation: ``fitted`` (gomoku's evaluation fitted to games, the hand-made one elsewhere)
+            or ``hand`` (see :mod:`plyground.kinrow.evaluation`).
     """
 
     width: int = WIDTH
@@ -98,6 +100,7 @@ class EngineSettings:
     threat_plies: int = THREAT_PLIES
     next_depth_share: float = 0.7
     defence_share: float = 0.3
+    evaluation: str = "fitted"
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,10 @@ class Engine:
             settings = dataclasses.replace(settings, width=width)
         if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
             raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
+        if settings.evaluation not in EVALUATIONS:
+            raise InvalidInputError(
+                f"unknown evaluation {settings.evaluation!r}; the evaluations are {', '.join(EVALUATIONS)}"
+            )
         self.settings = settings
         self.last: EngineInfo | None = None
         self._memory = DEFAULT_MEMORY
@@ -302,7 +309,7 @@ class Engine:
         if forced is not None:
             self.last = EngineInfo(forced, "forced", 0, 0, 0, time.perf_counter() - start, (forced,))
             return forced
-        evaluation = evaluation_for(state.k, state.rule)
+        evaluation = evaluation_for(state.k, state.rule, self.settings.evaluation)
         board = PatternBoard(state, evaluation.weights)
         me = state.to_move
         you = 3 - me

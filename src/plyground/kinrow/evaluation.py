@@ -26,11 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from plyground.errors import InvalidInputError
 from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.patterns import Pattern, combination_values
 from plyground.kinrow.rules import Rule
 
-__all__ = ["FEATURES", "FITTED", "Evaluation", "cell_features", "evaluation_for", "feature_table"]
+__all__ = ["EVALUATIONS", "FEATURES", "FITTED", "Evaluation", "cell_features", "evaluation_for", "feature_table"]
 
 _SINGLES = (Pattern.B1, Pattern.F1, Pattern.B2, Pattern.F2, Pattern.B3, Pattern.F3, Pattern.B4)
 FEATURES = (
@@ -137,14 +138,24 @@ class Evaluation:
     fitted: bool
 
 
+EVALUATIONS = ("fitted", "hand")
+"""The engine's evaluations: ``fitted`` (the fit where there is one, else the hand-made worth) and ``hand``."""
+
+
 @functools.cache
-def evaluation_for(k: int, rule: Rule) -> Evaluation:
-    """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process)."""
+def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> Evaluation:
+    """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process).
+
+    ``kind`` ``fitted`` uses :data:`FITTED` for gomoku (k = 5, not renju) and the hand-made
+    worth elsewhere; ``hand`` the hand-made worth everywhere.
+    """
+    if kind not in EVALUATIONS:
+        raise InvalidInputError(f"unknown evaluation {kind!r}; the evaluations are {', '.join(EVALUATIONS)}")
     rule = Rule(rule)
     worth = combination_values(rule)
     weights = np.zeros((6, P.NPAT**4), dtype=np.int64)
     weights[:2] = worth
-    fitted = k == 5 and rule is not Rule.RENJU
+    fitted = kind == "fitted" and k == 5 and rule is not Rule.RENJU
     if fitted:
         table = feature_table()
         mover = table @ np.array(FITTED.mover, dtype=np.int64)

@@ -129,6 +129,7 @@ def make_player(
     time_ms: float | None = None,
     symmetry: bool = True,
     patterns: bool | None = None,
+    evaluation: str | None = None,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -139,7 +140,8 @@ def make_player(
     ``time_ms`` is the searching players' budget per move in milliseconds (``time_budget``:
     the old spelling, in seconds; the engine thinks :data:`ENGINE_TIME_MS` without one);
     ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
-    :class:`~plyground.kinrow.mcts.MCTS`); the other players move at once, but a bad budget
+    :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted`` or ``hand``,
+    see :class:`~plyground.kinrow.engine.EngineSettings`); the other players move at once, but a bad budget
     is refused for every kind.
 
     Raises:
@@ -148,9 +150,10 @@ def make_player(
     time_ms = resolve_time_ms(time_ms, time_budget)
     # The searching players are imported when asked for: importing one compiles its kernels on a first run.
     if kind == "engine":
-        from plyground.kinrow.engine import Engine
+        from plyground.kinrow.engine import Engine, EngineSettings
 
-        return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms)
+        settings = EngineSettings() if evaluation is None else EngineSettings(evaluation=evaluation)
+        return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms, settings=settings)
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS
 

@@ -61,6 +61,13 @@ class AI(StrEnum):
     first_legal = "first_legal"
 
 
+class Evaluation(StrEnum):
+    """The engine's evaluations (see ``plyground.kinrow.evaluation``)."""
+
+    fitted = "fitted"
+    hand = "hand"
+
+
 class First(StrEnum):
     """Who moves first (and plays X) in ``play``."""
 
@@ -117,6 +124,13 @@ PatternsOption = Annotated[
         show_default=False,
     ),
 ]
+EvaluationOption = Annotated[
+    Evaluation,
+    typer.Option(
+        "--evaluation",
+        help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one) or hand-made.",
+    ),
+]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 TimeBudgetOption = Annotated[
     float | None,
@@ -168,7 +182,14 @@ def _announce(*kinds: str) -> None:
 
 
 def _factory(
-    kind: AI, *, depth: int, iterations: int | None, time_ms: float | None, symmetry: bool, patterns: bool | None
+    kind: AI,
+    *,
+    depth: int,
+    iterations: int | None,
+    time_ms: float | None,
+    symmetry: bool,
+    patterns: bool | None,
+    evaluation: Evaluation = Evaluation.fitted,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -181,6 +202,7 @@ def _factory(
             time_ms=time_ms,
             symmetry=symmetry,
             patterns=patterns,
+            evaluation=evaluation.value,
             seed=seed,
         )
 
@@ -210,6 +232,7 @@ def play(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
+    evaluation: EvaluationOption = Evaluation.fitted,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -223,9 +246,15 @@ def play(
     chosen = _check_rule(rule, k, opponent)  # after the compilation: importing the rules loads the board's kernels
     from plyground.kinrow.board import O, State, X
 
-    ai = _factory(opponent, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns)(
-        seed
-    )
+    ai = _factory(
+        opponent,
+        depth=depth,
+        iterations=n_iterations,
+        time_ms=budget,
+        symmetry=symmetry,
+        patterns=patterns,
+        evaluation=evaluation,
+    )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
     except KeyboardInterrupt:
@@ -332,6 +361,7 @@ def selfplay(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
+    evaluation: EvaluationOption = Evaluation.fitted,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play a match between two players and print the results: wins, draws, losses and time per move.
@@ -351,7 +381,15 @@ def selfplay(
     from plyground.kinrow.selfplay import play_match, summarize
 
     x_factory, o_factory = (
-        _factory(kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns)
+        _factory(
+            kind,
+            depth=depth,
+            iterations=n_iterations,
+            time_ms=budget,
+            symmetry=symmetry,
+            patterns=patterns,
+            evaluation=evaluation,
+        )
         for kind in (x, o)
     )
     for make in (x_factory, o_factory):
@@ -451,6 +489,7 @@ def pbrain(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
+    evaluation: EvaluationOption = Evaluation.fitted,
     seed: GamesSeedOption = None,
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
@@ -475,7 +514,14 @@ def pbrain(
 
     def make(seed: int | None) -> Player:
         return make_player(
-            kind, depth=depth, iterations=n_iterations, time_ms=budget, symmetry=symmetry, patterns=patterns, seed=seed
+            kind,
+            depth=depth,
+            iterations=n_iterations,
+            time_ms=budget,
+            symmetry=symmetry,
+            patterns=patterns,
+            evaluation=evaluation.value,
+            seed=seed,
         )
 
     make(seed)  # bad options fail here, before the manager talks
