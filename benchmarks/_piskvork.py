@@ -170,18 +170,21 @@ class BrainProcess:
         """The next line that is not a message, or None at the end of its output; TimeoutError after ``timeout_s``."""
         deadline = time.perf_counter() + timeout_s
         while True:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError
-            try:
-                line = self._lines.get(timeout=left)
-            except queue.Empty:
-                raise TimeoutError from None
-            if line is None:
-                self._lines.put(None)
-                return None
-            if line and line.split()[0].upper() not in SKIPPED:
+            line = self.next_line(deadline - time.perf_counter())
+            if line is None or (line and line.split()[0].upper() not in SKIPPED):
                 return line
+
+    def next_line(self, timeout_s: float) -> str | None:
+        """The next line, messages included, or None at the end of its output; TimeoutError after ``timeout_s``."""
+        if timeout_s <= 0:
+            raise TimeoutError
+        try:
+            line = self._lines.get(timeout=timeout_s)
+        except queue.Empty:
+            raise TimeoutError from None
+        if line is None:
+            self._lines.put(None)
+        return line
 
     def exit_status(self) -> int | None:
         """The exit status, waiting a moment for a brain whose output has ended."""

@@ -199,6 +199,14 @@ def _check_eval_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert len(line["mover"]) == len(line["waiter"]) == 17 and "Weights(" in stdout
 
 
+def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["positions"] == 2 and [row["player"] for row in line["rows"]] == [
+        "oracle plyground:engine", "engine, fitted", "engine, hand",
+    ]  # fmt: skip
+    assert line["rows"][0]["same_as_oracle"] == 2 and all(0 <= row["blunders"] <= 2 for row in line["rows"])
+    assert (folder / "verdicts.jsonl").read_text(encoding="utf-8").count("\n") >= 2
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -236,6 +244,10 @@ SCRIPTS = [
            lambda d, f: ["--size", "2x3", "--tuples", "wide", "--seconds", "0.01", "--games", "2",
                          "--search-depth", "1", "--dir", str(d.solutions / "2x3")],
            _check_exact_fit),
+    Script("gomoku_blunders.py", "gomoku_blunders",
+           lambda d, f: ["plyground:engine", "--positions", "2", "--oracle-ms", "100", "--time-ms", "30",
+                         "--cache", str(f / "verdicts.jsonl")],
+           _check_blunders),
     Script("gomoku_eval_fit.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
     Script("gomoku.py", "gomoku",
            lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
@@ -341,3 +353,20 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )  # fmt: skip
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
+
+
+def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gomoku_blunders", BENCHMARKS / "gomoku_blunders.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    win = module.WIN
+    assert module.parse_value("MESSAGE dep 16-27 ev -111 nd 1209k tm 952 sp 1270") == -111
+    assert module.parse_value("MESSAGE dep 9-21 ev +v13 nd 2k") == win - 13
+    assert module.parse_value("MESSAGE dep 9-21 ev -v8 nd 2k") == -win + 8
+    assert module.parse_value("MESSAGE depth 9 score 123 nodes 45678 kind search") == 123
+    assert module.parse_value("MESSAGE depth 1 score 99999995 nodes 3 kind vcf") == win - 5
+    assert module.parse_value("MESSAGE depth 1 score -99999990 nodes 3") == -(win - 10)
+    assert module.parse_value("MESSAGE PentaZen 0.4.17 by Sun Yuliang") is None
