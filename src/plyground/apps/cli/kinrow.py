@@ -182,7 +182,7 @@ def _announce(*kinds: str) -> None:
 
 
 def _factory(
-    kind: AI,
+    kind: str,
     *,
     depth: int,
     iterations: int | None,
@@ -196,7 +196,7 @@ def _factory(
 
     def make(seed: int | None) -> Player:
         return make_player(
-            kind.value,
+            str(kind),
             depth=depth,
             iterations=iterations,
             time_ms=time_ms,
@@ -503,7 +503,7 @@ def pbrain(
     _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
     from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
-    from plyground.kinrow.players import PLAYER_KINDS, make_player
+    from plyground.kinrow.players import PLAYER_KINDS
 
     kind = DEFAULT_KIND if named is None else named
     if kind not in PLAYER_KINDS or kind == "human":
@@ -512,18 +512,15 @@ def pbrain(
         raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
     _announce(kind)  # the default player's kernels (the others are loaded already)
 
-    def make(seed: int | None) -> Player:
-        return make_player(
-            kind,
-            depth=depth,
-            iterations=n_iterations,
-            time_ms=budget,
-            symmetry=symmetry,
-            patterns=patterns,
-            evaluation=evaluation.value,
-            seed=seed,
-        )
-
+    make = _factory(
+        kind,
+        depth=depth,
+        iterations=n_iterations,
+        time_ms=budget,
+        symmetry=symmetry,
+        patterns=patterns,
+        evaluation=evaluation,
+    )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
 
