@@ -269,7 +269,7 @@ class Engine:
         if free:
             trial.play(free[len(free) // 2])
         if not trial.is_over:
-            Engine(depth=2, memory=MIN_MEMORY).choose(trial)
+            Engine(depth=2, memory=MIN_MEMORY, settings=self.settings).choose(trial)
         self._prepared = board
 
     # -- choosing ------------------------------------------------------------
