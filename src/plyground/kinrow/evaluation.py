@@ -31,7 +31,16 @@ from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.patterns import Pattern, combination_values
 from plyground.kinrow.rules import Rule
 
-__all__ = ["EVALUATIONS", "FEATURES", "FITTED", "Evaluation", "cell_features", "evaluation_for", "feature_table"]
+__all__ = [
+    "EVALUATIONS",
+    "FEATURES",
+    "FITTED",
+    "Evaluation",
+    "Weights",
+    "cell_features",
+    "evaluation_for",
+    "feature_table",
+]
 
 _SINGLES = (Pattern.B1, Pattern.F1, Pattern.B2, Pattern.F2, Pattern.B3, Pattern.F3, Pattern.B4)
 FEATURES = (
