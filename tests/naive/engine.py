@@ -56,8 +56,8 @@ class Position:
     def evaluate(self, player: int) -> int:
         """Both players' cells summed over the empty cells, the tempo, a bonus for a double threat to make.
 
-        With two rows of weights: the player's worth minus the opponent's; with six, the
-        player's cells read in the mover's rows (2, 3) and the opponent's in the waiter's (4, 5).
+        The six rows of weights: the player's cells are read in the mover's rows (2, 3), the
+        opponent's in the waiter's (4, 5); rows 0 and 1 tell the hot cells.
         """
         rows = len(self.weights)
         totals = [0] * rows
@@ -71,8 +71,7 @@ class Position:
                         hot[row] |= value >= HOT_VALUE
         you = 3 - player
         bonus = self.hot if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
-        value = totals[1 + player] + totals[3 + you] if rows >= 6 else totals[player - 1] - totals[you - 1]
-        return value + self.tempo[player - 1] + bonus
+        return totals[1 + player] + totals[3 + you] + self.tempo[player - 1] + bonus
 
     def moves(self, player: int) -> tuple[list[int], bool]:
         """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five."""

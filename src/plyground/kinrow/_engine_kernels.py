@@ -110,18 +110,14 @@ def _allowed(pat, cells, params, player, cell):
 def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player):
     """The static value of the position for ``player`` (to move).
 
-    With six rows of weights (:mod:`plyground.kinrow.evaluation`): the player's cells as
-    the mover's (``tot[2 + me]``) plus the opponent's as the waiter's (``tot[4 + you]``);
-    with two, the worth of the player's combinations minus the opponent's. Then the tempo
-    of the colour to move, and ``params[HOT_BONUS]`` when the player can make a double threat
-    and the opponent has no four to play first.
+    The player's cells as the mover's (``tot[2 + me]``) plus the opponent's as the waiter's
+    (``tot[4 + you]``; the six rows of weights of :mod:`plyground.kinrow.evaluation`), the
+    tempo of the colour to move, and ``params[HOT_BONUS]`` when the player can make a double
+    threat and the opponent has no four to play first.
     """
     me = player - 1
     you = 2 - player
-    if weights.shape[0] >= 6:
-        value = tot[2 + me] + tot[4 + you]
-    else:
-        value = tot[me] - tot[you]
+    value = tot[2 + me] + tot[4 + you]
     value += params[TEMPO_X] if player == 1 else params[TEMPO_O]
     if cnt[me, HOT] > 0 and cnt[you, B4] == 0 and cnt[you, F4] == 0:
         value += params[HOT_BONUS]
