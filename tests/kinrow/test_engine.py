@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,18 +21,32 @@ from plyground.kinrow.patterns import PatternBoard
 from tests.naive import engine as naive
 
 
-def search_arrays(board: PatternBoard, *, width: int = 400, leaf_vcf: int = 0, threat_plies: int = 2) -> tuple:
+def search_arrays(
+    board: PatternBoard,
+    *,
+    width: int = 400,
+    leaf_vcf: int = 0,
+    threat_plies: int = 2,
+    selective: tuple[int, int, int, int] = (0, 0, 0, 0),
+    path: tuple[int, ...] = (),
+) -> tuple:
+    """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default)."""
     size = board.n * board.n
     evaluation = evaluation_for(board.k, board.rule)
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
+    reduce, prune, margin, distance = selective
+    params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance]
+    assert len(params) == E.PARAMS
+    moves = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
+    moves[: len(path)] = path
     return (
         np.zeros(1 << 14, dtype=np.uint64), np.zeros(1 << 14, dtype=np.int64),
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
         np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
-        np.array([width, 1, leaf_vcf, threat_plies, 0, 1, 0, board.n, *constants], dtype=np.int64),
+        np.array(params, dtype=np.int64),
         np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
-        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64),
+        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), moves,
     )  # fmt: skip
 
 
@@ -76,6 +92,24 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
     assert E._evaluate(*board.arrays(), arrays[9], player) == position.evaluate(player)
 
 
+@pytest.mark.kernel
+@given(positions(), st.data())
+@settings(max_examples=60, deadline=None)
+def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) -> None:
+    """The order score of each move, with the discount of moves away from the last four."""
+    size = state.n * state.n
+    path = tuple(data.draw(st.lists(st.integers(-1, size - 1), min_size=E.PATH + 1, max_size=E.PATH + 1)))
+    board = engine_board(state)
+    arrays = search_arrays(board, selective=(0, 0, 0, 1), path=path)
+    position = twin(state)
+    player = state.to_move
+    count = int(E._generate(*board.arrays(), *arrays, player, 1))
+    got = {int(m): int(v) for m, v in zip(arrays[4][1, : abs(count)], arrays[5][1, : abs(count)], strict=True)}
+    expected, forced = position.moves(player)
+    if not forced and naive.near(position.cells, state.n, expected[0]):  # else the empty board's order
+        assert got == {cell: position.order_score(player, cell, path, 1) for cell in expected}
+
+
 @given(positions(max_stones=18), st.integers(1, 2))
 @settings(max_examples=25, deadline=None)
 def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int) -> None:
@@ -85,6 +119,28 @@ def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, dep
     value = E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
     assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2)
     assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
+
+
+@pytest.mark.parametrize("selective", [(E.ONE_PLY, 0, 0, 0), (E.LOGARITHMIC, 1, 200, 1)], ids=["plain", "selective"])
+def test_the_search_finds_every_labelled_win_in_time(selective: tuple[int, int, int, int]) -> None:
+    """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
+    rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    wins = [row for row in rows if row["kind"] != "none"]
+    assert len(wins) >= 90
+    missed = []
+    for row in wins:
+        state = State.parse(row["board"], 5)
+        board = engine_board(state)
+        for depth in range(1, 2 * row["depth"]):
+            arrays = search_arrays(board, width=20, threat_plies=4, selective=selective)
+            if E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
+                break
+        else:
+            missed.append(row["board"])
+    assert missed == []
 
 
 def gomoku(rows: list[str]) -> State:

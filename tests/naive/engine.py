@@ -92,6 +92,29 @@ class Position:
             out.append(cell)
         return (out or empty), False
 
+    def order_score(self, player: int, cell: int, path: tuple[int, ...], ply: int) -> int:
+        """How early the move on ``cell`` is searched: its worth to both players (rows 0-1), less when far."""
+        you = 3 - player
+        attack = int(self.weights[player - 1, combination(self.codes(player, cell))])
+        defence = int(self.weights[you - 1, combination(self.codes(you, cell))])
+        return distance_discount(self.n, path, ply, cell, min(attack * 5 + defence * 4, 100_000_000))
+
+
+PATH = 4
+FAR = 3
+
+
+def distance_discount(n: int, path: tuple[int, ...], ply: int, cell: int, score: int) -> int:
+    """Halve the score of a move over ``FAR`` rows or columns from both last moves; quarter it if from all four."""
+
+    def far(move: int) -> bool:
+        return move < 0 or max(abs(move // n - cell // n), abs(move % n - cell % n)) > FAR
+
+    recent = [path[PATH + ply - back] for back in range(1, 5)]
+    if not far(recent[0]) or not far(recent[1]):
+        return score
+    return score // 4 if all(far(move) for move in recent) else score // 2
+
 
 def minimax(position: Position, player: int, depth: int, ply: int, threat_plies: int) -> int:
     """The value of the position for ``player`` (to move), as the kernel's search defines it."""

@@ -18,10 +18,22 @@ values for the player to move. A win ``p`` plies from the root is worth ``WIN - 
 
 Otherwise the moves are the empty cells near stones (:data:`near`), at most ``width``
 of them, best first by their *order score*: what the move makes for the player and
-what it takes from the opponent (the ``weights`` of the cell's code combinations), the move of the transposition
-table first, then the two killer moves of the ply, then by score plus history. Moves
-after the first few are searched one ply shallower (late-move reduction) and again at
-full depth if they beat alpha.
+what it takes from the opponent (the ``weights`` of the cell's code combinations), less for
+a move away from the last moves (:func:`_distance_discount`), the move of the transposition
+table first, then the two killer moves of the ply, then by score plus history.
+
+**Selectivity** (each can be turned off through ``params``):
+
+* *move-count pruning* - from the root's grandchildren on, only the first
+  :data:`MOVE_LIMITS` moves at the node's depth are searched (fewer while a player
+  threatens an open four or a five);
+* *late-move reductions* - later moves are searched shallower, ``ln(depth) * ln(i) / 2.2``
+  plies for the i-th (one less on the principal variation), or one ply after the third
+  quiet move, and again at full depth if they beat alpha;
+* *futility pruning and razoring* - below :data:`FUTILITY_DEPTH`, when no player threatens
+  an open four or a five, a position whose static value is ``margin * depth`` above beta
+  is worth its static value, and below :data:`RAZOR_DEPTH` one that far under alpha is
+  worth its leaf search.
 
 **Evaluation** at depth 0 (:func:`_evaluate`): the sums the pattern board keeps of the
 player's cells and the opponent's (``tot``; see :mod:`plyground.kinrow.evaluation`), the tempo
@@ -37,12 +49,15 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
 ``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
-tempo of X, tempo of O, hot bonus]``
-(``reduce`` 0: no late-move reduction; ``same depth`` 1: table values are reused only at
+tempo of X, tempo of O, hot bonus, prune, futility margin, distance]``
+(``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic; ``prune`` 1: move-count
+pruning; ``futility margin`` 0: no futility pruning or razoring; ``distance`` 1: the distance
+discount of the order; ``same depth`` 1: table values are reused only at
 the depth they were searched to, so that the search equals a plain minimax over the same
 moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
-:func:`_allowed`; ``n`` the board side), and the threat solver's arrays
-(:mod:`plyground.kinrow._threat_kernels`).
+:func:`_allowed`; ``n`` the board side), the threat solver's arrays
+(:mod:`plyground.kinrow._threat_kernels`), and ``path`` int32 ``[PATH + MAX_PLY]``: the last
+:data:`PATH` moves of the game (-1 where there are fewer), then the move of each ply.
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
 VCF solver looks for a win by fours (to ``leaf VCF depth`` moves); when the opponent
@@ -69,17 +84,39 @@ WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
 WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
+PRUNE, FUTILITY, DISTANCE = range(11, 14)
+PARAMS = 14
+NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
+"""The late-move reductions (``params[REDUCE]``)."""
 EXACT, LOWER, UPPER = 0, 1, 2
 DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
-"""Moves with a smaller order score may be searched a ply shallower (late-move reduction)."""
+"""Moves with a smaller order score may be searched a ply shallower (the one-ply late-move reduction)."""
+MOVE_LIMITS = np.array(
+    [[0, 3, 5, 6] + [8] * 60, [0, 4, 7, 10, 13, 16, 18, 20] + [22] * 56], dtype=np.int64
+)  # fmt: skip
+"""Move-count pruning: at ``depth`` (1 to 63), the moves searched past the root's children, when a
+player threatens an open four or a five (row 0) or not (row 1)."""
+FUTILITY_DEPTH = 7
+"""Futility pruning (``params[FUTILITY]``: its margin per ply) is tried below this depth..."""
+RAZOR_DEPTH = 5
+"""...and razoring (a drop straight to the leaf search) below this one."""
+REDUCTION_DIVISOR = 2.2
+"""The logarithmic reduction of the i-th move at ``depth``: ``ln(depth) * ln(i) / 2.2`` plies
+(one less on the principal variation)."""
+LOGS = np.log(np.arange(1, 1025, dtype=np.float64))
+"""``LOGS[i] = ln(i + 1)``."""
+FAR = 3
+"""Distance ordering: a move farther than this (in rows or columns) from a recent move is far from it."""
+PATH = 4
+"""The path array holds the last :data:`PATH` moves of the game, then the move of each ply."""
 
 _SEARCH = (
     types.uint64[::1], types.int64[::1], types.int32[:, ::1], types.int32[::1], types.int32[:, ::1],
     types.int32[:, ::1], types.uint8[::1], types.uint8[::1], types.int64[::1], types.int64[::1],
-    types.uint64[::1], types.int8[::1], types.int32[::1], types.int64[::1],
+    types.uint64[::1], types.int8[::1], types.int32[::1], types.int64[::1], types.int32[::1],
 )  # fmt: skip
-"""tk, td, killers, history, moves, scores, ban, stop, stats, params; then the threat solver's fk, fd, line, stats."""
+"""tk, td, killers, history, moves, scores, ban, stop, stats, params; the threat solver's fk, fd, line, stats; path."""
 
 
 @kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64))
@@ -124,10 +161,35 @@ def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, 
     return value
 
 
+@kernel(types.int64(types.int32[::1], types.int64, types.int64, types.int64, types.int64))
+def _distance_discount(path, n, ply, cell, score):
+    """``score`` of the move on ``cell`` at ``ply``, less for a move away from the last moves.
+
+    ``path[PATH + p - 1]`` is the move before ply ``p`` (-1: none). Far (more than :data:`FAR`
+    rows or columns away) from both of the last two moves, the score is halved; far from the
+    last four, quartered.
+    """
+    r = cell // n
+    c = cell % n
+    far = 0
+    for back in range(1, 5):
+        last = path[PATH + ply - back]
+        if last >= 0 and abs(last // n - r) <= FAR and abs(last % n - c) <= FAR:
+            if back <= 2:
+                return score
+        else:
+            far += 1
+    if far == 4:
+        return score // 4
+    if far >= 2:
+        return score // 2
+    return score
+
+
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64))
 def _generate(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, ply,
+    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path, player, ply,
 ):  # fmt: skip
     """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
 
@@ -173,8 +235,11 @@ def _generate(
             continue
         attack = weights[me, _combination(pat, me, cell)]
         defence = weights[you, _combination(pat, you, cell)]
+        score = min(attack * 5 + defence * 4, 100_000_000)
+        if params[DISTANCE] != 0:
+            score = _distance_discount(path, params[BOARD_N], ply, cell, score)
         moves[ply, count] = cell
-        scores[ply, count] = np.int32(min(attack * 5 + defence * 4, 100_000_000))
+        scores[ply, count] = np.int32(score)
         count += 1
     if count == 0:  # no stone near any empty cell (an empty board): every empty cell, the centre first
         n = int(np.sqrt(size) + 0.5)
@@ -191,7 +256,7 @@ def _generate(
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
 def _negamax(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
     player, depth, ply, alpha, beta,
 ):  # fmt: skip
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
@@ -247,9 +312,20 @@ def _negamax(
             stats[NODES] += vstats[0]
         if not threatened or depth <= -params[THREAT_PLIES]:
             return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+    if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and not threatened:
+        static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+        margin = params[FUTILITY] * depth
+        if static - margin >= beta:  # so far ahead that no move is searched
+            return static
+        if depth < RAZOR_DEPTH and static + margin <= alpha:  # so far behind: only the leaf search
+            return _negamax(
+                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+                player, depth - depth, ply, alpha, beta,
+            )  # fmt: skip
     count = _generate(
         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-        tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, player, ply,
+        tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path, player, ply,
     )  # fmt: skip
     if count < 0:
         count = -count
@@ -274,6 +350,11 @@ def _negamax(
             bonus = 1 << 28
         scores[ply, i] = np.int32(min(np.int64(scores[ply, i]) + history[cell] + bonus, 2_100_000_000))
     width = params[WIDTH] if ply > 0 else count
+    if params[PRUNE] != 0 and ply >= 2:
+        quiet_node = cnt[0, F4] == 0 and cnt[1, F4] == 0 and cnt[0, F5] == 0 and cnt[1, F5] == 0
+        limit = MOVE_LIMITS[1 if quiet_node else 0, max(1, min(depth, 63))]
+        if limit < width:
+            width = limit
     if width > count:
         width = count
     best = -INFINITY
@@ -293,26 +374,32 @@ def _negamax(
             scores[ply, pick] = tmp
         cell = moves[ply, i]
         quiet = scores[ply, i] < QUIET
+        path[PATH + ply] = cell
         _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
         if i == 0:
             value = -_negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
                 3 - player, next_depth, ply + 1, -beta, -a,
             )  # fmt: skip
         else:
             reduced = next_depth
-            if i >= 3 and next_depth >= 2 and quiet and not forced and params[REDUCE] != 0:
+            if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
+                r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR)
+                if beta - alpha > 1 and r > 0:
+                    r -= 1
+                reduced = max(1, next_depth - r)
+            elif params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
                 reduced = next_depth - 1
             value = -_negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
                 3 - player, reduced, ply + 1, -a - 1, -a,
             )  # fmt: skip
             if value > a and (reduced < next_depth or value < beta):
                 value = -_negamax(
                     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats,
+                    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
                     3 - player, next_depth, ply + 1, -beta, -a,
                 )  # fmt: skip
         _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)

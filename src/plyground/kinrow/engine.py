@@ -64,6 +64,8 @@ LEAF_VCF_DEPTH = 5
 """Attacker moves of the VCF tried at the search's leaves."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
+REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
+"""The late-move reductions of :attr:`EngineSettings.reduction`."""
 
 
 _Tables = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]
@@ -89,6 +91,12 @@ class EngineSettings:
             when no move is shown to stop it).
         evaluation: ``fitted`` (gomoku's evaluation fitted to games, the hand-made one elsewhere)
             or ``hand`` (see :mod:`plyground.kinrow.evaluation`).
+        prune: move-count pruning: past the root's children, only the first few moves at each
+            depth are searched (see :mod:`plyground.kinrow._engine_kernels`).
+        futility: futility pruning and razoring near the leaves, with the evaluation's margin.
+        reduction: the late-move reduction, ``log`` (``ln(depth) * ln(i) / 2.2`` plies for the
+            i-th move), ``one`` (a ply after the third quiet move) or ``none``.
+        distance: order the moves away from the last four moves later.
     """
 
     width: int = WIDTH
@@ -101,6 +109,10 @@ class EngineSettings:
     next_depth_share: float = 0.7
     defence_share: float = 0.3
     evaluation: str = "fitted"
+    prune: bool = True
+    futility: bool = True
+    reduction: str = "log"
+    distance: bool = True
 
 
 @dataclass(frozen=True)
@@ -180,6 +192,13 @@ class Engine:
             settings = dataclasses.replace(settings, width=width)
         if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
             raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
+        if settings.reduction not in REDUCTIONS:
+            raise InvalidInputError(
+                f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"
+            )
+        for flag in ("prune", "futility", "distance"):
+            if not isinstance(getattr(settings, flag), bool):
+                raise InvalidInputError(f"{flag} must be true or false, got {getattr(settings, flag)!r}")
         if settings.evaluation not in EVALUATIONS:
             raise InvalidInputError(
                 f"unknown evaluation {settings.evaluation!r}; the evaluations are {', '.join(EVALUATIONS)}"
@@ -443,11 +462,17 @@ class Engine:
         self._generation += 1
         killers = np.full((E.MAX_PLY, 2), -1, dtype=np.int32)
         history = np.zeros(size, dtype=np.int32)
+        path = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
+        recent = state.history[-E.PATH :]
+        path[E.PATH - len(recent) : E.PATH] = recent
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
-        fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, 1, 0, int(renju), state.n]
-        params = np.array([*fixed, evaluation.tempo_x, evaluation.tempo_o, evaluation.hot], dtype=np.int64)
+        reduce = REDUCTIONS[settings.reduction]
+        fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, reduce, 0, int(renju)]
+        constants = [evaluation.tempo_x, evaluation.tempo_o, evaluation.hot]
+        selective = [int(settings.prune), evaluation.margin if settings.futility else 0, int(settings.distance)]
+        params = np.array([*fixed, state.n, *constants, *selective], dtype=np.int64)
         vstats = np.zeros(2, dtype=np.int64)
         search = (tk, td, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0
@@ -458,7 +483,21 @@ class Engine:
             stats[E.BEST] = -1
             result = int(
                 E._negamax(
-                    *arrays, *search, flag, stats, params, fk, fd, line, vstats, me, depth, 0, -E.INFINITY, E.INFINITY
+                    *arrays,
+                    *search,
+                    flag,
+                    stats,
+                    params,
+                    fk,
+                    fd,
+                    line,
+                    vstats,
+                    path,
+                    me,
+                    depth,
+                    0,
+                    -E.INFINITY,
+                    E.INFINITY,
                 )
             )
             nodes += int(stats[E.NODES])

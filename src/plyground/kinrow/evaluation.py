@@ -124,6 +124,10 @@ FITTED = Weights(
 
 HAND_TEMPO = 30
 HAND_HOT = 3_000
+FITTED_MARGIN = 200
+"""The engine's futility margin per ply with the fitted weights: about half an open two."""
+HAND_MARGIN = 25
+"""The same for the hand-made worth (about eight times smaller: an open three's cell is 15 there, 127 fitted)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,7 @@ class Evaluation:
         tempo_x, tempo_o: added when X, or O, is to move.
         hot: added when the player to move can make a double threat and the opponent has no four to make first.
         fitted: whether the fitted weights are used (else the hand-made worth on both sides).
+        margin: the search's futility margin per ply, in the units of the values.
     """
 
     weights: npt.NDArray[np.int64]
@@ -145,6 +150,7 @@ class Evaluation:
     tempo_o: int
     hot: int
     fitted: bool
+    margin: int
 
 
 EVALUATIONS = ("fitted", "hand")
@@ -171,10 +177,12 @@ def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> Evaluation:
         waiter = table @ np.array(FITTED.waiter, dtype=np.int64)
         weights[2], weights[3], weights[4], weights[5] = mover, mover, waiter, waiter
         tempo_x, tempo_o, hot = FITTED.tempo_x, FITTED.tempo_o, FITTED.hot
+        margin = FITTED_MARGIN
     else:
         weights[2:4] = worth
         weights[4:6] = -worth
         tempo_x = tempo_o = HAND_TEMPO
         hot = HAND_HOT
+        margin = HAND_MARGIN
     weights.setflags(write=False)
-    return Evaluation(weights, tempo_x, tempo_o, hot, fitted)
+    return Evaluation(weights, tempo_x, tempo_o, hot, fitted, margin)
