@@ -6,7 +6,8 @@ Prints two tables and one JSON line:
    ``tests/data/gomoku_threats.jsonl``, to the depth limit of its label: per kind of
    position, the mean and worst time per position, nodes per second, and whether every
    answer agreed with the label (a VCF within the label's depth, or none);
-2. the engine's search (``plyground.kinrow.engine.Engine``) and the old alpha-beta
+2. the engine's search (``plyground.kinrow.engine.Engine``), the same without its selectivity
+   (``PLAIN``: no move-count or futility pruning, one-ply reductions) and the old alpha-beta
    (``plyground.kinrow.alphabeta.AlphaBeta``) for ``--time-ms`` on each of the first
    ``--positions`` positions without a forced win and without a five to make or block,
    one core each, side by side: nodes per second and the mean depth reached (the
@@ -35,7 +36,7 @@ from _common import ROOT, add_record_options, print_json
 from plyground.kinrow import State
 from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.alphabeta import AlphaBeta
-from plyground.kinrow.engine import Engine, EngineSettings
+from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 from plyground.kinrow.patterns import PatternBoard
 
 FIXTURE = ROOT / "tests" / "data" / "gomoku_threats.jsonl"
@@ -86,6 +87,10 @@ def vcf_speed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+SEARCHERS = ("engine", "engine_plain", "alphabeta")
+"""The engine, the engine without its selectivity (``PLAIN``), the old alpha-beta."""
+
+
 def node_rates(rows: list[dict[str, Any]], count: int, ms: float) -> dict[str, Any]:
     """The engine's and alpha-beta's nodes per second and depth, interleaved on the same positions."""
     states = [State.parse(row["board"], 5) for row in rows if row["kind"] == "none"]
@@ -94,23 +99,24 @@ def node_rates(rows: list[dict[str, Any]], count: int, ms: float) -> dict[str, A
     warm.choose(positions[0])  # the kernels are loaded before anything is timed
     AlphaBeta(depth=2).choose(positions[0])
     out: dict[str, Any] = {"positions": len(positions), "time_ms": ms}
-    for name in ("engine", "alphabeta"):
+    for name in SEARCHERS:
         out[name] = {"nodes": 0, "seconds": 0.0, "depths": []}
     for state in positions:
-        engine = Engine(time_ms=ms, settings=EngineSettings(defence_nodes=0, vct_share=0.0))
-        engine.choose(state)
-        assert engine.last is not None
-        if engine.last.kind == "search":
-            out["engine"]["nodes"] += engine.last.nodes
-            out["engine"]["seconds"] += engine.last.seconds
-            out["engine"]["depths"].append(engine.last.depth)
+        for name, plain in (("engine", {}), ("engine_plain", PLAIN)):
+            engine = Engine(time_ms=ms, settings=EngineSettings(defence_nodes=0, vct_share=0.0, **plain))
+            engine.choose(state)
+            assert engine.last is not None
+            if engine.last.kind == "search":
+                out[name]["nodes"] += engine.last.nodes
+                out[name]["seconds"] += engine.last.seconds
+                out[name]["depths"].append(engine.last.depth)
         searcher = AlphaBeta(depth=None, time_ms=ms)
         searcher.choose(state)
         if searcher.last is not None:
             out["alphabeta"]["nodes"] += searcher.last.nodes
             out["alphabeta"]["seconds"] += searcher.last.seconds
             out["alphabeta"]["depths"].append(searcher.last.depth)
-    for name in ("engine", "alphabeta"):
+    for name in SEARCHERS:
         entry = out[name]
         depths = entry.pop("depths")
         entry["searches"] = len(depths)
@@ -150,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     table = Table(title=f"search for {args.time_ms:g} ms on {rates['positions']} positions, one core each")
     for name in ("player", "searches", "nodes/s", "mean depth"):
         table.add_column(name, justify="right")
-    for name in ("engine", "alphabeta"):
+    for name in SEARCHERS:
         entry = rates[name]
         table.add_row(name, str(entry["searches"]), f"{entry['nodes_per_s']:,.0f}", f"{entry['mean_depth']:.1f}")
     console.print(table)

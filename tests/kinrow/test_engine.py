@@ -343,3 +343,23 @@ def test_making_an_engine_builds_the_gomoku_tables_before_the_first_move() -> No
     engine_module._warm_up.cache_clear()
     Engine(time_ms=100)
     assert patterns.tables_for.cache_info().currsize >= 1
+
+
+def test_the_selectivity_can_be_turned_off_everywhere() -> None:
+    from typer.testing import CliRunner
+
+    from plyground.apps.cli.main import app
+    from plyground.kinrow.engine import PLAIN
+    from plyground.kinrow.players import make_player
+
+    on = make_player("engine").settings  # type: ignore[attr-defined]
+    assert (on.prune, on.futility, on.reduction, on.distance) == (True, True, "log", True)
+    off = make_player("engine", selective=False, evaluation="hand").settings  # type: ignore[attr-defined]
+    assert {name: getattr(off, name) for name in PLAIN} == PLAIN and off.evaluation == "hand"
+    with pytest.raises(InvalidInputError, match="unknown reduction 'half'; the reductions are none, one, log"):
+        Engine(depth=1, settings=EngineSettings(reduction="half"))
+    with pytest.raises(InvalidInputError, match="prune must be true or false, got 1"):
+        Engine(depth=1, settings=EngineSettings(prune=1))  # type: ignore[arg-type]
+    args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "engine", "--o", "random", "--games", "1", "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--no-selective", "--time-ms", "20", "--seed", "1"])
+    assert result.exit_code == 0, result.output

@@ -26,7 +26,9 @@ table first, then the two killer moves of the ply, then by score plus history.
 
 * *move-count pruning* - from the root's grandchildren on, only the first
   :data:`MOVE_LIMITS` moves at the node's depth are searched (fewer while a player
-  threatens an open four or a five);
+  threatens an open four or a five), unless every one of them loses: a loss is only
+  claimed once all ``width`` moves are searched, so the wins and losses the search
+  returns are as sound as without the pruning;
 * *late-move reductions* - later moves are searched shallower, ``ln(depth) * ln(i) / 2.2``
   plies for the i-th (one less on the principal variation), or one ply after the third
   quiet move, and again at full depth if they beat alpha;
@@ -350,17 +352,18 @@ def _negamax(
             bonus = 1 << 28
         scores[ply, i] = np.int32(min(np.int64(scores[ply, i]) + history[cell] + bonus, 2_100_000_000))
     width = params[WIDTH] if ply > 0 else count
+    if width > count:
+        width = count
+    limit = width
     if params[PRUNE] != 0 and ply >= 2:
         quiet_node = cnt[0, F4] == 0 and cnt[1, F4] == 0 and cnt[0, F5] == 0 and cnt[1, F5] == 0
         limit = MOVE_LIMITS[1 if quiet_node else 0, max(1, min(depth, 63))]
-        if limit < width:
-            width = limit
-    if width > count:
-        width = count
     best = -INFINITY
     best_move = -1
     a = alpha
     for i in range(width):
+        if i >= limit and best > -WON:  # pruned: but while every move so far loses, the others are tried
+            break
         pick = i
         for j in range(i + 1, count):
             if scores[ply, j] > scores[ply, pick]:

@@ -43,7 +43,7 @@ from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.rules import Rule
 
-__all__ = ["DEFAULT_MEMORY", "Engine", "EngineInfo"]
+__all__ = ["DEFAULT_MEMORY", "PLAIN", "Engine", "EngineInfo", "EngineSettings"]
 
 WIN_VALUE = E.WIN
 """A value of ``WIN_VALUE - p`` is a forced win in ``p`` plies (its negation a loss)."""
@@ -66,6 +66,8 @@ THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
 REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
 """The late-move reductions of :attr:`EngineSettings.reduction`."""
+PLAIN = {"prune": False, "futility": False, "reduction": "one", "distance": False}
+"""The settings of a search without its selectivity, as it was before it had any (``--no-selective``)."""
 
 
 _Tables = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]

@@ -12,6 +12,7 @@ immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`). They a
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -130,6 +131,7 @@ def make_player(
     symmetry: bool = True,
     patterns: bool | None = None,
     evaluation: str | None = None,
+    selective: bool = True,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -141,8 +143,9 @@ def make_player(
     the old spelling, in seconds; the engine thinks :data:`ENGINE_TIME_MS` without one);
     ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
     :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted`` or ``hand``,
-    see :class:`~plyground.kinrow.engine.EngineSettings`); the other players move at once, but a bad budget
-    is refused for every kind.
+    see :class:`~plyground.kinrow.engine.EngineSettings`) and ``selective`` whether its search prunes
+    and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`); the other players move at once, but a
+    bad budget is refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
@@ -150,9 +153,11 @@ def make_player(
     time_ms = resolve_time_ms(time_ms, time_budget)
     # The searching players are imported when asked for: importing one compiles its kernels on a first run.
     if kind == "engine":
-        from plyground.kinrow.engine import Engine, EngineSettings
+        from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
         settings = EngineSettings() if evaluation is None else EngineSettings(evaluation=evaluation)
+        if not selective:
+            settings = dataclasses.replace(settings, **PLAIN)
         return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms, settings=settings)
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS

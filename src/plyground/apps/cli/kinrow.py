@@ -131,6 +131,13 @@ EvaluationOption = Annotated[
         help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one) or hand-made.",
     ),
 ]
+SelectiveOption = Annotated[
+    bool,
+    typer.Option(
+        "--selective/--no-selective",
+        help="The engine prunes and reduces its search (off: the plainer search it had before).",
+    ),
+]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 TimeBudgetOption = Annotated[
     float | None,
@@ -190,6 +197,7 @@ def _factory(
     symmetry: bool,
     patterns: bool | None,
     evaluation: Evaluation = Evaluation.fitted,
+    selective: bool = True,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -203,6 +211,7 @@ def _factory(
             symmetry=symmetry,
             patterns=patterns,
             evaluation=evaluation.value,
+            selective=selective,
             seed=seed,
         )
 
@@ -233,6 +242,7 @@ def play(
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = Evaluation.fitted,
+    selective: SelectiveOption = True,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -254,6 +264,7 @@ def play(
         symmetry=symmetry,
         patterns=patterns,
         evaluation=evaluation,
+        selective=selective,
     )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
@@ -362,6 +373,7 @@ def selfplay(
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = Evaluation.fitted,
+    selective: SelectiveOption = True,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play a match between two players and print the results: wins, draws, losses and time per move.
@@ -389,6 +401,7 @@ def selfplay(
             symmetry=symmetry,
             patterns=patterns,
             evaluation=evaluation,
+            selective=selective,
         )
         for kind in (x, o)
     )
@@ -490,6 +503,7 @@ def pbrain(
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = Evaluation.fitted,
+    selective: SelectiveOption = True,
     seed: GamesSeedOption = None,
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
@@ -520,6 +534,7 @@ def pbrain(
         symmetry=symmetry,
         patterns=patterns,
         evaluation=evaluation,
+        selective=selective,
     )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
