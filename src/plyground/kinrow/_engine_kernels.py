@@ -305,6 +305,12 @@ def _negamax(
                 return value
     threatened = cnt[you, F4] > 0  # the opponent threatens an open four
     if depth <= 0 and not forced:
+        settle = not threatened or depth <= -params[THREAT_PLIES]
+        static = 0
+        if settle:
+            static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+            if static >= beta:  # a VCF could only raise it: the cut-off stands without one
+                return static
         if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
             vstats[0] = 0
             if _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
@@ -312,8 +318,8 @@ def _negamax(
                 stats[NODES] += vstats[0]
                 return WIN - vstats[1]
             stats[NODES] += vstats[0]
-        if not threatened or depth <= -params[THREAT_PLIES]:
-            return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+        if settle:
+            return static
     if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and not threatened:
         static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
         margin = params[FUTILITY] * depth
