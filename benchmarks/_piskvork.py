@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from plyground.errors import PlygroundError
 from plyground.kinrow import State
@@ -381,3 +381,17 @@ def record_text(game: Game, number: int, settings: Settings, players: dict[str, 
     ]
     lines = [" ".join(words[i : i + 8]) for i in range(0, len(words), 8)]
     return head + "\n" + "\n".join([*lines, result]) + "\n\n"
+
+
+def read_records(text: str) -> list[dict[str, Any]]:
+    """The games of a :func:`record_text` file: each its tags (``Black``, ``Result``, ...) and ``moves`` as (x, y)."""
+    games = []
+    for block in re.split(r"\n(?=\[Game )", text.strip()):
+        if not block.strip():
+            continue
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', block, flags=re.MULTILINE))
+        if "Game" not in tags:
+            raise ValueError(f"not a game record: {block[:60]!r}")
+        moves = [(int(x), int(y)) for x, y in re.findall(r"\b\d+\. (\d+),(\d+) \{", block)]
+        games.append({**tags, "moves": moves})
+    return games

@@ -172,6 +172,7 @@ def _check_gomoku_engine(line: dict[str, Any], stdout: str, folder: Path) -> Non
     assert all(entry["agree"] == entry["positions"] for entry in vcf.values())
     search = line["search"]
     assert search["positions"] == 1 and search["engine"]["searches"] == 1 and search["engine"]["nodes_per_s"] > 0
+    assert search["engine_plain"]["searches"] == 1 and search["engine_plain"]["nodes_per_s"] > 0
 
 
 def random_games(folder: Path, games: int = 12) -> Path:
@@ -197,6 +198,25 @@ def _check_eval_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["games"] == 12 and line["positions"] >= 100
     assert set(line["log_loss"]) == {"tempo only", "hand-made (scaled)", "fitted"}
     assert len(line["mover"]) == len(line["waiter"]) == 17 and "Weights(" in stdout
+
+
+WIN_MOVES = [112, 0, 113, 1, 114, 2]
+"""X: h8 i8 j8, an open three to play into an open four; O: a1 b1 c1 far away. X to move wins in 5 plies."""
+
+
+def win_positions(folder: Path) -> Path:
+    """Two positions of the kind ``gomoku_wins.py collect`` writes: X to move, and a forced win."""
+    path = folder / "wins.jsonl"
+    shifted = [move + 15 for move in WIN_MOVES]  # one row down
+    path.write_text(
+        "".join(json.dumps({"moves": m, "plies": 5, "move": m[-2] - 1}) + "\n" for m in (WIN_MOVES, shifted))
+    )
+    return path
+
+
+def _check_wins(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["positions"] == 2 and [row["player"] for row in line["rows"]] == ["engine", "engine, plain"]
+    assert all(row["solved"] == 2 and row["mean_s"] >= 0 for row in line["rows"]), line["rows"]
 
 
 def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -248,6 +268,8 @@ SCRIPTS = [
            lambda d, f: ["plyground:engine", "--positions", "2", "--oracle-ms", "100", "--time-ms", "30",
                          "--cache", str(f / "verdicts.jsonl")],
            _check_blunders),
+    Script("gomoku_wins.py", "gomoku_wins", lambda d, f: ["--positions", str(win_positions(f)), "--time-ms", "100"],
+           _check_wins),
     Script("gomoku_eval_fit.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
     Script("gomoku.py", "gomoku",
            lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
@@ -370,3 +392,35 @@ def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
     assert module.parse_value("MESSAGE depth 1 score 99999995 nodes 3 kind vcf") == win - 5
     assert module.parse_value("MESSAGE depth 1 score -99999990 nodes 3") == -(win - 10)
     assert module.parse_value("MESSAGE PentaZen 0.4.17 by Sun Yuliang") is None
+
+
+def test_game_records_are_read_back_and_the_won_games_give_their_critical_position(tmp_path: Path) -> None:
+    """``_piskvork.read_records`` reads what ``record_text`` writes; ``gomoku_wins.py collect`` asks the winner."""
+    sys.path.insert(0, str(BENCHMARKS))
+    from _piskvork import Game, Move, Settings, read_records, record_text
+
+    moves = [*WIN_MOVES, 111, 3, 110]  # X makes the open four g8-j8, O plays on, X's five f8-j8
+    game = Game("a", "b", [], [Move(m % 15, m // 15, 5.0) for m in moves], winner="black", reason="A made five")
+    text = "".join(
+        record_text(game, number, Settings(size=15, rule=0, time_ms=100), {"black": black, "white": white})
+        for number, (black, white) in enumerate([("plyground:engine", "other"), ("other", "plyground:engine")], 1)
+    )
+    records = read_records(text)
+    assert [(r["Game"], r["Black"], r["Result"]) for r in records] == [
+        ("1", "plyground:engine", "1-0"), ("2", "other", "1-0"),
+    ]  # fmt: skip
+    assert records[0]["moves"] == [(m % 15, m // 15) for m in moves]
+    with pytest.raises(ValueError, match="not a game record"):
+        read_records('[Black "x"]\n1. 7,7 {1 ms}')
+    (tmp_path / "games.txt").write_text(text)
+    out = tmp_path / "wins.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gomoku_wins.py"), "collect", "plyground:engine", str(tmp_path / "games.txt"),
+         "--out", str(out), "--oracle-ms", "200"],
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(found) == 1  # only the game the engine won, at the first position it saw a win in
+    cut = len(found[0]["moves"])
+    assert found[0]["moves"] == moves[:cut] and cut in (4, 6) and found[0]["plies"] >= 1
