@@ -29,7 +29,10 @@ import dataclasses
 import functools
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +69,7 @@ THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
 REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
 """The late-move reductions of :attr:`EngineSettings.reduction`."""
-PLAIN = {"prune": False, "futility": False, "reduction": "one", "distance": False}
+PLAIN: Mapping[str, Any] = MappingProxyType({"prune": False, "futility": False, "reduction": "one", "distance": False})
 """The settings of a search without its selectivity, as it was before it had any (``--no-selective``)."""
 
 
@@ -483,25 +486,11 @@ class Engine:
             flag = never if depth == 1 else stop
             stats[:] = 0
             stats[E.BEST] = -1
-            result = int(
-                E._negamax(
-                    *arrays,
-                    *search,
-                    flag,
-                    stats,
-                    params,
-                    fk,
-                    fd,
-                    line,
-                    vstats,
-                    path,
-                    me,
-                    depth,
-                    0,
-                    -E.INFINITY,
-                    E.INFINITY,
-                )
-            )
+            result = E._negamax(
+                *arrays, *search, flag, stats, params, fk, fd, line, vstats, path,
+                me, depth, 0, -E.INFINITY, E.INFINITY,
+            )  # fmt: skip
+            result = int(result)
             nodes += int(stats[E.NODES])
             if flag[0]:
                 if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
