@@ -42,7 +42,7 @@ def collect(oracle: Oracle, name: str, records: list[dict[str, Any]]) -> list[di
     """The first position of each game ``name`` won where it, to move, reports a forced win."""
     out = []
     for record in records:
-        colour = "Black" if name in record["Black"] else "White" if name in record["White"] else None
+        colour = "Black" if record["Black"] == name else "White" if record["White"] == name else None
         won = {"Black": "1-0", "White": "0-1"}.get(colour or "") == record["Result"]
         if not won:
             continue

@@ -16,7 +16,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow.engine import WIN_VALUE, Engine, EngineSettings
-from plyground.kinrow.evaluation import evaluation_for
+from plyground.kinrow.evaluation import FITTED_MARGIN, evaluation_for
 from plyground.kinrow.patterns import PatternBoard
 from tests.naive import engine as naive
 
@@ -37,8 +37,8 @@ def search_arrays(
     reduce, prune, margin, distance = selective
     params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance]
     assert len(params) == E.PARAMS
-    moves = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
-    moves[: len(path)] = path
+    recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
+    recent[: len(path)] = path
     return (
         np.zeros(1 << 14, dtype=np.uint64), np.zeros(1 << 14, dtype=np.int64),
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
@@ -46,7 +46,7 @@ def search_arrays(
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
         np.array(params, dtype=np.int64),
         np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
-        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), moves,
+        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), recent,
     )  # fmt: skip
 
 
@@ -124,7 +124,9 @@ def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, dep
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 
 
-@pytest.mark.parametrize("selective", [(E.ONE_PLY, 0, 0, 0), (E.LOGARITHMIC, 1, 200, 1)], ids=["plain", "selective"])
+@pytest.mark.parametrize(
+    "selective", [(E.ONE_PLY, 0, 0, 0), (E.LOGARITHMIC, 1, FITTED_MARGIN, 1)], ids=["plain", "selective"]
+)
 def test_the_search_finds_every_labelled_win_in_time(selective: tuple[int, int, int, int]) -> None:
     """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
     rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
