@@ -33,8 +33,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def kernel(signature: Any = None) -> Callable[[F], F]:
-    """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given."""
+def kernel(signature: Any = None, *, inline: bool = False) -> Callable[[F], F]:
+    """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given.
+
+    ``inline``: the kernel's body is compiled into every kernel that calls it (numba's
+    ``inline="always"``), for small kernels called in hot loops, where a call's cost (each
+    array argument passed as a structure and counted) is more than the work it does.
+    """
+    options = {**OPTIONS, "inline": "always"} if inline else OPTIONS
 
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba
@@ -44,8 +50,8 @@ def kernel(signature: Any = None) -> Callable[[F], F]:
             drop_stale_cache(module.__file__)  # type: ignore[arg-type]
 
         if signature is None:
-            return cast(F, numba.njit(**OPTIONS)(func))
-        return cast(F, numba.njit(signature, **OPTIONS)(func))
+            return cast(F, numba.njit(**options)(func))
+        return cast(F, numba.njit(signature, **options)(func))
 
     return wrap
 

@@ -36,7 +36,7 @@ def search_arrays(
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     reduce, prune, margin, distance = selective
     params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance]
-    assert len(params) == E.PARAMS
+    params += [0] * (E.PARAMS - len(params))
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
     return (

@@ -76,9 +76,9 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
+from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, SLOTS, _combination, _place, _remove
 from plyground.kinrow._renju_kernels import _forbidden
-from plyground.kinrow._threat_kernels import _vcf
+from plyground.kinrow._threat_kernels import _vcf, _vcf_local
 
 WIN = 100_000_000
 MAX_PLY = 128
@@ -86,8 +86,8 @@ WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
 WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
-PRUNE, FUTILITY, DISTANCE = range(11, 14)
-PARAMS = 14
+PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH, DEFENCE, FUTILE_THREATS, NODE_LIMIT, LIMITS, LMR_DIV = range(11, 20)
+PARAMS = 20
 NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
 """The late-move reductions (``params[REDUCE]``)."""
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -95,7 +95,9 @@ DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (the one-ply late-move reduction)."""
 MOVE_LIMITS = np.array(
-    [[0, 3, 5, 6] + [8] * 60, [0, 4, 7, 10, 13, 16, 18, 20] + [22] * 56], dtype=np.int64
+    [[0, 3, 5, 6] + [8] * 60, [0, 4, 7, 10, 13, 16, 18, 20] + [22] * 56,
+     [min(int(round(5 * np.sqrt(i) - 2)), 8) for i in range(64)],
+     [min(int(round(15 * np.sqrt(i) - 12)), 32) for i in range(64)]], dtype=np.int64
 )  # fmt: skip
 """Move-count pruning: at ``depth`` (1 to 63), the moves searched past the root's children, when a
 player threatens an open four or a five (row 0) or not (row 1)."""
@@ -121,7 +123,7 @@ _SEARCH = (
 """tk, td, killers, history, moves, scores, ban, stop, stats, params; the threat solver's fk, fd, line, stats; path."""
 
 
-@kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64))
+@kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64), inline=True)
 def _allowed(pat, cells, params, player, cell):
     """Whether ``player`` may play the empty ``cell``: always, but for X's forbidden points under renju.
 
@@ -145,7 +147,7 @@ def _allowed(pat, cells, params, player, cell):
     return _forbidden(cells, params[BOARD_N], cell) == 0
 
 
-@kernel(types.int64(*BOARD, types.int64[::1], types.int64))
+@kernel(types.int64(*BOARD, types.int64[::1], types.int64), inline=True)
 def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player):
     """The static value of the position for ``player`` (to move).
 
@@ -163,29 +165,31 @@ def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, 
     return value
 
 
-@kernel(types.int64(types.int32[::1], types.int64, types.int64, types.int64, types.int64))
-def _distance_discount(path, n, ply, cell, score):
-    """``score`` of the move on ``cell`` at ``ply``, less for a move away from the last moves.
+@kernel(types.int64(*([types.int64] * 11)), inline=True)
+def _distance_discount(r, c, r1, c1, r2, c2, r3, c3, r4, c4, score):
+    """``score`` of the move on row ``r``, column ``c``, less for a move away from the last moves.
 
-    ``path[PATH + p - 1]`` is the move before ply ``p`` (-1: none). Far (more than :data:`FAR`
-    rows or columns away) from both of the last two moves, the score is halved; far from the
-    last four, quartered.
+    ``r1, c1`` to ``r4, c4`` are the rows and columns of the last four moves before the ply, the
+    latest first (far off the board where there is none: see :func:`_recent`). Far (more
+    than :data:`FAR` rows or columns away) from both of the last two moves, the score is
+    halved; far from the last four, quartered.
     """
-    r = cell // n
-    c = cell % n
-    far = 0
-    for back in range(1, 5):
-        last = path[PATH + ply - back]
-        if last >= 0 and abs(last // n - r) <= FAR and abs(last % n - c) <= FAR:
-            if back <= 2:
-                return score
-        else:
-            far += 1
-    if far == 4:
-        return score // 4
-    if far >= 2:
+    if abs(r1 - r) <= FAR and abs(c1 - c) <= FAR:
+        return score
+    if abs(r2 - r) <= FAR and abs(c2 - c) <= FAR:
+        return score
+    if (abs(r3 - r) <= FAR and abs(c3 - c) <= FAR) or (abs(r4 - r) <= FAR and abs(c4 - c) <= FAR):
         return score // 2
-    return score
+    return score // 4
+
+
+@kernel(types.UniTuple(types.int64, 2)(types.int32[::1], types.int64, types.int64, types.int64), inline=True)
+def _recent(path, n, ply, back):
+    """The row and column of the move ``back`` plies before ``ply`` (``path[PATH + ply - back]``; far away if none)."""
+    last = path[PATH + ply - back]
+    if last < 0:
+        return -1000, -1000
+    return last // n, last % n
 
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64))
@@ -217,6 +221,12 @@ def _generate(
                     break
         return -count
     defend = cnt[you, F4] > 0
+    check = player == 1 and params[RENJU] != 0  # tested once: a check in the loop slows the loop down
+    n = params[BOARD_N]
+    r1, c1 = _recent(path, n, ply, 1)
+    r2, c2 = _recent(path, n, ply, 2)
+    r3, c3 = _recent(path, n, ply, 3)
+    r4, c4 = _recent(path, n, ply, 4)
     for cell in range(size):
         if cells[cell] != 0:
             continue
@@ -226,25 +236,39 @@ def _generate(
             continue
         if defend:
             ok = False
+            four = False
             for d in range(4):
                 theirs = pat[you, cell * 4 + d]
                 mine = pat[me, cell * 4 + d]
-                if theirs == B4 or theirs == F4 or theirs == F5 or mine == B4 or mine == F4:
-                    ok = True
-            if not ok:
+                if mine == B4 or mine == F4:
+                    four = True
+                if theirs == B4 or theirs == F4 or theirs == F5:
+                    if params[DEFENCE] == 0 or theirs == F4:
+                        ok = True
+                    else:
+                        base = (cell * 4 + d) * SLOTS
+                        for s in range(SLOTS):
+                            t = nbr[base + s]
+                            if t >= 0 and cells[t] == 0 and pat[you, t * 4 + d] == F4:
+                                ok = True
+            if ok and not four and params[DEFENCE] == 2:
+                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+                ok = cnt[you, F4] == 0
+                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+            if not ok and not four:
                 continue
-        if not _allowed(pat, cells, params, player, cell):
+        if check and not _allowed(pat, cells, params, player, cell):
             continue
         attack = weights[me, _combination(pat, me, cell)]
         defence = weights[you, _combination(pat, you, cell)]
         score = min(attack * 5 + defence * 4, 100_000_000)
         if params[DISTANCE] != 0:
-            score = _distance_discount(path, params[BOARD_N], ply, cell, score)
+            r = cell // n
+            score = _distance_discount(r, cell - r * n, r1, c1, r2, c2, r3, c3, r4, c4, score)
         moves[ply, count] = cell
         scores[ply, count] = np.int32(score)
         count += 1
     if count == 0:  # no stone near any empty cell (an empty board): every empty cell, the centre first
-        n = int(np.sqrt(size) + 0.5)
         for cell in range(size):
             if cells[cell] == 0 and not (ply == 0 and ban[cell] != 0) and _allowed(pat, cells, params, player, cell):
                 r = cell // n - n // 2
@@ -265,6 +289,8 @@ def _negamax(
     stats[NODES] += 1
     if ply > stats[SELDEPTH]:
         stats[SELDEPTH] = ply
+    if params[NODE_LIMIT] > 0 and stats[NODES] > params[NODE_LIMIT]:
+        stop[0] = 1
     if stop[0] != 0:
         return 0
     me = player - 1
@@ -304,6 +330,11 @@ def _negamax(
                 stats[TT_HITS] += 1
                 return value
     threatened = cnt[you, F4] > 0  # the opponent threatens an open four
+    if stats.shape[0] > 8:
+        kind = 4 if forced else (5 if threatened else 6)
+        if depth <= 0:
+            kind += 3
+        stats[kind] += 1
     if depth <= 0 and not forced:
         settle = not threatened or depth <= -params[THREAT_PLIES]
         static = 0
@@ -313,14 +344,23 @@ def _negamax(
                 return static
         if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
             vstats[0] = 0
-            if _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply):  # fmt: skip
-                stats[NODES] += vstats[0]
-                return WIN - vstats[1]
+            if params[LEAF_WIDTH] > 0:
+                reach = min(params[LEAF_VCF], ply + 1, (line.shape[0] - ply - 4) // 2)
+                won = _vcf_local(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                                 fk, fd, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
+            else:
+                won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                           fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply)  # fmt: skip
             stats[NODES] += vstats[0]
+            if stats.shape[0] > 12:
+                stats[10] += vstats[0]
+                stats[11] += 1
+                stats[12] += won
+            if won:
+                return WIN - vstats[1]
         if settle:
             return static
-    if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and not threatened:
+    if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and (not threatened or params[FUTILE_THREATS] != 0):
         static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
         margin = params[FUTILITY] * depth
         if static - margin >= beta:  # so far ahead that no move is searched
@@ -363,7 +403,7 @@ def _negamax(
     limit = width
     if params[PRUNE] != 0 and ply >= 2:
         quiet_node = cnt[0, F4] == 0 and cnt[1, F4] == 0 and cnt[0, F5] == 0 and cnt[1, F5] == 0
-        limit = MOVE_LIMITS[1 if quiet_node else 0, max(1, min(depth, 63))]
+        limit = MOVE_LIMITS[params[LIMITS] + (1 if quiet_node else 0), max(1, min(depth, 63))]
     best = -INFINITY
     best_move = -1
     a = alpha
@@ -398,6 +438,11 @@ def _negamax(
                 if beta - alpha > 1 and r > 0:
                     r -= 1
                 reduced = max(1, next_depth - r)
+            elif params[REDUCE] == 3 and depth >= 3:
+                r = int(LOGS[depth - 1] * LOGS[i] / (params[LMR_DIV] / 100.0) + 0.5)
+                if beta - alpha > 1 and r > 0:
+                    r -= 1
+                reduced = max(1, min(next_depth, next_depth - r))
             elif params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
                 reduced = next_depth - 1
             value = -_negamax(

@@ -154,7 +154,7 @@ def _fill_table(k, own, exact, table, order):
             table[key] = NONE
 
 
-@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64))
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64), inline=True)
 def _combination(pat, side, cell):
     """The combination number of player ``side``'s (0 or 1) four codes on ``cell``."""
     base = cell * 4
@@ -164,9 +164,11 @@ def _combination(pat, side, cell):
 
 
 _COUNTS = (types.uint8[:, ::1], types.int32[:, ::1], types.int64[::1])
+_PLACE_VALUE = np.array([NPAT**3, NPAT**2, NPAT, 1], dtype=np.int64)
+"""What a code in each direction counts for in a combination number."""
 
 
-@kernel(types.void(*_COUNTS, _readonly(types.int64, 2), types.int64, types.int64))
+@kernel(types.void(*_COUNTS, _readonly(types.int64, 2), types.int64, types.int64), inline=True)
 def _count(pat, cnt, tot, weights, cell, sign):
     """Add (``sign`` 1) or take away (-1) the codes and combination worth of the empty ``cell`` in the counts."""
     for side in range(2):
@@ -182,10 +184,12 @@ def _count(pat, cnt, tot, weights, cell, sign):
 
 
 @kernel(
-    types.void(*_COUNTS, _readonly(types.uint8, 2), _readonly(types.int64, 2), types.uint32, types.int64, types.int64)
+    types.void(*_COUNTS, _readonly(types.uint8, 2), _readonly(types.int64, 2), types.uint32, types.int64, types.int64),
+    inline=True,
 )
 def _recode(pat, cnt, tot, tables, weights, key, cell, index):
     """Give the empty ``cell`` the codes of its new line key ``key`` at ``index``, updating counts and totals."""
+    step = _PLACE_VALUE[index & 3]
     for side in range(2):
         old = pat[side, index]
         new = tables[side, key]
@@ -195,7 +199,7 @@ def _recode(pat, cnt, tot, tables, weights, key, cell, index):
             pat[side, index] = new
             cnt[side, old] -= 1
             cnt[side, new] += 1
-            now = _combination(pat, side, cell)
+            now = was + (np.int64(new) - np.int64(old)) * step
             after = weights[side, now]
             tot[side] += after - before
             for row in range(side + 2, weights.shape[0], 2):

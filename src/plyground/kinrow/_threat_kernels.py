@@ -35,7 +35,7 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
+from plyground.kinrow._pattern_kernels import B3, B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
 
 NODES, LENGTH = 0, 1
 _ATTACKER_O = 0xD6E8FEB86659FD93
@@ -45,7 +45,7 @@ _VCT_SALT = 0xC2B2AE3D27D4EB4F
 _SEARCH = (types.uint64[::1], types.int8[::1], types.int32[::1], types.uint8[::1], types.int64[::1])
 
 
-@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64))
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64), inline=True)
 def _best_code(pat, side, cell):
     """The strongest code of player ``side`` (0 or 1) on ``cell`` over the four directions (F5 > F4 > B4 > ...)."""
     best = 0
@@ -283,6 +283,138 @@ def _vct(
             line[ply] = cell
             return 1
         if stop[0] != 0 or stats[NODES] > budget:
+            return 0
+    fk[slot] = key
+    fd[slot] = depth
+    return 0
+
+
+_LOCAL_SALT = 0x9E6C63D0676A9A99
+"""Mixed into the table key of the local VCF: its failures are not the full VCF's."""
+
+
+@kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64), inline=True)
+def _four_worth(pat, side, cell):
+    """How much a four of player ``side`` on ``cell`` prepares, 0 when it makes no three or four besides.
+
+    Each other line where the stone makes a three or a four counts (a four 4, an open three 3, a
+    three 1): after the forced block, the next four can only come from one of those lines.
+    """
+    fours = 0
+    worth = 0
+    for d in range(4):
+        code = pat[side, cell * 4 + d]
+        if code == B4 or code == F4:
+            fours += 1
+            worth += 4
+        elif code == F3:
+            worth += 3
+        elif code == B3:
+            worth += 1
+    if fours == 0:
+        return 0
+    return worth - 4
+
+
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
+def _vcf_local(
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
+    last, width,
+):  # fmt: skip
+    """A quick, incomplete VCF: whether ``player`` (to move) wins by fours within ``depth`` of its moves.
+
+    As :func:`_vcf`, but each four after the first must be on one of the lines of the previous
+    one (``last``; -1: anywhere) and make a three or another four besides (:func:`_four_worth`),
+    and only the ``width`` best of those are tried. A win it finds is a win; a failure proves nothing.
+    """
+    stats[NODES] += 1
+    if stop[0] != 0:
+        return 0
+    me = player - 1
+    you = 2 - player
+    if depth <= 0:
+        return 0
+    if cnt[me, F5] > 0:
+        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
+        stats[LENGTH] = ply + 1
+        return 1
+    if depth == 1:
+        return 0
+    key = hsh[0] ^ np.uint64(_LOCAL_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
+    slot = key & np.uint64(fk.shape[0] - 1)
+    if fk[slot] == key and fd[slot] >= depth:
+        return 0
+    only = -1
+    if cnt[you, F5] > 0:
+        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
+        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
+            return 0
+    if cnt[me, F4] > 0 and only < 0:
+        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        return 1
+    # the candidates, best first (a small insertion sort of at most ``width``)
+    best_cells = np.full(8, -1, dtype=np.int64)
+    best_worth = np.full(8, -1, dtype=np.int64)
+    keep = min(width, 8)
+    found = 0
+    if only >= 0:
+        code = _best_code(pat, me, only)
+        if code == B4 or code == F4:
+            best_cells[0] = only
+            found = 1
+    else:
+        stop_at = cells.shape[0] if last < 0 else 4 * SLOTS
+        for i in range(stop_at):
+            cell = i if last < 0 else nbr[last * 4 * SLOTS + i]
+            if cell < 0 or cells[cell] != 0:
+                continue
+            worth = _four_worth(pat, me, cell)
+            if worth <= 0:
+                continue
+            j = found if found < keep else keep
+            while j > 0 and best_worth[j - 1] < worth:
+                if j < keep:
+                    best_cells[j] = best_cells[j - 1]
+                    best_worth[j] = best_worth[j - 1]
+                j -= 1
+            if j < keep:
+                best_cells[j] = cell
+                best_worth[j] = worth
+                if found < keep:
+                    found += 1
+    for i in range(found):
+        cell = best_cells[i]
+        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+        won = 0
+        if answer >= 0 and cnt[you, F5] == 0:
+            second = -1
+            for d in range(4):
+                for s in range(SLOTS):
+                    t = nbr[(cell * 4 + d) * SLOTS + s]
+                    if t >= 0 and t != answer and cells[t] == 0:
+                        for e in range(4):
+                            if pat[me, t * 4 + e] == F5:
+                                second = t
+            if second >= 0:
+                line[ply + 1] = answer
+                line[ply + 2] = second
+                stats[LENGTH] = ply + 3
+                won = 1
+            else:
+                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
+                won = _vcf_local(
+                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                    fk, fd, line, stop, stats, player, depth - 1, ply + 2, cell, width,
+                )  # fmt: skip
+                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                if won:
+                    line[ply + 1] = answer
+        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        if won:
+            line[ply] = cell
+            return 1
+        if stop[0] != 0:
             return 0
     fk[slot] = key
     fd[slot] = depth

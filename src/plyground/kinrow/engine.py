@@ -67,7 +67,7 @@ LEAF_VCF_DEPTH = 5
 """Attacker moves of the VCF tried at the search's leaves."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
-REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
+REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC, "round": 3}
 """The late-move reductions of :attr:`EngineSettings.reduction`."""
 PLAIN: Mapping[str, Any] = MappingProxyType({"prune": False, "futility": False, "reduction": "one", "distance": False})
 """The settings of a search without its selectivity, as it was before it had any (``--no-selective``)."""
@@ -118,6 +118,13 @@ class EngineSettings:
     futility: bool = True
     reduction: str = "log"
     distance: bool = True
+    leaf_width: int = 0
+    defence: int = 0
+    root_defence: bool = True
+    futile_threats: bool = False
+    max_nodes: int = 0
+    limits: int = 0
+    lmr_div: int = 200
 
 
 @dataclass(frozen=True)
@@ -408,7 +415,7 @@ class Engine:
                 return finish(pv[0], "vcf", WIN_VALUE - len(pv), 0, pv)
         # 3. the opponent's VCF: set aside the moves that leave it one
         ban = np.zeros(size, dtype=np.uint8)
-        if not (renju and you == 1):
+        if not (renju and you == 1) and settings.root_defence:
             threat_stats[:] = 0
             if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
                 for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
@@ -472,11 +479,12 @@ class Engine:
         path[E.PATH - len(recent) : E.PATH] = recent
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
-        stats = np.zeros(4, dtype=np.int64)
+        stats = np.zeros(16, dtype=np.int64)
         reduce = REDUCTIONS[settings.reduction]
         fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, reduce, 0, int(renju)]
         constants = [evaluation.tempo_x, evaluation.tempo_o, evaluation.hot]
         selective = [int(settings.prune), evaluation.margin if settings.futility else 0, int(settings.distance)]
+        selective += [settings.leaf_width, settings.defence, int(settings.futile_threats), 0, settings.limits, settings.lmr_div]
         params = np.array([*fixed, state.n, *constants, *selective], dtype=np.int64)
         vstats = np.zeros(2, dtype=np.int64)
         search = (tk, td, killers, history, moves, scores, ban)
@@ -486,12 +494,14 @@ class Engine:
             flag = never if depth == 1 else stop
             stats[:] = 0
             stats[E.BEST] = -1
+            params[E.NODE_LIMIT] = max(1, settings.max_nodes - nodes) if settings.max_nodes and depth > 1 else 0
             result = E._negamax(
                 *arrays, *search, flag, stats, params, fk, fd, line, vstats, path,
                 me, depth, 0, -E.INFINITY, E.INFINITY,
             )  # fmt: skip
             result = int(result)
             nodes += int(stats[E.NODES])
+            self.node_kinds = stats.copy()
             if flag[0]:
                 if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
                     best = int(stats[E.BEST])
