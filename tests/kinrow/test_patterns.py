@@ -75,8 +75,8 @@ def test_tables_refuse_what_they_cannot_see() -> None:
         pattern_table(5, 3, False)
     with pytest.raises(InvalidInputError, match="up to 5"):
         PatternBoard(State(9, 6))
-    for shape in [(3, P.NPAT**4), (2, 100), (P.NPAT**4,)]:
-        with pytest.raises(InvalidInputError, match="even number of rows"):
+    for shape in [(3, P.NPAT**4), (8, P.NPAT**4), (2, 100), (P.NPAT**4,)]:
+        with pytest.raises(InvalidInputError, match="2, 4 or 6 rows"):
             PatternBoard(State(9, 5), np.zeros(shape, dtype=np.int64))
 
 

@@ -63,6 +63,8 @@ NPAT = 11
 HOT = NPAT
 """The column of ``cnt`` that counts a player's *hot* cells: combinations worth ``HOT_VALUE`` or more."""
 HOT_VALUE = 2_500
+MAX_ROWS = 6
+"""The most rows of weights a board sums (the worth of X and O, and two more pairs)."""
 SLOTS = 10
 KEY_BITS = 2 * SLOTS
 KEYS = 1 << KEY_BITS
@@ -183,33 +185,6 @@ def _count(pat, cnt, tot, weights, cell, sign):
             tot[row] += sign * weights[row, combination]
 
 
-@kernel(
-    types.void(*_COUNTS, _readonly(types.uint8, 2), _readonly(types.int64, 2), types.uint32, types.int64, types.int64),
-    inline=True,
-)
-def _recode(pat, cnt, tot, tables, weights, key, cell, index):
-    """Give the empty ``cell`` the codes of its new line key ``key`` at ``index``, updating counts and totals."""
-    step = _PLACE_VALUE[index & 3]
-    for side in range(2):
-        old = pat[side, index]
-        new = tables[side, key]
-        if old != new:
-            was = _combination(pat, side, cell)
-            before = weights[side, was]
-            pat[side, index] = new
-            cnt[side, old] -= 1
-            cnt[side, new] += 1
-            now = was + (np.int64(new) - np.int64(old)) * step
-            after = weights[side, now]
-            tot[side] += after - before
-            for row in range(side + 2, weights.shape[0], 2):
-                tot[row] += weights[row, now] - weights[row, was]
-            if before >= HOT_VALUE:
-                cnt[side, HOT] -= 1
-            if after >= HOT_VALUE:
-                cnt[side, HOT] += 1
-
-
 @kernel("void(i8, i4[::1])")
 def _build_neighbours(n, nbr):
     """Fill ``nbr`` with the cell at each slot of each line key of the n×n board (-1 off the board)."""
@@ -256,24 +231,102 @@ def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob
             _count(pat, cnt, tot, weights, cell, 1)
 
 
+@kernel(
+    types.void(
+        types.int8[::1], types.uint32[::1], types.uint8[:, ::1], types.int32[::1], *_COUNTS[1:],
+        _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 2),
+        types.int64, types.int64, types.boolean,
+    ),
+    inline=True,
+)  # fmt: skip
+def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, player, place):
+    """Put (``place``) or take away the ``player`` stone of ``cell`` in the keys of its four lines.
+
+    Each empty cell of those lines gets the codes of its new key, and the counts and totals
+    follow. A cell is on one line through ``cell`` only, so one of its codes changes at
+    most; its combination number changes by the code's place value. The totals are summed
+    in locals and written once (``weights`` has at most :data:`MAX_ROWS` rows).
+    """
+    rows = weights.shape[0]
+    t0 = np.int64(0)
+    t1 = np.int64(0)
+    t2 = np.int64(0)
+    t3 = np.int64(0)
+    t4 = np.int64(0)
+    t5 = np.int64(0)
+    hot0 = 0
+    hot1 = 0
+    for d in range(4):
+        base = (cell * 4 + d) * SLOTS
+        step = _PLACE_VALUE[d]
+        for s in range(SLOTS):
+            t = nbr[base + s]
+            if t < 0:
+                continue
+            index = t * 4 + d
+            shift = 2 * (SLOTS - 1 - s)
+            if place:
+                keys[index] |= np.uint32(player << shift)
+                if 3 <= s <= 6:
+                    near[t] += 1
+            else:
+                keys[index] &= np.uint32(~(3 << shift) & (KEYS - 1))
+                if 3 <= s <= 6:
+                    near[t] -= 1
+            if cells[t] != 0:
+                continue
+            key = keys[index]
+            old = pat[0, index]
+            new = tables[0, key]
+            if old != new:
+                was = _combination(pat, 0, t)
+                now = was + (np.int64(new) - np.int64(old)) * step
+                pat[0, index] = new
+                cnt[0, old] -= 1
+                cnt[0, new] += 1
+                before = weights[0, was]
+                after = weights[0, now]
+                t0 += after - before
+                hot0 += (after >= HOT_VALUE) - (before >= HOT_VALUE)
+                if rows > 2:
+                    t2 += weights[2, now] - weights[2, was]
+                    if rows > 4:
+                        t4 += weights[4, now] - weights[4, was]
+            old = pat[1, index]
+            new = tables[1, key]
+            if old != new:
+                was = _combination(pat, 1, t)
+                now = was + (np.int64(new) - np.int64(old)) * step
+                pat[1, index] = new
+                cnt[1, old] -= 1
+                cnt[1, new] += 1
+                before = weights[1, was]
+                after = weights[1, now]
+                t1 += after - before
+                hot1 += (after >= HOT_VALUE) - (before >= HOT_VALUE)
+                if rows > 2:
+                    t3 += weights[3, now] - weights[3, was]
+                    if rows > 4:
+                        t5 += weights[5, now] - weights[5, was]
+    tot[0] += t0
+    tot[1] += t1
+    if rows > 2:
+        tot[2] += t2
+        tot[3] += t3
+        if rows > 4:
+            tot[4] += t4
+            tot[5] += t5
+    cnt[0, HOT] += hot0
+    cnt[1, HOT] += hot1
+
+
 @kernel(types.void(*BOARD, types.int64, types.int64))
 def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player):
     """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
     _count(pat, cnt, tot, weights, cell, -1)
     cells[cell] = player
     hsh[0] ^= zob[cell, player]
-    for d in range(4):
-        base = (cell * 4 + d) * SLOTS
-        for s in range(SLOTS):
-            t = nbr[base + s]
-            if t < 0:
-                continue
-            index = t * 4 + d
-            keys[index] |= np.uint32(player << (2 * (SLOTS - 1 - s)))
-            if 3 <= s <= 6:
-                near[t] += 1
-            if cells[t] == 0:
-                _recode(pat, cnt, tot, tables, weights, keys[index], t, index)
+    _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, player, True)
 
 
 @kernel(types.void(*BOARD, types.int64))
@@ -282,18 +335,7 @@ def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ce
     player = np.int64(cells[cell])
     cells[cell] = 0
     hsh[0] ^= zob[cell, player]
-    for d in range(4):
-        base = (cell * 4 + d) * SLOTS
-        for s in range(SLOTS):
-            t = nbr[base + s]
-            if t < 0:
-                continue
-            index = t * 4 + d
-            keys[index] &= np.uint32(~(3 << (2 * (SLOTS - 1 - s))) & (KEYS - 1))
-            if 3 <= s <= 6:
-                near[t] -= 1
-            if cells[t] == 0:
-                _recode(pat, cnt, tot, tables, weights, keys[index], t, index)
+    _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, player, False)
     for side in range(2):
         for d in range(4):
             pat[side, cell * 4 + d] = tables[side, keys[cell * 4 + d]]
