@@ -26,17 +26,21 @@ def search_arrays(
     *,
     width: int = 400,
     leaf_vcf: int = 0,
+    leaf_width: int = 0,
     threat_plies: int = 2,
     selective: tuple[int, int, int, int] = (0, 0, 0, 0),
     path: tuple[int, ...] = (),
 ) -> tuple:
-    """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default)."""
+    """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default).
+
+    ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one).
+    """
     size = board.n * board.n
     evaluation = evaluation_for(board.k, board.rule)
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     reduce, prune, margin, distance = selective
-    params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance]
-    params += [0] * (E.PARAMS - len(params))
+    params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance, leaf_width]
+    assert len(params) == E.PARAMS
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
     return (
@@ -125,9 +129,14 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 
 
 @pytest.mark.parametrize(
-    "selective", [(E.ONE_PLY, 0, 0, 0), (E.LOGARITHMIC, 1, FITTED_MARGIN, 1)], ids=["plain", "selective"]
-)
-def test_the_search_finds_every_labelled_win_in_time(selective: tuple[int, int, int, int]) -> None:
+    ("selective", "leaf"),
+    [((E.ONE_PLY, 0, 0, 0), (0, 0)), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0)),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3))],
+    ids=["plain", "selective", "selective, quick leaf VCF"],
+)  # fmt: skip
+def test_the_search_finds_every_labelled_win_in_time(
+    selective: tuple[int, int, int, int], leaf: tuple[int, int]
+) -> None:
     """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
     rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
     wins = [row for row in rows if row["kind"] != "none"]
@@ -137,7 +146,9 @@ def test_the_search_finds_every_labelled_win_in_time(selective: tuple[int, int, 
         state = State.parse(row["board"], 5)
         board = engine_board(state)
         for depth in range(1, 2 * row["depth"]):
-            arrays = search_arrays(board, width=20, threat_plies=4, selective=selective)
+            arrays = search_arrays(
+                board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1]
+            )
             if E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
                 break
         else:
@@ -230,6 +241,9 @@ def test_bad_settings_and_states_are_refused() -> None:
         Engine(depth=0)
     with pytest.raises(InvalidInputError, match="width"):
         Engine(depth=2, settings=EngineSettings(width=0))
+    for name, value in (("leaf_width", 5), ("leaf_width", -1), ("leaf_vcf", 41), ("leaf_vcf", True)):
+        with pytest.raises(InvalidInputError, match=name):
+            Engine(depth=2, settings=EngineSettings(**{name: value}))
     with pytest.raises(InvalidInputError, match="k = 6"):
         Engine(depth=2).choose(State(9, 6))
     with pytest.raises(InvalidInputError, match="State"):

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow.threats import find_vcf, find_vct
+from tests.naive.quick_vcf import quick_vcf
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 VCT_FOUND_AT_LEAST = 30
@@ -90,8 +93,58 @@ def test_the_vct_finds_the_wins_by_threes_and_starts_them_right() -> None:
     assert len(rows) == 40 and found >= VCT_FOUND_AT_LEAST
 
 
+@pytest.mark.kernel
+def test_the_quick_vcf_wins_where_it_claims_and_finds_most_vcfs() -> None:
+    """Its lines replay as wins; it claims none where there is no VCF; it finds the short VCFs and some long ones.
+
+    The fixture's positions are random, their long VCFs often jump from line to line, which
+    the quick VCF does not follow: at width 3 it finds every VCF of up to three moves (44)
+    and 10 of the 34 longer ones today.
+    """
+    found = {True: 0, False: 0}
+    rows = [row for row in fixture() if row["kind"] == "vcf"]
+    for row in rows:
+        state = State.parse(row["board"], 5)
+        line = find_vcf(state, max_depth=row["vcf_depth"] + 2, width=3)
+        if line is not None:
+            found[row["vcf_depth"] <= 3] += 1
+            replay(state, line)
+    assert found[True] == sum(row["vcf_depth"] <= 3 for row in rows) == 44
+    assert found[False] >= 8, f"the quick VCF found {found[False]} of the 34 longer VCFs"
+    for row in fixture():
+        if row["kind"] != "vcf":
+            assert find_vcf(State.parse(row["board"], 5), max_depth=row["vcf_limit"], width=4) is None, row["board"]
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> tuple[State, int, int]:
+    """A small board crowded with stones (so that fours abound), a depth and a width."""
+    n = draw(st.integers(6, 9))
+    k = draw(st.integers(4, 5))
+    rule = draw(st.sampled_from(["freestyle", "standard"]))
+    state = State(n, k, rule=rule)
+    for move in draw(st.permutations(range(n * n)))[: draw(st.integers(6, n * n // 3))]:
+        state.play(move)
+        if state.is_over:
+            state.undo()
+    return state, draw(st.integers(1, 5)), draw(st.integers(1, 4))
+
+
+@pytest.mark.kernel
+@settings(max_examples=150, deadline=None)
+@given(crowded())
+def test_the_quick_vcf_equals_its_naive_twin(case: tuple[State, int, int]) -> None:
+    state, depth, width = case
+    exact = (state.rule.exact(1), state.rule.exact(2))
+    expected = quick_vcf(list(state.cells), state.n, state.k, exact, state.to_move, depth, width)
+    assert find_vcf(state, max_depth=depth, width=width) == expected
+
+
 def test_bad_calls_are_refused() -> None:
     state = State(15, 5)
+    for width in (0, 5, True, 2.0):
+        with pytest.raises(InvalidInputError, match="width"):
+            find_vcf(state, width=width)  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="max_depth"):
         find_vcf(state, max_depth=0)
     with pytest.raises(InvalidInputError, match="max_nodes"):

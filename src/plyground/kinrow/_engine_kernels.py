@@ -29,8 +29,8 @@ table first, then the two killer moves of the ply, then by score plus history.
   threatens an open four or a five), unless every one of them loses: a loss is only
   claimed once all ``width`` moves are searched, so the wins and losses the search
   returns are as sound as without the pruning;
-* *late-move reductions* - later moves are searched shallower, ``ln(depth) * ln(i) / 2.2``
-  plies for the i-th (one less on the principal variation), or one ply after the third
+* *late-move reductions* - later moves are searched shallower, ``ln(depth) * ln(i + 1) / 1.7``
+  plies for the i-th, rounded (one less on the principal variation), or one ply after the third
   quiet move, and again at full depth if they beat alpha;
 * *futility pruning and razoring* - below :data:`FUTILITY_DEPTH`, when no player threatens
   an open four or a five, a position whose static value is ``margin * depth`` above beta
@@ -51,10 +51,11 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
 ``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
-tempo of X, tempo of O, hot bonus, prune, futility margin, distance]``
+tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width]``
 (``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic; ``prune`` 1: move-count
 pruning; ``futility margin`` 0: no futility pruning or razoring; ``distance`` 1: the distance
-discount of the order; ``same depth`` 1: table values are reused only at
+discount of the order; ``leaf VCF width`` 0: the full VCF at depth 0, else the quick one
+with this many fours a node; ``same depth`` 1: table values are reused only at
 the depth they were searched to, so that the search equals a plain minimax over the same
 moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
 :func:`_allowed`; ``n`` the board side), the threat solver's arrays
@@ -62,7 +63,9 @@ moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not m
 :data:`PATH` moves of the game (-1 where there are fewer), then the move of each ply.
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
-VCF solver looks for a win by fours (to ``leaf VCF depth`` moves); when the opponent
+VCF solver looks for a win by fours (to ``leaf VCF depth`` moves; by default the quick,
+incomplete one, :func:`~plyground.kinrow._threat_kernels._vcf_quick`, as many moves as the
+path has plies, ``leaf VCF width`` fours at a node, each next to the one before); when the opponent
 threatens an open four, the search goes on through the defences, up to ``threat plies``
 plies past depth 0.
 
@@ -76,9 +79,9 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, SLOTS, _combination, _place, _remove
+from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
 from plyground.kinrow._renju_kernels import _forbidden
-from plyground.kinrow._threat_kernels import _vcf, _vcf_local
+from plyground.kinrow._threat_kernels import _vcf, _vcf_quick
 
 WIN = 100_000_000
 MAX_PLY = 128
@@ -86,8 +89,8 @@ WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
 WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
-PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH, DEFENCE, FUTILE_THREATS, NODE_LIMIT, LIMITS, LMR_DIV = range(11, 20)
-PARAMS = 20
+PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH = range(11, 15)
+PARAMS = 15
 NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
 """The late-move reductions (``params[REDUCE]``)."""
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -95,19 +98,19 @@ DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (the one-ply late-move reduction)."""
 MOVE_LIMITS = np.array(
-    [[0, 3, 5, 6] + [8] * 60, [0, 4, 7, 10, 13, 16, 18, 20] + [22] * 56,
-     [min(int(round(5 * np.sqrt(i) - 2)), 8) for i in range(64)],
-     [min(int(round(15 * np.sqrt(i) - 12)), 32) for i in range(64)]], dtype=np.int64
+    [[min(round(5 * np.sqrt(depth) - 2), 8) for depth in range(64)],
+     [min(round(15 * np.sqrt(depth) - 12), 32) for depth in range(64)]], dtype=np.int64
 )  # fmt: skip
 """Move-count pruning: at ``depth`` (1 to 63), the moves searched past the root's children, when a
-player threatens an open four or a five (row 0) or not (row 1)."""
+player threatens an open four or a five (row 0: ``5 sqrt(depth) - 2``, at most 8) or not (row 1:
+``15 sqrt(depth) - 12``, at most 32), rounded; never more than ``params[WIDTH]``."""
 FUTILITY_DEPTH = 7
 """Futility pruning (``params[FUTILITY]``: its margin per ply) is tried below this depth..."""
 RAZOR_DEPTH = 5
 """...and razoring (a drop straight to the leaf search) below this one."""
-REDUCTION_DIVISOR = 2.2
-"""The logarithmic reduction of the i-th move at ``depth``: ``ln(depth) * ln(i) / 2.2`` plies
-(one less on the principal variation)."""
+REDUCTION_DIVISOR = 1.7
+"""The logarithmic reduction of the i-th move (from 1) at ``depth``: ``ln(depth) * ln(i + 1) / 1.7``
+plies, rounded (one less on the principal variation)."""
 LOGS = np.log(np.arange(1, 1025, dtype=np.float64))
 """``LOGS[i] = ln(i + 1)``."""
 FAR = 3
@@ -236,26 +239,12 @@ def _generate(
             continue
         if defend:
             ok = False
-            four = False
             for d in range(4):
                 theirs = pat[you, cell * 4 + d]
                 mine = pat[me, cell * 4 + d]
-                if mine == B4 or mine == F4:
-                    four = True
-                if theirs == B4 or theirs == F4 or theirs == F5:
-                    if params[DEFENCE] == 0 or theirs == F4:
-                        ok = True
-                    else:
-                        base = (cell * 4 + d) * SLOTS
-                        for s in range(SLOTS):
-                            t = nbr[base + s]
-                            if t >= 0 and cells[t] == 0 and pat[you, t * 4 + d] == F4:
-                                ok = True
-            if ok and not four and params[DEFENCE] == 2:
-                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
-                ok = cnt[you, F4] == 0
-                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
-            if not ok and not four:
+                if theirs == B4 or theirs == F4 or theirs == F5 or mine == B4 or mine == F4:
+                    ok = True
+            if not ok:
                 continue
         if check and not _allowed(pat, cells, params, player, cell):
             continue
@@ -289,8 +278,6 @@ def _negamax(
     stats[NODES] += 1
     if ply > stats[SELDEPTH]:
         stats[SELDEPTH] = ply
-    if params[NODE_LIMIT] > 0 and stats[NODES] > params[NODE_LIMIT]:
-        stop[0] = 1
     if stop[0] != 0:
         return 0
     me = player - 1
@@ -330,11 +317,6 @@ def _negamax(
                 stats[TT_HITS] += 1
                 return value
     threatened = cnt[you, F4] > 0  # the opponent threatens an open four
-    if stats.shape[0] > 8:
-        kind = 4 if forced else (5 if threatened else 6)
-        if depth <= 0:
-            kind += 3
-        stats[kind] += 1
     if depth <= 0 and not forced:
         settle = not threatened or depth <= -params[THREAT_PLIES]
         static = 0
@@ -344,23 +326,19 @@ def _negamax(
                 return static
         if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
             vstats[0] = 0
-            if params[LEAF_WIDTH] > 0:
+            if params[LEAF_WIDTH] > 0:  # the quick VCF, as long as the path so far and no longer than the line has room
                 reach = min(params[LEAF_VCF], ply + 1, (line.shape[0] - ply - 4) // 2)
-                won = _vcf_local(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                won = _vcf_quick(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
                                  fk, fd, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
             else:
                 won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
                            fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply)  # fmt: skip
             stats[NODES] += vstats[0]
-            if stats.shape[0] > 12:
-                stats[10] += vstats[0]
-                stats[11] += 1
-                stats[12] += won
             if won:
                 return WIN - vstats[1]
         if settle:
             return static
-    if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and (not threatened or params[FUTILE_THREATS] != 0):
+    if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and not threatened:
         static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
         margin = params[FUTILITY] * depth
         if static - margin >= beta:  # so far ahead that no move is searched
@@ -403,7 +381,7 @@ def _negamax(
     limit = width
     if params[PRUNE] != 0 and ply >= 2:
         quiet_node = cnt[0, F4] == 0 and cnt[1, F4] == 0 and cnt[0, F5] == 0 and cnt[1, F5] == 0
-        limit = MOVE_LIMITS[params[LIMITS] + (1 if quiet_node else 0), max(1, min(depth, 63))]
+        limit = MOVE_LIMITS[1 if quiet_node else 0, max(1, min(depth, 63))]
     best = -INFINITY
     best_move = -1
     a = alpha
@@ -434,15 +412,10 @@ def _negamax(
         else:
             reduced = next_depth
             if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
-                r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR)
+                r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR + 0.5)
                 if beta - alpha > 1 and r > 0:
                     r -= 1
                 reduced = max(1, next_depth - r)
-            elif params[REDUCE] == 3 and depth >= 3:
-                r = int(LOGS[depth - 1] * LOGS[i] / (params[LMR_DIV] / 100.0) + 0.5)
-                if beta - alpha > 1 and r > 0:
-                    r -= 1
-                reduced = max(1, min(next_depth, next_depth - r))
             elif params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
                 reduced = next_depth - 1
             value = -_negamax(

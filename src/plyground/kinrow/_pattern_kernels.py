@@ -287,7 +287,10 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
                 before = weights[0, was]
                 after = weights[0, now]
                 t0 += after - before
-                hot0 += (after >= HOT_VALUE) - (before >= HOT_VALUE)
+                if after >= HOT_VALUE:
+                    hot0 += 1
+                if before >= HOT_VALUE:
+                    hot0 -= 1
                 if rows > 2:
                     t2 += weights[2, now] - weights[2, was]
                     if rows > 4:
@@ -303,7 +306,10 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
                 before = weights[1, was]
                 after = weights[1, now]
                 t1 += after - before
-                hot1 += (after >= HOT_VALUE) - (before >= HOT_VALUE)
+                if after >= HOT_VALUE:
+                    hot1 += 1
+                if before >= HOT_VALUE:
+                    hot1 -= 1
                 if rows > 2:
                     t3 += weights[3, now] - weights[3, was]
                     if rows > 4:

@@ -289,16 +289,21 @@ def _vct(
     return 0
 
 
-_LOCAL_SALT = 0x9E6C63D0676A9A99
-"""Mixed into the table key of the local VCF: its failures are not the full VCF's."""
+_QUICK_SALT = 0x9E6C63D0676A9A99
+"""Mixed into the table key of the quick VCF: its failures are not the full VCF's..."""
+_QUICK_LAST = 0xA24BAED4963EE407
+"""...and depend on the previous four and the width, mixed in times this odd number."""
+QUICK_WIDTH = 4
+"""The most fours a node of the quick VCF tries."""
 
 
 @kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64), inline=True)
 def _four_worth(pat, side, cell):
-    """How much a four of player ``side`` on ``cell`` prepares, 0 when it makes no three or four besides.
+    """What a four of player ``side`` (0 or 1) on ``cell`` prepares; 0 when it is no four.
 
-    Each other line where the stone makes a three or a four counts (a four 4, an open three 3, a
-    three 1): after the forced block, the next four can only come from one of those lines.
+    Each line of the cell counts: a four (``B4`` or ``F4``) 4, an open three 3, a three 1;
+    less the 4 of the four itself. A four worth 0 makes nothing else, so after the forced
+    block no next four can use its stone.
     """
     fours = 0
     worth = 0
@@ -317,15 +322,18 @@ def _four_worth(pat, side, cell):
 
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
-def _vcf_local(
+def _vcf_quick(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
     last, width,
 ):  # fmt: skip
     """A quick, incomplete VCF: whether ``player`` (to move) wins by fours within ``depth`` of its moves.
 
-    As :func:`_vcf`, but each four after the first must be on one of the lines of the previous
-    one (``last``; -1: anywhere) and make a three or another four besides (:func:`_four_worth`),
-    and only the ``width`` best of those are tried. A win it finds is a win; a failure proves nothing.
+    As :func:`_vcf`, but a four must prepare something (:func:`_four_worth` above 0), each
+    four after the first must lie on one of the four lines of the one before (``last``, its
+    ten cells on each; -1: the first, anywhere), and only the ``width`` (1 to
+    :data:`QUICK_WIDTH`) worth the most are tried, the first found first among equals (by
+    cell at the first four, by line and place on the line after). A win it finds is a win; a
+    failure proves nothing. The table keys hold ``last`` and ``width``, so what it caches is exact.
     """
     stats[NODES] += 1
     if stop[0] != 0:
@@ -340,7 +348,8 @@ def _vcf_local(
         return 1
     if depth == 1:
         return 0
-    key = hsh[0] ^ np.uint64(_LOCAL_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
+    key = hsh[0] ^ np.uint64(_QUICK_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
+    key ^= np.uint64((last + 2) * 8 + width) * np.uint64(_QUICK_LAST)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
@@ -352,38 +361,34 @@ def _vcf_local(
     if cnt[me, F4] > 0 and only < 0:
         _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
         return 1
-    # the candidates, best first (a small insertion sort of at most ``width``)
-    best_cells = np.full(8, -1, dtype=np.int64)
-    best_worth = np.full(8, -1, dtype=np.int64)
-    keep = min(width, 8)
-    found = 0
+    # the fours to try, best first, in four slots (no array to allocate at each node)
+    c0 = c1 = c2 = c3 = -1
+    w0 = w1 = w2 = w3 = -1
     if only >= 0:
         code = _best_code(pat, me, only)
         if code == B4 or code == F4:
-            best_cells[0] = only
-            found = 1
+            c0 = only
     else:
-        stop_at = cells.shape[0] if last < 0 else 4 * SLOTS
-        for i in range(stop_at):
+        scan = cells.shape[0] if last < 0 else 4 * SLOTS
+        for i in range(scan):
             cell = i if last < 0 else nbr[last * 4 * SLOTS + i]
             if cell < 0 or cells[cell] != 0:
                 continue
             worth = _four_worth(pat, me, cell)
             if worth <= 0:
                 continue
-            j = found if found < keep else keep
-            while j > 0 and best_worth[j - 1] < worth:
-                if j < keep:
-                    best_cells[j] = best_cells[j - 1]
-                    best_worth[j] = best_worth[j - 1]
-                j -= 1
-            if j < keep:
-                best_cells[j] = cell
-                best_worth[j] = worth
-                if found < keep:
-                    found += 1
-    for i in range(found):
-        cell = best_cells[i]
+            if worth > w0:
+                c3, w3, c2, w2, c1, w1, c0, w0 = c2, w2, c1, w1, c0, w0, cell, worth
+            elif worth > w1:
+                c3, w3, c2, w2, c1, w1 = c2, w2, c1, w1, cell, worth
+            elif worth > w2:
+                c3, w3, c2, w2 = c2, w2, cell, worth
+            elif worth > w3:
+                c3, w3 = cell, worth
+    for i in range(width):
+        cell = c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3
+        if cell < 0:
+            break
         _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
         answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
         won = 0
@@ -403,7 +408,7 @@ def _vcf_local(
                 won = 1
             else:
                 _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                won = _vcf_local(
+                won = _vcf_quick(
                     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
                     fk, fd, line, stop, stats, player, depth - 1, ply + 2, cell, width,
                 )  # fmt: skip

@@ -63,11 +63,15 @@ VCT_SHARE = 0.15
 """Of the time per move, the share the VCT may take."""
 WIDTH = 20
 """Moves searched at each node below the root (all of them at the root)."""
-LEAF_VCF_DEPTH = 5
-"""Attacker moves of the VCF tried at the search's leaves."""
+LEAF_VCF_DEPTH = 15
+"""Attacker moves of the VCF tried at the search's leaves (at most: no more than the leaf's ply + 1)."""
+MAX_VCF_DEPTH = 40
+"""The most attacker moves a VCF at the leaves may take."""
+LEAF_VCF_WIDTH = 3
+"""Fours tried at each node of the quick VCF at the leaves, each on a line of the one before."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
-REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC, "round": 3}
+REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
 """The late-move reductions of :attr:`EngineSettings.reduction`."""
 PLAIN: Mapping[str, Any] = MappingProxyType({"prune": False, "futility": False, "reduction": "one", "distance": False})
 """The settings of a search without its selectivity, as it was before it had any (``--no-selective``)."""
@@ -87,7 +91,11 @@ class EngineSettings:
         vct_share: of the time per move, the share our VCT may take.
         defence_nodes: nodes of each VCT search that checks whether a move stops the
             opponent's VCT (0: no such check).
-        leaf_vcf: attacker moves of the VCF tried at the search's leaves, the five included (0: none).
+        leaf_vcf: attacker moves of the VCF tried at the search's leaves, the five included (0: none);
+            at a leaf ``p`` plies deep, ``p + 1`` at most.
+        leaf_width: the leaves' VCF is the quick one (:func:`plyground.kinrow.threats.find_vcf`
+            with ``width``): the ``leaf_width`` most promising fours at each node, each on a line
+            of the one before and making a three or another four; 0: the full VCF (every four).
         threat_plies: how far past its depth the search follows the defences against an open three.
         next_depth_share: no deeper iteration starts once this share of the time is spent (an
             iteration cut by the clock still gives its best root move searched in full).
@@ -110,6 +118,7 @@ class EngineSettings:
     vct_share: float = VCT_SHARE
     defence_nodes: int = DEFENCE_BUDGET
     leaf_vcf: int = LEAF_VCF_DEPTH
+    leaf_width: int = LEAF_VCF_WIDTH
     threat_plies: int = THREAT_PLIES
     next_depth_share: float = 0.7
     defence_share: float = 0.3
@@ -118,13 +127,6 @@ class EngineSettings:
     futility: bool = True
     reduction: str = "log"
     distance: bool = True
-    leaf_width: int = 0
-    defence: int = 0
-    root_defence: bool = True
-    futile_threats: bool = False
-    max_nodes: int = 0
-    limits: int = 0
-    lmr_div: int = 200
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,10 @@ class Engine:
             settings = dataclasses.replace(settings, width=width)
         if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
             raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
+        for name, top in (("leaf_vcf", MAX_VCF_DEPTH), ("leaf_width", T.QUICK_WIDTH)):
+            value = getattr(settings, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+                raise InvalidInputError(f"{name} must be an integer from 0 to {top}, got {value!r}")
         if settings.reduction not in REDUCTIONS:
             raise InvalidInputError(
                 f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"
@@ -397,7 +403,8 @@ class Engine:
         arrays = board.arrays()
         renju = board.rule is Rule.RENJU
         nodes = 0
-        line = np.zeros(E.MAX_PLY + 2 * max(settings.vcf_depth, settings.vct_depth) + 8, dtype=np.int32)
+        longest = max(settings.vcf_depth, settings.vct_depth, settings.leaf_vcf)
+        line = np.zeros(E.MAX_PLY + 2 * longest + 8, dtype=np.int32)
         threat_stats = np.zeros(2, dtype=np.int64)
         never = np.zeros(1, dtype=np.uint8)
 
@@ -415,7 +422,7 @@ class Engine:
                 return finish(pv[0], "vcf", WIN_VALUE - len(pv), 0, pv)
         # 3. the opponent's VCF: set aside the moves that leave it one
         ban = np.zeros(size, dtype=np.uint8)
-        if not (renju and you == 1) and settings.root_defence:
+        if not (renju and you == 1):
             threat_stats[:] = 0
             if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
                 for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
@@ -479,12 +486,12 @@ class Engine:
         path[E.PATH - len(recent) : E.PATH] = recent
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
-        stats = np.zeros(16, dtype=np.int64)
+        stats = np.zeros(4, dtype=np.int64)
         reduce = REDUCTIONS[settings.reduction]
         fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, reduce, 0, int(renju)]
         constants = [evaluation.tempo_x, evaluation.tempo_o, evaluation.hot]
         selective = [int(settings.prune), evaluation.margin if settings.futility else 0, int(settings.distance)]
-        selective += [settings.leaf_width, settings.defence, int(settings.futile_threats), 0, settings.limits, settings.lmr_div]
+        selective.append(settings.leaf_width)
         params = np.array([*fixed, state.n, *constants, *selective], dtype=np.int64)
         vstats = np.zeros(2, dtype=np.int64)
         search = (tk, td, killers, history, moves, scores, ban)
@@ -494,14 +501,12 @@ class Engine:
             flag = never if depth == 1 else stop
             stats[:] = 0
             stats[E.BEST] = -1
-            params[E.NODE_LIMIT] = max(1, settings.max_nodes - nodes) if settings.max_nodes and depth > 1 else 0
             result = E._negamax(
                 *arrays, *search, flag, stats, params, fk, fd, line, vstats, path,
                 me, depth, 0, -E.INFINITY, E.INFINITY,
             )  # fmt: skip
             result = int(result)
             nodes += int(stats[E.NODES])
-            self.node_kinds = stats.copy()
             if flag[0]:
                 if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
                     best = int(stats[E.BEST])

@@ -204,7 +204,8 @@ class PatternBoard:
         rows = self.weights.shape[0] if self.weights.ndim == 2 else 0
         if self.weights.ndim != 2 or not 2 <= rows <= P.MAX_ROWS or rows % 2 or self.weights.shape[1] != P.NPAT**4:
             raise InvalidInputError(
-                f"weights must have 2, 4 or {P.MAX_ROWS} rows of {P.NPAT**4} combinations, got shape {self.weights.shape}"
+                f"weights must have 2, 4 or {P.MAX_ROWS} rows of {P.NPAT**4} combinations, "
+                f"got shape {self.weights.shape}"
             )
         self.tot = np.zeros(rows, dtype=np.int64)
         self.zob = zobrist(n)

@@ -47,23 +47,35 @@ def _line(line: np.ndarray, length: int) -> list[int]:
     return [int(move) for move in line[:length]]
 
 
-def find_vcf(state: State, *, max_depth: int = 16) -> list[int] | None:
+def find_vcf(state: State, *, max_depth: int = 16, width: int | None = None) -> list[int] | None:
     """A VCF of the player to move within ``max_depth`` of its moves, as the line of moves; None if there is none.
 
     The line alternates attacker and defender moves and ends with the attacker's five
     (or with its open four and the defender's block, then the five).
 
+    ``width`` (1 to 4) makes it the quick, incomplete search the engine runs at its leaves: a
+    four must also make a three or another four, each four after the first must lie on a line
+    of the one before, and only the ``width`` most promising fours are tried at each step. A
+    line it finds wins; None then means only that it found none.
+
     Raises:
-        InvalidInputError: not a State, k over 5, X to attack under renju, or ``max_depth`` out of range.
+        InvalidInputError: not a State, k over 5, X to attack under renju, or ``max_depth`` or
+            ``width`` out of range.
         IllegalMoveError: the game is over.
     """
     board, depth = _prepare(state, max_depth)
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= T.QUICK_WIDTH):
+        raise InvalidInputError(f"width must be None or an integer from 1 to {T.QUICK_WIDTH}, got {width!r}")
     line = np.zeros(2 * depth + 8, dtype=np.int32)
     stats = np.zeros(2, dtype=np.int64)
     fk = np.zeros(1 << _TABLE_BITS, dtype=np.uint64)
     fd = np.zeros(1 << _TABLE_BITS, dtype=np.int8)
     never = np.zeros(1, dtype=np.uint8)
-    if T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0):
+    if width is None:
+        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0)
+    else:
+        found = T._vcf_quick(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, width)
+    if found:
         return _line(line, int(stats[T.LENGTH]))
     return None
 
