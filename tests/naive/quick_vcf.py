@@ -38,7 +38,7 @@ def line_cells(n: int, cell: int) -> list[int]:
 
 
 def four_worth(board: list[int], n: int, k: int, exact: tuple[bool, bool], player: int, cell: int) -> int:
-    """4 for each four (B4, F4) of ``player`` on ``cell``, 3 for each open three, 1 for each three, less 4; 0 if no four."""
+    """4 a four (B4, F4) of ``player`` on ``cell``, 3 an open three, 1 a three, less 4; 0 if it makes no four."""
     found = codes(board, n, k, exact, player, cell)
     fours = sum(code in (B4, F4) for code in found)
     if not fours:
@@ -52,6 +52,9 @@ def quick_vcf(
     """The line of the quick VCF of ``player`` (to move) within ``depth`` of his moves, or None."""
     you = 3 - player
     empty = [cell for cell in range(n * n) if board[cell] == 0]
+
+    def codes_of(side: int):  # type: ignore[no-untyped-def]
+        return lambda cell: codes(board, n, k, exact, side, cell)
 
     def makes(side: int, code: int) -> list[int]:
         return [cell for cell in empty if code in codes(board, n, k, exact, side, cell)]
@@ -82,7 +85,8 @@ def quick_vcf(
         best = [cell for _, _, cell in sorted(ranked)[:width]]
     for cell in best:
         board[cell] = player
-        fives = [t for t in line_cells(n, cell) if t >= 0 and board[t] == 0 and F5 in codes(board, n, k, exact, player, t)]
+        mine = codes_of(player)
+        fives = [t for t in line_cells(n, cell) if t >= 0 and board[t] == 0 and F5 in mine(t)]
         won = None
         if fives and not any(F5 in codes(board, n, k, exact, you, t) for t in range(n * n) if board[t] == 0):
             answer = fives[0]
