@@ -2,25 +2,31 @@
 
     python benchmarks/gomoku_wins.py [--time-ms 1000] [--positions FILE] [--oracle PATH --oracle-ms 300]
     python benchmarks/gomoku_wins.py collect PATH/pbrain-pentazen GAMES... --out FILE [--oracle-ms 300]
+    python benchmarks/gomoku_wins.py selfplay PATH/pbrain-pentazen SELFPLAY.jsonl --out FILE [--games 300]
 
 ``collect`` reads game records written by ``benchmarks/gomoku.py --games-out`` and, for each game the
 brain won, asks the brain (thinking ``--oracle-ms``) about the positions it had to move in, from the
 fourth stone on, and keeps the first where it reports a forced win (PentaZen's ``ev +v23``: a win in 23
 plies): the position the game was lost in. The positions are JSON lines (``moves`` as cells, the
-``plies`` the brain announced, its ``move``).
+``plies`` the brain announced, its ``move``). ``selfplay`` does the same for the self-play games of
+``benchmarks/gomoku_eval_fit.py play`` (the first ``--games`` in an order drawn from ``--seed``),
+whoever won: the first position after the opening where the player to move is announced a win.
+Each game's verdict is appended to ``FILE.partial`` as it comes, so a run that stops resumes there.
 
 The default command puts the engine on each position for ``--time-ms``, with and without its
 selectivity (``EngineSettings`` and ``PLAIN``), and counts the positions where it proves the win
 itself (its value is a forced win) and how long that took; ``--oracle`` times the brain on them too,
 as the reference. The positions of ``benchmarks/data/gomoku_wins.jsonl`` come from the engine's games
-against PentaZen at 1 s a move; their labels are PentaZen's claims (the ones the engine solves are
-confirmed by its own search).
+against PentaZen at 1 s a move, those of ``benchmarks/data/gomoku_wins_selfplay.jsonl`` from PentaZen's
+self-play games (``selfplay``: 300 games, seed 7, 292 positions); their labels are PentaZen's claims (the
+ones the engine solves are confirmed by its own search).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -82,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["collect"]:
         return main_collect(argv[1:])
+    if argv[:1] == ["selfplay"]:
+        return main_selfplay(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-ms", type=float, default=1000, help="the engine's time per position")
     parser.add_argument("--positions", type=Path, default=DATA, help="JSON lines of positions (see collect)")
@@ -146,6 +154,57 @@ def main_collect(argv: list[str]) -> int:
     tmp.write_text("".join(json.dumps(p) + "\n" for p in found))
     tmp.replace(args.out)
     print(f"{len(found)} positions from {len(records)} games written to {args.out}")
+    return 0
+
+
+def main_selfplay(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="gomoku_wins.py selfplay", description="critical positions of self-play")
+    parser.add_argument("brain", help="the judging brain: an executable, or plyground:KIND [ARGS]")
+    parser.add_argument("games", type=Path, help="JSON lines of gomoku_eval_fit.py play (stones, moves)")
+    parser.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
+    parser.add_argument("--games", dest="count", type=int, default=300, help="games to look at")
+    parser.add_argument("--seed", type=int, default=7, help="the order the games are taken in")
+    parser.add_argument("--oracle-ms", type=int, default=300, help="the brain's time per position")
+    args = parser.parse_args(argv)
+    try:
+        command, _ = brain_command(args.brain, "brain")
+        games = [json.loads(line) for line in args.games.read_text().splitlines() if line.strip()]
+        if not all(isinstance(g.get("moves"), list) and isinstance(g.get("stones"), int) for g in games):
+            raise ValueError("not self-play games: each line needs its moves and opening stones")
+    except (OSError, ValueError) as error:
+        parser.error(f"cannot read {args.games}: {error}")
+    random.Random(args.seed).shuffle(games)
+    partial = args.out.with_name(args.out.name + ".partial")
+    done = []
+    if partial.exists():  # a stopped run: keep its verdicts, up to a line it may have left half written
+        for line in partial.read_text(encoding="utf-8").splitlines():
+            try:
+                done.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+        partial.write_text("".join(json.dumps(v) + "\n" for v in done), encoding="utf-8")
+    oracle = Oracle(command, args.oracle_ms, None)
+    try:
+        with partial.open("a", encoding="utf-8") as out:
+            for index in range(len(done), min(args.count, len(games))):
+                moves = games[index]["moves"]
+                verdict: dict[str, Any] = {"game": index}
+                for cut in range(games[index]["stones"] + 1, len(moves) - 1):
+                    value, move = oracle.judge(moves[:cut])
+                    if value is not None and value >= WIN - 1000:
+                        verdict.update(moves=moves[:cut], plies=WIN - value, move=move)
+                        break
+                out.write(json.dumps(verdict) + "\n")
+                out.flush()
+                done.append(verdict)
+    finally:
+        oracle.close()
+    found = [{key: v[key] for key in ("moves", "plies", "move")} for v in done if "moves" in v]
+    tmp = args.out.with_name(args.out.name + ".tmp")
+    tmp.write_text("".join(json.dumps(p) + "\n" for p in found))
+    tmp.replace(args.out)
+    partial.unlink()
+    print(f"{len(found)} positions from {len(done)} games written to {args.out}")
     return 0
 
 

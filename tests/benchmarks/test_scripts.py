@@ -424,3 +424,27 @@ def test_game_records_are_read_back_and_the_won_games_give_their_critical_positi
     assert len(found) == 1  # only the game the engine won, at the first position it saw a win in
     cut = len(found[0]["moves"])
     assert found[0]["moves"] == moves[:cut] and cut in (4, 6) and found[0]["plies"] >= 1
+
+
+def test_self_play_games_give_their_critical_positions_and_a_stopped_run_resumes(tmp_path: Path) -> None:
+    """``gomoku_wins.py selfplay``: the first position a brain announces a win in, and ``.partial`` resumes."""
+    games = tmp_path / "selfplay.jsonl"
+    quiet = [112, 0, 14, 210, 224, 2, 12, 212, 222]  # stones in the corners: nobody wins soon
+    lines = [{"stones": 3, "moves": [*WIN_MOVES, 111, 3, 110], "winner": 1}, {"stones": 3, "moves": quiet, "winner": 0}]
+    games.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "wins.jsonl"
+    command = [sys.executable, str(BENCHMARKS / "gomoku_wins.py"), "selfplay", "plyground:engine", str(games)]
+    command += ["--out", str(out), "--oracle-ms", "200", "--seed", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(found) == 1 and found[0]["plies"] >= 1 and not (tmp_path / "wins.jsonl.partial").exists()
+    assert found[0]["moves"] == [*WIN_MOVES, 111, 3, 110][: len(found[0]["moves"])]
+    # a run stopped after its first game: that verdict is kept as it is, the second game is judged
+    stopped = json.dumps({"game": 0, "moves": [1, 2], "plies": 9, "move": 3}) + '\n{"game": 1, "mo'  # cut mid-line
+    (tmp_path / "wins.jsonl.partial").write_text(stopped)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stderr
+    assert next(json.loads(line)["moves"] for line in out.read_text().splitlines()) == [1, 2]
+    bad = subprocess.run([*command[:4], str(out), "--out", str(tmp_path / "x.jsonl")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not self-play games" in bad.stderr
