@@ -195,7 +195,7 @@ def _recent(path, n, ply, back):
     return last // n, last % n
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64))
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64), refcount=False)
 def _generate(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
     tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path, player, ply,
@@ -268,7 +268,7 @@ def _generate(
     return count
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
 def _negamax(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
     tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
@@ -469,7 +469,7 @@ def _negamax(
     return best
 
 
-@kernel(types.int64(*BOARD, types.uint64[::1], types.int64[::1], types.int64, types.int32[::1]))
+@kernel(types.int64(*BOARD, types.uint64[::1], types.int64[::1], types.int64, types.int32[::1]), refcount=False)
 def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, tk, td, player, out):
     """Follow the table's moves from the position (then undo them); returns how many were written to ``out``."""
     length = 0

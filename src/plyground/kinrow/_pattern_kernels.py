@@ -326,7 +326,7 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
     cnt[1, HOT] += hot1
 
 
-@kernel(types.void(*BOARD, types.int64, types.int64))
+@kernel(types.void(*BOARD, types.int64, types.int64), refcount=False)
 def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player):
     """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
     _count(pat, cnt, tot, weights, cell, -1)
@@ -335,7 +335,7 @@ def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cel
     _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, player, True)
 
 
-@kernel(types.void(*BOARD, types.int64))
+@kernel(types.void(*BOARD, types.int64), refcount=False)
 def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell):
     """Take the stone off ``cell``: the exact inverse of :func:`_place`."""
     player = np.int64(cells[cell])

@@ -56,7 +56,7 @@ def _best_code(pat, side, cell):
     return best
 
 
-@kernel(types.int64(*BOARD, types.int64, types.int64))
+@kernel(types.int64(*BOARD, types.int64, types.int64), refcount=False)
 def _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, skip):
     """An empty cell where player ``side`` (0 or 1) makes five, other than ``skip``; -1 if none."""
     size = cells.shape[0]
@@ -69,7 +69,7 @@ def _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
     return -1
 
 
-@kernel(types.int64(*BOARD, types.int64, types.int64))
+@kernel(types.int64(*BOARD, types.int64, types.int64), refcount=False)
 def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, move):
     """An empty cell on the four lines of ``move`` where player ``side`` makes five (-1 if none)."""
     for d in range(4):
@@ -83,7 +83,7 @@ def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights,
     return -1
 
 
-@kernel(types.void(*BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64))
+@kernel(types.void(*BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64), refcount=False)
 def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply):
     """Write the line of an open four of ``player`` (it has an ``F4`` cell): the four, a block, the five."""
     me = player - 1
@@ -101,7 +101,7 @@ def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
             return
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64))
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64), refcount=False)
 def _vcf(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply
 ):
@@ -321,7 +321,7 @@ def _four_worth(pat, side, cell):
     return worth - 4
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64))
+@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
 def _vcf_quick(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
     last, width,
