@@ -79,6 +79,8 @@ class Settings:
     size: int = 15
     rule: int = 0
     time_ms: int = 1000
+    white_ms: int | None = None
+    """White's milliseconds per move, where they differ from black's ``time_ms`` (time odds)."""
     grace_ms: int = 1000
     match_ms: int = 0
     """The match clock of each brain for one game (0: none)."""
@@ -86,6 +88,10 @@ class Settings:
     """Moves after the opening at which the game is drawn (0: until the board is full)."""
     start_ms: int = 120_000
     """How long a brain may take to start and answer START (a first run may compile)."""
+
+    def ms(self, side: int) -> int:
+        """The milliseconds per move of black (``side`` 0) or white (1)."""
+        return self.white_ms if side == 1 and self.white_ms is not None else self.time_ms
 
 
 @dataclass
@@ -231,7 +237,7 @@ class _Lost(Exception):
     """The side to move loses: ``reason`` says why."""
 
 
-def _start(brain: BrainProcess, name: str, settings: Settings) -> None:
+def _start(brain: BrainProcess, name: str, settings: Settings, side: int) -> None:
     if not brain.send(f"START {settings.size}"):
         raise SetupError(f"{name} exited before START")
     try:
@@ -243,7 +249,7 @@ def _start(brain: BrainProcess, name: str, settings: Settings) -> None:
     if line.upper() != "OK":
         raise SetupError(f"{name} refused START {settings.size}: {line[:200]}")
     brain.send(
-        f"INFO timeout_turn {settings.time_ms}",
+        f"INFO timeout_turn {settings.ms(side)}",
         f"INFO timeout_match {settings.match_ms}",
         f"INFO time_left {settings.match_ms or NO_CLOCK}",
         f"INFO rule {settings.rule}",
@@ -295,9 +301,9 @@ def play_game(
         game.moves.append(Move(x, y))
     brains: list[BrainProcess] = []
     try:
-        for command, name in zip((black, white), names, strict=True):
+        for side, (command, name) in enumerate(zip((black, white), names, strict=True)):
             brains.append(BrainProcess(command))
-            _start(brains[-1], name, settings)
+            _start(brains[-1], name, settings, side)
         _play(state, game, brains, settings)
     finally:
         for brain in brains:
@@ -308,7 +314,6 @@ def play_game(
 def _play(state: State, game: Game, brains: list[BrainProcess], settings: Settings) -> None:
     informed = [False, False]
     clock = [float(settings.match_ms)] * 2
-    limit_s = (settings.time_ms + settings.grace_ms) / 1000
     played = 0
     while True:
         if state.result is not None:
@@ -332,13 +337,14 @@ def _play(state: State, game: Game, brains: list[BrainProcess], settings: Settin
             lines += ["BEGIN"] if not state.history else _board_lines(state, state.to_move)
             informed[side] = True
         sent = brain.send(*lines)
+        limit_s = (settings.ms(side) + settings.grace_ms) / 1000
         start = time.perf_counter()
         try:
             try:
                 line = brain.answer(limit_s) if sent else None
             except TimeoutError:
                 brain.kill()
-                raise _Lost(f"no answer in {settings.time_ms} + {settings.grace_ms} ms") from None
+                raise _Lost(f"no answer in {settings.ms(side)} + {settings.grace_ms} ms") from None
             ms = 1000 * (time.perf_counter() - start)
             move = _judge_answer(state, line, brain)
             if settings.match_ms:
@@ -369,7 +375,7 @@ def record_text(game: Game, number: int, settings: Settings, players: dict[str, 
         "White": players["white"],
         "Size": str(settings.size),
         "Rule": RULE_NAMES.get(settings.rule, str(settings.rule)),
-        "TimeMs": str(settings.time_ms),
+        "TimeMs": str(settings.time_ms) if settings.white_ms is None else f"{settings.time_ms}/{settings.white_ms}",
         "Opening": " ".join(f"{x},{y}" for x, y in game.opening),
         "Result": result,
         "Termination": game.reason,

@@ -10,16 +10,19 @@ side's time per move.
 
 Each opening is played twice, A with black (X, the first player) and then with white. Openings are
 a few stones near the centre, drawn from ``--seed`` (``random:3``: three stones in the 5x5 square
-around the centre, no one threatening to win), none (``empty``: the first player starts on an
-empty board), or read from a file (one opening a line: x,y stones in the order played, X first,
-``#`` comments). A brain loses a game by an illegal or malformed answer, no answer in
-``--time-ms + --grace-ms`` ms, a match clock run out (``--match-ms``) or by exiting. Prints the
-results of A (wins, draws, losses, the score with its 95% Wilson interval, draws counting half),
-each side's mean and largest time per move, the mean game length and why games ended, then the
+around the centre, no one threatening to win; black is ahead in most), none (``empty``: the first
+player starts on an empty board), or read from a file (one opening a line: x,y stones in the order
+played, X first, ``#`` comments), such as ``benchmarks/data/gomoku_openings.txt``, 12 openings a
+strong brain judged even (``benchmarks/gomoku_openings.py``). ``--b-time-ms`` gives B its own time
+per move (time odds, such as a stronger brain given a tenth of the time). A brain loses a game by
+an illegal or malformed answer, no answer in its time per move + ``--grace-ms`` ms, a match clock
+run out (``--match-ms``) or by exiting. Prints the results of A (wins, draws, losses, the score
+with its 95% Wilson interval, draws counting half), each side's mean and largest time per move,
+the mean game length and why games ended, then the
 JSON line::
 
     python benchmarks/gomoku.py A B [--games 8] [--openings random:3|empty|FILE] [--seed 1]
-                                [--time-ms 1000] [--grace-ms 1000] [--match-ms 0] [--size 15]
+                                [--time-ms 1000] [--b-time-ms MS] [--grace-ms 1000] [--match-ms 0] [--size 15]
                                 [--rule freestyle|standard|renju] [--max-moves 0]
                                 [--parallel 1] [--games-out FILE]
 
@@ -45,6 +48,7 @@ import sys
 import threading
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -192,6 +196,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--openings", default=DEFAULT_OPENINGS, help="random:N (default random:3), empty, or FILE")
     parser.add_argument("--seed", type=int, default=1, help="seed of the generated openings")
     parser.add_argument("--time-ms", type=int, default=1000, help="milliseconds per move (INFO timeout_turn)")
+    parser.add_argument("--b-time-ms", type=int, default=None, help="B's milliseconds per move (time odds)")
     parser.add_argument("--grace-ms", type=int, default=1000, help="an answer later than time-ms + this loses")
     parser.add_argument("--match-ms", type=int, default=0, help="each brain's clock for a game (0: none)")
     parser.add_argument("--size", type=int, default=15, help=f"board size, 5 to {MAX_N}")
@@ -205,6 +210,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     limits = {
         "--games": (args.games, 1, MAX_GAMES),
         "--time-ms": (args.time_ms, 1, MAX_TIME_MS),
+        "--b-time-ms": (args.time_ms if args.b_time_ms is None else args.b_time_ms, 1, MAX_TIME_MS),
         "--grace-ms": (args.grace_ms, 0, MAX_TIME_MS),
         "--match-ms": (args.match_ms, 0, 1000 * MAX_TIME_MS),
         "--size": (args.size, 5, MAX_N),
@@ -288,7 +294,7 @@ def game_json(game: Game, number: int, a_black: bool) -> dict[str, Any]:
 def _table(args: argparse.Namespace, names: list[str], results: dict[str, Any]) -> Table:
     rule = RULE_NAMES[args.rule_number]
     table = Table(
-        title=f"gomoku {args.size}x{args.size} {rule}, {args.time_ms} ms/move, {results['games_played']} games"
+        title=f"gomoku {args.size}x{args.size} {rule}, {_times(args)} ms/move, {results['games_played']} games"
     )
     for column in ("side", "brain", "wins", "draws", "losses", "mean ms/move", "max ms/move"):
         table.add_column(column, justify="left" if column in ("side", "brain") else "right")
@@ -310,6 +316,11 @@ def _table(args: argparse.Namespace, names: list[str], results: dict[str, Any]) 
             f"mean game {results['mean_moves']:.1f} moves; endings: {endings}"
         )
     return table
+
+
+def _times(args: argparse.Namespace) -> str:
+    """The time per move, ``A/B`` where B has its own."""
+    return str(args.time_ms) if args.b_time_ms is None else f"{args.time_ms}/{args.b_time_ms}"
 
 
 def stop(signum: int, frame: object) -> None:
@@ -344,14 +355,17 @@ def main(argv: list[str] | None = None) -> int:
     def one(number: int, opening: list[tuple[int, int]], a_black: bool) -> None:
         black, white = (command_a, command_b) if a_black else (command_b, command_a)
         names = ("A", "B") if a_black else ("B", "A")
-        game = play_game(black, white, opening, settings, names=names)
+        ms = (args.time_ms, args.time_ms if args.b_time_ms is None else args.b_time_ms)
+        black_ms, white_ms = ms if a_black else ms[::-1]
+        timed = replace(settings, time_ms=black_ms, white_ms=None if black_ms == white_ms else white_ms)
+        game = play_game(black, white, opening, timed, names=names)
         with lock:
             if interrupted:
                 return  # ended by the kill
             finished.append((number, game, a_black))
             if record is not None:
                 players = {"black": name_a, "white": name_b} if a_black else {"black": name_b, "white": name_a}
-                record.write(record_text(game, number, settings, players))
+                record.write(record_text(game, number, timed, players))
                 record.flush()
                 os.fsync(record.fileno())
 
@@ -405,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             "size": args.size,
             "rule": RULE_NAMES[args.rule_number],
             "time_ms": args.time_ms,
+            "b_time_ms": args.b_time_ms,
             "grace_ms": args.grace_ms,
             "match_ms": args.match_ms,
             "max_moves": args.max_moves,

@@ -102,6 +102,17 @@ def test_a_late_answer_loses_at_the_grace_limit(piskvork: ModuleType) -> None:
     assert time.perf_counter() - start < 4.5  # the slow brain was killed, not waited for
 
 
+def test_time_odds_each_colour_is_told_and_held_to_its_own_time(piskvork: ModuleType, tmp_path: Path) -> None:
+    black_log, white_log = tmp_path / "black.log", tmp_path / "white.log"
+    odds = settings(piskvork, time_ms=2000, white_ms=100, grace_ms=300)
+    game = piskvork.play_game(fake("slow:150:0", black_log), fake("slow:600:8", white_log), [], odds, names=("A", "B"))
+    # black's 150 ms are within its 2 s; white's 600 ms are past its 100 + 300 ms
+    assert (game.winner, game.reason) == ("black", "B (white) lost: no answer in 100 + 300 ms")
+    assert "INFO timeout_turn 2000" in black_log.read_text().splitlines()
+    assert "INFO timeout_turn 100" in white_log.read_text().splitlines()
+    assert '[TimeMs "2000/100"]' in piskvork.record_text(game, 1, odds, {"black": "A", "white": "B"})
+
+
 def test_the_match_clock_runs_out(piskvork: ModuleType, tmp_path: Path) -> None:
     log = tmp_path / "black.log"
     game = piskvork.play_game(
@@ -157,6 +168,7 @@ class _Args:
         (["--games", "0"], "error: --games must be from 1 to 100,000, got 0"),
         (["--size", "4"], "error: --size must be from 5 to"),
         (["--time-ms", "0"], "error: --time-ms must be from 1 to"),
+        (["--b-time-ms", "0"], "error: --b-time-ms must be from 1 to"),
         (["--rule", "gomoku"], "error: unknown rule 'gomoku'"),
         (["--openings", "random:x"], "error: --openings random:N needs N from 1 to 8 stones"),
         (["--openings", "/no/such/file"], "error: cannot read the openings /no/such/file"),
@@ -207,7 +219,8 @@ def test_the_script_judges_scripted_brains(tmp_path: Path) -> None:
     good = f"{sys.executable} {FAKE} row:0"
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / "gomoku.py"), bad, good, "--games", "2", "--size", "9", "--openings",
-         "empty", "--time-ms", "1000", "--games-out", str(tmp_path / "games.txt"), "--no-record"],
+         "empty", "--time-ms", "1000", "--b-time-ms", "1500", "--games-out", str(tmp_path / "games.txt"),
+         "--no-record"],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -218,7 +231,9 @@ def test_the_script_judges_scripted_brains(tmp_path: Path) -> None:
         "A (white) lost: illegal move 0,0: the cell is taken",
     ]
     assert line["endings"] == {"illegal move": 2}
-    assert (tmp_path / "games.txt").read_text().count('[Result "') == 2
+    record = (tmp_path / "games.txt").read_text()
+    assert record.count('[Result "') == 2 and line["b_time_ms"] == 1500
+    assert record.index('[TimeMs "1000/1500"]') < record.index('[TimeMs "1500/1000"]')  # A black, then A white
     assert "A scores 0.0%" in done.stdout
 
 

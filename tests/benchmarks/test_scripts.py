@@ -227,6 +227,15 @@ def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (folder / "verdicts.jsonl").read_text(encoding="utf-8").count("\n") >= 2
 
 
+def _check_openings(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    from gomoku import read_openings
+
+    openings = read_openings(folder / "openings.txt", 15)
+    assert len(openings) == line["kept"] == 2 and all(len(opening) == 3 for opening in openings)
+    assert line["judged"] >= 2 and line["forced_wins"] == 0 and not (folder / "openings.txt.judged").exists()
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -271,6 +280,10 @@ SCRIPTS = [
     Script("gomoku_wins.py", "gomoku_wins", lambda d, f: ["--positions", str(win_positions(f)), "--time-ms", "100"],
            _check_wins),
     Script("gomoku_eval_fit.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
+    Script("gomoku_openings.py", "gomoku_openings",
+           lambda d, f: ["plyground:engine", "--out", str(f / "openings.txt"), "--count", "2", "--candidates", "6",
+                         "--judge-ms", "100", "--within", "5000"],
+           _check_openings),
     Script("gomoku.py", "gomoku",
            lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
                          "200", "--games-out", str(f / "games.txt")],
@@ -448,3 +461,27 @@ def test_self_play_games_give_their_critical_positions_and_a_stopped_run_resumes
     assert next(json.loads(line)["moves"] for line in out.read_text().splitlines()) == [1, 2]
     bad = subprocess.run([*command[:4], str(out), "--out", str(tmp_path / "x.jsonl")], capture_output=True, text=True)
     assert bad.returncode == 2 and "not self-play games" in bad.stderr
+
+
+def test_balanced_openings_keep_the_even_ones_and_a_stopped_run_resumes(tmp_path: Path) -> None:
+    """``gomoku_openings.py``: the verdicts of a stopped run (``FILE.judged``) are read back, not asked again."""
+    sys.path.insert(0, str(BENCHMARKS))
+    from gomoku import generated_opening
+
+    out = tmp_path / "openings.txt"
+    first = generated_opening(15, 3, 11, 0)
+    key = ",".join(str(y * 15 + x) for x, y in first)  # the first candidate, judged far from even before the stop
+    (tmp_path / "openings.txt.judged").write_text(json.dumps({"ms": 100, "key": key, "value": 777, "move": 0}) + "\n")
+    command = [sys.executable, str(BENCHMARKS / "gomoku_openings.py"), "plyground:engine", "--out", str(out)]
+    command += ["--judge-ms", "100", "--no-record", "--candidates"]
+    done = subprocess.run(
+        [*command, "4", "--count", "1", "--within", "700"], capture_output=True, text=True, timeout=TIMEOUT_S
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in out.read_text().splitlines() if not line.startswith("#")]
+    assert len(lines) == 1 and not lines[0].startswith(" ".join(f"{x},{y}" for x, y in first))
+    assert "(seed 11) judged within 700" in out.read_text()
+    none = subprocess.run(
+        [*command, "3", "--count", "3", "--within", "0"], capture_output=True, text=True, timeout=TIMEOUT_S
+    )
+    assert none.returncode == 1 and "candidates within 0; judge more" in none.stderr
