@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from plyground.errors import InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow import _pattern_kernels as P
-from plyground.kinrow.patterns import Pattern, PatternBoard, fill_order, pattern_table
+from plyground.kinrow.patterns import Pattern, PatternBoard, fill_order, pattern_table, tables_for
+from plyground.kinrow.rules import Rule
 from tests.naive import patterns as naive
 
 
@@ -78,6 +79,15 @@ def test_tables_refuse_what_they_cannot_see() -> None:
     for shape in [(3, P.NPAT**4), (8, P.NPAT**4), (2, 100), (P.NPAT**4,)]:
         with pytest.raises(InvalidInputError, match="2, 4 or 6 rows"):
             PatternBoard(State(9, 5), np.zeros(shape, dtype=np.int64))
+    for tables in [np.zeros((1, P.KEYS)), np.zeros((2, 100)), np.full((2, P.KEYS), P.NPAT)]:
+        with pytest.raises(InvalidInputError, match=r"tables must be \[2, 1048576\] codes below 11"):
+            PatternBoard(State(9, 5), tables=tables)
+
+
+def test_the_packed_row_holds_both_codes() -> None:
+    tables = tables_for(5, Rule.FREESTYLE)
+    assert tables.shape == (3, P.KEYS) and tables[:2].max() < P.NPAT
+    assert np.array_equal(tables[2] & 15, tables[0]) and np.array_equal(tables[2] >> 4, tables[1])
 
 
 @st.composite

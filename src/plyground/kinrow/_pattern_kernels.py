@@ -44,7 +44,9 @@ enough to tell an exact five from an overline.
 * ``hsh`` - uint64 ``[1]``: the Zobrist key of the stones and blocked cells (``zob[cell, value]``).
 
 Static arrays: ``nbr`` - int32 ``[n*n*4*10]``, the cell at each slot of each key (-1 off
-the board); ``tables`` - uint8 ``[2, 2**20]``, the tables of X and O under the rule;
+the board); ``tables`` - uint8 ``[3, 2**20]``, the tables of X and O under the rule, and in
+row 2 both codes of a key in one byte (X's in the low four bits: a placed stone's forty keys
+are looked up once each, from a table half the size of the two);
 ``weights`` - int64 ``[rows, NPAT**4]`` (an even number of rows). Placing or removing a stone
 changes forty keys (ten per direction), and their codes, counts and totals: a few hundred operations.
 
@@ -275,9 +277,9 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
                     near[t] -= 1
             if cells[t] != 0:
                 continue
-            key = keys[index]
+            both = tables[2, keys[index]]
             old = pat[0, index]
-            new = tables[0, key]
+            new = both & 15
             if old != new:
                 was = _combination(pat, 0, t)
                 now = was + (np.int64(new) - np.int64(old)) * step
@@ -296,7 +298,7 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
                     if rows > 4:
                         t4 += weights[4, now] - weights[4, was]
             old = pat[1, index]
-            new = tables[1, key]
+            new = both >> 4
             if old != new:
                 was = _combination(pat, 1, t)
                 now = was + (np.int64(new) - np.int64(old)) * step

@@ -39,6 +39,7 @@ __all__ = [
     "PatternBoard",
     "combination_value",
     "combination_values",
+    "packed",
     "pattern_table",
     "tables_for",
 ]
@@ -141,10 +142,21 @@ def fill_order(keys: npt.NDArray[np.int64], own: int) -> npt.NDArray[np.int64]:
 
 @functools.cache
 def tables_for(k: int, rule: Rule) -> npt.NDArray[np.uint8]:
-    """The tables of X (row 0) and O (row 1) under ``rule``, as one ``[2, 2**20]`` array."""
+    """The tables of X (row 0) and O (row 1) under ``rule``, and both in one byte (row 2), as one ``[3, 2**20]`` array.
+
+    Row 2 is :func:`packed`: the board's updates read both codes of a key in one look-up.
+    """
     rule = Rule(rule)
-    out = np.stack([pattern_table(k, player, rule.exact(player)) for player in (1, 2)])
+    out = packed(np.stack([pattern_table(k, player, rule.exact(player)) for player in (1, 2)]))
     out.setflags(write=False)
+    return out
+
+
+def packed(tables: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``[X's, O's]`` tables (codes below 16) with a third row of both: X's code in the low four bits, O's above."""
+    out = np.empty((3, P.KEYS), dtype=np.uint8)
+    out[:2] = tables[:2]
+    out[2] = tables[0] | (tables[1] << 4)
     return out
 
 
@@ -170,12 +182,13 @@ class PatternBoard:
         weights: the worth of each combination of four codes for X and O (default:
             :func:`combination_values` of the rule), summed over the empty cells into :meth:`total`;
             further pairs of rows (X, O) are summed too, into ``tot[2:]`` (the engine's evaluation).
-        tables: the ``[2, 2**20]`` tables to read codes from (default: :func:`tables_for` the
+        tables: the ``[2, 2**20]`` tables of X and O to read codes from, codes below
+            :data:`~plyground.kinrow._pattern_kernels.NPAT` (default: :func:`tables_for` the
             state's k and rule; tests give others).
 
     Raises:
         InvalidInputError: ``state.k`` over 5 (the tables see five cells on each side), or
-            weights of the wrong shape.
+            weights or tables of the wrong shape.
     """
 
     def __init__(
@@ -197,7 +210,13 @@ class PatternBoard:
         self.cnt = np.zeros((2, P.NPAT + 1), dtype=np.int32)
         self.hsh = np.zeros(1, dtype=np.uint64)
         self.nbr = neighbours(n)
-        self.tables = tables_for(self.k, self.rule) if tables is None else np.ascontiguousarray(tables, np.uint8)
+        if tables is None:
+            self.tables = tables_for(self.k, self.rule)
+        else:
+            given = np.asarray(tables)
+            if given.shape[-1:] != (P.KEYS,) or given.ndim != 2 or given.shape[0] < 2 or given[:2].max() >= P.NPAT:
+                raise InvalidInputError(f"tables must be [2, {P.KEYS}] codes below {P.NPAT}, got shape {given.shape}")
+            self.tables = packed(given.astype(np.uint8))
         self.weights = (
             combination_values(self.rule) if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
         )
