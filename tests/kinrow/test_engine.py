@@ -201,6 +201,30 @@ def test_it_finds_a_vcf() -> None:
     assert len(engine.last.pv) == 3 and {state.name(m) for m in engine.last.pv[1:]} == {"f2", "g3"}
 
 
+COUNTER_ATTACK = [81, 98, 140, 82, 95, 66, 50, 67, 65, 80, 49, 97, 52, 51, 35]
+"""A game of the engine (O) against the old alpha-beta: X threatens a VCT at the top of the board, and O wins
+first with its fours h8 or j8 (three plies). At 1 s a move the engine used to check the defences in cell order,
+ran out of its share of the time before reaching h8 and j8, searched only the moves checked, and lost."""
+
+
+def test_the_defences_checked_first_are_our_fours_then_the_threat_line() -> None:
+    state = State.from_moves(15, 5, COUNTER_ATTACK)
+    board = PatternBoard(state)
+    threat = [20, 5, 33, 17]
+    cells = Engine._defences(board, 2, 1, threat)
+    fours = {112, 114, 127, 130}  # h8, j8, h9, k9: O's fours
+    assert set(cells[:4]) == fours and cells[4:8] == threat
+    assert len(cells) == len(set(cells)) and all(state.cells[cell] == 0 for cell in cells)
+
+
+def test_a_counter_attack_is_not_lost_to_the_defence_checks() -> None:
+    state = State.from_moves(15, 5, COUNTER_ATTACK)
+    engine = Engine(time_ms=1000)
+    move = engine.choose(state)
+    assert engine.last is not None and engine.last.value >= WIN_VALUE - 100, engine.last
+    assert state.name(move) in ("h8", "j8")
+
+
 def test_stop_ends_a_long_search_at_once() -> None:
     state = gomoku(["", "", "", "", "", "", "", ".......X", "........O"])
     engine = Engine(depth=60)

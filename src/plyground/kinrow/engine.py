@@ -100,8 +100,10 @@ class EngineSettings:
         next_depth_share: no deeper iteration starts once this share of the time is spent (an
             iteration cut by the clock still gives its best root move searched in full).
         defence_share: the share of the time after which no more moves are checked against
-            the opponent's VCT (the unchecked ones are kept, with those whose check ran out of nodes,
-            when no move is shown to stop it).
+            the opponent's VCT (the unchecked ones are kept; those whose check ran out of nodes
+            are kept when no move is shown to stop it). Our fours are checked first, then the
+            cells of the opponent's threat line, then their neighbours. When the search finds
+            that every kept move loses, it searches every move again.
         evaluation: ``fitted`` (gomoku's evaluation fitted to games, the hand-made one elsewhere)
             or ``hand`` (see :mod:`plyground.kinrow.evaluation`).
         prune: move-count pruning: past the root's children, only the first few moves at each
@@ -369,19 +371,20 @@ class Engine:
 
     @staticmethod
     def _defences(board: PatternBoard, me: int, you: int, threat: list[int]) -> list[int]:
-        """Cells that may stop the opponent's threat line: its cells, their neighbours, and our fours."""
+        """Cells that may stop the opponent's threat line, in the order they are checked: our fours
+        (counter-attacks), the line's cells in its order, then their neighbours."""
         n = board.n
-        cells = set()
+        codes = board.pat[me - 1].reshape(-1, 4)
+        fours = np.flatnonzero(((codes == Pattern.B4) | (codes == Pattern.F4)).any(axis=1) & (board.cells == 0))
+        near = []
         for move in threat:
             r, c = divmod(move, n)
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
                     if 0 <= r + dr < n and 0 <= c + dc < n:
-                        cells.add((r + dr) * n + c + dc)
-        codes = board.pat[me - 1].reshape(-1, 4)
-        fours = np.flatnonzero(((codes == Pattern.B4) | (codes == Pattern.F4)).any(axis=1) & (board.cells == 0))
-        cells.update(fours.tolist())
-        return sorted(cell for cell in cells if board.cells[cell] == 0)
+                        near.append((r + dr) * n + c + dc)
+        ordered = [*fours.tolist(), *threat, *near]
+        return [cell for cell in dict.fromkeys(ordered) if board.cells[cell] == 0]
 
     def _think(
         self,
@@ -449,6 +452,7 @@ class Engine:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
                 return finish(pv[0], "vct", WIN_VALUE - 2 * len(pv), 0, pv)
         # 4. the opponent's VCT: keep the moves that stop it, if any does
+        defending = False
         if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
             threat_stats[:] = 0
             defence = settings.defence_nodes
@@ -458,10 +462,11 @@ class Engine:
                 candidates = self._defences(board, me, you, threat)
                 safe: list[int] = []
                 unknown: list[int] = []  # the opponent's VCT ran out of nodes: not shown to stop it
+                unchecked: list[int] = []  # no time left to check them
                 give_up = None if deadline is None else start + settings.defence_share * (deadline - start)
                 for i, cell in enumerate(candidates):
                     if give_up is not None and time.perf_counter() > give_up:
-                        unknown.extend(candidates[i:])
+                        unchecked = candidates[i:]
                         break
                     board.place(cell, me)
                     threat_stats[:] = 0
@@ -471,10 +476,11 @@ class Engine:
                     board.remove(cell)
                     if stop[0]:
                         break
-                keep = safe or unknown
+                keep = [*(safe or unknown), *unchecked]
                 if keep and not stop[0]:
                     ban[(board.cells == 0)] = 1
                     ban[keep] = 0
+                    defending = True
                 threat_stats[:] = 0
             nodes += int(threat_stats[T.NODES])
         # 5. the search
@@ -497,7 +503,9 @@ class Engine:
         search = (tk, td, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
-        for depth in range(1, max_depth + 1):
+        depth = 0
+        while depth < max_depth:
+            depth += 1
             flag = never if depth == 1 else stop
             stats[:] = 0
             stats[E.BEST] = -1
@@ -512,6 +520,13 @@ class Engine:
                     best = int(stats[E.BEST])
                 break
             best, value, finished = int(stats[E.BEST]), result, depth
+            if result <= -E.WON and defending:
+                # Every move kept against the opponent's VCT loses: the checks (a node budget, a
+                # VCT that may miss our counter-attacks) were not proof. Search every move again.
+                ban[:] = 0
+                defending = False
+                depth = 0
+                continue
             if abs(result) >= E.WON:
                 break
             if deadline is not None and time.perf_counter() - start > settings.next_depth_share * (deadline - start):
