@@ -13,8 +13,8 @@ appended to ``FILE.judged`` as it comes, so a run that stops resumes there; the 
 written at the end, in one step, one opening a line (``x,y`` stones in the order played), each line
 with the judge's value as a comment. The table gives how the candidates' values spread.
 
-``benchmarks/data/gomoku_openings.txt`` was made by this script with PentaZen as the judge and the
-defaults (``benchmarks/opponents/README.md`` builds it).
+``benchmarks/data/gomoku_openings.txt`` was made by this script with PentaZen as the judge, the
+defaults and ``--count 24`` (``benchmarks/opponents/build_pentazen.sh`` builds PentaZen).
 """
 
 from __future__ import annotations
