@@ -6,10 +6,15 @@ ignore Ctrl-C too. The Ctrl-C tests need it handled as in a terminal, so it is r
 
 A run in which no test ran (none collected, all deselected or all skipped) fails: a
 wrong path, marker or skip condition must not pass for a green run.
+
+The kernel tests without the JIT (``tests/test_kernels_without_jit.py``, minutes on one core)
+start in a subprocess as soon as that test is collected, so that they run beside the rest
+of the suite; the test waits for them, and a suite that ends first stops them.
 """
 
 import os
 import signal
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,8 +36,22 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _RAN[0] += 1
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they deselect
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the kernel tests without the JIT now, beside the rest of the suite, if they are to run."""
+    if config.option.collectonly or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    if any(item.nodeid.endswith("test_kernels_without_jit.py::test_kernel_tests_pass_without_jit") for item in items):
+        from tests import test_kernels_without_jit as nojit
+
+        nojit.STARTED.append(nojit.Run())
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    nojit = sys.modules.get("tests.test_kernels_without_jit")
+    while nojit is not None and nojit.STARTED:  # the suite ended (or was stopped) before the test read it
+        nojit.STARTED.pop().stop()
     if session.config.option.collectonly or _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
         return
     _NONE_RAN[0] = True
