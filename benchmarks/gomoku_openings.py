@@ -5,7 +5,8 @@
 
 Openings of ``--stones`` stones near the centre drawn at random (``gomoku.py``'s ``random:N``, from
 ``--seed``) favour black, who has played more of them: from ``random:3``, black won 22 of 24 games
-between two equal engines. This script asks a judging brain (thinking ``--judge-ms`` on each, over
+between two near-equal versions of the engine. This script asks a judging brain (thinking
+``--judge-ms`` on each, over
 the Piskvork protocol) for its value of each candidate for the player to move, and keeps, in the
 order drawn, the first ``--count`` whose value is within ``--within`` of even (PentaZen's ``ev``,
 where a forced win is ±10,000): openings where neither side is known to be ahead. Each verdict is
