@@ -6,13 +6,13 @@
 Openings of ``--stones`` stones near the centre drawn at random (``gomoku.py``'s ``random:N``, from
 ``--seed``) favour black, who has played more of them: from ``random:3``, black won 22 of 24 games
 between two near-equal versions of the engine. This script asks a judging brain (thinking
-``--judge-ms`` on each, over
-the Piskvork protocol) for its value of each candidate for the player to move, and keeps, in the
-order drawn, the first ``--count`` whose value is within ``--within`` of even (PentaZen's ``ev``,
-where a forced win is ±10,000): openings where neither side is known to be ahead. Each verdict is
-appended to ``FILE.judged`` as it comes, so a run that stops resumes there; the openings file is
-written at the end, in one step, one opening a line (``x,y`` stones in the order played), each line
-with the judge's value as a comment. The table gives how the candidates' values spread.
+``--judge-ms`` on each, over the Piskvork protocol) for its value of each candidate for the player
+to move, and keeps, in the order drawn, the first ``--count`` whose value is within ``--within`` of
+even (PentaZen's ``ev``, where a forced win is ±10,000): openings where neither side is known to be
+ahead. Each verdict is appended to ``FILE.judged`` as it comes, so a run that stops resumes there;
+the openings file is written at the end, in one step, one opening a line (``x,y`` stones in the
+order played), each line with the judge's value as a comment. The table gives how the candidates'
+values spread.
 
 ``benchmarks/data/gomoku_openings.txt`` was made by this script with PentaZen as the judge, the
 defaults and ``--count 24`` (``benchmarks/opponents/build_pentazen.sh`` builds PentaZen).
