@@ -62,6 +62,7 @@ def split_bound(ai: Expectimax, repeats: int) -> float:
         for move in board.legal_moves():
             runs = []
             for _ in range(repeats):
+                counters[S.GENERATION] += 1  # each move alone, in a fresh table
                 start = time.perf_counter()
                 search(DIRECTIONS.index(move), ai.depth, tt, counters, stop)
                 runs.append(time.perf_counter() - start)

@@ -6,13 +6,15 @@ import _thread
 import threading
 import time
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.errors import InvalidInputError
 from plyground.g2048 import DIRECTIONS, Board, Game
-from plyground.g2048.expectimax import Decision, Expectimax, policy_depth
+from plyground.g2048 import _search_kernels as S
+from plyground.g2048.expectimax import Decision, Expectimax, policy_depth, root_groups
 from plyground.g2048.heuristic import Weights, default_weights, lost_value
 from tests.g2048.strategies import grids
 from tests.naive import expectimax_2048 as naive
@@ -103,17 +105,53 @@ def _game_positions(n: int) -> list[Board]:
     return boards
 
 
-def test_decisions_are_deterministic_and_independent_of_workers() -> None:
+def test_decisions_are_deterministic_for_each_number_of_workers() -> None:
     boards = _game_positions(6)
-    runs = [
-        [Expectimax(depth=3, workers=w, max_cells=cells, seed=5).choose(b) for b in boards]
-        for w in (1, 2, 1)
-        for cells in (None, 3)
-    ]
-    values = [[d.values for d in run] for run in runs]
-    assert values[0] == values[4] and values[1] == values[5]  # same settings, same values
-    assert values[0] == values[2] and values[1] == values[3]  # 1 or 2 workers, same values
-    assert values[0] != values[1]  # sampling 3 cells is not the full search
+
+    def run(workers: int, cells: int | None) -> list[Decision]:
+        ai = Expectimax(depth=4, workers=workers, max_cells=cells, seed=5)
+        return [ai.choose(b) for b in boards]
+
+    runs = {(w, cells, repeat): run(w, cells) for repeat in (0, 1) for w in (1, 2, 4) for cells in (None, 3)}
+    values = {key: [d.values for d in run] for key, run in runs.items()}
+    for workers in (1, 2, 4):
+        for cells in (None, 3):
+            assert values[workers, cells, 0] == values[workers, cells, 1]  # the same settings, the same values
+        assert values[workers, None, 0] != values[workers, 3, 0]  # sampling 3 cells is not the full search
+
+
+def test_root_groups() -> None:
+    up, right, down, left = range(4)
+    assert root_groups([up, right, down, left], 1) == [(up, right, down, left)]
+    assert root_groups([up, right, down, left], 2) == [(up, down), (right, left)]
+    assert root_groups([right, left], 2) == [(right, left)]
+    assert root_groups([up, left], 2) == [(up,), (left,)]
+    assert root_groups([up, right, left], 3) == [(up,), (right,), (left,)]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
+    """A decision's values are those of its groups' moves searched in turn, each group in a fresh table."""
+    board = Board(0x0001002301240567)  # four legal moves, boards that meet again a few moves on
+    ai = Expectimax(depth=5, workers=workers, tt_bits=18)
+    decision = ai.choose(board)
+    search = ai.evaluator.move_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=0, seed=0)
+    tt = np.zeros(1 << 18, dtype=S.TT_DTYPE)
+    tt["generation"] = -1
+    counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    expected = {}
+    for job in root_groups([DIRECTIONS.index(m) for m in board.legal_moves()], workers):
+        counters[S.GENERATION] += 1
+        for d in job:
+            expected[DIRECTIONS[d]] = search(d, 5, tt, counters, stop)
+    assert decision.values == expected
+    assert decision.evaluations == counters[S.EVALUATIONS]
+
+
+def test_one_table_for_every_move_saves_leaves() -> None:
+    board = Board(0x0001002301240567)
+    evaluations = {w: Expectimax(depth=5, workers=w, tt_bits=18).choose(board).evaluations for w in (1, 2, 4)}
+    assert evaluations[1] < evaluations[2] < evaluations[4]
 
 
 @pytest.mark.kernel

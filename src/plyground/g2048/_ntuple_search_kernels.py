@@ -117,9 +117,8 @@ def _chance(
 def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop):
     """``points(d) + `` the expected points to come after move ``d`` on ``b``, searched ``depth`` moves deep (>= 1).
 
-    Starts a new table generation, so the result does not depend on earlier searches.
+    Searches in the table's current generation, as ``_search_kernels._search_move`` does.
     """
-    counters[GENERATION] += 1
     positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)

@@ -45,7 +45,7 @@ _ROW_MASK = np.uint64(0xFFFF)
 _ONE = np.uint64(1)
 
 
-@kernel(_EVALUATE_SIGNATURE)
+@kernel(_EVALUATE_SIGNATURE, refcount=False)
 def _evaluate(b, rows, cols, table, w_mono):
     """The heuristic value of an afterstate: one table entry per row and per column (see ``line_table``)."""
     t = _transpose(b)
@@ -81,73 +81,143 @@ def _chance(b, depth, prob, rows, cols, table, w_mono, p_four, cutoff, lost, max
     """Expected value of the afterstate ``b`` with ``depth`` moves left to search.
 
     ``prob`` is the probability of reaching ``b``; below ``cutoff`` the board is evaluated.
+
+    The recursion of the search (a chance node's value is the mean over the spawns of the
+    best value of the chance nodes one move on) runs on an explicit stack of frames, one
+    per open chance node: a call per node would pass every array again (dozens of words),
+    which cost more than the node's own work. The nodes are visited, and the values
+    summed, in the order of the plain recursion: spawn cells from the lowest, a 2 before
+    a 4, then the moves in the order of DIRECTIONS.
     """
-    counters[NODES] += 1
-    if depth <= 0 or prob < cutoff:
-        counters[EVALUATIONS] += 1
-        return _evaluate(b, rows, cols, table, w_mono)
-    if stop[0]:
-        return 0.0
-    slot = np.int64((b * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    # The frames of the open chance nodes, the root at 0: the board, its depth and table
+    # slot, the empty cells not spawned on yet, their count and the probability of each,
+    # the spawn in progress (cell, tile 1 or 2, the board it gives, its probability, the
+    # next move to try and the best value so far) and the running sum over the spawns.
+    f_board = np.empty(depth + 1, dtype=np.uint64)
+    f_depth = np.empty(depth + 1, dtype=np.int64)
+    f_slot = np.empty(depth + 1, dtype=np.int64)
+    f_empty = np.empty(depth + 1, dtype=np.uint64)
+    f_count = np.empty(depth + 1, dtype=np.int64)
+    f_cell_prob = np.empty(depth + 1, dtype=np.float64)
+    f_cell = np.empty(depth + 1, dtype=np.uint64)
+    f_tile = np.empty(depth + 1, dtype=np.int64)
+    f_child = np.empty(depth + 1, dtype=np.uint64)
+    f_p = np.empty(depth + 1, dtype=np.float64)
+    f_move = np.empty(depth + 1, dtype=np.int64)
+    f_best = np.empty(depth + 1, dtype=np.float64)
+    f_total = np.empty(depth + 1, dtype=np.float64)
     generation = counters[GENERATION]
-    entry = tt[slot]
-    if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
-        counters[TT_HITS] += 1
-        return entry["value"]
-    empty = _empty_bits(b, rows, cols)
-    n = _popcount(empty)
-    if max_cells > 0 and n > max_cells:
-        empty = _sample_cells(empty, n, max_cells, _mix64(b ^ seed))
-        n = max_cells
-    total = 0.0
-    cell_prob = prob / n
-    while empty:
-        cell = empty & (~empty + _ONE)
-        empty ^= cell
-        for tile in range(1, 3):
-            p = 1.0 - p_four if tile == 1 else p_four
-            if p == 0.0:
-                continue
-            child = b | (cell * np.uint64(tile))
-            best = lost
-            for d in range(4):
+    nodes = hits = evaluations = 0  # kept here, added to ``counters`` at the end
+    top = -1
+    while True:
+        # Enter the chance node (b, depth, prob): a value at once, or a new frame.
+        nodes += 1
+        value = 0.0
+        opened = False
+        if depth <= 0 or prob < cutoff:
+            evaluations += 1
+            value = _evaluate(b, rows, cols, table, w_mono)
+        elif not stop[0]:
+            slot = np.int64((b * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+            entry = tt[slot]
+            if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
+                hits += 1
+                value = entry["value"]
+            else:
+                empty = _empty_bits(b, rows, cols)
+                n = _popcount(empty)
+                if max_cells > 0 and n > max_cells:
+                    empty = _sample_cells(empty, n, max_cells, _mix64(b ^ seed))
+                    n = max_cells
+                top += 1
+                f_board[top] = b
+                f_depth[top] = depth
+                f_slot[top] = slot
+                f_empty[top] = empty
+                f_count[top] = n
+                f_cell_prob[top] = prob / n
+                f_cell[top] = np.uint64(0)
+                f_tile[top] = 2  # as if the last spawn were done: the next is the first cell's 2
+                f_move[top] = 4
+                f_best[top] = lost
+                f_total[top] = 0.0
+                opened = True
+        # Go up, handing values to their frames, until a frame has a child to enter.
+        while True:
+            if not opened:
+                if top < 0:
+                    counters[NODES] += nodes
+                    counters[TT_HITS] += hits
+                    counters[EVALUATIONS] += evaluations
+                    return value
+                if value > f_best[top]:
+                    f_best[top] = value
+            opened = False
+            child = f_child[top]
+            d = f_move[top]
+            moved = child
+            entered = False
+            while d < 4:
                 moved = _move(child, d, rows, cols)
+                d += 1
                 if moved != child:
-                    value = _chance(
-                        moved,
-                        depth - 1,
-                        cell_prob * p,
-                        rows,
-                        cols,
-                        table,
-                        w_mono,
-                        p_four,
-                        cutoff,
-                        lost,
-                        max_cells,
-                        seed,
-                        tt,
-                        counters,
-                        stop,
-                    )
-                    if value > best:
-                        best = value
-            total += p * best
-    value = total / n
-    entry["key"] = b
-    entry["value"] = value
-    entry["depth"] = depth
-    entry["generation"] = generation
-    return value
+                    entered = True
+                    break
+            if entered:
+                f_move[top] = d
+                b = moved
+                depth = f_depth[top] - 1
+                prob = f_cell_prob[top] * f_p[top]
+                break
+            if f_cell[top] != np.uint64(0):  # the spawn in progress is done
+                f_total[top] += f_p[top] * f_best[top]
+            # The next spawn: the 4 of this cell, else the 2 of the next cell, skipping what cannot come.
+            cell = f_cell[top]
+            tile = f_tile[top]
+            p = 0.0
+            started = False
+            while True:
+                if tile == 1:
+                    tile = 2
+                else:
+                    empty = f_empty[top]
+                    if empty == np.uint64(0):
+                        break
+                    cell = empty & (~empty + _ONE)
+                    f_empty[top] = empty ^ cell
+                    tile = 1
+                p = 1.0 - p_four if tile == 1 else p_four
+                if p != 0.0:
+                    started = True
+                    break
+            if started:
+                f_cell[top] = cell
+                f_tile[top] = tile
+                f_child[top] = f_board[top] | (cell * np.uint64(tile))
+                f_p[top] = p
+                f_move[top] = 0
+                f_best[top] = lost
+                opened = True  # look for its first move, with no value to hand over
+                continue
+            # Every spawn is done: the frame's value, into the table, then to the frame below.
+            value = f_total[top] / f_count[top]
+            entry = tt[f_slot[top]]
+            entry["key"] = f_board[top]
+            entry["value"] = value
+            entry["depth"] = f_depth[top]
+            entry["generation"] = generation
+            top -= 1
 
 
 @kernel(_SEARCH_MOVE_SIGNATURE)
 def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop):
     """The expected value of playing move ``d`` on ``b``, searched ``depth`` moves deep (>= 1).
 
-    Starts a new table generation, so the result does not depend on earlier searches.
+    Searches in the table's current generation: the entries that earlier searches of this
+    generation left are used (as the root moves of one decision share theirs). A caller
+    that wants a result independent of earlier searches starts a new generation first
+    (``counters[GENERATION] += 1``).
     """
-    counters[GENERATION] += 1
     moved = _move(b, d, rows, cols)
     return _chance(
         moved, depth - 1, 1.0, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop

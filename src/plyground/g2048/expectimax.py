@@ -6,9 +6,12 @@
 (True, 2)
 
 A *depth* counts moves: depth 1 values each move by the heuristic value of the board it
-leaves, depth 2 adds every spawn and the best reply to it, and so on. Each legal root move
-is searched by its own worker (threads running kernels that release the GIL), with its
-own transposition table, so a decision does not depend on the number of workers.
+leaves, depth 2 adds every spawn and the best reply to it, and so on. The legal root moves
+are searched in groups (:func:`root_groups`): the moves of a group one after another in one
+transposition table, whose entries they share (two moves often lead to the same boards a few
+moves on), each group by a worker thread (kernels that release the GIL) in a fresh table.
+The groups depend on the number of workers alone, so a fixed-depth decision is the same
+every time for a given number of workers.
 
 The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator`: the heuristic (the
 default) or a trained n-tuple network (``evaluator=``). A network trained by afterstate TD values an
@@ -43,7 +46,7 @@ from plyground.g2048.evaluator import Evaluator, MoveSearch
 from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 
-__all__ = ["Decision", "Expectimax", "policy_depth"]
+__all__ = ["Decision", "Expectimax", "policy_depth", "root_groups"]
 
 MAX_DEPTH = 30
 MAX_WORKERS = len(DIRECTIONS)
@@ -76,29 +79,50 @@ class Decision:
     seconds: float = 0.0
 
 
+Job = tuple[int, ...]
+"""Root moves (indices into DIRECTIONS) searched one after another in one table."""
+JobResult = tuple[list[float], npt.NDArray[np.int64]]
+"""Each move's value, in the job's order, and the job's counters."""
+
+
+def root_groups(legal: list[int], workers: int) -> list[Job]:
+    """How the legal root moves ``legal`` are split into jobs for ``workers`` threads.
+
+    One worker searches every move in one table; two search the vertical moves (up, down)
+    and the horizontal ones (right, left) apart, the pairs that share the most table entries;
+    more search each move alone. Within a job the moves keep the order of DIRECTIONS.
+    """
+    if workers == 1:
+        return [tuple(legal)]
+    if workers == 2:
+        groups = (tuple(d for d in legal if d in (K.UP, K.DOWN)), tuple(d for d in legal if d in (K.RIGHT, K.LEFT)))
+        return [group for group in groups if group]
+    return [(d,) for d in legal]
+
+
 def _share_out(
-    order: list[int],
-    run: Callable[[int], tuple[float, npt.NDArray[np.int64]]],
+    jobs: list[Job],
+    run: Callable[[Job], JobResult],
     helpers: int,
     pool: ThreadPoolExecutor,
     stop: npt.NDArray[np.uint8],
-) -> dict[Direction, tuple[float, npt.NDArray[np.int64]]]:
-    """Run ``run(d)`` for every move of ``order`` on this thread and up to ``helpers`` pool threads.
+) -> dict[Job, JobResult]:
+    """Run ``run(job)`` for every job of ``jobs`` on this thread and up to ``helpers`` pool threads.
 
-    Each thread takes the next job as it becomes free (longest first when ``order`` is sorted so).
+    Each thread takes the next job as it becomes free (longest first when ``jobs`` is sorted so).
     """
-    jobs = collections.deque(order)
-    done: dict[int, tuple[float, npt.NDArray[np.int64]]] = {}
+    pending = collections.deque(jobs)
+    done: dict[Job, JobResult] = {}
 
     def drain() -> None:
         while True:
             try:
-                d = jobs.popleft()
+                job = pending.popleft()
             except IndexError:
                 return
-            done[d] = run(d)
+            done[job] = run(job)
 
-    started = [pool.submit(drain) for _ in range(min(helpers, len(order) - 1))]
+    started = [pool.submit(drain) for _ in range(min(helpers, len(jobs) - 1))]
     try:
         drain()
     except BaseException:
@@ -107,21 +131,21 @@ def _share_out(
     finally:
         for future in started:
             future.result()
-    return {DIRECTIONS[d]: done[d] for d in sorted(done)}
+    return done
 
 
 def _until(
-    order: list[int],
-    run: Callable[[int], tuple[float, npt.NDArray[np.int64]]],
+    jobs: list[Job],
+    run: Callable[[Job], JobResult],
     pool: ThreadPoolExecutor,
     stop: npt.NDArray[np.uint8],
     deadline: float,
-) -> tuple[dict[Direction, tuple[float, npt.NDArray[np.int64]]], bool]:
-    """Run ``run(d)`` for every move of ``order`` in the pool; stop them all at ``deadline``.
+) -> tuple[dict[Job, JobResult], bool]:
+    """Run ``run(job)`` for every job of ``jobs`` in the pool; stop them all at ``deadline``.
 
     Returns the results (those of stopped jobs are meaningless) and whether time ran out.
     """
-    submitted = {d: pool.submit(run, d) for d in order}
+    submitted = {job: pool.submit(run, job) for job in jobs}
     timed_out = False
     for future in submitted.values():
         try:
@@ -133,7 +157,7 @@ def _until(
         except BaseException:  # Ctrl-C: the workers stop at once too
             stop[0] = 1
             raise
-    return {DIRECTIONS[d]: submitted[d].result() for d in sorted(submitted)}, timed_out
+    return {job: future.result() for job, future in submitted.items()}, timed_out
 
 
 def policy_depth(board: Board) -> int:
@@ -291,39 +315,44 @@ class Expectimax:
         if len(legal) == 1:
             depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
 
-        def run(d: int, depth: int) -> tuple[float, npt.NDArray[np.int64]]:
+        def run(job: Job, depth: int) -> JobResult:
             worker = self._idle.get()
             try:
-                worker.counters[S.NODES : S.GENERATION] = 0  # the counts; the generation goes on
-                value = search_move(d, depth, worker.tt, worker.counters, stop)
-                return value, worker.counters.copy()
+                worker.counters[S.NODES : S.GENERATION] = 0  # the counts
+                worker.counters[S.GENERATION] += 1  # a fresh table for the job, shared by its moves
+                job_values = [search_move(d, depth, worker.tt, worker.counters, stop) for d in job]
+                return job_values, worker.counters.copy()
             finally:
                 self._idle.put(worker)
 
         values: dict[Direction, float] = {}
         completed = 0
         previous_time = 0.0
-        # Longest job first keeps the workers evenly busy: a move's cost is guessed from the empty
-        # cells it leaves, then known from the nodes it took at the previous depth.
+        # Longest job first keeps the workers evenly busy: a job's cost is guessed from the empty
+        # cells its moves leave, then known from the nodes it took at the previous depth.
         bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
-        cost = {d: int(K._count_empty(K._move(bits, d, rows, cols), rows, cols)) for d in legal}
+        jobs = root_groups(legal, self.workers)
+        cost = {job: sum(int(K._count_empty(K._move(bits, d, rows, cols), rows, cols)) for d in job) for job in jobs}
         for depth in depths:
             depth_start = time.perf_counter()
             if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
                 break  # the next depth would not finish in time
-            order = sorted(legal, key=lambda d: -cost[d])
+            order = sorted(jobs, key=lambda job: -cost[job])
             timed_out = False
             if deadline is None or depth == 1:
                 # Nothing to interrupt: this thread takes jobs too, with one hand-off per helper.
                 results = _share_out(order, functools.partial(run, depth=depth), self.workers - 1, pool, stop)
             else:  # every job in the pool, so that this thread can stop them at the deadline
                 results, timed_out = _until(order, functools.partial(run, depth=depth), pool, stop, deadline)
-            for d in legal:
-                cost[d] = int(results[DIRECTIONS[d]][1][S.NODES])
-                totals += results[DIRECTIONS[d]][1]
+            for job, (_, counts) in results.items():
+                cost[job] = int(counts[S.NODES])
+                totals += counts
             if timed_out:
                 break
-            values = {name: value for name, (value, _) in results.items()}
+            found = {
+                d: value for job, (job_values, _) in results.items() for d, value in zip(job, job_values, strict=True)
+            }
+            values = {DIRECTIONS[d]: found[d] for d in sorted(found)}
             completed = depth
             previous_time = time.perf_counter() - depth_start
         best = max(values, key=lambda name: (values[name], -DIRECTIONS.index(name)))
