@@ -1,31 +1,40 @@
-"""Expectimax speed: leaf evaluations per second at fixed depths, one core, against native C.
+"""Expectimax speed against native C: wall time on the C yardstick's 8 fixed positions, one core and two.
 
-Searches the 8 fixed positions of ``../shared/bench/native2048.c search DEPTH`` at each
-depth with one worker (the same cut-off of 1e-4 and a table of 2**22 entries), then with
-two workers for the multi-core speed-up, interleaved with the native runs; medians. The
-"bound" column is the best speed-up two cores could reach by searching whole root moves
-in parallel with free hand-offs (each root move timed alone, split evenly by hand).
+Searches the 8 fixed positions of ``../shared/bench/native2048.c search DEPTH`` at each depth
+with the heuristic and one worker (the same cut-off of 1e-4 and a table of 2**22 entries), the
+native search interleaved with it, and compares the wall times; then with two workers for the
+multi-core speed-up. Medians of the repeats. The "bound" column is the best speed-up two cores
+could reach with the jobs of two workers (see ``expectimax.root_groups``): the one-worker job
+(every move in one table) timed against the longer of the two-worker jobs, position by position.
 
-    python benchmarks/search.py [--depths 3 4 5 6] [--repeats 3]
+With ``--network FILE`` (an n-tuple network, ``network.npz``) the same searches run with the
+network at the leaves too, timed against the heuristic's, with their own two-core speed-up.
+A network's speed does not depend on what it learned: any network of the shape will do.
 
-Targets: >= 0.8x the native C rate; speed-up from 1 to 2 cores >= 1.6x.
+    python benchmarks/search.py [--depths 5 6 7] [--repeats 5] [--network FILE]
+
+Targets: the heuristic search's wall time at depths 5, 6 and 7 at most 1.1x native C's;
+two cores at least 1.6x one (the network at depth 3).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
+import re
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, build_native, native_rate, print_json, run_native
+from _common import add_record_options, build_native, print_json, run_native
+from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.expectimax import DIRECTIONS, Expectimax
+from plyground.g2048.evaluator import MoveSearch
+from plyground.g2048.expectimax import DIRECTIONS, Expectimax, root_groups
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -41,94 +50,131 @@ def search_all(ai: Expectimax) -> tuple[int, float]:
     return evaluations, time.perf_counter() - start
 
 
-def split_bound(ai: Expectimax, repeats: int) -> float:
-    """The best 2-core speed-up that searching root moves in parallel allows on these positions.
+def native_search(binary: Path, depth: int) -> tuple[int, float]:
+    """Evaluations and seconds of ``native2048 search DEPTH`` (it prints ``N evaluations in T s``)."""
+    output = run_native(binary, "search", str(depth))
+    match = re.search(r"([0-9]+) evaluations in ([0-9.]+) s", output)
+    if match is None:
+        raise RuntimeError(f"cannot read the native baseline's output: {output!r}")
+    return int(match.group(1)), float(match.group(2))
 
-    Times each legal root move of each position alone (one core, median of ``repeats``), splits each
-    position's moves between two cores as evenly as possible, and compares the sums: even with free
-    hand-offs, two cores cannot beat this ratio while each searches whole root moves.
+
+def split_bound(ai: Expectimax, repeats: int) -> float:
+    """The best 2-core speed-up that the two-worker jobs allow on these positions.
+
+    Times the one-worker job (every legal move in one table) and each two-worker job alone (one core,
+    median of ``repeats``, each in a fresh table), and compares the sums over the positions of the
+    first with those of the longer of the second: even with free hand-offs, two workers cannot beat it.
     """
     assert ai.depth is not None
     tt = np.zeros(1 << 22, dtype=S.TT_DTYPE)
     tt["generation"] = -1
     counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
-    one_core = two_cores = 0.0
     ai.evaluator.prepare(4, 4)
+
+    def timed(search: MoveSearch, job: tuple[int, ...]) -> float:
+        runs = []
+        for _ in range(repeats):
+            counters[S.GENERATION] += 1
+            start = time.perf_counter()
+            for d in job:
+                search(d, ai.depth, tt, counters, stop)
+            runs.append(time.perf_counter() - start)
+        return statistics.median(runs)
+
+    one_core = two_cores = 0.0
     for bits in POSITIONS:
-        board, times = Board(bits), []
+        board = Board(bits)
         search = ai.evaluator.move_search(
             board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed
         )
-        for move in board.legal_moves():
-            runs = []
-            for _ in range(repeats):
-                counters[S.GENERATION] += 1  # each move alone, in a fresh table
-                start = time.perf_counter()
-                search(DIRECTIONS.index(move), ai.depth, tt, counters, stop)
-                runs.append(time.perf_counter() - start)
-            times.append(statistics.median(runs))
-        one_core += sum(times)
-        loads = (
-            (sum(t for t, mine in zip(times, side, strict=True) if mine), sum(times))
-            for side in itertools.product((True, False), repeat=len(times))
-        )
-        two_cores += min(max(mine, total - mine) for mine, total in loads)
+        legal = [DIRECTIONS.index(move) for move in board.legal_moves()]
+        [whole] = root_groups(legal, 1)
+        one_core += timed(search, whole)
+        two_cores += max(timed(search, job) for job in root_groups(legal, 2))
     return one_core / two_cores
+
+
+def measure(depth: int, repeats: int, evaluator: str, binary: Path | None) -> dict[str, float | int | None]:
+    """One row: one and two workers with ``evaluator`` at ``depth``, the native search interleaved."""
+    one, two = (Expectimax(depth=depth, workers=w, tt_bits=22, evaluator=evaluator) for w in (1, 2))
+    search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
+    # Interleaved, so that a slow spell of the machine hits every side alike.
+    seconds_1, seconds_2, natives, ratios = [], [], [], []
+    evaluations = native_evaluations = 0
+    for _ in range(repeats):
+        if binary is not None:
+            native_evaluations, native_seconds = native_search(binary, depth)
+            natives.append(native_seconds)
+        evaluations, seconds = search_all(one)
+        seconds_1.append(seconds)
+        if binary is not None and native_seconds > 0:  # it prints milliseconds: 0 at the smallest depths
+            ratios.append(seconds / native_seconds)
+        seconds_2.append(search_all(two)[1])
+    row: dict[str, float | int | None] = {
+        "depth": depth,
+        "seconds_1_core": statistics.median(seconds_1),
+        "evaluations": evaluations,
+        "evals_per_s": evaluations / statistics.median(seconds_1),
+        "native_seconds": statistics.median(natives) if natives else None,
+        "native_evaluations": native_evaluations if natives else None,
+        "time_vs_native": statistics.median(ratios) if ratios else None,
+        "seconds_2_cores": statistics.median(seconds_2),
+        "speedup_2_cores": statistics.median(a / b for a, b in zip(seconds_1, seconds_2, strict=True)),
+        "root_split_bound": split_bound(one, repeats),
+    }
+    one.close(), two.close()
+    return row
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5, 6])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--depths", type=int, nargs="+", default=[5, 6, 7])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--network", type=Path, metavar="FILE", help="also search with this n-tuple network")
     add_record_options(parser)
     args = parser.parse_args()
+    if any(not 1 <= depth <= 12 for depth in args.depths) or args.repeats < 1:
+        parser.error("depths go from 1 to 12 and --repeats is at least 1")
+    network = f"ntuple:{args.network}" if args.network is not None else None
+    if network is not None:
+        try:
+            Expectimax(depth=1, evaluator=network).evaluator.check_size(4, 4)
+        except PlygroundError as error:
+            parser.exit(2, f"error: {error}\n")
 
     binary = build_native()
-    rows = []
-    for depth in args.depths:
-        one, two = (Expectimax(depth=depth, workers=w, tt_bits=22) for w in (1, 2))  # 2**22 entries, as native C
-        search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
-        # Interleaved, so that a slow spell of the machine hits every side alike; medians of the repeats.
-        rates_1, seconds_1, seconds_2, natives = [], [], [], []
-        for _ in range(args.repeats):
-            evaluations, seconds = search_all(one)
-            rates_1.append(evaluations / seconds)
-            seconds_1.append(seconds)
-            seconds_2.append(search_all(two)[1])
-            if binary is not None:
-                natives.append(native_rate(run_native(binary, "search", str(depth)), "evals"))
-        rate_1 = statistics.median(rates_1)
-        native = statistics.median(natives) if natives else None
-        speedup = statistics.median(a / b for a, b in zip(seconds_1, seconds_2, strict=True))
-        bound = split_bound(one, args.repeats)
-        rows.append(
-            {
-                "depth": depth,
-                "evals_per_s": rate_1,
-                "native_evals_per_s": native,
-                "vs_native": rate_1 / native if native else None,
-                "speedup_2_cores": speedup,
-                "root_split_bound": bound,
-                "seconds_1_core": statistics.median(seconds_1),
-            }
-        )
-        one.close(), two.close()
+    rows = [measure(depth, args.repeats, "heuristic", binary) for depth in args.depths]
+    network_rows = [measure(depth, args.repeats, network, None) for depth in args.depths] if network else []
 
-    table = Table(title="2048 expectimax, 8 positions, one core unless said")
-    for name in ("depth", "evals/s", "native C evals/s", "numba / native", "1 core s", "speed-up 2 cores", "bound"):
+    def f(value: object, form: str) -> str:
+        return "-" if value is None else format(value, form)
+
+    table = Table(title="2048 expectimax, heuristic, 8 positions: wall time against native C")
+    for name in ("depth", "1 core s", "native C s", "time / C", "evals", "C evals", "2 cores s", "speed-up", "bound"):
         table.add_column(name, justify="right")
     for row in rows:
         table.add_row(
-            str(row["depth"]),
-            f"{row['evals_per_s'] / 1e6:.2f} M",
-            f"{row['native_evals_per_s'] / 1e6:.2f} M" if row["native_evals_per_s"] else "-",
-            f"{row['vs_native']:.2f}x" if row["vs_native"] else "-",
-            f"{row['seconds_1_core']:.3f}",
-            f"{row['speedup_2_cores']:.2f}x",
-            f"{row['root_split_bound']:.2f}x",
-        )
+            str(row["depth"]), f(row["seconds_1_core"], ".3f"), f(row["native_seconds"], ".3f"),
+            f(row["time_vs_native"], ".2f"), f(row["evaluations"], ","), f(row["native_evaluations"], ","),
+            f(row["seconds_2_cores"], ".3f"), f(row["speedup_2_cores"], ".2f"), f(row["root_split_bound"], ".2f"),
+        )  # fmt: skip
     Console().print(table)
-    print_json("search", {"rows": rows}, args)
+    if network_rows:
+        table = Table(title=f"the same with the network {args.network.name}: wall time against the heuristic")
+        for name in ("depth", "1 core s", "heuristic s", "time / heuristic", "evals", "2 cores s", "speed-up", "bound"):
+            table.add_column(name, justify="right")
+        for row, heuristic in zip(network_rows, rows, strict=True):
+            row["time_vs_heuristic"] = float(row["seconds_1_core"] or 0) / float(heuristic["seconds_1_core"] or 1)
+            table.add_row(
+                str(row["depth"]), f(row["seconds_1_core"], ".3f"), f(heuristic["seconds_1_core"], ".3f"),
+                f(row["time_vs_heuristic"], ".2f"), f(row["evaluations"], ","), f(row["seconds_2_cores"], ".3f"),
+                f(row["speedup_2_cores"], ".2f"), f(row["root_split_bound"], ".2f"),
+            )  # fmt: skip
+        Console().print(table)
+    print_json(
+        "search", {"rows": rows, "network": str(args.network) if network else None, "network_rows": network_rows}, args
+    )
 
 
 if __name__ == "__main__":

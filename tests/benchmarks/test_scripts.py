@@ -93,8 +93,11 @@ def _check_engine(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 def _check_search(line: dict[str, Any], stdout: str, folder: Path) -> None:
     [row] = line["rows"]
-    assert row["depth"] == 2 and row["evals_per_s"] > 0 and row["root_split_bound"] >= 1
-    _no_native(row["native_evals_per_s"])
+    assert row["depth"] == 2 and row["evals_per_s"] > 0 and row["seconds_2_cores"] > 0 and row["root_split_bound"] > 0
+    _no_native(row["native_seconds"])
+    [network] = line["network_rows"]
+    assert network["depth"] == 2 and network["evaluations"] > 0 and network["time_vs_heuristic"] > 0
+    assert line["network"].endswith("network-4x4.npz") and "against the heuristic" in stdout
 
 
 def _check_strength(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -239,7 +242,8 @@ def _check_openings(line: dict[str, Any], stdout: str, folder: Path) -> None:
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
-    Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1"], _check_search),
+    Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1", "--network", str(d.network_4x4)],
+           _check_search),
     Script("strength.py", "strength",
            lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
                          "--save", str(f / "replays")],
@@ -343,7 +347,7 @@ def _native_rate(name: str, line: dict[str, Any]) -> Any:
     if name == "engine":
         return line["moves_per_s"].get("native_C")
     if name == "search":
-        return line["rows"][0]["native_evals_per_s"]
+        return line["rows"][0]["native_evaluations"]
     return line["native_random_moves_per_s"]
 
 
