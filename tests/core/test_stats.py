@@ -7,9 +7,19 @@ import math
 import statistics
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from plyground.core import stats
-from plyground.core.stats import REACH_TILES, mean_interval, reach_tiles, summarize_scores, t_quantile
+from plyground.core.stats import (
+    REACH_TILES,
+    mean_interval,
+    median_interval,
+    reach_tiles,
+    share_interval,
+    summarize_scores,
+    t_quantile,
+)
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import MAX_TILE
 
@@ -98,3 +108,45 @@ def test_the_reach_tiles_of_a_board_are_those_it_can_hold() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(stats, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+# The ranks of the 95% distribution-free interval of the median, as published (Nair 1940, the
+# tables of Conover's Practical Nonparametric Statistics): n -> k, the interval (x_(k), x_(n+1-k)).
+PUBLISHED_MEDIAN_RANKS = {6: 1, 7: 1, 8: 1, 9: 2, 10: 2, 11: 2, 12: 3, 13: 3, 14: 3, 15: 4, 16: 4, 17: 5,
+                          18: 5, 19: 5, 20: 6, 25: 8, 30: 10}  # fmt: skip
+
+
+def test_the_median_interval_has_the_published_ranks() -> None:
+    for n, k in PUBLISHED_MEDIAN_RANKS.items():
+        values = [10 * i for i in range(n, 0, -1)]  # any order
+        assert median_interval(values) == (10 * k, 10 * (n + 1 - k)), n
+    assert median_interval([1, 2, 3, 4, 5]) is None and median_interval([]) is None
+    assert median_interval([1, 2, 3, 4, 5], confidence=0.9) == (1, 5)  # 2 / 32 = 0.0625 <= 0.1
+
+
+@given(st.integers(6, 80), st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_the_median_interval_is_the_narrowest_that_covers(n: int, confidence: float) -> None:
+    interval = median_interval(list(range(n)), confidence)
+    if interval is None:
+        assert 2 / 2**n > 1 - confidence
+        return
+    k = interval[0] + 1
+    assert interval == (k - 1, n - k)
+
+    def missed(rank: int) -> float:  # the median is below x_(rank) or above x_(n+1-rank)
+        return sum(math.comb(n, i) for i in range(n + 1) if i < rank or i > n - rank) / 2**n
+
+    assert missed(k) <= 1 - confidence
+    assert k == (n + 1) // 2 or missed(k + 1) > 1 - confidence
+
+
+def test_the_share_interval_is_wilson() -> None:
+    low, high = share_interval(19, 20)  # type: ignore[misc]
+    assert (low, high) == pytest.approx((0.7639, 0.9911), abs=1e-4)
+    assert share_interval(0, 10)[0] == 0.0 and share_interval(10, 10)[1] == 1.0  # type: ignore[index]
+    assert share_interval(0, 0) is None
+    for args in ((3, 2), (-1, 2), (1.5, 2), (True, 2)):
+        with pytest.raises(InvalidInputError):
+            share_interval(*args)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="confidence"):
+        share_interval(1, 2, confidence=1.0)

@@ -23,7 +23,16 @@ from dataclasses import dataclass
 
 from plyground.errors import InvalidInputError
 
-__all__ = ["REACH_TILES", "ScoreSummary", "mean_interval", "reach_tiles", "summarize_scores", "t_quantile"]
+__all__ = [
+    "REACH_TILES",
+    "ScoreSummary",
+    "mean_interval",
+    "median_interval",
+    "reach_tiles",
+    "share_interval",
+    "summarize_scores",
+    "t_quantile",
+]
 
 REACH_TILES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 """The tiles whose reach a summary counts, up to the largest tile a 2048 bitboard holds (2**15)."""
@@ -136,14 +145,81 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
     Raises:
         InvalidInputError: a confidence not strictly between 0 and 1.
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0.0 < confidence < 1.0:
-        raise InvalidInputError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
+    _check_confidence(confidence)
     n = len(values)
     if n < 2:
         return None
     mean = statistics.fmean(values)
     half = t_quantile(0.5 + confidence / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
     return mean - half, mean + half
+
+
+def _check_confidence(confidence: float) -> None:
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0.0 < confidence < 1.0:
+        raise InvalidInputError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
+
+
+def share_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Wilson's ``confidence`` interval of a share ``successes / n`` (None without a trial).
+
+    Unlike the plain ``p ± z·√(p(1-p)/n)``, it stays inside [0, 1] and is not empty at 0 or n.
+
+    >>> [round(x, 3) for x in share_interval(19, 20)]
+    [0.764, 0.991]
+    >>> [round(x, 3) for x in share_interval(0, 10)]
+    [0.0, 0.278]
+
+    Raises:
+        InvalidInputError: counts that are not integers with 0 <= successes <= n, or a bad confidence.
+    """
+    _check_confidence(confidence)
+    for value in (successes, n):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInputError(f"successes and n must be integers, got {successes!r} and {n!r}")
+    if not 0 <= successes <= n:
+        raise InvalidInputError(f"successes must be from 0 to n = {n}, got {successes}")
+    if n == 0:
+        return None
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exactly, not 1e-17 off by rounding
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def median_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """A distribution-free ``confidence`` interval of the median of ``values``: two of the values.
+
+    The k-th smallest and the k-th largest value, with k the largest rank such that the
+    median lies between them with probability at least ``confidence`` whatever the
+    distribution (the number of values below the median is binomial(n, 1/2)). None when even
+    the smallest and the largest values are not enough (fewer than 6 values at 95%).
+
+    >>> median_interval(list(range(1, 21)))
+    (6, 15)
+    >>> median_interval([3, 1, 2]) is None
+    True
+
+    Raises:
+        InvalidInputError: a bad confidence.
+    """
+    _check_confidence(confidence)
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        return None
+
+    def outside(k: int) -> float:  # P(fewer than k values below the median) + P(fewer than k above)
+        return 2 * sum(math.comb(n, i) for i in range(k)) / 2**n
+
+    if outside(1) > 1 - confidence:
+        return None
+    k = 1
+    while k + 1 <= (n + 1) // 2 and outside(k + 1) <= 1 - confidence:
+        k += 1
+    return ordered[k - 1], ordered[n - k]
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,455 @@
+"""plyground against nneonneo/2048-ai at equal time per move, one core each, games added up across runs.
+
+nneonneo's command-line player (built by ``benchmarks/opponents/build_nneonneo.sh`` in a folder
+outside this repository) plays its games on one core while plyground plays its own on another,
+at the same time. nneonneo searches as deep as its board asks, so its time per move is measured
+from its own output (the search time it prints for each root move); plyground then plays at that
+budget: ``--time-ms`` if given, else the mean of nneonneo's games logged so far (move-weighted),
+else 180 ms (nneonneo's mean in a first game here) until one is logged.
+
+Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
+(with the date, commit and machine), so that runs add up across sessions: commit the file. A game
+cut short by Ctrl-C or SIGTERM is not logged. ``--alone`` plays plyground by itself on every core
+(``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's target
+at 20 ms). ``--report`` only prints the table of the games logged.
+
+    python benchmarks/versus_nneonneo.py --nneonneo DEST/2048-ai [--games 20] [--time-ms MS]
+                                         [--evaluator E] [--cores 0,1]
+    python benchmarks/versus_nneonneo.py --alone [--games 30] [--time-ms 20] [--workers 2]
+    python benchmarks/versus_nneonneo.py --report
+
+The table gives, for each player (and each plyground setting), the games, the mean time per move,
+the median score with its distribution-free 95% interval, the mean score, and the share of games
+reaching 16384 and 32768 with Wilson 95% intervals; then the targets. One of nneonneo's games takes
+30-50 minutes here: run it in the background (``nohup ... &``).
+
+Targets: plyground's median score and its share of games reaching 32768 at least nneonneo's (>= 20
+games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30% reach 32768
+(>= 30 games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from _common import add_record_options, print_json, record
+from plyground.core.stats import median_interval, share_interval
+from plyground.errors import PlygroundError
+
+GAMES_LOG = "versus_nneonneo_games"
+"""The per-game log: ``<results>/versus_nneonneo_games.jsonl``, one line a game."""
+FIRST_BUDGET_MS = 180.0
+"""plyground's time per move before any game of nneonneo is logged (its mean in a first game here)."""
+TILES = (16384, 32768)
+VERSUS_GAMES, ALONE_GAMES = 20, 30
+ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
+
+_MOVE = re.compile(r"^Move #(\d+),")
+_ROOT_TIME = re.compile(r"^Move \d: result .* in ([0-9.]+) seconds")
+_OVER = re.compile(r"^Game over\. Your score is (\d+)\. The highest rank you achieved was (\d+)\.")
+
+
+class Stopped(Exception):
+    """The run was told to stop (Ctrl-C or SIGTERM)."""
+
+
+# ---------------------------------------------------------------------------------------
+# The players
+
+
+def pin(core: int | None, pid: int = 0) -> None:
+    """Run the process ``pid`` (0: this one) on ``core`` alone, where the platform allows."""
+    if core is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(pid, {core})
+
+
+def read_nneonneo(lines: Iterable[str]) -> dict[str, Any]:
+    """What one game of nneonneo's player printed, line by line: its result and its search time.
+
+    >>> read_nneonneo(["Move #1, current score=0", "Move 0: result 1.0: eval'd 5 moves in 0.25 seconds",
+    ...                "Move 1: result 2.0: eval'd 5 moves in 0.05 seconds",
+    ...                "Game over. Your score is 16. The highest rank you achieved was 4."])
+    {'score': 16, 'max_tile': 16, 'moves': 1, 'ms_per_move': 300.0}
+
+    Raises:
+        ValueError: the game did not end with its "Game over" line (the program is not nneonneo's, or it died).
+    """
+    moves, seconds, over = 0, 0.0, None
+    for line in lines:
+        if match := _MOVE.match(line):
+            moves = int(match.group(1))
+        elif match := _ROOT_TIME.match(line):
+            seconds += float(match.group(1))
+        elif match := _OVER.match(line):
+            over = match
+    if over is None:
+        raise ValueError("no 'Game over. Your score is N.' line: not nneonneo's 2048 player, or it died")
+    return {
+        "score": int(over.group(1)),
+        "max_tile": 1 << int(over.group(2)),
+        "moves": moves,
+        "ms_per_move": 1000.0 * seconds / moves if moves else 0.0,
+    }
+
+
+def play_nneonneo(binary: Path, core: int | None, running: list[subprocess.Popen[str]]) -> dict[str, Any]:
+    """One game of nneonneo's player on ``core``; its output is read as it comes (bounded memory)."""
+    start = time.perf_counter()
+    process = subprocess.Popen([str(binary)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    running.append(process)
+    pin(core, process.pid)
+    assert process.stdout is not None
+    try:
+        result: dict[str, Any] | ValueError = read_nneonneo(line.rstrip("\n") for line in process.stdout)
+    except ValueError as error:
+        result = error
+    finally:
+        code = process.wait()
+        running.remove(process)
+    if code < 0:
+        raise Stopped
+    if code != 0:
+        raise PlygroundError(f"{binary} exited with status {code} in the middle of a game")
+    if isinstance(result, ValueError):
+        raise PlygroundError(f"{binary}: {result}")
+    seconds = time.perf_counter() - start
+    return {**result, "wall_ms_per_move": 1000.0 * seconds / max(1, result["moves"])}
+
+
+def play_plyground(settings: dict[str, Any]) -> dict[str, Any]:
+    """One game of plyground's AI with these settings, in this (worker) process."""
+    from plyground.g2048.autoplay import play_game
+    from plyground.g2048.expectimax import Expectimax
+
+    with Expectimax(time_ms=settings["budget_ms"], workers=settings["workers"], evaluator=settings["evaluator"]) as ai:
+        result = play_game(ai, seed=settings["seed"])
+        label = ai.evaluator.label
+    return {
+        "score": result.score,
+        "max_tile": result.max_tile,
+        "moves": result.moves,
+        "ms_per_move": 1000.0 * result.seconds / max(1, result.moves),
+        "mean_depth": result.mean_depth,
+        "evaluator": label,  # what played, for the summary's rows (the setting may be the default)
+    }
+
+
+def plyground_child(settings: dict[str, Any], core: int | None, sender: Any) -> None:
+    """The process of one of plyground's games: pinned to ``core``, it sends the result or the error."""
+    pin(core)
+    try:
+        outcome: Any = play_plyground(settings)
+    except Exception as error:
+        outcome = PlygroundError(f"{type(error).__name__}: {error}")
+    sender.send(outcome)
+    sender.close()
+
+
+# ---------------------------------------------------------------------------------------
+# The log
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The games logged in ``path`` (none if it does not exist); a line that is not a game is an error."""
+    if not path.is_file():
+        return []
+    games = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            game = json.loads(line)["results"]
+            if game["player"] not in ("nneonneo", "plyground") or not isinstance(game["score"], int):
+                raise ValueError
+        except (ValueError, KeyError, TypeError):
+            raise PlygroundError(f"{path}, line {number}: not a game of this benchmark") from None
+        games.append(game)
+    return games
+
+
+def group_key(game: dict[str, Any]) -> str:
+    """The row a game belongs to: nneonneo's, or plyground's with its mode, evaluator and workers."""
+    if game["player"] == "nneonneo":
+        return "nneonneo"
+    workers = f"{game['workers']} worker{'s' if game['workers'] > 1 else ''}"
+    if game["mode"] == "alone":
+        return f"plyground alone: {game['evaluator']}, {game['budget_ms']:g} ms, {workers}"
+    return f"plyground: {game['evaluator']}, {workers}"
+
+
+def nneonneo_budget(games: list[dict[str, Any]]) -> float | None:
+    """nneonneo's mean time per move over the logged games, weighted by their moves (None without one)."""
+    theirs = [g for g in games if g["player"] == "nneonneo" and g["moves"]]
+    if not theirs:
+        return None
+    return sum(g["ms_per_move"] * g["moves"] for g in theirs) / sum(g["moves"] for g in theirs)
+
+
+def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each row's statistics (see the module's docstring)."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for game in games:
+        rows.setdefault(group_key(game), []).append(game)
+    summary = {}
+    for key, row in rows.items():
+        scores = [g["score"] for g in row]
+        reach = {}
+        for tile in TILES:
+            hits = sum(g["max_tile"] >= tile for g in row)
+            reach[str(tile)] = {"share": hits / len(row), "interval": share_interval(hits, len(row))}
+        summary[key] = {
+            "games": len(row),
+            "ms_per_move": sum(g["ms_per_move"] * g["moves"] for g in row) / max(1, sum(g["moves"] for g in row)),
+            "median_score": statistics.median(scores),
+            "median_interval": median_interval(scores),
+            "mean_score": statistics.fmean(scores),
+            "reach": reach,
+        }
+    return summary
+
+
+def targets(summary: dict[str, dict[str, Any]]) -> dict[str, bool | None]:
+    """Each target: met, not met, or None (not enough games yet)."""
+    met: dict[str, bool | None] = {}
+    theirs = summary.get("nneonneo")
+    for key, row in summary.items():
+        if key.startswith("plyground:"):
+            ready = theirs is not None and min(theirs["games"], row["games"]) >= VERSUS_GAMES
+            met[f"{key}: median score >= nneonneo's"] = (
+                row["median_score"] >= theirs["median_score"] if ready and theirs else None
+            )
+            met[f"{key}: 32768 share >= nneonneo's"] = (
+                row["reach"]["32768"]["share"] >= theirs["reach"]["32768"]["share"] if ready and theirs else None
+            )
+        elif key.startswith("plyground alone:") and ", 20 ms," in key:
+            for tile, share in ALONE_TARGETS:
+                met[f"{key}: {tile} in >= {share:.0%}"] = (
+                    row["reach"][str(tile)]["share"] >= share if row["games"] >= ALONE_GAMES else None
+                )
+    return met
+
+
+def show(summary: dict[str, dict[str, Any]], met: dict[str, bool | None], console: Console) -> None:
+    """Print the table and the targets."""
+
+    def interval(pair: tuple[float, float] | None, form: str) -> str:
+        return "-" if pair is None else f"{format(pair[0], form)}-{format(pair[1], form)}"
+
+    table = Table(title="2048: plyground against nneonneo/2048-ai (games logged)")
+    for name in ("player", "games", "ms/move", "median score", "95%", "mean score", *(f"{t}" for t in TILES)):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for key, row in summary.items():
+        table.add_row(
+            key,
+            str(row["games"]),
+            f"{row['ms_per_move']:.1f}",
+            f"{row['median_score']:,.0f}",
+            interval(row["median_interval"], ",.0f"),
+            f"{row['mean_score']:,.0f}",
+            *(
+                f"{row['reach'][str(t)]['share']:.0%} ({interval(row['reach'][str(t)]['interval'], '.0%')})"
+                for t in TILES
+            ),
+        )
+    console.print(table)
+    for name, ok in met.items():
+        console.print(f"target {name}: {'not enough games yet' if ok is None else 'met' if ok else 'NOT met'}")
+
+
+# ---------------------------------------------------------------------------------------
+# The run
+
+
+class Run:
+    """The games still to play, the log, and how to stop everything at once."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.log = args.results / f"{GAMES_LOG}.jsonl"
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.running: list[subprocess.Popen[str]] = []
+        self.errors: list[BaseException] = []
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+
+    def games(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return read_log(self.log)
+
+    def append(self, game: dict[str, Any]) -> None:
+        with self.lock:
+            record(GAMES_LOG, game, self.args.results)
+        print(f"{game['player']}: {game['score']:,} points, {game['max_tile']}, {game['moves']:,} moves, "
+              f"{game['ms_per_move']:.1f} ms a move", file=sys.stderr)  # fmt: skip
+
+    def count(self, wanted: Callable[[dict[str, Any]], bool]) -> int:
+        return sum(1 for g in self.games() if wanted(g))
+
+    def nneonneo_loop(self, binary: Path, core: int | None) -> None:
+        while not self.stop.is_set() and self.count(lambda g: g["player"] == "nneonneo") < self.args.games:
+            try:
+                game = play_nneonneo(binary, core, self.running)
+            except Stopped:
+                return
+            self.append({"player": "nneonneo", "binary": str(binary), **game})
+
+    def plyground_loop(self, mode: str, core: int | None) -> None:
+        def mine(g: dict[str, Any]) -> bool:
+            return g["player"] == "plyground" and g["mode"] == mode
+
+        context = multiprocessing.get_context("spawn")
+        while not self.stop.is_set():
+            logged = [g for g in self.games() if mine(g)]
+            if len(logged) >= self.args.games:
+                return
+            budget = self.args.time_ms
+            if budget is None:
+                budget = nneonneo_budget(self.games()) or FIRST_BUDGET_MS
+            settings = {
+                "mode": mode,
+                "budget_ms": round(budget, 1),
+                "workers": self.args.workers,
+                "evaluator": self.args.evaluator,  # None: plyground's default
+                "seed": 1 + max((g["seed"] for g in logged), default=0),
+            }
+            # A process a game, on its core: a game in progress is stopped by killing it.
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=plyground_child, args=(settings, core, sender), daemon=True)
+            process.start()
+            sender.close()
+            self.processes.append(process)
+            try:
+                outcome = receiver.recv()
+            except EOFError:  # killed: stopped
+                return
+            finally:
+                process.join()
+                self.processes.remove(process)
+            if isinstance(outcome, BaseException):
+                raise outcome
+            if self.stop.is_set():
+                return
+            self.append({"player": "plyground", **settings, **outcome})
+
+    def play(self) -> None:
+        """Play until every player has its games, or until told to stop."""
+        cores = self.args.cores
+        jobs: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
+        if self.args.alone:
+            jobs.append((self.plyground_loop, ("alone", None)))
+        else:
+            jobs.append((self.nneonneo_loop, (self.args.nneonneo, cores[0])))
+            jobs.append((self.plyground_loop, ("versus", cores[1])))
+
+        def guarded(job: Callable[..., None], job_args: tuple[Any, ...]) -> None:
+            try:
+                job(*job_args)
+            except BaseException as error:  # shown by the main thread
+                self.errors.append(error)
+                self.halt()
+
+        threads = [threading.Thread(target=guarded, args=job, daemon=True) for job in jobs]
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.5)
+        finally:
+            self.halt()
+            for thread in threads:
+                thread.join(10)
+
+    def halt(self) -> None:
+        """Stop every game in progress; they are not logged."""
+        self.stop.set()
+        for process in list(self.running):
+            process.kill()
+        for child in list(self.processes):
+            child.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--nneonneo", type=Path, metavar="PROGRAM", help="nneonneo's player, built by build_nneonneo.sh"
+    )
+    parser.add_argument("--alone", action="store_true", help="plyground alone on every core, at --time-ms (20)")
+    parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
+    parser.add_argument(
+        "--games", type=int, help=f"games of each player in the log, in all ({VERSUS_GAMES}; alone {ALONE_GAMES})"
+    )
+    parser.add_argument("--time-ms", type=float, help="plyground's time per move (default: nneonneo's measured mean)")
+    parser.add_argument("--evaluator", default=None, help="plyground's evaluator (default: plyground's own default)")
+    parser.add_argument("--workers", type=int, help="plyground's search threads (1 against nneonneo; alone 2)")
+    parser.add_argument("--cores", default="0,1", help="the cores of nneonneo and of plyground (default 0,1)")
+    add_record_options(parser)
+    args = parser.parse_args()
+
+    modes = sum(bool(x) for x in (args.nneonneo, args.alone, args.report))
+    if modes != 1:
+        parser.error("give one of --nneonneo PROGRAM, --alone and --report")
+    if args.nneonneo is not None and not (args.nneonneo.is_file() and os.access(args.nneonneo, os.X_OK)):
+        parser.error(f"{args.nneonneo} is not a program: build it with benchmarks/opponents/build_nneonneo.sh")
+    if args.alone and args.time_ms is None:
+        args.time_ms = 20.0
+    if args.time_ms is not None and not 0 < args.time_ms <= 60_000:
+        parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
+    args.games = args.games if args.games is not None else ALONE_GAMES if args.alone else VERSUS_GAMES
+    if not 1 <= args.games <= 100_000:
+        parser.error("--games goes from 1 to 100,000")
+    args.workers = args.workers if args.workers is not None else 2 if args.alone else 1
+    if not 1 <= args.workers <= 4:
+        parser.error("--workers goes from 1 to 4")
+    try:
+        args.cores = [int(core) for core in args.cores.split(",")]
+        if len(args.cores) != 2 or min(args.cores) < 0:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--cores is two core numbers, as 0,1; got {args.cores!r}")
+
+    run = Run(args)
+    try:
+        run.games()  # a damaged log is refused before anything is played
+    except PlygroundError as error:
+        parser.exit(2, f"error: {error}\n")
+    if not args.report:
+        if args.evaluator is not None:
+            from plyground.g2048.evaluators import load_evaluator
+
+            try:
+                load_evaluator(args.evaluator)
+            except PlygroundError as error:
+                parser.exit(2, f"error: {error}\n")
+        signal.signal(signal.SIGTERM, lambda *_: run.halt())
+        try:
+            run.play()
+        except KeyboardInterrupt:
+            print("stopped: the games in progress are not logged", file=sys.stderr)
+        if run.errors:
+            error = run.errors[0]
+            parser.exit(1, f"error: {error}\n" if isinstance(error, PlygroundError) else f"error: {error!r}\n")
+
+    games = run.games()
+    summary = summarize(games)
+    met = targets(summary)
+    show(summary, met, Console(width=max(Console().width, 150)))  # a row a line, in a log file too
+    print_json("versus_nneonneo", {"log": str(run.log), "rows": summary, "targets": met}, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""benchmarks/versus_nneonneo.py: reading nneonneo's output, the log that adds up, the table, stopping.
+
+nneonneo's player is not built here: ``tests/data/fake_nneonneo.py`` prints what the script reads
+of its output, in its format.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.benchmarks import BENCHMARKS, load_common
+
+FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
+SCRIPT = BENCHMARKS / "versus_nneonneo.py"
+
+
+@pytest.fixture(scope="module")
+def versus() -> ModuleType:
+    sys.modules.setdefault("_common", load_common())
+    spec = importlib.util.spec_from_file_location("benchmarks_versus_nneonneo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["benchmarks_versus_nneonneo"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args, "--results", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+        cwd=folder.parent,
+    )
+
+
+def _logged(folder: Path) -> list[dict[str, Any]]:
+    path = folder / "versus_nneonneo_games.jsonl"
+    return [json.loads(line)["results"] for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_nneonneo_output_is_read(versus: ModuleType) -> None:
+    done = subprocess.run([sys.executable, str(FAKE)], capture_output=True, text=True, check=True)
+    game = versus.read_nneonneo(done.stdout.splitlines())
+    assert game == {"score": 20736, "max_tile": 2048, "moves": 5, "ms_per_move": pytest.approx(80.0)}
+    with pytest.raises(ValueError, match="no 'Game over"):
+        versus.read_nneonneo(done.stdout.splitlines()[:-1])
+
+
+def _game(player: str, score: int, tile: int, **extra: Any) -> dict[str, Any]:
+    game = {"player": player, "score": score, "max_tile": tile, "moves": 10, "ms_per_move": 50.0}
+    if player == "plyground":
+        game.update(mode="versus", evaluator="heuristic", workers=1, budget_ms=50.0, seed=1)
+    return {**game, **extra}
+
+
+def test_the_table_and_the_targets(versus: ModuleType) -> None:
+    theirs = [_game("nneonneo", 1000 * i, 32768 if i > 15 else 16384, ms_per_move=40.0 + i) for i in range(1, 21)]
+    ours = [_game("plyground", 1000 * i + 500, 32768 if i > 17 else 16384) for i in range(1, 21)]
+    alone = [_game("plyground", 9, 16384, mode="alone", budget_ms=20.0, workers=2) for _ in range(30)]
+    summary = versus.summarize(theirs + ours + alone)
+    them, us = summary["nneonneo"], summary["plyground: heuristic, 1 worker"]
+    assert (them["games"], them["median_score"], them["median_interval"]) == (20, 10_500, (6000, 15000))
+    assert them["ms_per_move"] == pytest.approx(50.5)  # move-weighted mean of 41..60
+    assert them["reach"]["32768"]["share"] == 0.25 and us["reach"]["32768"]["share"] == 0.15
+    assert us["median_score"] == 11_000
+    met = versus.targets(summary)
+    assert met["plyground: heuristic, 1 worker: median score >= nneonneo's"] is True
+    assert met["plyground: heuristic, 1 worker: 32768 share >= nneonneo's"] is False
+    assert met["plyground alone: heuristic, 20 ms, 2 workers: 16384 in >= 95%"] is True
+    assert met["plyground alone: heuristic, 20 ms, 2 workers: 32768 in >= 30%"] is False
+    few = versus.targets(versus.summarize(theirs[:5] + ours))
+    assert set(few.values()) == {None}  # fewer than 20 games of nneonneo: not judged yet
+    assert versus.nneonneo_budget(theirs + ours) == pytest.approx(50.5)
+    assert versus.nneonneo_budget(ours) is None
+
+
+def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    args = ("--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1", "--evaluator", "heuristic")
+    done = _run(*args, folder=results)
+    assert done.returncode == 0, done.stderr
+    games = _logged(results)
+    assert sorted(g["player"] for g in games) == ["nneonneo", "plyground"]
+    ours = next(g for g in games if g["player"] == "plyground")
+    assert (ours["mode"], ours["seed"], ours["budget_ms"], ours["evaluator"]) == ("versus", 1, 1.0, "heuristic")
+    assert ours["score"] > 0 and ours["moves"] > 0
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    assert line["rows"]["nneonneo"]["games"] == 1 and line["rows"]["nneonneo"]["median_score"] == 20736
+    # The log adds up: asked for 1 game each again, nothing is played; for 2, one more each.
+    again = _run(*args, folder=results)
+    assert again.returncode == 0 and len(_logged(results)) == 2
+    more = _run("--nneonneo", str(FAKE), "--games", "2", "--evaluator", "heuristic", "--time-ms", "1", folder=results)
+    assert more.returncode == 0, more.stderr
+    seeds = sorted(g["seed"] for g in _logged(results) if g["player"] == "plyground")
+    assert seeds == [1, 2] and len(_logged(results)) == 4
+
+
+def test_without_time_ms_plyground_plays_at_nneonneos_measured_time(versus: ModuleType, tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    load_common().record(versus.GAMES_LOG, _game("nneonneo", 5, 64, ms_per_move=2.0), results)
+    done = _run("--nneonneo", str(FAKE), "--games", "1", "--evaluator", "heuristic", folder=results)
+    assert done.returncode == 0, done.stderr
+    [ours] = [g for g in _logged(results) if g["player"] == "plyground"]
+    assert ours["budget_ms"] == 2.0  # the mean of the games logged when it started
+
+
+def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--time-ms", "1000", "--evaluator", "heuristic",
+               "--results", str(results)]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "FAKE_NNEONNEO": "sleep"})  # fmt: skip
+    time.sleep(4)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert _logged(results) == []
+    assert "nneonneo" not in json.loads(out.strip().splitlines()[-1])["rows"]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        (["--nneonneo", "/nonexistent/2048-ai"], {}, "is not a program: build it with"),
+        (["--alone", "--report"], {}, "give one of --nneonneo PROGRAM, --alone and --report"),
+        (["--alone", "--time-ms", "0"], {}, "--time-ms is a number of milliseconds above 0"),
+        (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
+        (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'heuristic' or 'ntuple:PATH'"),
+        (["--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1"], {"FAKE_NNEONNEO": "crash"},
+         "exited with status 3"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line(args: list[str], env: dict[str, str], message: str, tmp_path: Path) -> None:
+    done = _run(*args, folder=tmp_path / "results", env=env)
+    assert done.returncode != 0 and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_damaged_log_is_refused_before_playing(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "versus_nneonneo_games.jsonl").write_text('{"results": {"player": "someone"}}\n')
+    done = _run("--report", folder=results)
+    assert done.returncode == 2 and "line 1: not a game of this benchmark" in done.stderr
