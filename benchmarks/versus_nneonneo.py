@@ -31,6 +31,7 @@ games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -136,10 +137,13 @@ def play_plyground(settings: dict[str, Any]) -> dict[str, Any]:
     """One game of plyground's AI with these settings, in this (worker) process."""
     from plyground.g2048.autoplay import play_game
     from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.ntuple import NTupleNetwork
 
     with Expectimax(time_ms=settings["budget_ms"], workers=settings["workers"], evaluator=settings["evaluator"]) as ai:
         result = play_game(ai, seed=settings["seed"])
         label = ai.evaluator.label
+        if isinstance(ai.evaluator, NTupleNetwork):  # which network: the shipped one changes as it is retrained
+            label += f" ({hashlib.sha256(ai.evaluator.weights.data).hexdigest()[:12]})"
     return {
         "score": result.score,
         "max_tile": result.max_tile,
@@ -323,7 +327,7 @@ class Run:
                 "mode": mode,
                 "budget_ms": round(budget, 1),
                 "workers": self.args.workers,
-                "evaluator": self.args.evaluator,  # None: plyground's default
+                "evaluator": self.args.evaluator,
                 "seed": 1 + max((g["seed"] for g in logged), default=0),
             }
             # A process a game, on its core: a game in progress is stopped by killing it.
@@ -394,7 +398,7 @@ def main() -> None:
         "--games", type=int, help=f"games of each player in the log, in all ({VERSUS_GAMES}; alone {ALONE_GAMES})"
     )
     parser.add_argument("--time-ms", type=float, help="plyground's time per move (default: nneonneo's measured mean)")
-    parser.add_argument("--evaluator", default=None, help="plyground's evaluator (default: plyground's own default)")
+    parser.add_argument("--evaluator", help="plyground's evaluator (default: that of 'plyground 2048 ai' on 4x4)")
     parser.add_argument("--workers", type=int, help="plyground's search threads (1 against nneonneo; alone 2)")
     parser.add_argument("--cores", default="0,1", help="the cores of nneonneo and of plyground (default 0,1)")
     add_record_options(parser)
@@ -413,6 +417,10 @@ def main() -> None:
     if not 1 <= args.games <= 100_000:
         parser.error("--games goes from 1 to 100,000")
     args.workers = args.workers if args.workers is not None else 2 if args.alone else 1
+    if args.evaluator is None:
+        from plyground.g2048.evaluators import default_evaluator
+
+        args.evaluator = default_evaluator(4, 4)  # what 'plyground 2048 ai' plays with
     if not 1 <= args.workers <= 4:
         parser.error("--workers goes from 1 to 4")
     try:
@@ -428,13 +436,12 @@ def main() -> None:
     except PlygroundError as error:
         parser.exit(2, f"error: {error}\n")
     if not args.report:
-        if args.evaluator is not None:
-            from plyground.g2048.evaluators import load_evaluator
+        from plyground.g2048.evaluators import load_evaluator
 
-            try:
-                load_evaluator(args.evaluator)
-            except PlygroundError as error:
-                parser.exit(2, f"error: {error}\n")
+        try:
+            load_evaluator(args.evaluator)
+        except PlygroundError as error:
+            parser.exit(2, f"error: {error}\n")
         signal.signal(signal.SIGTERM, lambda *_: run.halt())
         try:
             run.play()

@@ -1,4 +1,4 @@
-"""The report: statistics per run, the table, and the three plots, from the version-1 fixture store."""
+"""The report: statistics per run, the table, and the three plots, from the version-1 fixture store (upgraded)."""
 
 from __future__ import annotations
 
@@ -72,11 +72,19 @@ def test_plots_of_a_store_without_games(tmp_path: Path) -> None:
     assert all(path.exists() for path in paths)
 
 
+NETWORK_FILE = "ntuple:/home/someone/nets/4x4-seed3.npz"
+
+
 def wide_runs(runs: list[RunRecord]) -> list[RunRecord]:
-    """The fixture's runs, and one with large numbers that ran on a Dask cluster."""
+    """The fixture's runs, one with large numbers that ran on a Dask cluster, and one with a user's network."""
     games = tuple(GameRow(2**63 - 1 - i, 1_234_567 + i, 65536, 123_456, 4321.5, 6.2) for i in range(3))
     settings = RunSettings(rows=4, cols=4, time_ms=1000.0, backend="the Dask cluster at tcp://scheduler.example:8786")
-    return [*runs, RunRecord(17, "2026-12-01T10:11:12+00:00", settings, "0123456789ab", games)]
+    network = RunSettings(time_ms=5.0, evaluator=NETWORK_FILE)
+    return [
+        *runs,
+        RunRecord(17, "2026-12-01T10:11:12+00:00", settings, "0123456789ab", games),
+        RunRecord(18, "2026-12-02T10:11:12+00:00", network, None, games[:1]),
+    ]
 
 
 @pytest.mark.parametrize("width", [80, 250])
@@ -87,27 +95,69 @@ def test_the_table_fits_the_console_and_cuts_nothing(runs: list[RunRecord], widt
     text = capture.get()
     assert "…" not in text
     assert all(len(line) <= width for line in text.splitlines())
+    ends = [line.rstrip()[-1] for line in text.splitlines() if line.strip()]
+    assert set(ends) <= set("┓┃┩│┘"), text  # no table is cropped at the console's edge
     for whole in ("2026-12-01", "0123456789ab", "1,234,568", "4x4", "100%", "17"):
         assert whole in text, whole
     if width == 250:
         assert "the Dask cluster at tcp://scheduler.example:8786" in text and "1000 ms/move" in text
+        assert NETWORK_FILE in text
     else:  # where it ran wraps between words, and a long address folds, whole
         assert "tcp://" in text and "8786" in text
+        assert "".join(cell.strip() for cell in column(text, "evaluator")).endswith(NETWORK_FILE)
     tables = text.count("┏")
     assert tables == (1 if width == 250 else 2)  # one row per run on a wide console, else settings, then scores
 
 
+def column(text: str, name: str) -> list[str]:
+    """The cells of column ``name`` of the first rich table in ``text``, line by line (a wrapped cell spans lines)."""
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("┃") and f" {name} " in line)
+    start = lines[header].index(f" {name} ")
+    end = lines[header].index("┃", start)
+    body = lines[header + 2 :]
+    body = body[: next((i for i, line in enumerate(body) if line.startswith("└")), len(body))]
+    return [line[start:end] for line in body if line.startswith("│")]
+
+
+def test_the_table_names_the_evaluator_and_the_weights_of_heuristic_runs_only(runs: list[RunRecord]) -> None:
+    console = Console(width=400, color_system=None)
+    with console.capture() as capture:
+        console.print(runs_table(wide_runs(runs), title=None))
+    text = capture.get()
+    header = next(line for line in text.splitlines() if line.startswith("┃"))
+    names = [cell.strip() for cell in header.strip("┃").split("┃")]
+    assert names[names.index("budget") + 1 :][:2] == ["evaluator", "weights"]
+    assert [cell.strip() for cell in column(text, "evaluator")] == ["heuristic"] * 3 + [NETWORK_FILE]
+    assert [cell.strip() for cell in column(text, "weights")] == [
+        runs[0].weights_hash,
+        runs[1].weights_hash,
+        "0123456789ab",
+        "-",  # a network has no weights
+    ]
+
+
 def test_runs_as_json_and_csv(runs: list[RunRecord]) -> None:
     data = runs_json(wide_runs(runs))
-    assert [run["run"] for run in data] == [1, 2, 17]
-    last = data[-1]
-    assert last["games"] == 3 and last["mean_score"] == 1_234_568 and last["reach"]["32768"] == 1.0
-    assert last["results"][0]["seed"] == 2**63 - 1 and last["backend"].startswith("the Dask cluster")
+    assert [run["run"] for run in data] == [1, 2, 17, 18]
+    dask = data[2]
+    assert dask["games"] == 3 and dask["mean_score"] == 1_234_568 and dask["reach"]["32768"] == 1.0
+    assert dask["results"][0]["seed"] == 2**63 - 1 and dask["backend"].startswith("the Dask cluster")
+    assert [(run["evaluator"], run["weights_hash"]) for run in data] == [
+        ("heuristic", runs[0].weights_hash),
+        ("heuristic", runs[1].weights_hash),
+        ("heuristic", "0123456789ab"),
+        (NETWORK_FILE, None),
+    ]
     assert json.loads(json.dumps(data)) == data
     rows = list(csv.DictReader(io.StringIO(runs_csv(wide_runs(runs)))))
-    assert [row["run"] for row in rows] == ["1", "2", "17"]
-    assert float(rows[-1]["mean_score"]) == 1_234_568 and rows[0]["depth"] == "1" and rows[0]["time_ms"] == ""
+    assert [row["run"] for row in rows] == ["1", "2", "17", "18"]
+    assert float(rows[2]["mean_score"]) == 1_234_568 and rows[0]["depth"] == "1" and rows[0]["time_ms"] == ""
     assert float(rows[1]["median_score"]) == summarize_run(runs[1]).median_score
+    assert [(row["evaluator"], row["weights_hash"]) for row in rows] == [
+        (run["evaluator"], run["weights_hash"] or "") for run in data
+    ]
+    assert list(rows[0])[6:10] == ["p_four", "evaluator", "weights_hash", "backend"]
 
 
 def test_doctests() -> None:

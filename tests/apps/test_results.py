@@ -1,15 +1,16 @@
-"""The results store: runs and games round-trip, a killed run keeps its games, damaged or newer files are refused."""
+"""The results store: runs and games round-trip, a version-1 store is upgraded, damaged or newer files are refused."""
 
 from __future__ import annotations
 
 import shutil
 import sqlite3
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
 
 from plyground.apps.results import SCHEMA_VERSION, ResultsStore, RunSettings, weights_hash
-from plyground.errors import CorruptFileError
+from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import Weights, default_weights
 from plyground.g2048.autoplay import GameSpec, play_spec
 
@@ -29,12 +30,26 @@ def test_runs_and_games_round_trip(tmp_path: Path) -> None:
         runs = store.runs()
     assert [run.id for run in runs] == [first, second]
     assert runs[0].settings == RunSettings(rows=2, cols=3, depth=1, weights=default_weights(), backend="this process")
-    assert runs[0].weights_hash == weights_hash(None)
+    assert runs[0].settings.evaluator == "heuristic" and runs[0].weights_hash == weights_hash(None)
     assert [(g.seed, g.score, g.max_tile, g.moves) for g in runs[0].games] == [
         (r.seed, r.score, r.max_tile, r.moves) for r in sorted(results, key=lambda r: r.seed)
     ]
     assert runs[1].settings.weights == weights and runs[1].weights_hash == weights_hash(weights) != weights_hash(None)
     assert runs[1].games == ()
+
+
+def test_a_run_with_a_network_records_its_evaluator_and_no_weights(tmp_path: Path) -> None:
+    path = tmp_path / "results.sqlite"
+    with ResultsStore(path) as store:
+        store.start_run(RunSettings(depth=1, evaluator="network"))
+        store.start_run(RunSettings(rows=3, cols=3, depth=1, evaluator="ntuple:/nets/net-3x3.npz"))
+        with pytest.raises(InvalidInputError, match="weights set the heuristic"):
+            store.start_run(RunSettings(depth=1, evaluator="network", weights=default_weights()))
+    with ResultsStore(path) as store:
+        runs = store.runs()
+    assert [run.settings.evaluator for run in runs] == ["network", "ntuple:/nets/net-3x3.npz"]
+    assert [(run.settings.weights, run.weights_hash) for run in runs] == [(None, None), (None, None)]
+    assert runs[0].settings == RunSettings(depth=1, evaluator="network")
 
 
 def test_weights_hash_depends_on_the_weights_only() -> None:
@@ -51,6 +66,35 @@ def test_a_store_written_by_the_first_version_is_read(tmp_path: Path) -> None:
     assert [len(run.games) for run in runs] == [3, 2]
     assert runs[0].settings.depth == 1 and runs[1].settings.time_ms == 2.0
     assert all(game.score > 0 for run in runs for game in run.games)
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def test_a_version_1_store_is_upgraded_once_and_keeps_its_runs(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", path)
+    assert user_version(path) == 1
+    with sqlite3.connect(path) as db:
+        games_before = db.execute("SELECT * FROM games ORDER BY run_id, seed").fetchall()
+        runs_before = db.execute("SELECT id, started, rows, cols, weights_hash FROM runs ORDER BY id").fetchall()
+    with ResultsStore(path) as store:
+        runs = store.runs()
+    assert user_version(path) == SCHEMA_VERSION == 2
+    assert [(r.id, r.started, r.settings.rows, r.settings.cols, r.weights_hash) for r in runs] == runs_before
+    assert [(r.id, *astuple(g)) for r in runs for g in r.games] == games_before
+    assert [run.settings.evaluator for run in runs] == ["heuristic", "heuristic"]
+    assert all(run.settings.weights == default_weights() for run in runs)
+    upgraded = path.read_bytes()
+    with ResultsStore(path) as store:  # already upgraded: read as it is, nothing written
+        assert store.runs() == runs
+    assert path.read_bytes() == upgraded
+    with ResultsStore(path) as store:  # and new runs record their evaluator beside the old ones
+        store.start_run(RunSettings(depth=1, evaluator="network"))
+        assert [run.settings.evaluator for run in store.runs()] == ["heuristic", "heuristic", "network"]
 
 
 def test_a_newer_store_is_refused(tmp_path: Path) -> None:

@@ -20,13 +20,14 @@ from typing import Any
 import pytest
 
 from plyground.apps import frames, searcher, tk_board
+from plyground.apps import tk as tk_window
 from plyground.apps.frames import frame_path
 from plyground.apps.play import PlayController
 from plyground.apps.render import TILE_COLOURS, tile_colour
 from plyground.apps.saves import Saves2048
 from plyground.apps.tk import GameWindow
 from plyground.errors import InvalidInputError
-from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.g2048 import DIRECTIONS, Board, Decision, Expectimax, Game
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 
@@ -155,6 +156,7 @@ def test_ai_mode_plays_until_the_player_takes_over(open_window: OpenWindow) -> N
     assert "AI depth" in window.status_text and "moves/s" in window.status_text
     assert window.moves_per_second > 0
     assert window.shown_rows() == window.controller.game.board.to_rows()
+    assert window.values_text.startswith("expected value, in heuristic units (not points): ")
 
     press(window, "space")  # back to the player: the worker ends after its search
     assert not window.ai_on and "AI" not in window.status_text
@@ -338,7 +340,7 @@ def test_screenshot_shows_the_board_in_the_palette_colours(
     assert sum(colour in colours for colour in TILE_COLOURS) >= 14
 
 
-@pytest.mark.parametrize("module", [frames, searcher, tk_board])
+@pytest.mark.parametrize("module", [frames, searcher, tk_board, tk_window])
 def test_doctests(module: Any) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
@@ -369,6 +371,9 @@ def test_ai_mode_searches_with_the_network(open_window: OpenWindow, network: NTu
     pump(window, until=lambda: window.controller.game.move_count >= 6, timeout=30)
     press(window, "i")
     assert window.evaluator_text == "AI: n-tuple network net.npz"
+    assert window.values_text.startswith("expected future score, in points: ")  # each move's value, best first
+    shown = window.values_text.split(": ", 1)[1].split(" · ")
+    assert shown and all(part.split()[0] in DIRECTIONS for part in shown)
 
     replay = window.controller.game.replay
     with Expectimax(depth=2, workers=1, evaluator=network) as search:

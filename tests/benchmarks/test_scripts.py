@@ -100,6 +100,13 @@ def _check_search(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["network"].endswith("network-4x4.npz") and "against the heuristic" in stdout
 
 
+def _check_pack(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [row] = line["rows"]
+    assert line["touched"] > 0 and row["step"] == 1.0 and row["bytes"] > 0 and row["max_error"] <= 0.5
+    assert 0.0 <= row["agreement"] <= 1.0 and row["positions"] > 0 and row["greedy"]["games"] == 2
+    assert "same move" in stdout
+
+
 def _check_strength(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["rows"], line["cols"], line["games"], line["interrupted"]) == (2, 2, 1, False)
     assert line["targets_met"] is False and not any(line["targets"].values())  # a 2x2 board holds no 4096
@@ -262,6 +269,8 @@ SCRIPTS = [
                          "1000"],
            _check_ntuple),
     Script("ntuple.py", "ntuple_curve", lambda d, f: ["--run", str(d.run), "--every", "0"], _check_curve),
+    Script("ntuple_pack.py", "ntuple_pack",
+           lambda d, f: [str(d.network_4x4), "--steps", "1", "--games", "2", "--agreement-games", "1"], _check_pack),
     Script("ntuple_workers.py", "ntuple_workers",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
            _check_workers),

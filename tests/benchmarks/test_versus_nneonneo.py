@@ -140,7 +140,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
         (["--alone", "--report"], {}, "give one of --nneonneo PROGRAM, --alone and --report"),
         (["--alone", "--time-ms", "0"], {}, "--time-ms is a number of milliseconds above 0"),
         (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
-        (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'heuristic' or 'ntuple:PATH'"),
+        (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'network', 'heuristic' or 'ntuple:PATH'"),
         (["--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1"], {"FAKE_NNEONNEO": "crash"},
          "exited with status 3"),
     ],

@@ -10,7 +10,11 @@ three pictures:
 * ``score_distribution.png`` - the score histograms of the last runs;
 * ``max_tile_shares.png`` - for each run, the share of games ending on each largest tile;
 * ``score_vs_time.png`` - the mean score (95% interval) against the time budget per move,
-  one line per board size and weights.
+  one line per board size and evaluator (with the heuristic, per weights).
+
+Every view names each run's evaluator (``heuristic``, ``network``, ``ntuple:PATH``). The
+weights hash is that of the heuristic's weights, so it is shown for heuristic runs only: a
+run with a network has ``-`` in the table, ``null`` in the JSON and an empty CSV field.
 
 matplotlib is imported only by :func:`write_plots`, through :mod:`plyground.apps.plots` (the ``tune`` extra).
 """
@@ -54,7 +58,8 @@ def summarize_run(run: RunRecord) -> ScoreSummary:
 
 def _label(run: RunRecord) -> str:
     settings = run.settings
-    return f"#{run.id} {settings.rows}x{settings.cols} {settings.budget}"
+    label = f"#{run.id} {settings.rows}x{settings.cols} {settings.budget}"
+    return label if settings.uses_weights else f"{label} {settings.evaluator}"
 
 
 _TABLE_TILES = (2048, 4096, 8192, 16384)
@@ -63,7 +68,10 @@ every tile of :data:`~plyground.core.stats.REACH_TILES`, empty where the run's b
 
 
 def runs_table(runs: Sequence[RunRecord], *, title: str | None = "2048 bench runs") -> RunsView:
-    """The runs as rich prints them: when, board, budget, weights hash, where it ran, games, scores, tile reach."""
+    """The runs as rich prints them: when, board, budget, evaluator, weights, where it ran, games, scores, tile reach.
+
+    The weights column shows the weights hash of heuristic runs and ``-`` for the others.
+    """
     return RunsView(runs, title=title)
 
 
@@ -71,7 +79,7 @@ class RunsView:
     """One row per run; where one table is wider than the console, a table of settings and one of scores.
 
     Cells are never cut: the run ids, times, hashes and numbers keep their width, and
-    longer texts (where a run ran) wrap between words.
+    longer texts (the evaluator, where a run ran) wrap between words.
     """
 
     def __init__(self, runs: Sequence[RunRecord], *, title: str | None = None) -> None:
@@ -89,26 +97,57 @@ class RunsView:
         if natural <= options.max_width:  # every row on one line
             yield wide
             return
-        yield self.table(_SETTINGS, title=self.title)
-        yield self.table(("run", *self._scores), title=None)
+        yield self.table(_SETTINGS, title=self.title, width=options.max_width)
+        yield self.table(("run", *self._scores), title=None, width=options.max_width)
 
-    def table(self, names: Sequence[str], *, title: str | None = "") -> Table:
-        """A table of the columns ``names`` (of :data:`_COLUMNS`)."""
+    def table(self, names: Sequence[str], *, title: str | None = "", width: int | None = None) -> Table:
+        """A table of the columns ``names`` (of :data:`_COLUMNS`), within ``width`` characters if it is given.
+
+        Within ``width``, the widest wrapping columns give way first, down to their longest
+        word (:data:`_FOLD_AT` at most); the other columns keep their width.
+        """
         table = Table(title=self.title if title == "" else title, title_justify="left")
+        columns = []
         for name in names:
             right, whole = _COLUMNS[name]
-            cells = [row[name] for row in self._rows]
-            if whole:
-                widest = max((len(cell) for cell in cells), default=0)
-            else:  # wraps between words, and folds a long word (an address) rather than cut it
-                widest = min(12, max(len(word) for cell in [name, *cells] for word in cell.split()))
+            texts = [name, *(row[name] for row in self._rows)]
+            natural = max(len(text) for text in texts)
+            longest_word = max(len(word) for text in texts for word in text.split())
+            least = natural if whole else min(_FOLD_AT, longest_word)  # else it wraps, and folds a long word
+            columns.append((name, right, whole, least, natural))
+        level = _level(columns, width) if width is not None else None
+        for name, right, whole, least, natural in columns:
             table.add_column(
-                name, justify="right" if right else "left", no_wrap=whole, min_width=widest, overflow="fold"
+                name,
+                justify="right" if right else "left",
+                no_wrap=whole,
+                min_width=least,
+                max_width=natural if whole or level is None else max(least, min(natural, level)),
+                overflow="fold",
             )
         for row in self._rows:
             table.add_row(*(row[name] for name in names))
         return table
 
+
+def _level(columns: Sequence[tuple[str, bool, bool, int, int]], width: int) -> int:
+    """The widest the wrapping columns may be for the table to fit in ``width`` (each keeps its least width).
+
+    ``columns`` are (name, right-justified, whole, least width, natural width).
+    """
+    room = width - (3 * len(columns) + 1) - sum(least for _, _, whole, least, _ in columns if whole)  # 3: borders
+    wrapping = [(least, natural) for _, _, whole, least, natural in columns if not whole]
+    fits = (
+        level
+        for level in range(max((natural for _, natural in wrapping), default=0), -1, -1)
+        if sum(max(least, min(natural, level)) for least, natural in wrapping) <= room
+    )
+    return next(fits, 0)
+
+
+_FOLD_AT = 10
+"""The width from which a word of a wrapping column (a network's path, an address) folds: at 80 columns every
+setting still fits on one table."""
 
 # Each column: right-justified, kept whole (else it wraps between words).
 _COLUMNS: dict[str, tuple[bool, bool]] = {
@@ -116,6 +155,7 @@ _COLUMNS: dict[str, tuple[bool, bool]] = {
     "started (UTC)": (False, False),
     "board": (False, True),
     "budget": (False, False),
+    "evaluator": (False, False),
     "weights": (False, True),
     "ran on": (False, False),
     "games": (True, True),
@@ -123,7 +163,7 @@ _COLUMNS: dict[str, tuple[bool, bool]] = {
     "median": (True, True),
     **{f"≥{tile}": (True, True) for tile in _TABLE_TILES},
 }
-_SETTINGS = ("run", "started (UTC)", "board", "budget", "weights", "ran on")
+_SETTINGS = ("run", "started (UTC)", "board", "budget", "evaluator", "weights", "ran on")
 
 
 def _row(run: RunRecord) -> dict[str, str]:
@@ -138,7 +178,8 @@ def _row(run: RunRecord) -> dict[str, str]:
         "started (UTC)": run.started.replace("T", " ").removesuffix("+00:00"),
         "board": f"{settings.rows}x{settings.cols}",
         "budget": settings.budget,
-        "weights": run.weights_hash,
+        "evaluator": settings.evaluator,
+        "weights": run.weights_hash if run.weights_hash is not None else "-",
         "ran on": settings.backend,
         "games": str(summary.games),
         "mean score (95%)": mean,
@@ -153,11 +194,14 @@ def _row(run: RunRecord) -> dict[str, str]:
 def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
     """The runs for scripts: settings, statistics (every reach tile) and each game.
 
+    The settings include ``evaluator``, and ``weights_hash``: that of the heuristic's weights,
+    None for a run with another evaluator.
+
     >>> from plyground.apps.results import GameRow, RunSettings
     >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
     >>> data = runs_json([run])[0]
-    >>> data["run"], data["depth"], data["games"], data["mean_score"], data["results"][0]["seed"]
-    (1, 2, 1, 10.0, 7)
+    >>> data["run"], data["depth"], data["evaluator"], data["games"], data["mean_score"], data["results"][0]["seed"]
+    (1, 2, 'heuristic', 1, 10.0, 7)
     """
     result = []
     for run in runs:
@@ -172,6 +216,7 @@ def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
                 "time_ms": settings.time_ms,
                 "depth": settings.depth,
                 "p_four": settings.p_four,
+                "evaluator": settings.evaluator,
                 "weights_hash": run.weights_hash,
                 "backend": settings.backend,
                 "games": summary.games,
@@ -198,21 +243,25 @@ def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
 def runs_csv(runs: Sequence[RunRecord]) -> str:
     """The runs as CSV for scripts: a header, then one line per run (its settings and statistics).
 
+    The fields are those of :func:`runs_json` but the games; a field that is None there
+    (``weights_hash`` without the heuristic, ``time_ms`` with a depth) is empty.
+
     >>> from plyground.apps.results import GameRow, RunSettings
     >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
     >>> print(runs_csv([run]).splitlines()[1])
-    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,abc,local,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
+    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,heuristic,abc,local,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    header = ["run", "started", "rows", "cols", "time_ms", "depth", "p_four", "weights_hash", "backend", "games"]
-    header += ["mean_score", "interval_low", "interval_high", "median_score", *(f"reach_{t}" for t in REACH_TILES)]
+    header = ["run", "started", "rows", "cols", "time_ms", "depth", "p_four", "evaluator", "weights_hash", "backend"]
+    header += ["games", "mean_score", "interval_low", "interval_high", "median_score"]
+    header += [f"reach_{t}" for t in REACH_TILES]
     writer.writerow(header)
     for data in runs_json(runs):
         low, high = data["interval"] or ("", "")
         reach = data["reach"] or {}
         writer.writerow(
-            [data[name] if data[name] is not None else "" for name in header[:11]]
+            [data[name] if data[name] is not None else "" for name in header[:12]]
             + [low, high, data["median_score"] if data["median_score"] is not None else ""]
             + [reach.get(str(tile), "") for tile in REACH_TILES]
         )
@@ -260,15 +309,16 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     lines: dict[tuple[int, int, str], list[tuple[float, ScoreSummary]]] = {}
     for run in played:
         if run.settings.time_ms is not None:
-            key = (run.settings.rows, run.settings.cols, run.weights_hash)
+            method = f"weights {run.weights_hash}" if run.settings.uses_weights else run.settings.evaluator
+            key = (run.settings.rows, run.settings.cols, method)
             lines.setdefault(key, []).append((run.settings.time_ms, summarize_run(run)))
-    for (rows, cols, digest), points in sorted(lines.items()):
+    for (rows, cols, method), points in sorted(lines.items()):
         points.sort(key=lambda point: point[0])
         times = [time for time, _ in points]
         means = [summary.mean_score for _, summary in points]
         low = [summary.mean_score - (summary.interval or (summary.mean_score, 0))[0] for _, summary in points]
         high = [(summary.interval or (0, summary.mean_score))[1] - summary.mean_score for _, summary in points]
-        axes.errorbar(times, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} weights {digest}")
+        axes.errorbar(times, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} {method}")
     axes.set(title="Mean score (95% interval) against the time budget", xlabel="ms per move", ylabel="mean score")
     if lines:
         axes.set_xscale("log")

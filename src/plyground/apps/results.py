@@ -1,11 +1,16 @@
 """The results store: every game of every ``plyground 2048 bench`` run, in one SQLite file.
 
 The file is ``<data folder>/results.sqlite`` (see :mod:`plyground.core.files`) unless a
-path is given. Each run is a row of ``runs`` (its settings, the weights and their hash, where
-it ran) and each finished game a row of ``games``; a game is committed as soon as it ends,
-so a run that is killed keeps every game it finished. The schema version is SQLite's
-``user_version``: every version this plyground knows is read (``tests/data/results_v1.sqlite``
-keeps the first one), a store written by a newer plyground is refused in one line.
+path is given. Each run is a row of ``runs`` (its settings, the evaluator that valued the
+search's leaves, the heuristic's weights and their hash, where it ran) and each finished
+game a row of ``games``; a game is committed as soon as it ends, so a run that is killed
+keeps every game it finished. A run whose evaluator is not the heuristic (an n-tuple
+network) uses no weights and stores none: its weights and hash read back as None.
+
+The schema version is SQLite's ``user_version`` (:data:`SCHEMA_VERSION`). Version 1
+(``tests/data/results_v1.sqlite`` keeps one) had no evaluator: opening such a store upgrades
+it in place, in one transaction, and its runs read as ``heuristic``, which is what they
+played. A store written by a newer plyground is refused in one line.
 
 >>> import tempfile, os
 >>> from plyground.g2048.autoplay import GameSpec, play_spec
@@ -13,8 +18,8 @@ keeps the first one), a store written by a newer plyground is refused in one lin
 >>> with ResultsStore(os.path.join(folder, "results.sqlite")) as store:
 ...     run = store.start_run(RunSettings(rows=2, cols=2, depth=1))
 ...     store.add_game(run, play_spec(GameSpec(seed=5, rows=2, cols=2, depth=1)))
-...     [(r.settings.depth, len(r.games)) for r in store.runs()]
-[(1, 1)]
+...     [(r.settings.depth, r.settings.evaluator, len(r.games)) for r in store.runs()]
+[(1, 'heuristic', 1)]
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from plyground.core.files import data_dir
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
     from plyground.g2048 import Weights
@@ -39,8 +44,11 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "GameRow", "ResultsStore", "RunRecord", "RunSettings", "default_path", "weights_hash"]
 
-SCHEMA_VERSION = 1
-"""The version of the tables this plyground writes (SQLite's ``user_version``)."""
+SCHEMA_VERSION = 2
+"""The version of the tables this plyground writes (SQLite's ``user_version``): 2 added ``runs.evaluator``."""
+
+_HEURISTIC = "heuristic"
+"""The evaluator that uses weights (:data:`plyground.g2048.evaluators.HEURISTIC`), and that of version-1 runs."""
 
 _SCHEMA = """
 CREATE TABLE runs (
@@ -53,7 +61,8 @@ CREATE TABLE runs (
     p_four REAL NOT NULL,
     weights_hash TEXT NOT NULL,
     weights TEXT NOT NULL,
-    backend TEXT NOT NULL
+    backend TEXT NOT NULL,
+    evaluator TEXT NOT NULL DEFAULT 'heuristic'
 );
 CREATE TABLE games (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -83,15 +92,26 @@ def weights_hash(weights: Weights | None) -> str:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """What a bench run played: board size, search budget, spawn odds, weights, where it ran."""
+    """What a bench run played: board size, search budget, spawn odds, evaluator, weights, where it ran.
+
+    ``evaluator`` is the evaluator's name as :func:`~plyground.g2048.evaluators.load_evaluator`
+    reads it (``heuristic``, ``network``, ``ntuple:PATH``). ``weights`` are the heuristic's
+    (None: the default ones, stored as such); a run with another evaluator has None.
+    """
 
     rows: int = 4
     cols: int = 4
     time_ms: float | None = None
     depth: int | None = None
     p_four: float = 0.1
+    evaluator: str = _HEURISTIC
     weights: Weights | None = None
     backend: str = "local"
+
+    @property
+    def uses_weights(self) -> bool:
+        """Whether the run's evaluator is the heuristic, the one evaluator that has weights."""
+        return self.evaluator == _HEURISTIC
 
     @property
     def budget(self) -> str:
@@ -115,12 +135,16 @@ class GameRow:
 
 @dataclass(frozen=True)
 class RunRecord:
-    """One stored run: its id, start time (ISO 8601, UTC), settings, weights hash and games."""
+    """One stored run: its id, start time (ISO 8601, UTC), settings, weights hash and games.
+
+    ``weights_hash`` is :func:`weights_hash` of the heuristic's weights; None for a run whose
+    evaluator is not the heuristic.
+    """
 
     id: int
     started: str
     settings: RunSettings
-    weights_hash: str
+    weights_hash: str | None
     games: tuple[GameRow, ...] = field(default_factory=tuple)
 
 
@@ -130,9 +154,12 @@ class ResultsStore:
     Args:
         path: the SQLite file (default: :func:`default_path`).
 
+    A store of an older version is upgraded in place when it is opened (see the module).
+
     Raises:
         CorruptFileError: not a results store, or one written by a newer plyground.
-        InvalidInputError: the path is a folder, or the file cannot be opened.
+        InvalidInputError: the path is a folder, the file cannot be opened, or an older
+            store cannot be upgraded (a read-only file, a store kept busy by another process).
         OSError: its folder cannot be created.
     """
 
@@ -150,7 +177,7 @@ class ResultsStore:
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise CorruptFileError(f"{self.path}: not a plyground results store ({exc})") from None
-        except CorruptFileError:
+        except PlygroundError:
             self._db.close()
             raise
 
@@ -169,6 +196,29 @@ class ResultsStore:
             )
         if version < 1 or not {"runs", "games"} <= tables:
             raise CorruptFileError(f"{self.path}: not a plyground results store (no runs and games tables)")
+        if version < SCHEMA_VERSION:
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a version-1 store to this version, in one transaction: its runs get the evaluator they used."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")  # another process upgrading the same file waits, then finds it done
+        except sqlite3.OperationalError as exc:
+            raise InvalidInputError(f"cannot upgrade the results store {self.path}: {exc}") from None
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 1:
+                self._db.execute(f"ALTER TABLE runs ADD COLUMN evaluator TEXT NOT NULL DEFAULT '{_HEURISTIC}'")
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.commit()
+        except sqlite3.OperationalError as exc:
+            self._db.rollback()
+            raise InvalidInputError(
+                f"cannot upgrade the results store {self.path} to version {SCHEMA_VERSION}: {exc}"
+            ) from None
+        except BaseException:
+            self._db.rollback()
+            raise
 
     def close(self) -> None:
         """Close the file."""
@@ -186,17 +236,24 @@ class ResultsStore:
             yield self._db
 
     def start_run(self, settings: RunSettings) -> int:
-        """Record a new run and return its id."""
-        weights = settings.weights
-        if weights is None:
+        """Record a new run and return its id.
+
+        Raises:
+            InvalidInputError: weights with an evaluator that is not the heuristic.
+        """
+        stored_weights = stored_hash = ""  # a network has no weights: the run stores none
+        if settings.uses_weights:
             from plyground.g2048 import default_weights
 
-            weights = default_weights()
+            weights = settings.weights if settings.weights is not None else default_weights()
+            stored_weights, stored_hash = json.dumps(weights.to_dict(), sort_keys=True), weights_hash(weights)
+        elif settings.weights is not None:
+            raise InvalidInputError(f"weights set the heuristic: they cannot be used with {settings.evaluator}")
         started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO runs (started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, "
+                "evaluator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     started,
                     settings.rows,
@@ -204,9 +261,10 @@ class ResultsStore:
                     settings.time_ms,
                     settings.depth,
                     settings.p_four,
-                    weights_hash(weights),
-                    json.dumps(weights.to_dict(), sort_keys=True),
+                    stored_hash,
+                    stored_weights,
                     settings.backend,
+                    settings.evaluator,
                 ),
             )
         assert cursor.lastrowid is not None
@@ -240,9 +298,10 @@ class ResultsStore:
             games.setdefault(row[0], []).append(GameRow(*row[1:]))
         records = []
         for row in self._db.execute(
-            "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend FROM runs "
-            "ORDER BY id"
+            "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, evaluator "
+            "FROM runs ORDER BY id"
         ):
+            heuristic = row[10] == _HEURISTIC
             records.append(
                 RunRecord(
                     id=row[0],
@@ -253,10 +312,11 @@ class ResultsStore:
                         time_ms=row[4],
                         depth=row[5],
                         p_four=row[6],
-                        weights=_weights(row[8], self.path, row[0]),
+                        evaluator=row[10],
+                        weights=_weights(row[8], self.path, row[0]) if heuristic else None,
                         backend=row[9],
                     ),
-                    weights_hash=row[7],
+                    weights_hash=row[7] if heuristic else None,
                     games=tuple(games.get(row[0], ())),
                 )
             )

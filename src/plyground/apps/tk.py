@@ -15,8 +15,10 @@ The design keeps every part small and testable:
   that queue with ``after()`` and plays the move, so the window never waits for a search.
   The worker never calls Tk. Stopping AI mode or closing the window stops the worker.
 * The AI values the leaves of its search with the heuristic or, when the window is given one
-  (``--evaluator ntuple:PATH``), a trained n-tuple network; a line under the buttons names the
-  one in use, and ``e`` switches between them. A window keeps its board size (a new game has
+  (on 4×4 the network shipped with plyground, unless ``--evaluator`` says otherwise), an
+  n-tuple network; a line under the buttons names the one in use, and ``e`` switches between
+  them. The next line gives each move's value in the AI's last search: with a network the
+  expected future score in points, with the heuristic in heuristic units. A window keeps its board size (a new game has
   the size of the last one), so the network always fits the board.
 * ``--frames DIR`` writes one PNG per position (:class:`~plyground.apps.frames.FrameWriter`),
   named like the frames of ``plyground 2048 ai``: ``DIR/2048-<R>x<C>-seed<seed>/00001.png``.
@@ -34,6 +36,7 @@ import threading
 import time
 import tkinter as tk
 import tkinter.font as tkfont
+from collections.abc import Iterable
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Literal
@@ -145,6 +148,7 @@ class GameWindow:
 
         self.ai_on = False
         self.ai_depth = 0
+        self._values = ""
         self.searcher: Searcher | None = None
         self._searchers: list[Searcher] = []
         self._ai_times: collections.deque[float] = collections.deque(maxlen=16)
@@ -192,6 +196,8 @@ class GameWindow:
             button.pack(side="left", padx=2)
         self.evaluator_label = _label(root, (FONT_FAMILY, 10))
         self.evaluator_label.pack(side="top", fill="x", padx=8)
+        self.values_label = _label(root, (FONT_FAMILY, 10))
+        self.values_label.pack(side="top", fill="x", padx=8)
         switch = "   e network/heuristic" if self.network_engine is not None else ""
         keys = _label(root, (FONT_FAMILY, 9), text=f"{KEYS_HELP}   i/space AI{switch}")
         keys.pack(side="top", fill="x", padx=8, pady=(0, 6))
@@ -243,6 +249,11 @@ class GameWindow:
     def evaluator_text(self) -> str:
         """The line that names the AI's evaluator: ``AI: heuristic`` or ``AI: n-tuple network NAME``."""
         return str(self.evaluator_label.cget("text"))
+
+    @property
+    def values_text(self) -> str:
+        """The line that gives each move's value in the AI's last search, with what the values count."""
+        return str(self.values_label.cget("text"))
 
     @property
     def engine(self) -> Expectimax:
@@ -418,6 +429,7 @@ class GameWindow:
         if answer.board != controller.game.board:
             return  # searched before the player changed the board
         controller.message = ""
+        self._values = _values_line(answer.decision.values.items(), self.engine.evaluator.unit)
         controller.move(answer.decision.move)
         self.ai_depth = answer.decision.depth
         self._ai_times.append(time.perf_counter())
@@ -513,6 +525,7 @@ class GameWindow:
         self.message.configure(text=message)
         self.buttons["ai"].configure(text=f"AI: {'on' if self.ai_on else 'off'} (i)")
         self.evaluator_label.configure(text=f"AI: {self.evaluator_name}")
+        self.values_label.configure(text=self._values)
         self._write_frame()
         self._draw()
 
@@ -558,6 +571,19 @@ class GameWindow:
             return None  # Shift, Control and other keys that type nothing
         self.press(key)
         return "break"
+
+
+def _values_line(values: Iterable[tuple[str, float]], unit: str) -> str:
+    """Each move's value, best first, and what the values count.
+
+    >>> _values_line({"up": 1200.4, "left": 1500.0}.items(), "points")
+    'expected future score, in points: left 1,500 · up 1,200'
+    >>> _values_line({"down": -3.2}.items(), "heuristic units")
+    'expected value, in heuristic units (not points): down -3'
+    """
+    what = "expected future score, in points" if unit == "points" else f"expected value, in {unit} (not points)"
+    ranked = sorted(values, key=lambda item: -item[1])
+    return f"{what}: " + " · ".join(f"{move} {value:,.0f}" for move, value in ranked)
 
 
 def _label(parent: tk.Misc, font: tuple[str, int] | tuple[str, int, str], text: str = "") -> tk.Label:

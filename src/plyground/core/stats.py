@@ -212,7 +212,7 @@ def median_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[
         return None
 
     def outside(k: int) -> float:  # P(fewer than k values below the median) + P(fewer than k above)
-        return 2 * sum(math.comb(n, i) for i in range(k)) / 2**n
+        return 2 * sum(math.comb(n, i) for i in range(k)) / (1 << n)
 
     if outside(1) > 1 - confidence:
         return None

@@ -1,8 +1,11 @@
 """The evaluators plyground ships, named by text: :func:`load_evaluator` parses a name once.
 
 Where a user names an evaluator by text (a command-line flag, a job sent to another
-process), the text is ``heuristic`` or ``ntuple:PATH`` -- PATH a network file, a training
-run's folder, or ``latest`` (the newest run's network), ``~`` expanded:
+process), the text is ``network`` (the n-tuple network shipped with plyground, for 4×4),
+``heuristic`` or ``ntuple:PATH`` -- PATH a network file (as training writes it, or packed),
+a training run's folder, or ``latest`` (the newest run's network), ``~`` expanded.
+:func:`default_evaluator` says which the applications use when none is named: the shipped
+network on the board it plays, the heuristic on the others.
 
 >>> load_evaluator("heuristic").name
 'heuristic'
@@ -24,15 +27,27 @@ from plyground.g2048.heuristic import Heuristic, Weights
 __all__ = [
     "HEURISTIC",
     "LATEST",
+    "NETWORK",
     "NETWORK_FILE",
     "NTUPLE_PREFIX",
+    "SHIPPED_SHAPE",
     "UnknownEvaluatorError",
+    "default_evaluator",
     "load_evaluator",
     "network_path",
+    "shipped_network_path",
 ]
 
 HEURISTIC = "heuristic"
 """The text that names the heuristic (with the weights shipped with plyground)."""
+NETWORK = "network"
+"""The text that names the n-tuple network shipped with plyground (:func:`shipped_network_path`)."""
+SHIPPED_SHAPE = (4, 4)
+"""The board the shipped network plays."""
+SHIPPED_FILE = "ntuple-4x4.pnet"
+"""The shipped network's file, in ``plyground/g2048/networks/`` (a packed network)."""
+SHIPPED_PATH_ENV = "PLYGROUND_NETWORK"
+"""The environment variable that names another file for ``network`` (a packed or a full network)."""
 NTUPLE_PREFIX = "ntuple:"
 """The text before the path of an n-tuple network: ``ntuple:FILE``, ``ntuple:RUN_FOLDER``, ``ntuple:latest``."""
 LATEST = "latest"
@@ -72,6 +87,27 @@ def network_path(text: str | os.PathLike[str], *, data_folder: Path | None = Non
     return path
 
 
+def shipped_network_path() -> Path:
+    """The file of the network ``network`` names: ``$PLYGROUND_NETWORK`` if set, else the one shipped.
+
+    The shipped one is a packed network (:mod:`plyground.g2048.ntuple.packed`) inside the package;
+    its header holds the recipe that trains it again.
+    """
+    override = os.environ.get(SHIPPED_PATH_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(__file__).resolve().parent / "networks" / SHIPPED_FILE
+
+
+def default_evaluator(rows: int, cols: int) -> str:
+    """The evaluator the applications use when none is named: the shipped network on its board, else the heuristic.
+
+    >>> default_evaluator(4, 4), default_evaluator(3, 3)
+    ('network', 'heuristic')
+    """
+    return NETWORK if (rows, cols) == SHIPPED_SHAPE else HEURISTIC
+
+
 def load_evaluator(
     evaluator: Evaluator | str | None = None, *, weights: Weights | None = None, reuse: bool = False
 ) -> Evaluator:
@@ -79,9 +115,11 @@ def load_evaluator(
 
     Args:
         evaluator: an :class:`Evaluator` (returned as it is); None or ``"heuristic"``: the
-            heuristic; ``"ntuple:PATH"``: the n-tuple network in PATH, a file written by
-            :meth:`~plyground.g2048.ntuple.NTupleNetwork.save`, a training run's folder, or
-            ``latest`` (see :func:`network_path`).
+            heuristic; ``"network"``: the network shipped with plyground (4×4);
+            ``"ntuple:PATH"``: the n-tuple network in PATH, a file written by
+            :meth:`~plyground.g2048.ntuple.NTupleNetwork.save` or packed by
+            :func:`~plyground.g2048.ntuple.packed.pack`, a training run's folder, or ``latest``
+            (see :func:`network_path`).
         weights: the heuristic's weights (only with the heuristic).
         reuse: hand out the network read last again while its file is unchanged (same path,
             size and modification time), as games played one after another in a process do;
@@ -100,24 +138,29 @@ def load_evaluator(
         raise UnknownEvaluatorError(f"evaluator must be an Evaluator or its name, got a {type(evaluator).__name__}")
     if evaluator is None or evaluator == HEURISTIC:
         return Heuristic(weights)
-    if not evaluator.startswith(NTUPLE_PREFIX) or evaluator == NTUPLE_PREFIX:
+    if evaluator != NETWORK and (not evaluator.startswith(NTUPLE_PREFIX) or evaluator == NTUPLE_PREFIX):
         raise UnknownEvaluatorError(
-            "evaluator must be 'heuristic' or 'ntuple:PATH' (a network file, a training run's folder, or "
-            f"'latest'), got {evaluator!r}{_suggestion(evaluator)}"
+            "evaluator must be 'network', 'heuristic' or 'ntuple:PATH' (a network file, a training run's folder, "
+            f"or 'latest'), got {evaluator!r}{_suggestion(evaluator)}"
         )
     if weights is not None:
         raise InvalidInputError("weights set the heuristic: they cannot be used with an n-tuple network")
-    from plyground.g2048.ntuple import NTupleNetwork  # here: the heuristic alone does not load the network's kernels
-
-    path = network_path(evaluator.removeprefix(NTUPLE_PREFIX))
+    if evaluator == NETWORK:
+        path = shipped_network_path()
+        if not path.is_file():
+            raise InvalidInputError(
+                f"the shipped network {path} is missing: reinstall plyground, or use --evaluator heuristic"
+            )
+    else:
+        path = network_path(evaluator.removeprefix(NTUPLE_PREFIX))
     try:
         if not reuse:
-            return NTupleNetwork.load(path)
+            return _read_network(path)
         stat = path.stat()
         key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
         if key not in _REUSED:
             _REUSED.clear()
-            _REUSED[key] = NTupleNetwork.load(path)
+            _REUSED[key] = _read_network(path)
         return _REUSED[key]
     except FileNotFoundError:
         raise InvalidInputError(f"n-tuple network file {path} does not exist") from None
@@ -125,6 +168,16 @@ def load_evaluator(
         raise InvalidInputError(f"{path} is a folder, not an n-tuple network file") from None
     except PermissionError:
         raise InvalidInputError(f"cannot read n-tuple network file {path}: permission denied") from None
+
+
+def _read_network(path: Path) -> Evaluator:
+    """The network in ``path``: a packed one (by its first bytes) or one written by training."""
+    from plyground.g2048.ntuple import NTupleNetwork  # here: the heuristic alone does not load the network's kernels
+    from plyground.g2048.ntuple.packed import MAGIC, unpack
+
+    with open(path, "rb") as handle:
+        packed = handle.read(len(MAGIC)) == MAGIC
+    return unpack(path) if packed else NTupleNetwork.load(path)
 
 
 _REUSED: dict[tuple[str, int, int], Evaluator] = {}
@@ -141,6 +194,8 @@ def _suggestion(text: str) -> str:
     head, sep, tail = stripped.partition(":")
     if sep and tail and difflib.get_close_matches(head.lower(), ["ntuple", "n-tuple", "network"], cutoff=0.6):
         return f"; did you mean {NTUPLE_PREFIX + tail!r}?"
-    if stripped.endswith(".npz") or os.sep in stripped or stripped == LATEST:
+    if stripped.endswith((".npz", ".pnet")) or os.sep in stripped or stripped == LATEST:
         return f"; did you mean {NTUPLE_PREFIX + stripped!r}?"
+    if stripped.lower() == NETWORK or difflib.get_close_matches(stripped.lower(), [NETWORK, "net"], cutoff=0.75):
+        return f"; did you mean {NETWORK!r}?"
     return ""

@@ -248,7 +248,8 @@ def test_hint_lists_the_moves_best_first_with_the_breakdown(capsys: pytest.Captu
 
 @pytest.mark.parametrize(("board", "depth"), [(HINT_BOARD, 2), ("2 0 0 0/0 4 0 0/0 0 0 0/2 0 0 8", 1), ("2 4/2 8", 3)])
 def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board: str, depth: int) -> None:
-    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", str(depth), "--json", "--workers", "2")
+    args = ("--depth", str(depth), "--json", "--workers", "2", "--evaluator", "heuristic")
+    status, out, _ = run_cli(capsys, "2048", "hint", board, *args)
     assert status == 0
     data = json.loads(out)
     parsed = Board.parse(board)
@@ -303,7 +304,7 @@ def test_hint_on_an_empty_board_says_so_and_prints_no_negative_zero(capsys: pyte
 def test_hint_names_the_unit_of_its_values(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(capsys, "2048", "hint", HINT_BOARD, "--depth", "1")
     assert status == 0, err
-    assert "  move    expected value, in heuristic units" in out.splitlines()
+    assert "  move    expected value, in heuristic units (not points)" in out.splitlines()
 
 
 @pytest.mark.parametrize(("board", "part"), [("2 3/2 2", "invalid tile 3"), ("2 2 2 2 2/0 0 0 0 0", "not supported")])

@@ -51,7 +51,7 @@ def test_hint_with_the_network(capsys: pytest.CaptureFixture[str], network_file:
     assert f"best move: {decision.move}" in lines
     assert "network value of each move (points + V of the board it leaves):" in lines
     assert not any(line.startswith("heuristic value of the board") for line in lines)
-    assert "  move    expected value, in points" in lines
+    assert "  move    expected future score, in points (the move's points and those still to come)" in lines
     for move in Board.parse(BOARD).legal_moves():
         after, points = Board.parse(BOARD).move(move)
         value = net.value(after)
@@ -110,7 +110,8 @@ def test_a_bad_network_file_is_a_one_line_error(
 @pytest.mark.parametrize(
     ("args", "part"),
     [
-        (["ai", "--depth", "1", "--evaluator", "network"], "--evaluator must be"),
+        (["ai", "--depth", "1", "--evaluator", "networks"], "--evaluator must be"),
+        (["ai", "--rows", "3", "--cols", "3", "--evaluator", "network"], "plays 4x4 boards, not 3x3 ones"),
         (["ai", "--depth", "1", "--evaluator", "ntuple:{net}"], "not 4x4 ones: use --rows 3 --cols 3"),
         (["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"], "network net-3x3.npz plays 3x3 boards, not 2x2 ones"),
         (["hint", BOARD, "--evaluator", "ntuple:{net}", "--weights", "w.json"], "--weights sets the heuristic"),
@@ -125,7 +126,7 @@ def test_bad_evaluator_options(
     assert_one_line_error(err, part)
 
 
-@pytest.mark.parametrize("evaluator", ["network", "heuristics", "net.npz"])
+@pytest.mark.parametrize("evaluator", ["networks", "heuristics", "net.npz"])
 def test_a_name_of_no_evaluator_is_refused_before_the_network_kernels_compile(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, network_file: Path, evaluator: str
 ) -> None:

@@ -143,7 +143,7 @@ def _corrupt(folder: Path) -> Path:
     [
         (["--evaluator", "ntuple:{tmp}/missing.npz"], ["does not exist", "missing.npz"]),
         (["--evaluator", "ntuple:{bad}"], ["is not a readable n-tuple network file", "bad.npz"]),
-        (["--evaluator", "network"], ["--evaluator must be 'heuristic' or 'ntuple:PATH'"]),
+        (["--evaluator", "networks"], ["--evaluator must be 'network', 'heuristic' or 'ntuple:PATH'"]),
         (
             ["--rows", "3", "--cols", "3", "--evaluator", "ntuple:{net}"],
             ["plays 4x4 boards, not 3x3 ones: use --rows 4 --cols 4", "net.npz"],

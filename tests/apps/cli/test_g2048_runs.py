@@ -1,4 +1,5 @@
-"""``plyground 2048 bench`` and ``report``: the same games on a process pool and a Dask LocalCluster, stored."""
+"""``plyground 2048 bench`` and ``report``: the same games on a process pool and a Dask LocalCluster, stored with
+their evaluator."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from plyground.apps.results import ResultsStore, RunSettings
+from plyground.apps.results import ResultsStore, RunSettings, weights_hash
 from plyground.errors import DependencyNotInstalled, PlygroundError, install_command
 from plyground.g2048.autoplay import GameSpec, play_spec
+from plyground.g2048.ntuple import NTupleNetwork
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 DATA = Path(__file__).parents[2] / "data"
@@ -62,14 +64,53 @@ def test_report_prints_every_run_and_writes_plots(tmp_path: Path, capsys: pytest
         (("--time-ms", "5", "--depth", "2"), ("--time-ms or --depth",)),
         (("--games", "0"), ("--games",)),
         (("--weights", "missing.json"), ("missing.json",)),
+        (("--evaluator", "heuristc"), ("--evaluator must be", "did you mean 'heuristic'?")),
+        (("--evaluator", "ntuple:missing.npz"), ("n-tuple network file missing.npz does not exist",)),
+        (("--evaluator", "network", "--rows", "3", "--cols", "3"), ("plays 4x4 boards, not 3x3", "--rows 4 --cols 4")),
+        (("--evaluator", "network", "--weights", "w.json"), ("--weights sets the heuristic", "--evaluator network")),
     ],
 )
 def test_bad_bench_options_are_one_line(
     args: tuple[str, ...], parts: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(tmp_path / "r.sqlite"))
+    db = tmp_path / "r.sqlite"
+    status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(db))
     assert status == 2
     assert_one_line_error(err, *parts)
+    assert not db.exists()  # said before the store is opened: nothing stored
+
+
+def test_bench_stores_the_evaluator_it_played_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    NTupleNetwork(3, 3, seed=7).save(tmp_path / "net-3x3.npz")
+    db = tmp_path / "results.sqlite"
+    small = ("--games", "2", "--seed", "5", "--rows", "3", "--cols", "3", "--depth", "1", "--workers", "1")
+    for evaluator in ((), ("--evaluator", "heuristic"), ("--evaluator", "ntuple:net-3x3.npz")):
+        status, _, err = run_cli(capsys, "2048", "bench", *small, *evaluator, "--db", str(db))
+        assert status == 0, err
+    network = f"ntuple:{tmp_path / 'net-3x3.npz'}"  # made absolute: other processes and machines find it
+    assert f"evaluator {network};" in err
+    with ResultsStore(db) as store:
+        runs = store.runs()
+    assert [run.settings.evaluator for run in runs] == ["heuristic", "heuristic", network]
+    assert [run.weights_hash for run in runs] == [weights_hash(None), weights_hash(None), None]
+    games = [[(g.seed, g.score, g.max_tile, g.moves) for g in run.games] for run in runs]
+    expected = [play_spec(GameSpec(seed=seed, rows=3, cols=3, depth=1, evaluator=network)) for seed in (5, 6)]
+    assert games[2] == [(r.seed, r.score, r.max_tile, r.moves) for r in expected]
+    assert games[0] == games[1] != games[2]  # the network played, not the heuristic
+
+
+def test_bench_on_4x4_plays_the_shipped_network_by_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "results.sqlite"
+    args = ("--games", "1", "--depth", "1", "--workers", "1", "--seed", "3", "--db", str(db), "--json")
+    status, out, err = run_cli(capsys, "2048", "bench", *args)
+    assert status == 0, err
+    (run,) = json.loads(out)["runs"]
+    assert run["evaluator"] == "network" and run["weights_hash"] is None and run["games"] == 1
+    with ResultsStore(db) as store:
+        assert [record.settings.evaluator for record in store.runs()] == ["network"]
 
 
 @pytest.mark.parametrize(
@@ -212,20 +253,22 @@ def test_report_for_scripts_and_at_80_columns(
     assert status == 0, err
     runs = json.loads(out)["runs"]
     assert [(run["rows"], run["cols"], run["games"]) for run in runs] == [(3, 3, 3), (4, 4, 2)]
+    assert [run["evaluator"] for run in runs] == ["heuristic", "heuristic"]  # the runs of a version-1 store
     status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots", "--csv")
     assert status == 0, err
-    assert [line.split(",")[:4] for line in out.splitlines()] == [
-        ["run", "started", "rows", "cols"],
-        ["1", runs[0]["started"], "3", "3"],
-        ["2", runs[1]["started"], "4", "4"],
+    assert [line.split(",")[:4] + line.split(",")[7:8] for line in out.splitlines()] == [
+        ["run", "started", "rows", "cols", "evaluator"],
+        ["1", runs[0]["started"], "3", "3", "heuristic"],
+        ["2", runs[1]["started"], "4", "4", "heuristic"],
     ]
     monkeypatch.setenv("COLUMNS", "80")
     status, out, err = run_cli(capsys, "2048", "report", "--db", str(db), "--no-plots")
     assert status == 0, err
     assert out.splitlines()[0] == f"2048 bench runs in {db}"  # the path whole, on its own line
     assert "…" not in out and all(len(line) <= 80 for line in out.splitlines()[1:])
-    for header in ("started", "weights", "ran on", "mean score (95%)", "median", "≥16384"):
+    for header in ("started", "evaluator", "weights", "ran on", "mean score (95%)", "median", "≥16384"):
         assert header in out
+    assert all(line.rstrip()[-1] in "┓┃┩│┘" for line in out.splitlines()[1:] if line.strip()[:1] in set("┏┃┡│└"))
 
 
 def test_bench_prints_its_run_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,6 +33,7 @@ from plyground.apps.render import tile_colour
 from plyground.apps.web.server import Limits, create_app
 from plyground.errors import install_command
 from plyground.g2048 import Board, Game, evaluate
+from plyground.g2048.evaluators import SHIPPED_FILE
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
@@ -305,7 +306,7 @@ def test_the_evaluators_the_server_has(client: TestClient, network_client: TestC
     assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "ntuple": None}
     assert network_client.get("/api/2048/evaluators").json() == {
         "evaluators": ["heuristic", "ntuple"],
-        "default": "heuristic",
+        "default": "ntuple",  # on boards of the network's size
         "ntuple": {"rows": 4, "cols": 4, "file": "net.npz", "tuples": 2, "games": 300},
     }
     assert_error(network_client.post("/api/2048/evaluators", json={}), 405)
@@ -331,12 +332,33 @@ def test_hint_with_the_network_values_every_legal_move(network_client: TestClien
         assert heuristic["evaluation"]["contributions"] == pytest.approx(evaluate(board).contributions)
 
 
+def test_without_an_evaluator_the_network_plays_its_boards_and_the_heuristic_the_others(
+    client: TestClient, network_client: TestClient
+) -> None:
+    for server, rows, expected in (
+        (network_client, 4, "ntuple"),
+        (network_client, 3, "heuristic"),
+        (client, 4, "heuristic"),
+    ):
+        game = new_2048(server, rows=rows, cols=rows, seed=2)
+        hint = server.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 5}).json()
+        assert hint["evaluator"] == expected and hint["unit"] == (
+            "points" if expected == "ntuple" else "heuristic units"
+        )
+        with server.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
+            ws.send_json({"type": "start", "time_ms": 2})
+            first = ws.receive_json()
+            ws.send_json({"type": "stop"})
+            receive_until_end(ws)
+        assert first["type"] == "move" and first["stats"]["evaluator"] == expected
+
+
 def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
     client: TestClient, network_client: TestClient
 ) -> None:
     game = new_2048(client, seed=1)
     error = assert_error(client.post(f"/api/2048/games/{game['id']}/hint", json={"evaluator": "ntuple"}), 422)
-    assert "needs an n-tuple network" in error and "plyground web --evaluator ntuple:PATH" in error
+    assert "needs an n-tuple network" in error and "plyground web --evaluator network, or ntuple:PATH" in error
     small = new_2048(network_client, rows=3, cols=3, seed=1)
     error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "ntuple"}), 422)
     assert "plays 4x4 boards, not 3x3 ones" in error
@@ -760,10 +782,10 @@ def test_plyground_web_with_a_missing_or_bad_network_fails_in_one_line(
     status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", f"ntuple:{corrupt}")
     assert status == 2 and out == ""
     assert_web_fails_in_one_line(err, str(corrupt), "is not a readable n-tuple network file")
-    for bad in ("network", "ntuple:"):
+    for bad in ("networks", "ntuple:"):
         status, out, err = run_cli(capsys, "web", "--no-browser", "--evaluator", bad)
         assert status == 2 and out == ""
-        assert_web_fails_in_one_line(err, "--evaluator must be 'heuristic' or 'ntuple:PATH'")
+        assert_web_fails_in_one_line(err, "--evaluator must be 'network', 'heuristic' or 'ntuple:PATH'")
 
 
 def test_plyground_web_serves_the_network_of_its_evaluator_option(
@@ -778,9 +800,12 @@ def test_plyground_web_serves_the_network_of_its_evaluator_option(
     [kwargs] = served
     assert kwargs["network_name"] == "net.npz" and kwargs["network"].tuples == network.tuples
     assert (kwargs["network"].weights == network.weights).all()
-    status, _, err = run_cli(capsys, "web", "--no-browser")
+    status, _, err = run_cli(capsys, "web", "--no-browser")  # by default, the network shipped with plyground
     assert status == 0, err
-    assert served[1]["network"] is None and served[1]["network_name"] is None
+    assert served[1]["network_name"] == SHIPPED_FILE and served[1]["network"].shape == (4, 4)
+    status, _, err = run_cli(capsys, "web", "--no-browser", "--evaluator", "heuristic")
+    assert status == 0, err
+    assert served[2]["network"] is None and served[2]["network_name"] is None
 
 
 def test_kinrow_rules_and_boards_up_to_20(client: TestClient) -> None:

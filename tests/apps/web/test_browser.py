@@ -207,8 +207,10 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
 ) -> None:
     seed = first_seed(lambda board: len(board.legal_moves()) == 4)
     page = new_page(f"?seed={seed}", url=network_lab_url)
-    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "heuristic"
+    # The server's network is chosen at first (the server's default on its boards).
+    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "ntuple"
     assert page.text_content('#evaluator option[value="ntuple"]') == "n-tuple network (net.npz, 4x4)"
+    page.select_option("#evaluator", "heuristic")
     page.select_option("#evaluator", "ntuple")
     page.click("#hint")
     page.wait_for_function("() => { const h = window.plygroundLab.g2048.hint; return h && h.evaluator === 'ntuple'; }")
@@ -220,7 +222,8 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
     assert [direction for direction, _ in shown] == ["up", "right", "down", "left"]
     for direction, text in shown:
         assert float(text.replace(",", "")) == pytest.approx(hint["values"][direction], abs=0.051)
-    assert "n-tuple network" in (page.text_content("#hint-note") or "")
+    note = page.text_content("#hint-note") or ""
+    assert "n-tuple network" in note and note.startswith("Expected future score of each move, in points")
     assert (page.text_content("#hint-chart-title") or "").startswith("Network")
     bars = page.eval_on_selector_all("#hint-chart .bar", "bars => bars.map(b => b.dataset.direction)")
     assert bars == ["up", "right", "down", "left"]

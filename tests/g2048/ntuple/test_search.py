@@ -172,7 +172,7 @@ def test_bad_evaluators(tmp_path: Path) -> None:
     (tmp_path / "bad.npz").write_bytes(b"not a network")
     with pytest.raises(CorruptFileError, match=r"bad\.npz"):
         Expectimax(evaluator=f"ntuple:{tmp_path / 'bad.npz'}")
-    for bad in ("ntuple:", "network", 3, np.zeros(3)):
+    for bad in ("ntuple:", "networks", 3, np.zeros(3)):
         with pytest.raises(InvalidInputError, match="evaluator must be"):
             Expectimax(evaluator=bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidBoardError, match="network plays 2x2 boards, not 3x3 ones"):

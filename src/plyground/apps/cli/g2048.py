@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from plyground.apps.cli import announce_compilation, g2048_learn, g2048_runs, g2048_solver
+from plyground.apps.cli import announce_compilation, g2048_learn, g2048_pack, g2048_runs, g2048_solver
 from plyground.apps.cli.options import (
     ColsOption,
     CsvOption,
@@ -29,6 +29,7 @@ from plyground.apps.cli.options import (
     ThreadsOption,
     TimeOption,
     WeightsOption,
+    evaluator_name,
     games_option,
     load_evaluator_option,
     number_option,
@@ -152,14 +153,16 @@ def ai(
         Path | None,
         typer.Option(metavar="DIR", help="Folder for one PNG per move of each game: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
-    evaluator: EvaluatorOption = "heuristic",
+    evaluator: EvaluatorOption = None,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
-    With --evaluator ntuple:PATH the leaves are valued by a trained n-tuple network (the
-    board size must be the network's), and depth 1 is the network's own greedy play.
+    On 4x4 the leaves are valued by the n-tuple network shipped with plyground (on the other
+    boards by the heuristic); --evaluator heuristic, or ntuple:PATH for another trained
+    network (the board size must be the network's), chooses. With a network, depth 1 is the
+    network's own greedy play.
 
     One game on a terminal is shown live; otherwise a progress bar runs over the games and a
     table gives each game's seed, score, max tile and moves, the mean score with its 95%
@@ -188,7 +191,7 @@ def ai(
         time_ms = 20.0
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
     if chosen.name != "heuristic":
-        title += f", {chosen.name}"
+        title += f", {chosen.label}"
     console = Console()
     live = shown == "table" and games == 1 and console.is_terminal and sys.stdout.isatty()  # not FORCE_COLOR alone
     results: list[GameResult] = []
@@ -303,22 +306,25 @@ def hint(
             "the values' unit 'unit'.",
         ),
     ] = False,
-    evaluator: EvaluatorOption = "heuristic",
+    evaluator: EvaluatorOption = None,
 ) -> None:
     """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
 
-    Prints each legal move's expected value, best first, the depth searched, nodes and time,
-    and the heuristic value of the board feature by feature. The heuristic's values are
-    heuristic units, not points. With --evaluator ntuple:PATH the values are expected points
-    to come, and instead of the heuristic the network's value of each legal move is shown:
-    its points plus the value V of the board it leaves.
+    Prints each legal move's expected value, best first, the depth searched, nodes and time.
+    On 4x4 the search uses the n-tuple network shipped with plyground (--evaluator heuristic,
+    or ntuple:PATH for another network, chooses; other boards use the heuristic): its values
+    are expected future scores, the points still to come, and the network's value of each
+    legal move is shown too: its points plus the value V of the board it leaves. The
+    heuristic's values are heuristic units, not points; with it the board's heuristic value
+    is shown feature by feature.
     """
     announce_compilation(_PACKAGE, "2048")
     from plyground.g2048 import DIRECTIONS, Board
     from plyground.g2048.expectimax import Expectimax
 
     parsed = Board.parse(board)
-    chosen = load_evaluator_option(evaluator, weights)
+    evaluator = evaluator_name(evaluator, weights, (parsed.rows, parsed.cols))
+    chosen = load_evaluator_option(evaluator, weights, size=(parsed.rows, parsed.cols))
     chosen.check_board(parsed)
     if time_ms is None and depth is None:
         time_ms = 200.0
@@ -371,7 +377,12 @@ def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]], unit: st
     """The moves, best first, their values' unit, and what the search did."""
     if decision.move is None:
         return "no legal move: the board is empty, no tile to move" if empty else "no legal move: the game is over"
-    lines = [f"best move: {decision.move}", f"  move    expected value, in {unit}"]
+    heading = (
+        "expected future score, in points (the move's points and those still to come)"
+        if unit == "points"
+        else f"expected value, in {unit} (not points)"
+    )
+    lines = [f"best move: {decision.move}", f"  move    {heading}"]
     for move, value in ranked:
         mark = "  <- chosen" if move == decision.move else ""
         lines.append(f"  {move:<6}  {_number(value):>14}{mark}")
@@ -472,7 +483,7 @@ def gui(
         typer.Option(metavar="DIR", help="Folder for one PNG per position: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     weights: WeightsOption = None,
-    evaluator: EvaluatorOption = "heuristic",
+    evaluator: EvaluatorOption = None,
 ) -> None:
     """Play 2048 in a desktop window (Tk), or let the AI play; the game is saved like the terminal game's.
 
@@ -480,8 +491,9 @@ def gui(
     i or space toggles AI mode; q or closing the window saves and quits.
     The saved game and best score are those of 'plyground 2048 play'.
 
-    With --evaluator ntuple:PATH the AI searches with a trained n-tuple network
-    (the board size must be the network's) and e switches it to the heuristic and back.
+    On 4x4 the AI searches with the n-tuple network shipped with plyground (--evaluator
+    heuristic, or ntuple:PATH for another trained network of the board's size, chooses),
+    and e switches it to the heuristic and back; other boards use the heuristic.
     """
     try:
         import tkinter  # noqa: F401
@@ -532,3 +544,4 @@ app.command(short_help="Play many seeded AI games and store the results.")(g2048
 app.command(short_help="Print and plot the bench runs of a results store.")(g2048_runs.report)
 app.command(short_help="Tune the heuristic weights with CMA-ES.")(g2048_runs.tune)
 app.command(short_help="Train an n-tuple network by self-play.")(g2048_learn.learn)
+app.command(short_help="Pack a trained network into a small file.")(g2048_pack.pack)

@@ -23,6 +23,7 @@ from plyground.apps.cli.options import (
     CsvOption,
     DaskLocalOption,
     DbOption,
+    EvaluatorOption,
     JsonOption,
     PFourOption,
     ProcessesOption,
@@ -33,7 +34,9 @@ from plyground.apps.cli.options import (
     backend_from_options,
     cols_option,
     depth_option,
+    evaluator_name,
     games_option,
+    load_evaluator_option,
     load_weights,
     number_option,
     output_format,
@@ -63,6 +66,7 @@ def bench(
     cols: ColsOption = 4,
     p_four: PFourOption = 0.1,
     weights: WeightsOption = None,
+    evaluator: EvaluatorOption = None,
     workers: ProcessesOption = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
@@ -72,6 +76,9 @@ def bench(
 ) -> None:
     """Play many seeded AI games, each searching on one core, and store every result.
 
+    On 4x4 the leaves are valued by the n-tuple network shipped with plyground, on the other
+    boards by the heuristic (with --weights, the heuristic everywhere); --evaluator heuristic,
+    network or ntuple:PATH (a network of the board's size) chooses, and the run records it.
     Games run on a local process pool (--workers, default every core) or on Dask
     (--dask-local N starts a local cluster; --scheduler tcp://host:8786 uses a running one);
     the same seeds and --depth give the same games everywhere. Each game is appended to the
@@ -84,6 +91,8 @@ def bench(
     seed_limit(seed, games)
     backend = backend_from_options(workers, dask_local, scheduler, jobs=games)
     announce_compilation(_PACKAGE, "2048")
+    load_evaluator_option(evaluator, weights, size=(rows, cols))  # bad input is said before any game
+    name = _portable(evaluator_name(evaluator, weights, (rows, cols)))
     from rich.console import Console
 
     from plyground.apps.aiview import games_progress
@@ -97,18 +106,34 @@ def bench(
         time_ms = 20.0
     first = resolve_seed(seed)
     specs = [
-        GameSpec(seed=first + i, rows=rows, cols=cols, time_ms=time_ms, depth=depth, p_four=p_four, weights=loaded)
+        GameSpec(
+            seed=first + i,
+            rows=rows,
+            cols=cols,
+            time_ms=time_ms,
+            depth=depth,
+            p_four=p_four,
+            weights=loaded,
+            evaluator=name,
+        )
         for i in range(games)
     ]
     settings = RunSettings(
-        rows=rows, cols=cols, time_ms=time_ms, depth=depth, p_four=p_four, weights=loaded, backend=backend.describe()
+        rows=rows,
+        cols=cols,
+        time_ms=time_ms,
+        depth=depth,
+        p_four=p_four,
+        evaluator=name,
+        weights=loaded,
+        backend=backend.describe(),
     )
     console = Console(stderr=True)
     with ResultsStore(db) as store:
         run_id = store.start_run(settings)
         console.print(
             f"run {run_id}: {games} games of {rows}x{cols} at {settings.budget}, seeds {first} to {first + games - 1}, "
-            f"on {backend.describe()}; results in {store.path}",
+            f"on {backend.describe()}, evaluator {name}; results in {store.path}",
             highlight=False,
             soft_wrap=True,
         )
@@ -142,6 +167,18 @@ def bench(
     _print_runs([record], shown, f"2048 bench run {run_id}")
 
 
+def _portable(evaluator: str) -> str:
+    """The evaluator's name as other processes and machines read it: ``ntuple:PATH`` with PATH the absolute file.
+
+    A training run's folder and ``latest`` become the network file they name here and now.
+    """
+    from plyground.g2048.evaluators import NTUPLE_PREFIX, network_path
+
+    if not evaluator.startswith(NTUPLE_PREFIX):
+        return evaluator
+    return NTUPLE_PREFIX + str(network_path(evaluator.removeprefix(NTUPLE_PREFIX)).absolute())
+
+
 def _print_runs(runs: list[RunRecord], shown: str, title: str) -> None:
     """The runs as a table (after ``title``), as JSON or as CSV, on stdout."""
     from rich.console import Console
@@ -173,6 +210,8 @@ def report(
 ) -> None:
     """Print every bench run of the results store (mean score with its 95% interval, tile reach) and plot them.
 
+    Each run shows its evaluator, and the hash of its weights when it used the heuristic (a
+    network has none: '-'); runs stored before evaluators were recorded used the heuristic.
     With --json or --csv the runs are printed for scripts (and plotted unless --no-plots):
     JSON gives each run's settings, statistics and games, CSV a line per run.
     """

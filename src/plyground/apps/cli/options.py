@@ -55,6 +55,7 @@ __all__ = [
     "core_threads",
     "cores",
     "depth_option",
+    "evaluator_name",
     "games_option",
     "load_evaluator_option",
     "load_weights",
@@ -286,12 +287,13 @@ SeedOption = Annotated[
     int | None, seed_option("Seed of the first game, {range}; game i uses seed+i (default: random).")
 ]
 EvaluatorOption = Annotated[
-    str,
+    str | None,
     typer.Option(
-        metavar="heuristic|ntuple:PATH",
-        help="What values the search's leaves: the heuristic, or an n-tuple network (PATH: its file, the folder "
-        "of its training run, or 'latest'), which values the points still to come; the search then adds the "
-        "points scored on the way.",
+        metavar="network|heuristic|ntuple:PATH",
+        help="What values the search's leaves: the n-tuple network shipped with plyground (the default on 4x4), "
+        "the heuristic (the default on the other boards), or another n-tuple network (PATH: its file, the folder "
+        "of its training run, or 'latest'). A network values the points still to come; the search then adds "
+        "the points scored on the way.",
     ),
 ]
 
@@ -356,18 +358,37 @@ def load_weights(path: Path | None) -> Weights | None:
         raise InvalidInputError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
 
 
-def load_evaluator_option(evaluator: str, weights: Path | None, size: tuple[int, int] | None = None) -> Evaluator:
+def evaluator_name(evaluator: str | None, weights: Path | None, size: tuple[int, int] | None) -> str:
+    """The evaluator ``--evaluator`` names; without it, the heuristic with ``--weights``, else the default of the size.
+
+    The default (:func:`~plyground.g2048.evaluators.default_evaluator`) is the shipped network on its
+    board (4x4, also when ``size`` is None) and the heuristic on the others.
+    """
+    from plyground.g2048.evaluators import HEURISTIC, SHIPPED_SHAPE, default_evaluator
+
+    if evaluator is not None:
+        return evaluator
+    if weights is not None:
+        return HEURISTIC
+    return default_evaluator(*(size or SHIPPED_SHAPE))
+
+
+def load_evaluator_option(
+    evaluator: str | None, weights: Path | None, size: tuple[int, int] | None = None
+) -> Evaluator:
     """The evaluator of ``--evaluator`` (with the heuristic, the weights of ``--weights``); bad input says why.
 
-    With ``size``, an evaluator for boards of another size is bad input too. Shared by the
-    commands that take ``--evaluator`` (``ai``, ``hint``, ``gui`` and ``web``).
+    Without ``--evaluator``, :func:`evaluator_name` chooses. With ``size``, an evaluator for
+    boards of another size is bad input too. Shared by the commands that take ``--evaluator``
+    (``ai``, ``hint``, ``gui``, ``bench`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluators import HEURISTIC, NTUPLE_PREFIX, UnknownEvaluatorError, load_evaluator
+    from plyground.g2048.evaluators import HEURISTIC, NETWORK, NTUPLE_PREFIX, UnknownEvaluatorError, load_evaluator
 
+    evaluator = evaluator_name(evaluator, weights, size)
     if evaluator != HEURISTIC and weights is not None:
         raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
-    if evaluator.startswith(NTUPLE_PREFIX):  # a name of no evaluator is refused below, without compiling
+    if evaluator == NETWORK or evaluator.startswith(NTUPLE_PREFIX):  # a bad name is refused below, uncompiled
         compile_kernels(
             (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"), (_PACKAGE, "_ntuple_search_kernels.py", "n-tuple search")
         )

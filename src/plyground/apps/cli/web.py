@@ -31,12 +31,13 @@ def web(
         str,
         typer.Option(
             "--evaluator",
-            metavar="heuristic|ntuple:PATH",
-            help="With ntuple:PATH, the page's 2048 AI may also value boards with this trained n-tuple network "
-            "(its file, the folder of its training run from 'plyground 2048 learn', or 'latest'), on boards of its "
-            "size; the heuristic is always there.",
+            metavar="network|heuristic|ntuple:PATH",
+            help="The n-tuple network the page's 2048 AI values boards of its size with, by default: the one "
+            "shipped with plyground (network), another trained one (ntuple:PATH: its file, the folder of its "
+            "training run from 'plyground 2048 learn', or 'latest'), or none (heuristic). The heuristic is always "
+            "there, and the only one on boards of other sizes.",
         ),
-    ] = "heuristic",
+    ] = "network",
 ) -> None:
     """Serve the web lab: play 2048 and k-in-a-row in the browser, ask for hints, watch the AI play.
 

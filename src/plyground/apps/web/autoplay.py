@@ -4,8 +4,8 @@ The protocol, on ``/ws/2048/games/{id}/autoplay``. Every message is a JSON objec
 
 * The client's first message is ``{"type": "start", "time_ms"?: 1-1000, "delay_ms"?: 0-2000,
   "evaluator"?: "heuristic" | "ntuple"}`` (search budget per move, pause between moves, what
-  values the search's leaves; 20, 0 and the heuristic by default). ``"ntuple"`` needs a server
-  started with a network of the game's size.
+  values the search's leaves; 20, 0 and, by default, the server's network on boards of its size,
+  else the heuristic). ``"ntuple"`` needs a server started with a network of the game's size.
 * Then, at any time, ``{"type": "settings", "time_ms"?, "delay_ms"?, "evaluator"?}`` changes
   them from the next move on, and ``{"type": "stop"}`` stops; closing the socket stops too.
 * After each move the server sends ``{"type": "move", "move", "game", "stats": {"depth",
@@ -117,7 +117,8 @@ async def run_autoplay(websocket: WebSocket, games: GameStore[Session2048], sear
         searches.check_evaluator(evaluator, board.rows, board.cols)
 
     try:
-        await _autoplay(websocket, session, game_id, searches, _Control(max_ms, check_evaluator))
+        control = _Control(max_ms, check_evaluator, evaluator=searches.default_for(board.rows, board.cols))
+        await _autoplay(websocket, session, game_id, searches, control)
     except WebSocketDisconnect:
         pass
     except Exception:

@@ -10,10 +10,13 @@ the game does not allow now, 413 body too large, 422 a bad field), never a trace
 last-resort handler logs anything unexpected and answers a bare 500.
 
 Evaluators. The 2048 AI values the leaves of its search with the heuristic, or with an
-n-tuple network when the server was started with one (``plyground web --evaluator
-ntuple:PATH``, or ``create_app(network=...)``). A hint or an autoplay asks for it with
-``"evaluator": "ntuple"``: 422 when the server has no network, or when the game is not of
-the network's size. ``GET /api/2048/evaluators`` tells a page which evaluators there are.
+n-tuple network when the server was started with one (``plyground web`` starts with the
+network shipped with plyground, ``--evaluator ntuple:PATH`` with another, ``--evaluator
+heuristic`` with none; ``create_app(network=...)``). A hint or an autoplay asks for one with
+``"evaluator": "ntuple"`` or ``"heuristic"``: 422 when the server has no network, or when the
+game is not of the network's size; without ``evaluator`` it gets the network on boards of its
+size and the heuristic on the others. ``GET /api/2048/evaluators`` tells a page which
+evaluators there are, and the ``default`` on boards of the network's size.
 
 ========  =================================  ===========================================
 method    path                               body -> answer
@@ -233,14 +236,15 @@ class Lab:
                 "tuples": len(network.tuples),
                 "games": network.trained.games,
             }
-        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": HEURISTIC, "ntuple": ntuple})
+        default = NTUPLE if network is not None else HEURISTIC  # on boards of the network's size
+        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": default, "ntuple": ntuple})
 
     async def hint_2048(self, request: Request) -> Response:
         session = self.games_2048.get(request.path_params["game_id"])
         fields = Fields(await read_json_object(request), optional=("time_ms", "evaluator"))
         time_ms = fields.integer("time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms))
-        evaluator = fields.choice("evaluator", EVALUATORS, default=HEURISTIC)
         board, _ = session.snapshot()
+        evaluator = fields.choice("evaluator", EVALUATORS, default=self.searches.default_for(board.rows, board.cols))
         decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
         network = self.searches.network
         hint: dict[str, Any] = {

@@ -408,6 +408,11 @@ class Searches:
         """The evaluators this server can search with: the heuristic, and ``"ntuple"`` when it has a network."""
         return EVALUATORS if self.network is not None else (HEURISTIC,)
 
+    def default_for(self, rows: int, cols: int) -> str:
+        """The evaluator of a request that names none: the network on boards of its size, else the heuristic."""
+        network = self.network
+        return NTUPLE if network is not None and network.shape == (rows, cols) else HEURISTIC
+
     def check_evaluator(self, evaluator: str, rows: int, cols: int) -> None:
         """Check that ``evaluator`` (one of :data:`EVALUATORS`) can search a ``rows`` x ``cols`` board.
 
@@ -422,7 +427,7 @@ class Searches:
             raise ApiError(
                 422,
                 "evaluator ntuple needs an n-tuple network, and this server has none "
-                "(start it with: plyground web --evaluator ntuple:PATH)",
+                "(start it with: plyground web --evaluator network, or ntuple:PATH)",
             )
         try:
             network.check_size(rows, cols)

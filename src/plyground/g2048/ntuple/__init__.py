@@ -13,6 +13,7 @@ lookup layout), :mod:`~plyground.g2048.ntuple.network` (:class:`NTupleNetwork`: 
 the evaluator, greedy play), :mod:`~plyground.g2048.ntuple.training` (learning in one or
 several threads, the checks of its settings, the results),
 :mod:`~plyground.g2048.ntuple.fileformat` (the network's file),
+:mod:`~plyground.g2048.ntuple.packed` (a trained network in a small file, as plyground ships one),
 :mod:`~plyground.g2048.ntuple.settings` (:class:`LearnSettings`),
 :mod:`~plyground.g2048.ntuple.curve` (the learning curve) and
 :mod:`~plyground.g2048.ntuple.run` (:class:`TrainingRun`: a folder that checkpoints and

@@ -375,6 +375,14 @@ class NTupleNetwork(Evaluator):
     def _set_trained(self, trained: Training) -> None:
         self._trained = trained
 
+    def loaded_from(self, path: Path, trained: Training) -> None:
+        """Record that a reader of another format (:mod:`~plyground.g2048.ntuple.packed`) filled it from ``path``.
+
+        ``trained`` are the training totals that file holds; :attr:`path` and :attr:`label` name the file.
+        """
+        self._path = path
+        self._trained = trained
+
     def play_greedy(self, games: int, *, seed: int | None = None, p_four: float = DEFAULT_P_FOUR) -> GameResults:
         """Play ``games`` games by the greedy move (1-ply: largest ``points + V(afterstate)``), learning nothing.
 

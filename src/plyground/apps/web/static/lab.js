@@ -92,12 +92,14 @@
     hint: null,
     stats: null,
     ntuple: null, // the server's network: {rows, cols, file, tuples, games}, or null
-    preferred: "heuristic", // the evaluator chosen, used on boards it can play
+    preferred: "heuristic", // the evaluator chosen (the server's default at first), used on boards it can play
 
     // Which evaluators the server has; the selector shows only when it has a network.
     async loadEvaluators() {
       try {
-        this.ntuple = (await api("GET", "/api/2048/evaluators")).ntuple;
+        const answer = await api("GET", "/api/2048/evaluators");
+        this.ntuple = answer.ntuple;
+        this.preferred = answer.default;
       } catch (_) {
         this.ntuple = null; // the heuristic alone
       }
@@ -227,8 +229,9 @@
       const searched = `searched to depth ${hint.depth} ` +
         `(${formatNumber(hint.nodes, 0)} nodes in ${formatNumber(hint.seconds * 1000, 0)} ms).`;
       $("hint-note").textContent = hint.afterstates
-        ? `Expected points still to come after each move (n-tuple network at the leaves), ${searched}`
-        : `Expected heuristic value of each move, ${searched}`;
+        ? "Expected future score of each move, in points: the points the move scores plus those still to " +
+          `come after it (n-tuple network at the leaves), ${searched}`
+        : `Expected heuristic value of each move, in heuristic units (not points), ${searched}`;
       const list = $("hint-values");
       list.replaceChildren();
       for (const direction of DIRECTIONS) {

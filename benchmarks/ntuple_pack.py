@@ -1,0 +1,210 @@
+"""How small a trained network can ship: each packing's size and load time, and its strength against the full network.
+
+Packs ``NETWORK`` (a ``network.npz``) with each ``--steps`` (the weights are rounded to multiples of
+it; see ``plyground.g2048.ntuple.packed``), and for each packing prints the file's size, its bits per
+weight kept, the largest rounding error, the time to load it, and its strength paired with the full
+network's: ``--games`` greedy games, game i on seed ``--seed + i`` for both (the mean score of each,
+the paired difference with its 95% interval, the ratio of the means, the share reaching 16384), and
+the share of positions (those of ``--agreement-games`` greedy games of the full network) on which
+both choose the same greedy move: games diverge at the first different move, so the paired scores
+are nearly independent samples (a 95% interval of about ±4% at 1,000 games), while the share of
+identical decisions sees a difference of precision directly.
+With ``--search-games N`` it also plays N paired games at ``--time-ms`` per move under expectimax
+(one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps``.
+
+    python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--games 1000] [--seed 1]
+                                     [--search-games 20 --search-steps 1 --time-ms 20 --workers 2]
+
+It also says how many of the network's weights training ever touched (those that are not 0).
+
+Targets: the packing shipped keeps >= 99% of the full network's mean score, paired, on 1,000
+greedy games and on 20 games at 20 ms; its file is at most 40 MB and loads in under 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import math
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from _common import add_record_options, print_json
+from plyground.core.stats import mean_interval
+from plyground.errors import PlygroundError
+from plyground.g2048 import Board, Game
+from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple.packed import STEPS, pack, unpack
+
+
+def greedy(network: NTupleNetwork, games: int, seed: int) -> list[tuple[int, int]]:
+    """(score, largest tile) of ``games`` greedy games, game i on its own seed ``seed + i``."""
+    out = []
+    for i in range(games):
+        result = network.play_greedy(1, seed=seed + i)
+        out.append((int(result.scores[0]), int(result.max_tiles[0])))
+    return out
+
+
+def positions(network: NTupleNetwork, games: int, seed: int) -> list[Board]:
+    """The boards before each move of ``games`` greedy games of ``network``, on seeds ``seed``, ``seed + 1``, ..."""
+    boards = []
+    for i in range(games):
+        game = Game(network.rows, network.cols, seed=seed + i)
+        while not game.over:
+            boards.append(game.board)
+            game.step(greedy_move(network, game.board))
+    return boards
+
+
+def greedy_move(network: NTupleNetwork, board: Board) -> str:
+    """The greedy move: the largest ``points + V(afterstate)``, the first in DIRECTIONS on a tie."""
+    best, chosen = -math.inf, ""
+    for move in board.legal_moves():
+        after, points = board.move(move)
+        value = points + network.value(after)
+        if value > best:
+            best, chosen = value, move
+    return chosen
+
+
+def agreement(packed: NTupleNetwork, full: NTupleNetwork, boards: list[Board]) -> float:
+    """The share of ``boards`` on which both networks choose the same greedy move."""
+    return sum(greedy_move(packed, b) == greedy_move(full, b) for b in boards) / max(1, len(boards))
+
+
+def searched(path: Path, games: int, seed: int, time_ms: float, workers: int) -> list[tuple[int, int]]:
+    """(score, largest tile) of ``games`` games under expectimax with the network in ``path``."""
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        jobs = [pool.submit(_searched_game, str(path), seed + i, time_ms) for i in range(games)]
+        return [job.result() for job in jobs]
+
+
+def _searched_game(path: str, seed: int, time_ms: float) -> tuple[int, int]:
+    from plyground.g2048.autoplay import play_game
+    from plyground.g2048.expectimax import Expectimax
+
+    with Expectimax(time_ms=time_ms, workers=1, evaluator=f"ntuple:{path}") as ai:
+        result = play_game(ai, seed=seed)
+    return result.score, result.max_tile
+
+
+def paired(ours: list[tuple[int, int]], full: list[tuple[int, int]]) -> dict[str, Any]:
+    """Mean scores, the paired difference and its interval, the ratio, the share reaching 16384."""
+    a = [score for score, _ in ours]
+    b = [score for score, _ in full]
+    differences = [x - y for x, y in zip(a, b, strict=True)]
+    return {
+        "games": len(a),
+        "mean": statistics.fmean(a),
+        "full_mean": statistics.fmean(b),
+        "difference": statistics.fmean(differences),
+        "interval": mean_interval(differences),
+        "ratio": statistics.fmean(a) / statistics.fmean(b) if statistics.fmean(b) else math.nan,
+        "reach_16384": sum(tile >= 16384 for _, tile in ours) / len(ours),
+        "full_reach_16384": sum(tile >= 16384 for _, tile in full) / len(full),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("network", type=Path, help="a trained network's file (network.npz)")
+    parser.add_argument("--steps", type=float, nargs="+", default=[4.0, 1.0, 0.25], help="steps to try (powers of 2)")
+    parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--agreement-games", type=int, default=20, help="greedy games of the full network whose positions are compared"
+    )
+    parser.add_argument("--search-games", type=int, default=0, help="paired games under expectimax (default 0)")
+    parser.add_argument("--search-steps", type=float, nargs="+", default=[], help="the packings to play them with")
+    parser.add_argument("--time-ms", type=float, default=20.0, help="time per move of the searched games")
+    parser.add_argument("--workers", type=int, default=2, help="searched games at once (one core each)")
+    parser.add_argument("--out", type=Path, help="keep the packed files in this folder (default: a temporary one)")
+    add_record_options(parser)
+    args = parser.parse_args()
+    if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
+        parser.error("a step is a power of two from 2**-10 to 2**10")
+    if not 1 <= args.games <= 1_000_000 or not 0 <= args.search_games <= 10_000 or args.workers < 1:
+        parser.error("--games from 1 to 1,000,000, --search-games from 0 to 10,000, --workers at least 1")
+    if not 0 < args.time_ms <= 60_000:
+        parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
+    try:
+        full = NTupleNetwork.load(args.network)
+    except (PlygroundError, FileNotFoundError) as error:
+        parser.exit(2, f"error: {error}\n")
+
+    weights = full.weights
+    touched = int(np.count_nonzero(weights))
+    full_greedy = greedy(full, args.games, args.seed)
+    boards = positions(full, args.agreement_games, args.seed)
+    folder = args.out or Path(tempfile.mkdtemp(prefix="plyground-pack-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for step in args.steps:
+        path = folder / f"{args.network.stem}-step{step:g}.pnet"
+        header = pack(full, path, step=step, recipe={"source": str(args.network)})
+        start = time.perf_counter()
+        packed = unpack(path)
+        load_s = time.perf_counter() - start
+        size = path.stat().st_size
+        row = {
+            "step": step,
+            "bytes": size,
+            "bits_per_weight": 8 * size / max(1, touched),
+            "max_error": header["max_error"],
+            "load_s": load_s,
+            "greedy": paired(greedy(packed, args.games, args.seed), full_greedy),
+            "agreement": agreement(packed, full, boards),
+            "positions": len(boards),
+        }
+        if args.search_games and step in args.search_steps:
+            full_file = folder / "full.npz"
+            if not full_file.exists():
+                full.save(full_file)
+            them = searched(full_file, args.search_games, args.seed, args.time_ms, args.workers)
+            row["search"] = paired(searched(path, args.search_games, args.seed, args.time_ms, args.workers), them)
+        rows.append(row)
+        del packed
+
+    console = Console(width=max(Console().width, 150))  # a row a line, in a log file too
+    console.print(
+        f"{args.network}: {weights.size:,} weights, {touched:,} touched by training ({touched / weights.size:.1%}); "
+        f"trained {full.trained.games:,} games"
+    )
+    table = Table(title="packed networks against the full one (paired, same seeds)")
+    for name in ("step", "MB", "bits/weight", "max error", "load s", "same move", "greedy mean", "full",
+                 "difference (95%)", "ratio", "search ratio"):  # fmt: skip
+        table.add_column(name, justify="right")
+    for row in rows:
+        g = row["greedy"]
+        low_high = g["interval"]
+        table.add_row(
+            f"{row['step']:g}",
+            f"{row['bytes'] / 1e6:.1f}",
+            f"{row['bits_per_weight']:.2f}",
+            f"{row['max_error']:.2f}",
+            f"{row['load_s']:.2f}",
+            f"{row['agreement']:.3%}",
+            f"{g['mean']:,.0f}",
+            f"{g['full_mean']:,.0f}",
+            f"{g['difference']:+,.0f}" + (f" ({low_high[0]:+,.0f} to {low_high[1]:+,.0f})" if low_high else ""),
+            f"{g['ratio']:.4f}",
+            f"{row['search']['ratio']:.4f}" if "search" in row else "-",
+        )
+    console.print(table)
+    print_json(
+        "ntuple_pack",
+        {"network": str(args.network), "weights": int(weights.size), "touched": touched, "rows": rows},
+        args,
+    )
+
+
+if __name__ == "__main__":
+    main()

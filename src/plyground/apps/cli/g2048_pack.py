@@ -1,0 +1,189 @@
+"""``plyground 2048 pack``: a trained network in a small file, with the recipe that trains it again.
+
+Writes a packed network (:mod:`plyground.g2048.ntuple.packed`) from a network file or a
+training run's folder; the header records the recipe: the ``plyground 2048 learn`` command that
+trains the same network again (from the run's settings and its games), its seed, minutes, games
+and the commit of plyground that packed it. Registered on the ``2048`` app by
+:mod:`plyground.apps.cli.g2048`.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import number_option
+from plyground.core.files import write_json
+from plyground.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from plyground.g2048.ntuple import LearnSettings, NTupleNetwork
+
+__all__ = ["learn_command", "pack", "source_commit"]
+
+_PACKAGE = "plyground.g2048"
+
+
+def learn_command(settings: LearnSettings, games: int) -> str:
+    """The ``plyground 2048 learn`` command that trains this run's network to ``games`` games, on one worker.
+
+    One worker makes the run reproducible bit for bit; the options are those that differ from the defaults.
+
+    >>> from plyground.g2048.ntuple import LearnSettings
+    >>> learn_command(LearnSettings(seed=3, tc=True, alpha=1.0, restarts=2), 1000)
+    'plyground 2048 learn --games 1000 --workers 1 --seed 3 --tc --restarts 2'
+    """
+    from plyground.g2048.ntuple import LearnSettings, default_tuples
+
+    default = LearnSettings(rows=settings.rows, cols=settings.cols, tc=settings.tc)
+    words = ["plyground", "2048", "learn", "--games", str(games), "--workers", "1", "--seed", str(settings.seed)]
+    if (settings.rows, settings.cols) != (4, 4):
+        words += ["--rows", str(settings.rows), "--cols", str(settings.cols)]
+    if settings.tc:
+        words.append("--tc")
+    if settings.alpha != (1.0 if settings.tc else default.alpha):
+        words += ["--alpha", f"{settings.alpha:g}"]
+    for step_games, alpha in settings.alpha_steps:
+        words += ["--alpha-step", f"{step_games}:{alpha:g}"]
+    if settings.td_lambda:
+        words += ["--lambda", f"{settings.td_lambda:g}", "--horizon", str(settings.horizon)]
+    if settings.restarts:
+        words += ["--restarts", str(settings.restarts)]
+    if settings.expected:
+        words.append("--expected")
+    for tile in settings.stage_tiles:
+        words += ["--stage-tile", str(tile)]
+    if settings.p_four != default.p_four:
+        words += ["--p-four", f"{settings.p_four:g}"]
+    if settings.initial_value:
+        words += ["--initial-value", f"{settings.initial_value:g}"]
+    if settings.tuples is not None and settings.tuples != default_tuples(settings.rows, settings.cols):
+        raise InvalidInputError("the run's tuples are not the default ones: no learn command trains it again")
+    return shlex.join(words)
+
+
+def source_commit() -> str | None:
+    """The git commit of the plyground source in use (None when it is not a git checkout)."""
+    folder = Path(__file__).resolve().parent
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and len(commit) == 40 else None
+
+
+def sample_afterstates(network: NTupleNetwork, header: dict[str, Any], count: int = 1000) -> dict[str, Any]:
+    """``count`` afterstates of greedy games of ``network`` (every 7th move, seeds 1, 2, ...) with its values.
+
+    What a test needs to check a packed network against the full one without the full one's
+    file: the boards (as hexadecimal bitboards), the full network's value of each, and the
+    packed file's checksum and largest rounding error.
+    """
+    from plyground.g2048 import Game
+
+    boards: list[str] = []
+    values: list[float] = []
+    seed = 0
+    while len(boards) < count:
+        seed += 1
+        game = Game(network.rows, network.cols, seed=seed)
+        first = len(boards)
+        while not game.over and len(boards) < min(count, first + 200):  # 200 a game at most: several games
+            moves = game.board.legal_moves()
+            scored = [
+                (points + network.value(after), move) for move in moves for after, points in [game.board.move(move)]
+            ]
+            move = max(scored)[1]
+            after, _ = game.board.move(move)
+            if game.move_count % 7 == 0:
+                boards.append(f"{after.bits:016x}")
+                values.append(float(network.value(after)))
+            game.step(move)
+    return {
+        "packed_sha256": header["weights_sha256"],
+        "max_error": header["max_error"],
+        "boards": boards,
+        "values": values,
+    }
+
+
+def _recipe(network: NTupleNetwork, settings: LearnSettings | None) -> dict[str, Any]:
+    trained = network.trained
+    recipe: dict[str, Any] = {
+        "games": trained.games,
+        "moves": trained.moves,
+        "minutes": round(trained.seconds / 60, 1),
+        "commit": source_commit(),
+    }
+    if settings is not None:
+        recipe["seed"] = settings.seed
+        recipe["command"] = learn_command(settings, trained.games)
+    return recipe
+
+
+def pack(
+    source: Annotated[
+        str,
+        typer.Argument(metavar="NETWORK", help="A trained network: its file, or the folder of its training run."),
+    ],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The packed network to write.")],
+    step: Annotated[
+        float,
+        number_option(
+            "--step",
+            help="Round the weights to multiples of this power of two, {range} (default 1: within 0.5 each).",
+            low=2.0**-10,
+            high=2.0**10,
+        ),
+    ] = 1.0,
+    samples: Annotated[
+        Path | None,
+        typer.Option(
+            "--samples",
+            metavar="FILE",
+            help="Also write 1,000 afterstates of greedy games with the full network's value of each (JSON), to "
+            "check the packed network against it later.",
+        ),
+    ] = None,
+) -> None:
+    """Pack a trained n-tuple network into a small file, with the recipe that trains it again.
+
+    Keeps the weights that training touched, rounded to multiples of --step, compressed, and
+    records in the file's header how the network was made: the 'plyground 2048 learn' command
+    that trains it again bit for bit (from the run's settings, on one worker), its seed, its
+    minutes and games of training, and the commit. Any command that takes
+    --evaluator ntuple:FILE reads the packed file.
+    """
+    compile_kernels((_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
+    from plyground.g2048.evaluators import network_path
+    from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
+    from plyground.g2048.ntuple.packed import STEPS
+    from plyground.g2048.ntuple.packed import pack as pack_network
+
+    if step not in STEPS:
+        raise InvalidInputError(f"--step must be a power of two from 2**-10 to 2**10, got {step:g}")
+    path = network_path(source)
+    if path.name == "network.npz" and (path.parent / "run.json").is_file():  # a run: its settings make the recipe
+        run = TrainingRun(path.parent)
+        network, settings = run.network, run.settings
+    else:
+        network, settings = NTupleNetwork.load(path), None
+    recipe = _recipe(network, settings)
+    header = pack_network(network, out, step=step, recipe=recipe)
+    size = out.stat().st_size
+    if samples is not None:
+        write_json(samples, sample_afterstates(network, header), compact=True)
+    typer.echo(
+        f"{out}: {header['count']:,} of {header['size']:,} weights kept ({header['count'] / header['size']:.1%}), "
+        f"within {header['max_error']:g} of the network's; {size / 1e6:.1f} MB"
+    )
+    if "command" in recipe:
+        typer.echo(f"recipe: {recipe['command']}")

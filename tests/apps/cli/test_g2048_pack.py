@@ -1,0 +1,70 @@
+"""``plyground 2048 pack``: a run packed with its recipe, and the recipe trains the same network again."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plyground.apps.cli.g2048_pack import learn_command
+from plyground.g2048.ntuple import LearnSettings, NTupleNetwork
+from plyground.g2048.ntuple.packed import read_header, unpack
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
+
+
+def test_a_run_packs_with_the_recipe_that_trains_it_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    learn = ("2048", "learn", "--rows", "3", "--cols", "3", "--seed", "5", "--tc", "--restarts", "1")
+    status, _, err = run_cli(capsys, *learn, "--games", "400", "--out", str(tmp_path / "run"))
+    assert status == 0, err
+    status, out, err = run_cli(capsys, "2048", "pack", str(tmp_path / "run"), "--out", str(tmp_path / "a.pnet"))
+    assert status == 0, err
+    header = read_header(tmp_path / "a.pnet")
+    recipe = header["recipe"]
+    assert recipe["games"] == 400 and recipe["seed"] == 5 and recipe["minutes"] >= 0
+    command = "plyground 2048 learn --games 400 --workers 1 --seed 5 --rows 3 --cols 3 --tc --restarts 1"
+    assert recipe["command"] == command and f"recipe: {command}" in out
+    assert "weights kept" in out and header["step"] == 1.0
+    # The recipe, run again elsewhere, gives the same network: the same packed weights.
+    words = shlex.split(recipe["command"])
+    assert words[:3] == ["plyground", "2048", "learn"]
+    status, _, err = run_cli(capsys, *words[1:], "--out", str(tmp_path / "again"))
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path / "again"), "--out", str(tmp_path / "b.pnet"))
+    assert status == 0, err
+    assert read_header(tmp_path / "b.pnet")["weights_sha256"] == header["weights_sha256"]
+    full = NTupleNetwork.load(tmp_path / "run" / "network.npz")
+    assert np.abs(unpack(tmp_path / "a.pnet").weights - full.weights).max() <= 0.5
+
+
+def test_a_network_file_packs_without_a_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    net = NTupleNetwork(2, 3, seed=2)
+    net.learn(50, alpha=0.1)
+    net.save(tmp_path / "net.npz")
+    status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path / "net.npz"), "--out", str(tmp_path / "n.pnet"))
+    assert status == 0, err
+    recipe = read_header(tmp_path / "n.pnet")["recipe"]
+    assert "command" not in recipe and recipe["games"] == 50
+
+
+def test_bad_packing_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = str(tmp_path / "x.pnet")
+    status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path), "--out", out_file, "--step", "3")
+    assert status == 2
+    assert_one_line_error(err, "--step must be a power of two")
+    status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path / "absent.npz"), "--out", out_file)
+    assert status == 2
+    assert_one_line_error(err, "does not exist")
+    assert not (tmp_path / "x.pnet").exists()
+
+
+def test_the_command_names_every_setting_that_is_not_a_default() -> None:
+    settings = LearnSettings(
+        rows=2, cols=4, seed=9, alpha=0.05, alpha_steps=((100, 0.01),), td_lambda=0.5, horizon=3, expected=False,
+        stage_tiles=(256,), p_four=0.2, initial_value=100.0,
+    )  # fmt: skip
+    assert learn_command(settings, 7) == (
+        "plyground 2048 learn --games 7 --workers 1 --seed 9 --rows 2 --cols 4 --alpha 0.05 --alpha-step 100:0.01 "
+        "--lambda 0.5 --horizon 3 --stage-tile 256 --p-four 0.2 --initial-value 100"
+    )

@@ -1,0 +1,181 @@
+"""Packed networks: rounding and varints against plain twins, round trips, damaged files refused in one line."""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.g2048 import Board
+from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple import packed as P
+from tests.g2048.ntuple import SMALL
+
+
+def naive_quantize(value: float, step: float) -> int:
+    """``value / step`` to the nearest integer, halves away from zero."""
+    scaled = abs(value) / step
+    whole = math.floor(scaled)
+    return int(math.copysign(whole + (1 if scaled - whole >= 0.5 else 0), value)) if value else 0
+
+
+def naive_varints(values: list[int]) -> bytes:
+    out = bytearray()
+    for value in values:
+        while True:
+            low, value = value & 0x7F, value >> 7
+            out.append(low | (0x80 if value else 0))
+            if not value:
+                break
+    return bytes(out)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.floats(-1e6, 1e6, width=32), min_size=1, max_size=50), st.sampled_from(P.STEPS))
+def test_quantizing_equals_the_plain_rounding(values: list[float], step: float) -> None:
+    array = np.array(values, dtype=np.float32)
+    q = P.quantize(array, step)
+    assert q.tolist() == [naive_quantize(float(v), step) for v in array]
+    assert P._unzigzag(P._zigzag(q)).tolist() == q.tolist()
+    assert sorted(P._zigzag(np.array([0, -1, 1, -2, 2])).tolist()) == [0, 1, 2, 3, 4]
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(0, 2**35 - 1), max_size=60))
+def test_varints_equal_the_plain_encoder_and_read_back(values: list[int]) -> None:
+    array = np.array(values, dtype=np.uint64)
+    encoded = P._varints(array)
+    assert encoded == naive_varints(values)
+    assert P._read_varints(np.frombuffer(encoded, dtype=np.uint8), len(values)).tolist() == values
+
+
+def test_varints_that_do_not_match_their_count_are_refused() -> None:
+    encoded = np.frombuffer(naive_varints([5, 300, 7]), dtype=np.uint8)
+    for data, count in ((encoded, 2), (encoded[:-1], 3), (encoded, 4)):
+        with pytest.raises(InvalidInputError):
+            P._read_varints(data, count)
+
+
+@pytest.fixture(scope="module")
+def network() -> NTupleNetwork:
+    net = NTupleNetwork(3, 3, SMALL, seed=7)
+    net.learn(300, alpha=0.1)
+    return net
+
+
+@pytest.mark.parametrize("step", [2.0**-10, 1.0, 64.0])
+def test_a_packed_network_reads_back_as_rounded(network: NTupleNetwork, step: float, tmp_path: Path) -> None:
+    path = tmp_path / "net.pnet"
+    recipe = {"command": "plyground 2048 learn --games 300", "seed": 7}
+    header = P.pack(network, path, step=step, recipe=recipe)
+    back = P.unpack(path)
+    weights = network.weights
+    kept = np.flatnonzero(weights)
+    assert header["count"] == kept.size > 0 and header["size"] == weights.size
+    assert header["recipe"] == recipe and P.read_header(path)["recipe"] == recipe
+    assert back.trained == network.trained and back.tuples == network.tuples and back.shape == (3, 3)
+    assert back.path == path and back.label == "n-tuple network net.pnet"
+    kept_back = back.weights[kept]
+    assert (back.weights[np.flatnonzero(weights == 0)] == 0).all()
+    assert (kept_back / step == np.round(kept_back / step)).all()  # multiples of the step
+    error = np.abs(back.weights.astype(np.float64) - weights)
+    assert error.max() == pytest.approx(header["max_error"]) and error.max() <= step / 2
+    board = Board.parse("2 4 8/0 2 4/0 0 2")
+    assert back.value(board) == pytest.approx(network.value(board), abs=network.n_lookups * header["max_error"] + 1e-9)
+
+
+def test_evaluator_names_read_packed_files(
+    network: NTupleNetwork, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "net.pnet"
+    P.pack(network, path, step=2.0**-10)
+    by_path = load_evaluator(f"ntuple:{path}")
+    assert isinstance(by_path, NTupleNetwork)
+    assert np.abs(by_path.weights - network.weights).max() <= 2.0**-11
+    monkeypatch.setenv("PLYGROUND_NETWORK", str(path))
+    shipped = load_evaluator("network")
+    assert isinstance(shipped, NTupleNetwork) and shipped.path == path
+    monkeypatch.setenv("PLYGROUND_NETWORK", str(tmp_path / "absent.pnet"))
+    with pytest.raises(InvalidInputError, match=r"the shipped network .* is missing: reinstall plyground"):
+        load_evaluator("network")
+
+
+def _damage(path: Path, at: int, value: bytes) -> None:
+    data = bytearray(path.read_bytes())
+    data[at : at + len(value)] = value
+    path.write_bytes(bytes(data))
+
+
+def test_damaged_files_are_refused_in_one_line(network: NTupleNetwork, tmp_path: Path) -> None:
+    path = tmp_path / "net.pnet"
+    P.pack(network, path)
+    good = path.read_bytes()
+    head_length = struct.unpack_from("<Q", good, len(P.MAGIC))[0]
+    body_at = len(P.MAGIC) + 8 + head_length
+    header = json.loads(good[len(P.MAGIC) + 8 : body_at])
+
+    def rewritten(**changes: object) -> bytes:
+        fields = {**header, **changes}
+        if "other" in changes:
+            del fields["recipe"]
+        head = json.dumps(fields).encode()
+        return P.MAGIC + struct.pack("<Q", len(head)) + head + good[body_at:]
+
+    cases = {
+        "a flipped body byte": good[:-5] + bytes([good[-5] ^ 0xFF]) + good[-4:],
+        "a truncated body": good[:-10],
+        "a truncated header": good[: body_at - 3],
+        "another magic": b"PK\x03\x04" + good[4:],
+        "an empty file": b"",
+        "a newer version": rewritten(version=99),
+        "a missing key": rewritten(other=1),
+        "another size": rewritten(size=header["size"] + 1),
+        "another weights checksum": rewritten(weights_sha256="0" * 64),
+        "a count over the size": rewritten(count=header["size"] + 1),
+    }
+    messages = {
+        "a flipped body byte": "does not match its checksum",
+        "a truncated body": "does not match its checksum",
+        "a truncated header": "truncated",
+        "another magic": "is not a packed n-tuple network",
+        "an empty file": "is not a packed n-tuple network",
+        "a newer version": "written by a newer plyground",
+        "a missing key": "bad header keys",
+        "another size": "weights, its tuples make",
+        "another weights checksum": "its weights do not match their checksum",
+        "a count over the size": "out of range",
+    }
+    for name, data in cases.items():
+        path.write_bytes(data)
+        with pytest.raises(CorruptFileError) as caught:
+            P.unpack(path)
+        message = str(caught.value)
+        assert messages[name] in message and str(path) in message and "\n" not in message, name
+        with pytest.raises(CorruptFileError):
+            load_evaluator(f"ntuple:{path}")
+
+
+def test_bad_packing_settings_are_refused(network: NTupleNetwork, tmp_path: Path) -> None:
+    for kwargs, message in (
+        ({"step": 3.0}, "step must be a power of two from 2\\*\\*-10 to 2\\*\\*10"),
+        ({"step": 2.0**-12}, "step must be a power of two"),
+        ({"level": 0}, "level must be an integer from 1 to 22"),
+        ({"recipe": {"x": math.inf}}, "the recipe must be a JSON object of finite values"),
+    ):
+        with pytest.raises(InvalidInputError, match=message):
+            P.pack(network, tmp_path / "net.pnet", **kwargs)  # type: ignore[arg-type]
+        assert not (tmp_path / "net.pnet").exists()
+    huge = NTupleNetwork(3, 3, SMALL, seed=1)
+    huge.set_weights(np.where(np.arange(huge.weights.size) == 5, 2.0**25, 0.0))
+    with pytest.raises(InvalidInputError, match=r"a weight of 3.35544e\+07 is too large for a step of 1"):
+        P.pack(huge, tmp_path / "net.pnet")
+    P.pack(huge, tmp_path / "net.pnet", step=4.0)
+    assert P.unpack(tmp_path / "net.pnet").weights[5] == 2.0**25
