@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -47,21 +46,6 @@ from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 EVALUATORS = ("heuristic", "network")
 TILES = (4096, 8192, 16384, 32768)
 TARGETS = ((8192, 0.95), (16384, 0.60))
-Z_95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share ``successes / n``.
-
-    >>> [round(x, 3) for x in wilson(19, 20)]
-    [0.764, 0.991]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + Z_95**2 / (2 * n)) / (1 + Z_95**2 / n)
-    half = Z_95 * math.sqrt(p * (1 - p) / n + Z_95**2 / (4 * n * n)) / (1 + Z_95**2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -177,7 +161,7 @@ def main() -> None:
         reach: dict[str, Any] = {}
         for tile in TILES:
             hits = sum(g["max_tile"] >= tile for g in games)
-            lo, hi = wilson(hits, len(games))
+            lo, hi = stats.share_interval(hits, len(games)) or (0.0, 1.0)
             cells.append(f"{hits / len(games):.0%} ({lo:.0%}-{hi:.0%})")
             reach[str(tile)] = {"share": hits / len(games), "interval": [lo, hi]}
         median = statistics.median(scores[name])
