@@ -21,7 +21,8 @@ and 98% with 7 on a network measured here, against 100% at a step of 1; see the 
   3...) as 32-bit words stored one byte plane after another (all the low bytes, then the next
   ones): the high planes are mostly zeros and compress to little.
 
-:func:`pack` writes one (atomically); :func:`unpack` reads one into an
+:func:`pack` writes one (atomically); :func:`unpack` reads one (the kernel of
+``g2048/_packed_kernels.py`` reads the positions and the weights in one pass) into an
 :class:`~plyground.g2048.ntuple.NTupleNetwork`, checking every field, both checksums and the
 sizes, so that a damaged or truncated file is refused in one line. Packing and reading need the
 ``zstandard`` package (a dependency of plyground).
@@ -103,25 +104,6 @@ def _varints(values: npt.NDArray[np.uint64]) -> bytes:
         keep[:, j] = alive
         alive &= more[j]
     return bytes(matrix[keep].tobytes())
-
-
-def _read_varints(data: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.uint64]:
-    """``count`` LEB128 values from ``data``, which must hold exactly them (raises InvalidInputError)."""
-    ends = np.flatnonzero(data < 0x80)
-    if ends.size != count or (count and ends[-1] != data.size - 1) or (not count and data.size):
-        raise InvalidInputError(f"the positions hold {ends.size} values, expected {count}")
-    starts = np.empty(count, dtype=np.int64)
-    if count:
-        starts[0] = 0
-        starts[1:] = ends[:-1] + 1
-    lengths = ends - starts + 1
-    if count and lengths.max() > 5:  # a position below 2**35: 5 bytes at most
-        raise InvalidInputError("a position is too long")
-    values = np.zeros(count, dtype=np.uint64)
-    for j in range(int(lengths.max()) if count else 0):
-        some = lengths > j
-        values[some] |= (data[starts[some] + j] & np.uint8(0x7F)).astype(np.uint64) << np.uint64(7 * j)
-    return values
 
 
 def pack(
@@ -263,6 +245,8 @@ def unpack(path: str | os.PathLike[str]) -> NTupleNetwork:
     """
     import zstandard
 
+    from plyground.g2048 import _packed_kernels as PK  # here: reading a header needs no kernel
+
     header, body = _read(path)
     try:
         _check_header(header)
@@ -289,21 +273,10 @@ def unpack(path: str | os.PathLike[str]) -> NTupleNetwork:
         (index_length,) = _LENGTH.unpack_from(raw)
         if len(raw) != _LENGTH.size + index_length + width * count:
             raise InvalidInputError("its body's length does not match its header")
-        data = np.frombuffer(raw, dtype=np.uint8)
-        deltas = _read_varints(data[_LENGTH.size : _LENGTH.size + index_length], count)
-        positions = np.cumsum(deltas, dtype=np.uint64)
-        if count and (positions[-1] >= size or (count > 1 and (deltas[1:] == 0).any())):
-            raise InvalidInputError("a weight's position is out of range or repeated")
-        words = np.zeros(count, dtype=np.uint32)
-        planes = data[_LENGTH.size + index_length :]
-        for k in range(width):
-            words |= planes[k * count : (k + 1) * count].astype(np.uint32) << np.uint32(8 * k)
-        q = _unzigzag(words)
-        if count and int(np.abs(q).max()) > _LARGEST:
-            raise InvalidInputError("a weight is out of range")
-        values = (q * step).astype(np.float32)
+        data = np.frombuffer(raw, dtype=np.uint8)[_LENGTH.size :]
         weights, _ = network.kernel_tables()  # the new network's own zeros, filled in place
-        weights[positions.astype(np.int64)] = values
+        if PK._unpack(data, index_length, count, step, weights) != PK.OK:
+            raise InvalidInputError("its body is not a packed network's: a position or a weight out of range")
         if hashlib.sha256(weights.data).hexdigest() != header["weights_sha256"]:
             raise InvalidInputError("its weights do not match their checksum: the file is damaged")
     except InvalidInputError as exc:
