@@ -30,6 +30,8 @@ __all__ = [
     "NETWORK",
     "NETWORK_FILE",
     "NTUPLE_PREFIX",
+    "SHIPPED_FILE",
+    "SHIPPED_PATH_ENV",
     "SHIPPED_SHAPE",
     "UnknownEvaluatorError",
     "default_evaluator",
