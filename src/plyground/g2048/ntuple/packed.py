@@ -78,11 +78,6 @@ def _zigzag(q: npt.NDArray[np.int64]) -> npt.NDArray[np.uint32]:
     return ((q << 1) ^ (q >> 63)).astype(np.uint32)
 
 
-def _unzigzag(z: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
-    wide = z.astype(np.int64)
-    return (wide >> 1) ^ -(wide & 1)
-
-
 def _varints(values: npt.NDArray[np.uint64]) -> bytes:
     """LEB128: seven bits a byte, lowest first, the top bit set on every byte but a value's last."""
     if values.size == 0:
