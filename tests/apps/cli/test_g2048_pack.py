@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from plyground.apps.cli.g2048_pack import learn_command
+from plyground.g2048 import Board
 from plyground.g2048.ntuple import LearnSettings, NTupleNetwork
 from plyground.g2048.ntuple.packed import read_header, unpack
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
@@ -18,7 +20,9 @@ def test_a_run_packs_with_the_recipe_that_trains_it_again(capsys: pytest.Capture
     learn = ("2048", "learn", "--rows", "3", "--cols", "3", "--seed", "5", "--tc", "--restarts", "1")
     status, _, err = run_cli(capsys, *learn, "--games", "400", "--out", str(tmp_path / "run"))
     assert status == 0, err
-    status, out, err = run_cli(capsys, "2048", "pack", str(tmp_path / "run"), "--out", str(tmp_path / "a.pnet"))
+    samples = tmp_path / "samples.json"
+    args = ("--out", str(tmp_path / "a.pnet"), "--samples", str(samples))
+    status, out, err = run_cli(capsys, "2048", "pack", str(tmp_path / "run"), *args)
     assert status == 0, err
     header = read_header(tmp_path / "a.pnet")
     recipe = header["recipe"]
@@ -36,6 +40,12 @@ def test_a_run_packs_with_the_recipe_that_trains_it_again(capsys: pytest.Capture
     assert read_header(tmp_path / "b.pnet")["weights_sha256"] == header["weights_sha256"]
     full = NTupleNetwork.load(tmp_path / "run" / "network.npz")
     assert np.abs(unpack(tmp_path / "a.pnet").weights - full.weights).max() <= 0.5
+    sampled = json.loads(samples.read_text())  # afterstates of the full network's games, with its values
+    assert sampled["packed_sha256"] == header["weights_sha256"] and len(sampled["boards"]) == 1000
+    assert (sampled["rows"], sampled["cols"]) == (3, 3)
+    boards = [Board(int(bits, 16), 3, 3) for bits in sampled["boards"]]
+    assert [full.value(board) for board in boards] == sampled["values"]
+    assert len(set(sampled["boards"])) > 500
 
 
 def test_a_network_file_packs_without_a_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -97,17 +97,16 @@ def sample_afterstates(network: NTupleNetwork, header: dict[str, Any], count: in
         game = Game(network.rows, network.cols, seed=seed)
         first = len(boards)
         while not game.over and len(boards) < min(count, first + 200):  # 200 a game at most: several games
-            moves = game.board.legal_moves()
-            scored = [
-                (points + network.value(after), move) for move in moves for after, points in [game.board.move(move)]
-            ]
-            move = max(scored)[1]
+            moves = network.explain(game.board).moves  # each legal move's points + V of the board it leaves
+            move = max(moves, key=lambda name: moves[name].total)
             after, _ = game.board.move(move)
             if game.move_count % 7 == 0:
                 boards.append(f"{after.bits:016x}")
                 values.append(float(network.value(after)))
             game.step(move)
     return {
+        "rows": network.rows,
+        "cols": network.cols,
         "packed_sha256": header["weights_sha256"],
         "max_error": header["max_error"],
         "boards": boards,
