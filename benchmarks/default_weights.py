@@ -8,7 +8,7 @@ by Ctrl-C, SIGTERM or a crash loses only the games in flight, and the next run p
 that are missing: commit the file. ``--report`` only prints the table.
 
     python benchmarks/default_weights.py [--a FILE] [--b FILE] [--games 40] [--time-ms 20]
-                                         [--first-seed 2000000000] [--processes 2]
+                                         [--first-seed 2000000000] [--processes 2] [--rows 4 --cols 4]
     python benchmarks/default_weights.py --report
 
 A defaults to the weights plyground ships as its default, B to ``tuned-depth2.json`` (tuned by
@@ -57,14 +57,18 @@ def fingerprint(path: Path) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
 
-def play(job: tuple[str, str, int, float]) -> dict[str, Any]:
-    """One game (in a pool process): ``(side, weights file, seed, ms per move)``."""
+Job = tuple[str, str, int, float, int, int]
+"""One game: side ("a" or "b"), weights file, seed, ms per move, rows, cols."""
+
+
+def play(job: Job) -> dict[str, Any]:
+    """One game, in a pool process."""
     from plyground.g2048.autoplay import GameSpec, play_spec
     from plyground.g2048.heuristic import Weights
 
-    side, path, seed, time_ms = job
+    side, path, seed, time_ms, rows, cols = job
     weights = Weights.from_json_data(json.loads(Path(path).read_text(encoding="utf-8")))
-    result = play_spec(GameSpec(seed=seed, time_ms=time_ms, weights=weights))
+    result = play_spec(GameSpec(seed=seed, rows=rows, cols=cols, time_ms=time_ms, weights=weights))
     return {
         "side": side,
         "seed": seed,
@@ -86,6 +90,8 @@ def read_log(path: Path) -> list[dict[str, Any]]:
             game = json.loads(line)["results"]
             if not isinstance(game["score"], int) or not isinstance(game["weights"], str):
                 raise ValueError
+            game.setdefault("rows", 4)  # the first lines logged, before other sizes could be played
+            game.setdefault("cols", 4)
         except (ValueError, KeyError, TypeError):
             raise PlygroundError(f"{path}, line {number}: not a game of this benchmark") from None
         games.append(game)
@@ -110,9 +116,12 @@ def side_stats(games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def compare(games: list[dict[str, Any]], a: str, b: str, time_ms: float, wanted: int) -> dict[str, Any]:
-    """The two sides' statistics and the paired difference B − A over the seeds both have."""
-    mine = [g for g in games if g["time_ms"] == time_ms]
+def compare(games: list[dict[str, Any]], a: str, b: str, setting: dict[str, Any], wanted: int) -> dict[str, Any]:
+    """The two sides' statistics and the paired difference B − A over the seeds both have.
+
+    ``setting`` holds the ``time_ms``, ``rows`` and ``cols`` of the games to count.
+    """
+    mine = [g for g in games if all(g[key] == value for key, value in setting.items())]
     by_side = {key: {g["seed"]: g for g in mine if g["weights"] == key} for key in (a, b)}
     paired = sorted(set(by_side[a]) & set(by_side[b]))
     differences = [by_side[b][s]["score"] - by_side[a][s]["score"] for s in paired]
@@ -121,7 +130,7 @@ def compare(games: list[dict[str, Any]], a: str, b: str, time_ms: float, wanted:
     if len(paired) >= wanted and interval is not None:
         verdict = "B better" if interval[0] > 0 else "A better" if interval[1] < 0 else "no clear difference"
     return {
-        "time_ms": time_ms,
+        **setting,
         "a": {"weights": a, **side_stats([by_side[a][s] for s in paired])},
         "b": {"weights": b, **side_stats([by_side[b][s] for s in paired])},
         "pairs": len(paired),
@@ -141,7 +150,9 @@ def show(result: dict[str, Any], names: dict[str, str], console: Console) -> Non
         low, high = entry["interval"]
         return f"{entry['share']:.0%} ({low:.0%}-{high:.0%})"
 
-    table = Table(title=f"2048 heuristic weights, paired at {result['time_ms']:g} ms a move (one thread)")
+    table = Table(
+        title=f"2048 heuristic weights on {result['rows']}x{result['cols']}, paired at {result['time_ms']:g} ms a move"
+    )
     for column in ("weights", "games", "ms/move", "mean score", "median score", *map(str, TILES)):
         table.add_column(column, justify="left" if column == "weights" else "right")
     for side in ("a", "b"):
@@ -175,6 +186,8 @@ def main() -> None:
     parser.add_argument("--time-ms", type=float, default=20.0, help="time per move (20)")
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--processes", type=int, default=2, help="games at once, one thread each (2)")
+    parser.add_argument("--rows", type=int, default=4)
+    parser.add_argument("--cols", type=int, default=4)
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
     add_record_options(parser)
     args = parser.parse_args()
@@ -186,6 +199,10 @@ def main() -> None:
             raise PlygroundError(f"--time-ms must be in (0, 60000], got {args.time_ms}")
         if not 1 <= args.processes <= 256:
             raise PlygroundError(f"--processes must be from 1 to 256, got {args.processes}")
+        if args.rows not in (2, 3, 4) or args.cols not in (2, 3, 4):
+            raise PlygroundError(f"--rows and --cols must be 2, 3 or 4, got {args.rows}x{args.cols}")
+        if not 0 <= args.first_seed < 2**62:
+            raise PlygroundError(f"--first-seed must be from 0 to 2**62, got {args.first_seed}")
         a_path = args.a or shipped("default.json")
         b_path = args.b or shipped("tuned-depth2.json")
         for path in (a_path, b_path):
@@ -194,17 +211,19 @@ def main() -> None:
         a, b = fingerprint(a_path), fingerprint(b_path)
         names = {a: a_path.name, b: b_path.name}
         log = args.results / f"{GAMES_LOG}.jsonl"
+        setting = {"time_ms": args.time_ms, "rows": args.rows, "cols": args.cols}
         if not args.report:
-            done = {(g["weights"], g["seed"]) for g in read_log(log) if g["time_ms"] == args.time_ms}
+            logged = read_log(log)
+            done = {(g["weights"], g["seed"]) for g in logged if all(g[k] == v for k, v in setting.items())}
             seeds = range(args.first_seed, args.first_seed + args.games)
             todo = [
-                (side, str(path), seed, args.time_ms)
+                (side, str(path), seed, args.time_ms, args.rows, args.cols)
                 for seed in seeds
                 for side, path, key in (("a", a_path, a), ("b", b_path, b))
                 if (key, seed) not in done
             ]
-            run(todo, {"a": a, "b": b}, {"a": a_path.name, "b": b_path.name}, args, console)
-        result = compare(read_log(log), a, b, args.time_ms, args.games)
+            run(todo, {"a": a, "b": b}, {"a": a_path.name, "b": b_path.name}, setting, args, console)
+        result = compare(read_log(log), a, b, setting, args.games)
     except (PlygroundError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -218,9 +237,10 @@ def interrupt(signum: int, frame: Any) -> None:
 
 
 def run(
-    todo: list[tuple[str, str, int, float]],
+    todo: list[Job],
     keys: dict[str, str],
     names: dict[str, str],
+    setting: dict[str, Any],
     args: argparse.Namespace,
     console: Console,
 ) -> None:
@@ -234,7 +254,7 @@ def run(
     try:
         for game in pool.imap_unordered(play, todo):
             side = game.pop("side")
-            line = {"weights": keys[side], "file": names[side], "time_ms": args.time_ms, **game}
+            line = {"weights": keys[side], "file": names[side], **setting, **game}
             record(GAMES_LOG, line, args.results)
             console.print(
                 f"{side.upper()} ({names[side]}), seed {game['seed']}: {game['score']:,} points, "
