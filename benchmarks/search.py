@@ -5,7 +5,9 @@ with the heuristic and one worker (the same cut-off of 1e-4 and a table of 2**22
 native search interleaved with it, and compares the wall times; then with two workers for the
 multi-core speed-up. Medians of the repeats. The "bound" column is the best speed-up two cores
 could reach with the jobs of two workers (see ``expectimax.root_groups``): the one-worker job
-(every move in one table) timed against the longer of the two-worker jobs, position by position.
+(every move in one table) timed against the longer of the two-worker jobs, position by position;
+"at once" is the same with the two jobs of a position run together on two threads, each timed in its
+own thread: they slow each other down where they wait for the same memory (the network's weights).
 
 With ``--network FILE`` (an n-tuple network, ``network.npz``) the same searches run with the
 network at the leaves too, timed against the heuristic's, with their own two-core speed-up.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
+import threading
 import time
 from pathlib import Path
 
@@ -59,30 +62,46 @@ def native_search(binary: Path, depth: int) -> tuple[int, float]:
     return int(match.group(1)), float(match.group(2))
 
 
-def split_bound(ai: Expectimax, repeats: int) -> float:
-    """The best 2-core speed-up that the two-worker jobs allow on these positions.
+def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
+    """The best 2-core speed-ups that the two-worker jobs allow on these positions: alone, and at once.
 
     Times the one-worker job (every legal move in one table) and each two-worker job alone (one core,
     median of ``repeats``, each in a fresh table), and compares the sums over the positions of the
     first with those of the longer of the second: even with free hand-offs, two workers cannot beat it.
+    Then the same with the two jobs of a position run at once on two threads (started together, each
+    timed in its own thread): the jobs slow each other down where they wait for the same memory.
     """
     assert ai.depth is not None
-    tt = np.zeros(1 << 22, dtype=S.TT_DTYPE)
-    tt["generation"] = -1
-    counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    tts = [np.zeros(1 << 22, dtype=S.TT_DTYPE) for _ in range(2)]
+    for tt in tts:
+        tt["generation"] = -1
+    counters = [np.zeros(4, dtype=np.int64) for _ in range(2)]
+    stop = np.zeros(1, dtype=np.uint8)
     ai.evaluator.prepare(4, 4)
 
-    def timed(search: MoveSearch, job: tuple[int, ...]) -> float:
-        runs = []
-        for _ in range(repeats):
-            counters[S.GENERATION] += 1
-            start = time.perf_counter()
-            for d in job:
-                search(d, ai.depth, tt, counters, stop)
-            runs.append(time.perf_counter() - start)
-        return statistics.median(runs)
+    def run(search: MoveSearch, job: tuple[int, ...], slot: int) -> float:
+        counters[slot][S.GENERATION] += 1
+        start = time.perf_counter()
+        for d in job:
+            search(d, ai.depth, tts[slot], counters[slot], stop)
+        return time.perf_counter() - start
 
-    one_core = two_cores = 0.0
+    def at_once(search: MoveSearch, jobs: list[tuple[int, ...]]) -> float:
+        if len(jobs) == 1:
+            return run(search, jobs[0], 0)
+        barrier, seconds = threading.Barrier(2), [0.0, 0.0]
+
+        def side(slot: int) -> None:
+            barrier.wait()
+            seconds[slot] = run(search, jobs[slot], slot)
+
+        helper = threading.Thread(target=side, args=(1,))
+        helper.start()
+        side(0)
+        helper.join()
+        return max(seconds)
+
+    one_core = two_cores = two_at_once = 0.0
     for bits in POSITIONS:
         board = Board(bits)
         search = ai.evaluator.move_search(
@@ -90,9 +109,11 @@ def split_bound(ai: Expectimax, repeats: int) -> float:
         )
         legal = [DIRECTIONS.index(move) for move in board.legal_moves()]
         [whole] = root_groups(legal, 1)
-        one_core += timed(search, whole)
-        two_cores += max(timed(search, job) for job in root_groups(legal, 2))
-    return one_core / two_cores
+        jobs = root_groups(legal, 2)
+        one_core += statistics.median(run(search, whole, 0) for _ in range(repeats))
+        two_cores += max(statistics.median(run(search, job, 0) for _ in range(repeats)) for job in jobs)
+        two_at_once += statistics.median(at_once(search, jobs) for _ in range(repeats))
+    return one_core / two_cores, one_core / two_at_once
 
 
 def measure(depth: int, repeats: int, evaluator: str, binary: Path | None) -> dict[str, float | int | None]:
@@ -121,8 +142,8 @@ def measure(depth: int, repeats: int, evaluator: str, binary: Path | None) -> di
         "time_vs_native": statistics.median(ratios) if ratios else None,
         "seconds_2_cores": statistics.median(seconds_2),
         "speedup_2_cores": statistics.median(a / b for a, b in zip(seconds_1, seconds_2, strict=True)),
-        "root_split_bound": split_bound(one, repeats),
     }
+    row["root_split_bound"], row["at_once_bound"] = split_bound(one, repeats)
     one.close(), two.close()
     return row
 
@@ -151,25 +172,47 @@ def main() -> None:
         return "-" if value is None else format(value, form)
 
     table = Table(title="2048 expectimax, heuristic, 8 positions: wall time against native C")
-    for name in ("depth", "1 core s", "native C s", "time / C", "evals", "C evals", "2 cores s", "speed-up", "bound"):
+    for name in (
+        "depth",
+        "1 core s",
+        "native C s",
+        "time / C",
+        "evals",
+        "C evals",
+        "2 cores s",
+        "speed-up",
+        "bound",
+        "at once",
+    ):
         table.add_column(name, justify="right")
     for row in rows:
         table.add_row(
             str(row["depth"]), f(row["seconds_1_core"], ".3f"), f(row["native_seconds"], ".3f"),
             f(row["time_vs_native"], ".2f"), f(row["evaluations"], ","), f(row["native_evaluations"], ","),
             f(row["seconds_2_cores"], ".3f"), f(row["speedup_2_cores"], ".2f"), f(row["root_split_bound"], ".2f"),
+            f(row["at_once_bound"], ".2f"),
         )  # fmt: skip
     Console().print(table)
     if network_rows:
         table = Table(title=f"the same with the network {args.network.name}: wall time against the heuristic")
-        for name in ("depth", "1 core s", "heuristic s", "time / heuristic", "evals", "2 cores s", "speed-up", "bound"):
+        for name in (
+            "depth",
+            "1 core s",
+            "heuristic s",
+            "time / heuristic",
+            "evals",
+            "2 cores s",
+            "speed-up",
+            "bound",
+            "at once",
+        ):
             table.add_column(name, justify="right")
         for row, heuristic in zip(network_rows, rows, strict=True):
             row["time_vs_heuristic"] = float(row["seconds_1_core"] or 0) / float(heuristic["seconds_1_core"] or 1)
             table.add_row(
                 str(row["depth"]), f(row["seconds_1_core"], ".3f"), f(heuristic["seconds_1_core"], ".3f"),
                 f(row["time_vs_heuristic"], ".2f"), f(row["evaluations"], ","), f(row["seconds_2_cores"], ".3f"),
-                f(row["speedup_2_cores"], ".2f"), f(row["root_split_bound"], ".2f"),
+                f(row["speedup_2_cores"], ".2f"), f(row["root_split_bound"], ".2f"), f(row["at_once_bound"], ".2f"),
             )  # fmt: skip
         Console().print(table)
     print_json(

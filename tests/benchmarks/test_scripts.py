@@ -94,6 +94,7 @@ def _check_engine(line: dict[str, Any], stdout: str, folder: Path) -> None:
 def _check_search(line: dict[str, Any], stdout: str, folder: Path) -> None:
     [row] = line["rows"]
     assert row["depth"] == 2 and row["evals_per_s"] > 0 and row["seconds_2_cores"] > 0 and row["root_split_bound"] > 0
+    assert row["at_once_bound"] > 0
     _no_native(row["native_seconds"])
     [network] = line["network_rows"]
     assert network["depth"] == 2 and network["evaluations"] > 0 and network["time_vs_heuristic"] > 0
