@@ -12,12 +12,19 @@ legal move has no future: it is worth 0 (the points scored on the way still coun
 The value of an afterstate depends on the board alone, never on the path to it, so the
 transposition table holds it as the heuristic search does. The arrays and the protocol
 are those of ``_search_kernels``: ``tt`` (``TT_DTYPE``), ``counters`` (``[nodes,
-tt_hits, evaluations, generation]``; each leaf is one node and one evaluation) and the
-``stop`` flag. ``weights`` and ``lookups`` are the network's arrays (``_ntuple_kernels``).
+tt_hits, evaluations, generation]``; each leaf is one node, and one evaluation unless the
+table had its value) and the ``stop`` flag. ``weights`` and ``lookups`` are the network's
+arrays (``_ntuple_kernels``).
 
 Where every child of a move node is a leaf, the afterstates of its moves are valued
-together by ``_candidates`` (the reads of the weights overlap). ``positions``,
-``afters`` and ``points`` are that kernel's scratch arrays, allocated once per root move.
+together by ``_leaves`` (the reads of the weights overlap). Most leaves come again and
+again (a spawn that slides away leaves the same afterstate as its neighbour: 70% of the
+leaves of a depth-3 search are repeats), so the table keeps leaf values too, as entries
+of depth 0: the network's value ``V``, read back only as a leaf's value (a searched
+entry is never taken for a leaf, nor a leaf for a searched one, so no value changes),
+and written only where it evicts no searched entry of the current search.
+``positions``, ``afters``, ``points`` and ``values`` are scratch arrays, allocated once
+per root move.
 
 Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin is
 ``tests/naive/expectimax_ntuple.py`` (no table, no cut-off, no sampling).
@@ -31,7 +38,7 @@ from numba import from_dtype, types
 from plyground._jit import kernel
 from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
-from plyground.g2048._ntuple_kernels import STRIDE, _candidates, _indices, _sum
+from plyground.g2048._ntuple_kernels import STRIDE, _indices, _prefetch, _sum
 from plyground.g2048._search_kernels import EVALUATIONS, GENERATION, NODES, TT_DTYPE, TT_HITS, _sample_cells
 
 # Eager signatures: one compiled version of each kernel (see ``_search_kernels``).
@@ -40,17 +47,67 @@ _SEARCH_ARGS = (
     *_NETWORK, types.float64, types.float64, types.int64, types.uint64,
     types.Array(from_dtype(TT_DTYPE), 1, "C"), types.int64[::1], types.uint8[::1],
 )  # fmt: skip
-_SCRATCH = (types.int64[::1], types.uint64[::1], types.int64[::1])
+_SCRATCH = (types.int64[::1], types.uint64[::1], types.int64[::1], types.float64[::1])
+_LEAVES_SIGNATURE = types.Tuple((types.int64, types.float64))(
+    types.uint64, *_NETWORK, types.Array(from_dtype(TT_DTYPE), 1, "C"), types.int64[::1], *_SCRATCH
+)
 _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS, *_SCRATCH)
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
 
 _ONE = np.uint64(1)
 
 
+@kernel(_LEAVES_SIGNATURE)
+def _leaves(b, rows, cols, weights, lookups, tt, counters, positions, afters, points, values):
+    """The legal moves of ``b`` with every afterstate a leaf: ``(count, best points + V(afterstate))``.
+
+    As ``_ntuple_kernels._candidates`` (the first candidate of largest value; ``count`` 0 when no
+    move is legal), with each afterstate's ``V`` read from the table when it holds it (an entry of
+    depth 0 in the current generation) and written there otherwise. Counts a node per candidate,
+    an evaluation per network read and a table hit per value found.
+    """
+    n = lookups.shape[0]
+    generation = counters[GENERATION]
+    count = 0
+    for d in range(4):
+        after = _move(b, d, rows, cols)
+        if after != b:
+            afters[count] = after
+            points[count] = _points(b, d, rows, cols)
+            entry = tt[np.int64((after * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)]
+            if entry["key"] == after and entry["generation"] == generation and entry["depth"] == 0:
+                values[count] = entry["value"]
+                positions[count * n] = -1  # found: no read
+            else:
+                _indices(after, rows, cols, lookups, positions, count * n)
+                _prefetch(weights, positions, count * n, n, 1)  # loads while the next candidates are computed
+            count += 1
+    counters[NODES] += count
+    stride = lookups[0, STRIDE]
+    best_value = 0.0
+    for i in range(count):
+        if positions[i * n] < 0:
+            counters[TT_HITS] += 1
+        else:
+            counters[EVALUATIONS] += 1
+            values[i] = _sum(weights, positions, i * n, n, stride)
+            after = afters[i]
+            entry = tt[np.int64((after * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)]
+            if entry["generation"] != generation or entry["depth"] == 0:  # never over a searched entry
+                entry["key"] = after
+                entry["value"] = values[i]
+                entry["depth"] = 0
+                entry["generation"] = generation
+        value = points[i] + values[i]
+        if i == 0 or value > best_value:
+            best_value = value
+    return count, best_value
+
+
 @kernel(_CHANCE_SIGNATURE)
 def _chance(
     b, depth, prob, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop,
-    positions, afters, points,
+    positions, afters, points, values,
 ):  # fmt: skip
     """Expected points to come from the afterstate ``b``, with ``depth`` moves left to search.
 
@@ -87,9 +144,9 @@ def _chance(
             child_prob = cell_prob * p
             best = 0.0  # no legal move: the game is over, nothing more to score
             if depth <= 1 or child_prob < cutoff:  # every afterstate of the child is a leaf
-                count, _, value = _candidates(child, rows, cols, weights, lookups, positions, afters, points)
-                counters[NODES] += count
-                counters[EVALUATIONS] += count
+                count, value = _leaves(
+                    child, rows, cols, weights, lookups, tt, counters, positions, afters, points, values
+                )
                 if count > 0:
                     best = value
             else:
@@ -99,7 +156,7 @@ def _chance(
                     if moved != child:
                         value = _points(child, d, rows, cols) + _chance(
                             moved, depth - 1, child_prob, rows, cols, weights, lookups, p_four, cutoff, max_cells,
-                            seed, tt, counters, stop, positions, afters, points,
+                            seed, tt, counters, stop, positions, afters, points, values,
                         )  # fmt: skip
                         if not found or value > best:
                             best = value
@@ -122,8 +179,9 @@ def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_
     positions = np.empty(4 * lookups.shape[0], dtype=np.int64)
     afters = np.empty(4, dtype=np.uint64)
     points = np.empty(4, dtype=np.int64)
+    values = np.empty(4, dtype=np.float64)
     moved = _move(b, d, rows, cols)
     return _points(b, d, rows, cols) + _chance(
         moved, depth - 1, 1.0, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop,
-        positions, afters, points,
+        positions, afters, points, values,
     )  # fmt: skip

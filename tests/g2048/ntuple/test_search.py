@@ -133,6 +133,22 @@ def tiny_4x4(seed: int = 1) -> NTupleNetwork:
     return net
 
 
+def test_leaves_seen_again_are_not_evaluated_again() -> None:
+    # Most leaves of a search come again (a spawn that slides away leaves the same afterstate): the
+    # table gives their value back, and the values stay those of the naive search, which has no table.
+    net = tiny_4x4(4)
+    grid = [[2, 4, 0, 0], [0, 8, 0, 2], [0, 0, 16, 0], [0, 2, 0, 4]]
+    tuples = [list(t) for t in net.tuples]
+    for depth in (2, 3):
+        with Expectimax(depth=depth, workers=1, cutoff=0.0, evaluator=net) as ai:
+            decision = ai.choose(Board.from_rows(grid))
+        assert decision.evaluations < decision.nodes / 2 and decision.tt_hits > decision.evaluations
+        expected = naive_search.root_values(grid, depth, tuples, net.weights)
+        assert list(decision.values) == list(expected)
+        for move, value in expected.items():
+            assert decision.values[move] == pytest.approx(value, rel=1e-12), move
+
+
 def test_time_budget_is_respected() -> None:
     with Expectimax(time_ms=20, workers=2, evaluator=tiny_4x4()) as ai:
         ai.choose(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"))  # threads ready
