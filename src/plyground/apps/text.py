@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
-__all__ = ["format_grid"]
+from collections.abc import Iterable
+
+__all__ = ["format_grid", "values_line"]
 
 
 def format_grid(rows: list[list[int]]) -> str:
@@ -28,3 +30,16 @@ def format_grid(rows: list[list[int]]) -> str:
         lines.append("|" + "|".join(f" {str(tile) if tile else '.':>{width}} " for tile in row) + "|")
         lines.append(line)
     return "\n".join(lines)
+
+
+def values_line(values: Iterable[tuple[str, float]], unit: str) -> str:
+    """Each move's value, best first, and what the values count.
+
+    >>> values_line({"up": 1200.4, "left": 1500.0}.items(), "points")
+    'expected future score, in points: left 1,500 · up 1,200'
+    >>> values_line({"down": -3.2}.items(), "heuristic units")
+    'expected value, in heuristic units (not points): down -3'
+    """
+    what = "expected future score, in points" if unit == "points" else f"expected value, in {unit} (not points)"
+    ranked = sorted(values, key=lambda item: -item[1])
+    return f"{what}: " + " · ".join(f"{move} {value:,.0f}" for move, value in ranked)

@@ -36,7 +36,6 @@ import threading
 import time
 import tkinter as tk
 import tkinter.font as tkfont
-from collections.abc import Iterable
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Literal
@@ -45,6 +44,7 @@ from plyground.apps.frames import FrameWriter
 from plyground.apps.play import KEYS_HELP, Mode, PlayController, action_for
 from plyground.apps.render import DARK_TEXT
 from plyground.apps.searcher import Answer, Searcher
+from plyground.apps.text import values_line
 from plyground.apps.tk_board import FONT_FAMILY, PAGE, Announcement, BoardCanvas, hex_colour
 from plyground.errors import InvalidInputError, PlygroundError
 from plyground.g2048 import WIN_TILE, Expectimax
@@ -429,7 +429,7 @@ class GameWindow:
         if answer.board != controller.game.board:
             return  # searched before the player changed the board
         controller.message = ""
-        self._values = _values_line(answer.decision.values.items(), self.engine.evaluator.unit)
+        self._values = values_line(answer.decision.values.items(), self.engine.evaluator.unit)
         controller.move(answer.decision.move)
         self.ai_depth = answer.decision.depth
         self._ai_times.append(time.perf_counter())
@@ -571,19 +571,6 @@ class GameWindow:
             return None  # Shift, Control and other keys that type nothing
         self.press(key)
         return "break"
-
-
-def _values_line(values: Iterable[tuple[str, float]], unit: str) -> str:
-    """Each move's value, best first, and what the values count.
-
-    >>> _values_line({"up": 1200.4, "left": 1500.0}.items(), "points")
-    'expected future score, in points: left 1,500 · up 1,200'
-    >>> _values_line({"down": -3.2}.items(), "heuristic units")
-    'expected value, in heuristic units (not points): down -3'
-    """
-    what = "expected future score, in points" if unit == "points" else f"expected value, in {unit} (not points)"
-    ranked = sorted(values, key=lambda item: -item[1])
-    return f"{what}: " + " · ".join(f"{move} {value:,.0f}" for move, value in ranked)
 
 
 def _label(parent: tk.Misc, font: tuple[str, int] | tuple[str, int, str], text: str = "") -> tk.Label:

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from plyground.apps.cli import announce_compilation, g2048_learn, g2048_pack, g2048_runs, g2048_solver
+from plyground.apps.cli import (
+    announce_compilation,
+    g2048_browser,
+    g2048_learn,
+    g2048_pack,
+    g2048_runs,
+    g2048_solver,
+)
 from plyground.apps.cli.options import (
     ColsOption,
     CsvOption,
@@ -545,3 +552,5 @@ app.command(short_help="Print and plot the bench runs of a results store.")(g204
 app.command(short_help="Tune the heuristic weights with CMA-ES.")(g2048_runs.tune)
 app.command(short_help="Train an n-tuple network by self-play.")(g2048_learn.learn)
 app.command(short_help="Pack a trained network into a small file.")(g2048_pack.pack)
+app.command(short_help="Play 2048 in a web page, or draw hints on it.")(g2048_browser.browser)
+app.command(short_help="Hints for a game played elsewhere: the board, then each new tile.")(g2048_browser.assist)
