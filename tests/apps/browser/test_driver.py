@@ -121,8 +121,11 @@ def test_a_whole_game_to_game_over(page: Any, game_site: str) -> None:
     assert summary.max_tile == max(max(row) for row in shown.rows)
 
 
-def test_keep_playing_after_2048(page: Any, game_site: str) -> None:
-    page.goto(game_site + "index.html?seed=3&start=1024,1024,0,0/0,0,0,0/0,0,0,0/0,0,0,2&score=20000")
+@pytest.mark.parametrize("keepsave", ["on", "off"])  # off: the saved game still waits until the next move
+def test_keep_playing_after_2048(page: Any, game_site: str, keepsave: str) -> None:
+    page.goto(
+        game_site + f"index.html?seed=3&start=1024,1024,0,0/0,0,0,0/0,0,0,0/0,0,0,2&score=20000&keepsave={keepsave}"
+    )
     with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
         summary = play(page, ai, moves=4)
     state = saved_game(page)

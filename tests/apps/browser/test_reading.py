@@ -30,7 +30,8 @@ def tiles(rows: list[list[int]]) -> list[str]:
 
 
 def snapshot(**fields: Any) -> dict[str, Any]:
-    return {"saved": None, "tiles": [], "cells": 16, "score": None, "over": False, "won": False, "keepPlaying": False,
+    return {"saved": None, "tiles": [], "cells": 16, "score": None, "over": False, "won": False,
+            "keepPlayingShown": False,
             **fields}  # fmt: skip
 
 
@@ -55,6 +56,13 @@ def test_won_and_waiting_until_keep_playing() -> None:
     assert waiting is not None and waiting.waiting and not waiting.over
     assert going_on is not None and not going_on.waiting
     assert over is not None and over.over
+    # The original saves its game after moves only: after "keep playing" its saved game still waits, its page not.
+    clicked = read_snapshot(snapshot(saved=saved(ROWS, won=True)))
+    shown = read_snapshot(snapshot(saved=saved(ROWS, won=True), keepPlayingShown=True, won=True))
+    assert clicked is not None and clicked.waiting and not clicked.keep_playing_shown
+    assert shown is not None and shown.waiting and shown.keep_playing_shown
+    from_tiles = read_snapshot(snapshot(tiles=tiles(ROWS), keepPlayingShown=True, won=True))
+    assert from_tiles is not None and from_tiles.waiting and from_tiles.keep_playing_shown
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,13 @@
 //   ?spawn=V      every spawned tile has value V (instead of 2, or 4 one time in ten)
 //   ?storage=off  never read or write localStorage
 //   ?fresh=1      ignore a saved "gameState" at load
+//   ?keepsave=off "keep playing" does not save the game (the next move does), as in the original
 (function () {
   "use strict";
 
   var params = new URLSearchParams(window.location.search);
   var STORAGE = params.get("storage") !== "off";
+  var SAVE_ON_KEEP = params.get("keepsave") !== "off";
   var KEYS = ["ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft"];
 
   var gameContainer = document.querySelector(".game-container");
@@ -326,7 +328,7 @@
   document.querySelector(".keep-playing-button").addEventListener("click", function () {
     if (!game.won || game.keepPlaying) return;
     game.keepPlaying = true;
-    save();
+    if (SAVE_ON_KEEP) save();
     render(0);
   });
   document.querySelector(".retry-button").addEventListener("click", restart);

@@ -209,15 +209,15 @@ def _board(seen: PageBoard) -> Board:
 
 
 def _keep_playing(page: Page) -> PageBoard:
-    """Click "keep playing" after 2048 and wait until the page takes moves again."""
+    """Click "keep playing" after 2048 (once the page shows it) and wait until its message is gone."""
     try:
         page.click(".keep-playing-button", timeout=5_000)
     except Exception as error:
         raise BrowserError(f"cannot click the page's 'keep playing' button: {_first_line(error)}") from None
     deadline = time.monotonic() + STEP_TIMEOUT_S
-    while (seen := wait_for_board(page)).waiting:
+    while (seen := wait_for_board(page)).keep_playing_shown:
         if time.monotonic() > deadline:
-            raise BrowserError("the page still waits after 'keep playing' was clicked")
+            raise BrowserError("the page still shows its 'you win' message after 'keep playing' was clicked")
         time.sleep(POLL_S)
     return seen
 
@@ -269,10 +269,12 @@ def play(
     board = _board(seen)
     score = seen.score
     summary.score, summary.max_tile = score or 0, board.max_tile()
+    kept_playing = False  # a page waits once, after its first 2048
     while True:
         summary.seconds = time.monotonic() - start
-        if seen.waiting:
+        if seen.waiting and not kept_playing:
             seen = _keep_playing(page)
+            kept_playing = True
         if seen.over or board.is_terminal():
             summary.stopped = "game over"
             return summary

@@ -24,7 +24,7 @@ from typing import Any
 __all__ = ["SNAPSHOT_JS", "PageBoard", "read_snapshot", "score_text", "spawn_problem"]
 
 SNAPSHOT_JS = """() => {
-  const out = {saved: null, tiles: [], cells: 0, score: null, over: false, won: false, keepPlaying: false};
+  const out = {saved: null, tiles: [], cells: 0, score: null, over: false, won: false, keepPlayingShown: false};
   try { out.saved = window.localStorage.getItem("gameState"); } catch (error) { out.saved = null; }
   for (const tile of document.querySelectorAll(".tile")) out.tiles.push(String(tile.className));
   out.cells = document.querySelectorAll(".grid-cell").length;
@@ -39,7 +39,7 @@ SNAPSHOT_JS = """() => {
     out.won = message.classList.contains("game-won");
   }
   const button = document.querySelector(".keep-playing-button");
-  out.keepPlaying = Boolean(button) && out.won;
+  out.keepPlayingShown = Boolean(button) && out.won;
   return out;
 }"""
 """A function for ``page.evaluate``: what :func:`read_snapshot` reads, as plain data."""
@@ -57,8 +57,12 @@ class PageBoard:
         rows: the tile values, row by row (0 for an empty cell), a square board of 2 to 4 cells a side.
         score: the score the page shows (or saved), None where it shows none.
         over: the page says the game is over.
-        waiting: the page has shown "you win" and waits for "keep playing" before taking moves.
+        waiting: the page has made 2048 and waits for "keep playing" before taking moves (its
+            saved game says so, or it shows the message).
         source: ``"saved game"`` (``localStorage``) or ``"tiles"`` (the page's elements).
+        keep_playing_shown: the page shows its "you win" message with a "keep playing" button. (The
+            original game saves its game only after a move: once the button is clicked, the saved game
+            says it waits until the next move.)
     """
 
     rows: tuple[tuple[int, ...], ...]
@@ -66,6 +70,7 @@ class PageBoard:
     over: bool
     waiting: bool
     source: str
+    keep_playing_shown: bool = False
 
 
 def score_text(text: Any) -> int | None:
@@ -122,7 +127,7 @@ def _from_saved(text: Any) -> PageBoard | None:
     return PageBoard(tuple(map(tuple, rows)), score, over, won and not keep_playing, "saved game")
 
 
-def _from_tiles(classes: Any, cells: Any, score: Any, over: bool, waiting: bool) -> PageBoard | None:
+def _from_tiles(classes: Any, cells: Any, score: Any, over: bool, shown: bool) -> PageBoard | None:
     """The board the tiles show, or None where no tile names a value and a place."""
     if not isinstance(classes, list):
         return None
@@ -146,7 +151,7 @@ def _from_tiles(classes: Any, cells: Any, score: Any, over: bool, waiting: bool)
     if any(not (0 <= r < size and 0 <= c < size) for r, c in found):
         return None
     rows = [[found.get((r, c), 0) for c in range(size)] for r in range(size)]
-    return PageBoard(tuple(map(tuple, rows)), score_text(score), over, waiting, "tiles")
+    return PageBoard(tuple(map(tuple, rows)), score_text(score), over, shown, "tiles", shown)
 
 
 def read_snapshot(snapshot: Any) -> PageBoard | None:
@@ -159,11 +164,11 @@ def read_snapshot(snapshot: Any) -> PageBoard | None:
     """
     if not isinstance(snapshot, dict):
         return None
-    over, waiting = snapshot.get("over") is True, snapshot.get("keepPlaying") is True
+    over, shown = snapshot.get("over") is True, snapshot.get("keepPlayingShown") is True
     saved = _from_saved(snapshot.get("saved"))
     if saved is not None:
-        return PageBoard(saved.rows, saved.score, saved.over or over, saved.waiting or waiting, saved.source)
-    return _from_tiles(snapshot.get("tiles"), snapshot.get("cells"), snapshot.get("score"), over, waiting)
+        return PageBoard(saved.rows, saved.score, saved.over or over, saved.waiting or shown, saved.source, shown)
+    return _from_tiles(snapshot.get("tiles"), snapshot.get("cells"), snapshot.get("score"), over, shown)
 
 
 def spawn_problem(after: tuple[tuple[int, ...], ...], seen: tuple[tuple[int, ...], ...]) -> str | None:
