@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -237,6 +238,26 @@ def test_hint_mode_over_cdp_waits_for_the_person(debugged_chromium: str, game_si
     assert done.stdout.startswith("stopped after 1 moves: ")
     assert best in ("up", "right", "down", "left") and untouched
     assert start is not None and end is not None and end.rows != start.rows
+
+
+def test_ctrl_c_stops_with_a_summary(game_site: str) -> None:
+    command = subprocess.Popen(
+        [sys.executable, "-m", "plyground.apps.cli.main", "2048", "browser", game_site + "index.html?seed=6",
+         "--headless", "--depth", "1", "--delay", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert command.stderr is not None
+    try:
+        while not (line := command.stderr.readline()).startswith("playing "):  # the page is open, the game on
+            assert line, "the command ended before playing"
+        time.sleep(1.5)
+        command.send_signal(signal.SIGINT)
+        out, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 130, err
+    assert re.search(r"^interrupted: [\d,]+ points, max tile \d+, [\d,]+ moves in [\d.]+ s$", err, re.M), err
+    assert "Traceback" not in err and out == ""
 
 
 def test_a_page_without_a_board(game_site: str) -> None:
