@@ -212,6 +212,28 @@ def record(name: str, results: dict[str, Any], folder: Path = RESULTS, *, root: 
     return path
 
 
+def read_games(path: Path, check: Callable[[dict[str, Any]], object]) -> list[dict[str, Any]]:
+    """The ``results`` of each line of the games log ``path`` (none if it does not exist), each given to ``check``.
+
+    ``check`` raises ``ValueError``, ``KeyError`` or ``TypeError`` for a line that is not a game of the
+    benchmark (it may also fill in keys of older lines); such a line, or one that is not JSON, is an error
+    that names the file and the line.
+    """
+    from plyground.errors import PlygroundError
+
+    if not path.is_file():
+        return []
+    games = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            game = json.loads(line)["results"]
+            check(game)
+        except (ValueError, KeyError, TypeError):
+            raise PlygroundError(f"{path}, line {number}: not a game of this benchmark") from None
+        games.append(game)
+    return games
+
+
 def print_json(name: str, results: dict[str, Any], options: argparse.Namespace) -> None:
     """The machine-readable line every benchmark ends with, also appended to its result file.
 

@@ -35,7 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, record
+from _common import add_record_options, print_json, read_games, record
 from plyground.core.stats import mean_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -80,22 +80,17 @@ def play(job: Job) -> dict[str, Any]:
     }
 
 
+def check_game(game: dict[str, Any]) -> None:
+    """A logged game, or ValueError; the first lines logged, before other sizes could be played, are 4x4."""
+    if not isinstance(game["score"], int) or not isinstance(game["weights"], str):
+        raise ValueError
+    game.setdefault("rows", 4)
+    game.setdefault("cols", 4)
+
+
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The games logged in ``path`` (none if it does not exist); a line that is not a game is an error."""
-    if not path.is_file():
-        return []
-    games = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            game = json.loads(line)["results"]
-            if not isinstance(game["score"], int) or not isinstance(game["weights"], str):
-                raise ValueError
-            game.setdefault("rows", 4)  # the first lines logged, before other sizes could be played
-            game.setdefault("cols", 4)
-        except (ValueError, KeyError, TypeError):
-            raise PlygroundError(f"{path}, line {number}: not a game of this benchmark") from None
-        games.append(game)
-    return games
+    return read_games(path, check_game)
 
 
 def side_stats(games: list[dict[str, Any]]) -> dict[str, Any]:

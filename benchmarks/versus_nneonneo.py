@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import multiprocessing
 import os
 import re
@@ -49,7 +48,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, record
+from _common import add_record_options, print_json, read_games, record
 from plyground.core.stats import median_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -169,20 +168,15 @@ def plyground_child(settings: dict[str, Any], core: int | None, sender: Any) -> 
 # The log
 
 
+def check_game(game: dict[str, Any]) -> None:
+    """A logged game, or ValueError."""
+    if game["player"] not in ("nneonneo", "plyground") or not isinstance(game["score"], int):
+        raise ValueError
+
+
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The games logged in ``path`` (none if it does not exist); a line that is not a game is an error."""
-    if not path.is_file():
-        return []
-    games = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            game = json.loads(line)["results"]
-            if game["player"] not in ("nneonneo", "plyground") or not isinstance(game["score"], int):
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
-            raise PlygroundError(f"{path}, line {number}: not a game of this benchmark") from None
-        games.append(game)
-    return games
+    return read_games(path, check_game)
 
 
 def group_key(game: dict[str, Any]) -> str:

@@ -16,3 +16,17 @@ def load_common() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_script(file: str) -> ModuleType:
+    """The benchmark script ``benchmarks/<file>`` as a module (with ``_common`` importable as the scripts import it)."""
+    import sys
+
+    sys.modules.setdefault("_common", load_common())
+    name = "benchmarks_" + file.removesuffix(".py")
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

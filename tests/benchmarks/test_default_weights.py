@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks import BENCHMARKS, load_common
+from tests.benchmarks import BENCHMARKS, load_script
 
 SCRIPT = BENCHMARKS / "default_weights.py"
 WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "plyground" / "g2048" / "weights"
@@ -23,13 +22,7 @@ WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "plyground" / "g2048" / 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    sys.modules.setdefault("_common", load_common())
-    spec = importlib.util.spec_from_file_location("benchmarks_default_weights", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["benchmarks_default_weights"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("default_weights.py")
 
 
 def _start(*args: str, folder: Path) -> subprocess.Popen[str]:

@@ -6,7 +6,6 @@ of its output, in its format.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks import BENCHMARKS, load_common
+from tests.benchmarks import BENCHMARKS, load_common, load_script
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
 SCRIPT = BENCHMARKS / "versus_nneonneo.py"
@@ -27,13 +26,7 @@ SCRIPT = BENCHMARKS / "versus_nneonneo.py"
 
 @pytest.fixture(scope="module")
 def versus() -> ModuleType:
-    sys.modules.setdefault("_common", load_common())
-    spec = importlib.util.spec_from_file_location("benchmarks_versus_nneonneo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["benchmarks_versus_nneonneo"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("versus_nneonneo.py")
 
 
 def _run(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
