@@ -24,7 +24,7 @@ from plyground.apps.text import format_grid, values_line
 from plyground.errors import InvalidBoardError, InvalidInputError
 from plyground.g2048 import DIRECTIONS, Board, Expectimax
 
-__all__ = ["AssistSummary", "assist", "read_tile"]
+__all__ = ["AssistSummary", "ask_board", "assist", "read_tile"]
 
 SHORT = {"u": "up", "r": "right", "d": "down", "l": "left"}
 BOARD_PROMPT = "board (rows separated by '/', e.g. 2 0 0 0/0 0 4 0/0 0 0 0/0 0 0 0): "
@@ -77,6 +77,18 @@ def read_tile(text: str, board: Board, suggested: str) -> tuple[str, Board]:
     return move, after.with_tile((row - 1, col - 1), value)
 
 
+def ask_board(ask: Callable[[str], str | None], say: Callable[[str], None]) -> Board | None:
+    """The first board, asked for until a line is one; None at the end of the input or on ``q``."""
+    while True:
+        text = ask(BOARD_PROMPT)
+        if text is None or text.strip().lower() in ("q", "quit"):
+            return None
+        try:
+            return Board.parse(text.strip())
+        except (InvalidBoardError, InvalidInputError) as error:
+            say(f"error: {error}")
+
+
 def assist(
     ai: Expectimax,
     ask: Callable[[str], str | None],
@@ -88,14 +100,9 @@ def assist(
     ``board`` is the first board; without it the first line read is.
     """
     summary = AssistSummary()
-    while board is None:
-        text = ask(BOARD_PROMPT)
-        if text is None or text.strip().lower() in ("q", "quit"):
-            return summary
-        try:
-            board = Board.parse(text.strip())
-        except (InvalidBoardError, InvalidInputError) as error:
-            say(f"error: {error}")
+    board = board if board is not None else ask_board(ask, say)
+    if board is None:
+        return summary
     summary.max_tile = board.max_tile()
     while True:
         if board.is_terminal():

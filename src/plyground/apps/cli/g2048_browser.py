@@ -141,9 +141,8 @@ def assist(
     whole board starts again from it; 'q' or the end of the input stops, with the moves and points.
     """
     announce_compilation(_PACKAGE, "2048")
-    from plyground.apps.assist import BOARD_PROMPT
+    from plyground.apps.assist import ask_board
     from plyground.apps.assist import assist as run
-    from plyground.errors import InvalidBoardError, InvalidInputError
     from plyground.g2048 import Board, Expectimax
 
     start = Board.parse(board) if board is not None else None
@@ -159,16 +158,9 @@ def assist(
             typer.echo()
             return None
 
+    start = start if start is not None else ask_board(ask, typer.echo)  # its size picks the evaluator
     if start is None:
-        start_text = ask(BOARD_PROMPT)
-        while start_text is not None and start is None:
-            try:
-                start = Board.parse(start_text.strip())
-            except (InvalidBoardError, InvalidInputError) as error:
-                typer.echo(f"error: {error}")
-                start_text = ask(BOARD_PROMPT)
-        if start is None:
-            return
+        return
     chosen = load_evaluator_option(evaluator, None, size=start.shape)
     if time_ms is None and depth is None:
         time_ms = 100.0
