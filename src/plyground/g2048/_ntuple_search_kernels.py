@@ -57,6 +57,12 @@ _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *
 _ONE = np.uint64(1)
 
 
+@kernel("i8(u8, i8)", inline=True)
+def _slot(b, size):
+    """The table slot of afterstate ``b`` in a table of ``size`` (a power of two) entries."""
+    return np.int64((b * GOLDEN) >> np.uint64(40)) & (size - 1)
+
+
 @kernel(_LEAVES_SIGNATURE)
 def _leaves(b, rows, cols, weights, lookups, tt, counters, positions, afters, points, values):
     """The legal moves of ``b`` with every afterstate a leaf: ``(count, best points + V(afterstate))``.
@@ -74,7 +80,7 @@ def _leaves(b, rows, cols, weights, lookups, tt, counters, positions, afters, po
         if after != b:
             afters[count] = after
             points[count] = _points(b, d, rows, cols)
-            entry = tt[np.int64((after * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)]
+            entry = tt[_slot(after, tt.shape[0])]
             if entry["key"] == after and entry["generation"] == generation and entry["depth"] == 0:
                 values[count] = entry["value"]
                 positions[count * n] = -1  # found: no read
@@ -92,7 +98,7 @@ def _leaves(b, rows, cols, weights, lookups, tt, counters, positions, afters, po
             counters[EVALUATIONS] += 1
             values[i] = _sum(weights, positions, i * n, n, stride)
             after = afters[i]
-            entry = tt[np.int64((after * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)]
+            entry = tt[_slot(after, tt.shape[0])]
             if entry["generation"] != generation or entry["depth"] == 0:  # never over a searched entry
                 entry["key"] = after
                 entry["value"] = values[i]
@@ -120,7 +126,7 @@ def _chance(
         return _sum(weights, positions, 0, lookups.shape[0], lookups[0, STRIDE])
     if stop[0]:
         return 0.0
-    slot = np.int64((b * GOLDEN) >> np.uint64(40)) & (tt.shape[0] - 1)
+    slot = _slot(b, tt.shape[0])
     generation = counters[GENERATION]
     entry = tt[slot]
     if entry["key"] == b and entry["generation"] == generation and entry["depth"] >= depth:
