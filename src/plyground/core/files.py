@@ -64,11 +64,14 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None]) -> None:
+def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None], *, sync: bool = True) -> None:
     """Call ``write(handle)`` on a temporary file beside ``path``, then rename it to ``path``.
 
     A crash leaves either the old file or the new one, never a part of it. Missing parent
-    folders are created. The file gets the permissions of a file opened the usual way
+    folders are created. ``sync=False`` skips flushing the file to the disk before the
+    rename: a killed process still leaves the old or the new file, a machine that loses
+    power may leave an empty one (for files that are cheap to make again, written by the
+    thousand). The file gets the permissions of a file opened the usual way
     (``0o666`` less the umask), not the private ones of a temporary file.
     """
     target = Path(path)
@@ -79,7 +82,8 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None
         with os.fdopen(fd, "wb") as handle:
             write(handle)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

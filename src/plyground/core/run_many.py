@@ -21,16 +21,17 @@ process as each job finishes: progress bars and checkpoints hang off it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError, install_command
 
-__all__ = ["Backend", "run_many"]
+__all__ = ["Backend", "Pool", "run_many"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -110,10 +111,61 @@ def run_many(
     jobs = list(jobs)
     if not jobs:
         return []
-    if backend.uses_dask:
-        return _run_dask(func, jobs, backend, on_result)
-    count = min(backend.workers or os.cpu_count() or 1, len(jobs))
-    if count == 1:
+    if not backend.uses_dask:  # no more processes than jobs
+        backend = Backend(workers=min(backend.workers or os.cpu_count() or 1, len(jobs)))
+    with Pool(backend) as pool:
+        return pool.map(func, jobs, on_result=on_result)
+
+
+class Pool:
+    """Workers kept for many rounds of jobs: a context manager whose :meth:`map` is :func:`run_many`'s.
+
+    A job's run that takes many rounds (the sharded solver: every age a round) starts its
+    process pool or Dask cluster once::
+
+        with Pool(Backend(dask_local=2)) as pool:
+            for round_ in rounds:
+                pool.map(func, round_)
+
+    Raises:
+        DependencyNotInstalled: Dask is asked for but not installed.
+        PlygroundError: the Dask scheduler cannot be reached.
+    """
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self._stack = contextlib.ExitStack()
+        self._local: ProcessPoolExecutor | None = None
+        self._client: Any = None
+
+    def __enter__(self) -> Pool:
+        try:
+            if self.backend.uses_dask:
+                self._client = self._stack.enter_context(_dask_client(self.backend))
+            elif (self.backend.workers or os.cpu_count() or 1) > 1:
+                context = multiprocessing.get_context("spawn")
+                self._local = self._stack.enter_context(
+                    ProcessPoolExecutor(max_workers=self.backend.workers or os.cpu_count(), mp_context=context)
+                )
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._local is not None and exc[0] is not None:
+            self._local.shutdown(wait=False, cancel_futures=True)
+        self._stack.close()
+
+    def map(
+        self, func: Callable[[T], R], jobs: Sequence[T], *, on_result: Callable[[int, R], None] | None = None
+    ) -> list[R]:
+        """Run ``func(job)`` for every job; the results in the order of ``jobs`` (as :func:`run_many`)."""
+        jobs = list(jobs)
+        if self._client is not None:
+            return _map_dask(self._client, func, jobs, on_result)
+        if self._local is not None:
+            return _map_pool(self._local, func, jobs, on_result)
         results = []
         for index, job in enumerate(jobs):
             result = func(job)
@@ -121,25 +173,25 @@ def run_many(
                 on_result(index, result)
             results.append(result)
         return results
-    return _run_pool(func, jobs, count, on_result)
 
 
-def _run_pool(func: Callable[[T], R], jobs: list[T], count: int, on_result: Callable[[int, R], None] | None) -> list[R]:
+def _map_pool(
+    pool: ProcessPoolExecutor, func: Callable[[T], R], jobs: list[T], on_result: Callable[[int, R], None] | None
+) -> list[R]:
     results: dict[int, R] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        pending: dict[Future[R], int] = {pool.submit(func, job): index for index, job in enumerate(jobs)}
-        try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    index = pending.pop(future)
-                    results[index] = future.result()
-                    if on_result is not None:
-                        on_result(index, results[index])
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pending: dict[Future[R], int] = {pool.submit(func, job): index for index, job in enumerate(jobs)}
+    try:
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = pending.pop(future)
+                results[index] = future.result()
+                if on_result is not None:
+                    on_result(index, results[index])
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
     return [results[index] for index in range(len(jobs))]
 
 
@@ -151,40 +203,45 @@ def _dask() -> Any:
     return distributed
 
 
-def _run_dask(
-    func: Callable[[T], R], jobs: list[T], backend: Backend, on_result: Callable[[int, R], None] | None
-) -> list[R]:
+@contextlib.contextmanager
+def _dask_client(backend: Backend) -> Iterator[Any]:
+    """A Dask client: of a ``LocalCluster`` started here (closed after), or of the scheduler named."""
     distributed = _dask()
-    cluster = None
-    try:
+    with contextlib.ExitStack() as stack:
         if backend.dask_local is not None:
-            cluster = distributed.LocalCluster(
-                n_workers=backend.dask_local,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                host="127.0.0.1",
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=backend.dask_local,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    host="127.0.0.1",
+                )
             )
-            client = distributed.Client(cluster)
+            client = stack.enter_context(distributed.Client(cluster))
         else:
             try:
                 client = distributed.Client(backend.scheduler, timeout=_CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise PlygroundError(f"cannot reach the Dask scheduler {backend.scheduler}: {exc}") from None
-        with client:
-            futures = client.map(func, jobs, pure=False)
-            index_of = {future.key: index for index, future in enumerate(futures)}
-            results: dict[int, R] = {}
-            try:
-                for future in distributed.as_completed(futures):
-                    index = index_of[future.key]
-                    results[index] = future.result()
-                    if on_result is not None:
-                        on_result(index, results[index])
-            except BaseException:
-                client.cancel(futures)
-                raise
-            return [results[index] for index in range(len(jobs))]
-    finally:
-        if cluster is not None:
-            cluster.close()
+            stack.enter_context(client)
+        yield client
+
+
+def _map_dask(
+    client: Any, func: Callable[[T], R], jobs: list[T], on_result: Callable[[int, R], None] | None
+) -> list[R]:
+    distributed = _dask()
+    futures = client.map(func, jobs, pure=False)
+    index_of = {future.key: index for index, future in enumerate(futures)}
+    results: dict[int, R] = {}
+    try:
+        for future in distributed.as_completed(futures):
+            index = index_of[future.key]
+            results[index] = future.result()
+            if on_result is not None:
+                on_result(index, results[index])
+    except BaseException:
+        client.cancel(futures)
+        raise
+    return [results[index] for index in range(len(jobs))]

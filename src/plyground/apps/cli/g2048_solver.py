@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import PFourOption, core_threads, number_option, p_four_option
+from plyground.apps.cli.options import (
+    DaskLocalOption,
+    PFourOption,
+    SchedulerOption,
+    backend_from_options,
+    core_threads,
+    number_option,
+    p_four_option,
+)
 from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
@@ -84,6 +92,19 @@ def solve(
         ),
     ] = None,
     per_age: Annotated[bool, typer.Option("--per-age", help="Also print the counts of every age.")] = False,
+    shards: Annotated[
+        int | None,
+        number_option(
+            "--shards",
+            help="Solve with the sharded solver: every age split into P shards, {range}; more shards, less memory "
+            "a task (needs --dir; with --dask-local or --scheduler, on Dask).",
+            low=1,
+            high=4096,
+            integer=True,
+        ),
+    ] = None,
+    dask_local: DaskLocalOption = None,
+    scheduler: SchedulerOption = None,
     force: Annotated[
         bool,
         typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
@@ -103,6 +124,12 @@ def solve(
     rows, cols = parse_size(size)
     if max_age is not None and not forward_only:
         raise InvalidInputError("--max-age limits the forward pass: give it with --forward-only")
+    if shards is not None or dask_local is not None or scheduler is not None:
+        _solve_sharded(
+            rows, cols, directory, p_four, forward_only, max_age, shards, workers, dask_local, scheduler, per_age,
+            compact,
+        )  # fmt: skip
+        return
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"), ("plyground.g2048", "_solver_kernels.py", "2048 solver")
     )
@@ -146,6 +173,66 @@ def solve(
     out = Console()
     out.print(summary_table(solution, time.perf_counter() - start))
     out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)  # whole, never cut
+    if per_age:
+        out.print(ages_table(solution.counts()))
+
+
+def _solve_sharded(
+    rows: int,
+    cols: int,
+    directory: Path | None,
+    p_four: float,
+    forward_only: bool,
+    max_age: int | None,
+    shards: int | None,
+    workers: int | None,
+    dask_local: int | None,
+    scheduler: str | None,
+    per_age: bool,
+    compact: bool,
+) -> None:
+    """``solve --shards/--dask-local/--scheduler``: the sharded solver, its tasks on processes or Dask."""
+    if directory is None:
+        raise InvalidInputError(
+            "the sharded solver needs --dir: a folder that every worker sees at the same path (a shared file system "
+            "on a cluster)"
+        )
+    if compact:
+        raise InvalidInputError("--compact is for the in-memory solver: the sharded one always compresses its codes")
+    backend = backend_from_options(workers, dask_local, scheduler)
+    compile_kernels(
+        ("plyground.g2048", "_kernels.py", "2048"),
+        ("plyground.g2048", "_solver_kernels.py", "2048 solver"),
+        ("plyground.g2048.shards", "_codec_kernels.py", "shard codec"),
+        ("plyground.g2048.shards", "_shard_kernels.py", "sharded solver"),
+    )
+    from rich.console import Console
+
+    from plyground.g2048.shards.solution import ShardedSolution
+    from plyground.g2048.shards.solver import solve_sharded
+
+    console = Console(stderr=True)
+    console.print(
+        f"sharded solve in {directory}, {shards or 16} shards an age, on {backend.describe()}", highlight=False
+    )
+    start = time.perf_counter()
+    progress, on_layer = _progress(console)
+    try:
+        with progress:
+            solve_sharded(
+                rows, cols, directory, backend=backend, shards=shards or 16, p_four=p_four,
+                forward_only=forward_only, max_age=max_age, progress=on_layer,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: every finished task is saved in {directory}; run the same command to resume",
+            file=sys.stderr,
+        )
+        raise typer.Exit(130) from None
+    solution = ShardedSolution(directory)
+    out = Console()
+    out.print(summary_table(solution, time.perf_counter() - start))
+    out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)
     if per_age:
         out.print(ages_table(solution.counts()))
 
@@ -205,6 +292,8 @@ def summary_table(solution: Solution, seconds: float) -> Table:
     codes = stored["states"] + stored["after"]
     per_code = codes / max(1, totals.states + totals.afterstates)
     detail = "Elias-Fano" if solution.compact else "8-byte codes"
+    if hasattr(solution, "folder"):  # a sharded solution
+        detail = f"{solution.folder.shards} shards, delta + varint + zstd"
     table.add_row("code files", f"{codes / 2**20:,.1f} MiB", f"{per_code:.2f} bytes per board, {detail}")
     table.add_row("time", f"{seconds:,.1f} s", "")
     return table
@@ -243,7 +332,9 @@ def optimal(
     )
     from plyground.apps.text import format_grid
     from plyground.g2048 import DIRECTIONS, Board
-    from plyground.g2048.solution import Solution, default_directory
+    from plyground.g2048.shards.solution import open_solution
+    from plyground.g2048.shards.store import is_sharded
+    from plyground.g2048.solution import default_directory
 
     parsed = Board.parse(board)
     folder = (
@@ -251,12 +342,12 @@ def optimal(
         if directory is not None
         else default_directory(parsed.rows, parsed.cols, 0.1 if p_four is None else p_four)
     )
-    if not (folder / "solution.json").exists():
+    if not (folder / "solution.json").exists() and not is_sharded(folder):
         size = f"{parsed.rows}x{parsed.cols}"
         command = f"plyground 2048 solve {size}" + (f" --dir {folder}" if directory is not None else "")
         command += f" --p-four {p_four:g}" if p_four is not None and p_four != 0.1 else ""
         raise InvalidInputError(f"no solution of {size} in {folder}: run '{command}'")
-    solution = Solution(folder)
+    solution = open_solution(folder)
     if p_four is not None and p_four != solution.p_four:
         raise InvalidInputError(
             f"{folder} holds the solution with p_four {solution.p_four:g}, not {p_four:g}: "

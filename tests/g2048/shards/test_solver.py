@@ -1,0 +1,145 @@
+"""The sharded solver equals the in-memory one exactly, resumes after a kill, and refuses a wrong folder."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from plyground.core.run_many import Backend
+from plyground.errors import InvalidInputError
+from plyground.g2048.shards.solver import solve_sharded
+from plyground.g2048.shards.store import ShardFolder
+from plyground.g2048.solver import solve
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def in_memory(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    folder = tmp_path_factory.mktemp("memory")
+    return {size: solve(*size, directory=folder / f"{size[0]}x{size[1]}") for size in ((2, 2), (2, 3))}
+
+
+def assert_same(folder: ShardFolder, solution: Any) -> None:
+    """Every age's counts, codes and values equal the in-memory solution's, bit for bit."""
+    assert folder.meta["ages"] == solution._meta["ages"]
+    assert folder.meta["backward"]["complete"]
+    for age in folder.ages:
+        codes, values = folder.layer(age)
+        expected_codes, expected_values = solution.layer(age)
+        assert np.array_equal(codes, expected_codes), age
+        assert values is not None and values.tobytes() == expected_values.tobytes(), age
+
+
+@pytest.mark.parametrize("shards", [1, 4])
+def test_equals_the_in_memory_solve(in_memory: Any, tmp_path: Path, shards: int) -> None:
+    folder = solve_sharded(2, 3, tmp_path / "s", backend=Backend(workers=1), shards=shards)
+    assert_same(folder, in_memory[2, 3])
+    assert not (tmp_path / "s" / "work").exists() and not (tmp_path / "s" / "done").exists()
+
+
+def test_on_a_local_dask_cluster(in_memory: Any, tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    folder = solve_sharded(2, 2, tmp_path / "s", backend=Backend(dask_local=2), shards=3)
+    assert_same(folder, in_memory[2, 2])
+
+
+def test_forward_only_stops_at_max_age_and_goes_on(in_memory: Any, tmp_path: Path) -> None:
+    ages: list[int] = []
+    folder = solve_sharded(
+        2, 2, tmp_path / "s", backend=Backend(workers=1), shards=2, forward_only=True, max_age=20,
+        progress=lambda phase, age, counts: ages.append(age),
+    )  # fmt: skip
+    assert ages == list(range(4, 21, 2))
+    assert folder.meta["ages"] == in_memory[2, 2]._meta["ages"][: len(ages)]
+    assert_same(solve_sharded(2, 2, tmp_path / "s", backend=Backend(workers=1), shards=2), in_memory[2, 2])
+
+
+def solve_until(folder: Path, stop: Callable[[dict[str, Any]], bool]) -> None:
+    """Run the sharded 2x3 solve in a child process and SIGKILL it as soon as ``stop(manifest)`` holds."""
+    code = (
+        "from plyground.core.run_many import Backend; from plyground.g2048.shards.solver import solve_sharded; "
+        f"solve_sharded(2, 3, {str(folder)!r}, backend=Backend(workers=1), shards=3)"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            assert child.poll() is None, "the solve ended before it could be killed"
+            try:
+                meta = json.loads((folder / "sharded.json").read_text())
+            except (FileNotFoundError, json.JSONDecodeError):
+                meta = None
+            if meta is not None and stop(meta):
+                break
+            time.sleep(0.01)
+        else:
+            pytest.fail("the solve did not get far enough in 10 minutes")
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -9
+
+
+@pytest.mark.slow
+def test_killed_in_each_pass_resumes_to_the_same_solution(in_memory: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    solve_until(folder, lambda meta: meta["forward"]["age"] >= 60)
+    assert list((folder / "done").iterdir()), "killed between ages: no task of the age in flight was recorded"
+    solve_until(folder, lambda meta: (meta["backward"]["age"] or 10**9) <= 150)
+    assert_same(solve_sharded(2, 3, folder, backend=Backend(workers=1), shards=3), in_memory[2, 3])
+
+
+def test_a_folder_of_other_settings_is_refused(tmp_path: Path) -> None:
+    solve_sharded(2, 2, tmp_path / "s", backend=Backend(workers=1), shards=2, forward_only=True, max_age=8)
+    for size, shards, p_four in (((2, 3), 2, 0.1), ((2, 2), 3, 0.1), ((2, 2), 2, 0.2)):
+        held = re.escape("the sharded solution of 2x2 with p_four 0.1 in 2 shards")
+        with pytest.raises(InvalidInputError, match=held):
+            solve_sharded(*size, tmp_path / "s", backend=Backend(workers=1), shards=shards, p_four=p_four)
+    solve(2, 2, directory=tmp_path / "m", forward_only=True, max_age=8)
+    with pytest.raises(InvalidInputError, match="holds an in-memory solution"):
+        solve_sharded(2, 2, tmp_path / "m", backend=Backend(workers=1))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(InvalidInputError, match="is not empty and holds no solution"):
+        solve_sharded(2, 2, tmp_path / "other", backend=Backend(workers=1))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"shards": 0}, "number of shards must be an integer from 1"),
+        ({"shards": 5000}, "number of shards must be an integer from 1"),
+        ({"values": "f16"}, "values are stored as one of f64, f32"),
+        ({"max_age": 10}, "give it with forward_only=True"),
+        ({"p_four": 1.5}, "p_four"),
+    ],
+)
+def test_bad_arguments_are_refused(tmp_path: Path, kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        solve_sharded(2, 2, tmp_path / "s", backend=Backend(workers=1), **kwargs)
+    assert not (tmp_path / "s").exists() or not any((tmp_path / "s").iterdir())
+
+
+def test_queries_read_the_sharded_folder(in_memory: Any, tmp_path: Path) -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.shards.solution import ShardedSolution, open_solution
+
+    solve_sharded(2, 2, tmp_path / "s", backend=Backend(workers=1), shards=3)
+    sharded, memory = open_solution(tmp_path / "s"), in_memory[2, 2]
+    assert isinstance(sharded, ShardedSolution) and type(open_solution(memory.directory)) is not ShardedSolution
+    assert sharded.expected_score() == memory.expected_score()
+    board = Board.from_rows([[2, 2], [0, 4]])
+    assert sharded.value(board) == memory.value(board)
+    assert sharded.move_values(board) == memory.move_values(board)
+    with pytest.raises(InvalidInputError, match="not a reachable 2x2 state"):
+        sharded.value(Board.from_rows([[64, 0], [0, 0]]))
