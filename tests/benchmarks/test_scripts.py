@@ -120,6 +120,11 @@ def _check_solver(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["published_4x3"]["max_age"] == 20 and line["published_4x3"]["matches_published"] is True
 
 
+def _check_shard_codec(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["rows"] == 2 and line["cols"] == 2 and line["layers"]
+    assert 0 < line["median_codec_bits"] < 64 and line["encode_per_s"]["cpu"] > 0
+
+
 def _check_regret(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert [(row["size"], row["player"]) for row in line["rows"]] == [("2x3", "expectimax"), ("2x3", "random")]
 
@@ -257,6 +262,9 @@ SCRIPTS = [
                          "--save", str(f / "replays")],
            _check_strength),
     Script("solver.py", "solver", lambda d, f: ["--sizes", "2x2", "--published-age", "20"], _check_solver),
+    Script("shard_codec.py", "shard_codec",
+           lambda d, f: ["--rows", "2", "--cols", "2", "--repeats", "1", "--levels", "3", "--long-levels"],
+           _check_shard_codec),
     Script("regret.py", "regret", lambda d, f: ["--sizes", "2x3", "--games", "2", "--depth", "1", "--dir",
                                                 str(d.solutions)],
            _check_regret),

@@ -82,3 +82,19 @@ def test_a_running_scheduler_given_by_address_gives_the_same_results() -> None:
         results = run_many(square_after_a_while, JOBS, backend=Backend(scheduler=cluster.scheduler_address))
     assert [square for square, _ in results] == SQUARES
     assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_a_pool_runs_many_rounds_on_the_same_workers() -> None:
+    from plyground.core.run_many import Pool
+
+    with Pool(Backend(workers=2)) as pool:
+        first = set(pool.map(_pid, range(6)))
+        second = set(pool.map(_pid, range(6)))
+        assert pool.map(abs, [-3, 2, -1]) == [3, 2, 1]
+    assert os.getpid() not in first and len(first | second) <= 2  # two rounds, the same two processes
+    with Pool(Backend(workers=1)) as pool:
+        assert pool.map(_pid, [0]) == [os.getpid()]
+
+
+def _pid(_: int) -> int:
+    return os.getpid()
