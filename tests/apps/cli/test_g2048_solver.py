@@ -47,6 +47,35 @@ def test_solve_prints_the_counts_and_the_expected_score(capsys: pytest.CaptureFi
     assert status == 0 and "solved" in out  # loaded, not solved again
 
 
+def test_solve_with_shards_equals_the_in_memory_solve(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["--shards", "2", "--workers", "1", "--dir", str(tmp_path)]
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", *args)
+    assert status == 0, err
+    assert "2048 2x2, p_four 0.1: solved" in out and "66.964" in out and "2 shards" in out
+    assert (tmp_path / "sharded.json").exists()
+    status, out, err = run_cli(capsys, "2048", "optimal", "2 2/0 4", "--dir", str(tmp_path), "--json")
+    assert status == 0, err
+    assert json.loads(out)["best"] in ("left", "right")
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (["--shards", "2"], ["needs --dir"]),
+        (["--shards", "0", "--dir", "x"], ["--shards"]),
+        (["--shards", "2", "--compact", "--dir", "x"], ["--compact is for the in-memory solver"]),
+        (["--dask-local", "1", "--workers", "1", "--dir", "x"], ["choose one of --workers, --dask-local"]),
+    ],
+)
+def test_bad_sharded_solves_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], parts: list[str]
+) -> None:
+    args = [str(tmp_path / a) if a == "x" else a for a in args]
+    status, _, err = run_cli(capsys, "2048", "solve", "2x2", *args)
+    assert status == 2
+    assert_one_line_error(err, *parts)
+
+
 def test_solve_prints_its_folder_whole_in_80_columns(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
