@@ -11,10 +11,12 @@ Every finished game is appended at once, as one line, to ``--results``/``versus_
 (with the date, commit and machine), so that runs add up across sessions: commit the file. A game
 cut short by Ctrl-C or SIGTERM is not logged. ``--alone`` plays plyground by itself on every core
 (``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's target
-at 20 ms). ``--report`` only prints the table of the games logged.
+at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its core, so
+that the side behind catches up while the other core does other work. ``--report`` only prints the
+table of the games logged.
 
     python benchmarks/versus_nneonneo.py --nneonneo DEST/2048-ai [--games 20] [--time-ms MS]
-                                         [--evaluator E] [--cores 0,1]
+                                         [--evaluator E] [--cores 0,1] [--only SIDE]
     python benchmarks/versus_nneonneo.py --alone [--games 30] [--time-ms 20] [--workers 2]
     python benchmarks/versus_nneonneo.py --report
 
@@ -350,8 +352,10 @@ class Run:
         if self.args.alone:
             jobs.append((self.plyground_loop, ("alone", None)))
         else:
-            jobs.append((self.nneonneo_loop, (self.args.nneonneo, cores[0])))
-            jobs.append((self.plyground_loop, ("versus", cores[1])))
+            if self.args.only in (None, "nneonneo"):
+                jobs.append((self.nneonneo_loop, (self.args.nneonneo, cores[0])))
+            if self.args.only in (None, "plyground"):
+                jobs.append((self.plyground_loop, ("versus", cores[1])))
 
         def guarded(job: Callable[..., None], job_args: tuple[Any, ...]) -> None:
             try:
@@ -395,6 +399,11 @@ def main() -> None:
     parser.add_argument("--evaluator", help="plyground's evaluator (default: that of 'plyground 2048 ai' on 4x4)")
     parser.add_argument("--workers", type=int, help="plyground's search threads (1 against nneonneo; alone 2)")
     parser.add_argument("--cores", default="0,1", help="the cores of nneonneo and of plyground (default 0,1)")
+    parser.add_argument(
+        "--only",
+        choices=("nneonneo", "plyground"),
+        help="play the games of one side only, on its core (the side behind catches up; the other core is free)",
+    )
     add_record_options(parser)
     args = parser.parse_args()
 
@@ -403,6 +412,8 @@ def main() -> None:
         parser.error("give one of --nneonneo PROGRAM, --alone and --report")
     if args.nneonneo is not None and not (args.nneonneo.is_file() and os.access(args.nneonneo, os.X_OK)):
         parser.error(f"{args.nneonneo} is not a program: build it with benchmarks/opponents/build_nneonneo.sh")
+    if args.only is not None and args.nneonneo is None:
+        parser.error("--only chooses a side of the match against nneonneo: give it with --nneonneo PROGRAM")
     if args.alone and args.time_ms is None:
         args.time_ms = 20.0
     if args.time_ms is not None and not 0 < args.time_ms <= 60_000:

@@ -112,6 +112,13 @@ def test_without_time_ms_plyground_plays_at_nneonneos_measured_time(versus: Modu
     assert ours["budget_ms"] == 2.0  # the mean of the games logged when it started
 
 
+def test_only_plays_the_games_of_one_side(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    done = _run("--nneonneo", str(FAKE), "--games", "2", "--only", "nneonneo", folder=results)
+    assert done.returncode == 0, done.stderr
+    assert [g["player"] for g in _logged(results)] == ["nneonneo", "nneonneo"]
+
+
 def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
     results = tmp_path / "results"
     command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--time-ms", "1000", "--evaluator", "heuristic",
@@ -133,6 +140,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
         (["--alone", "--report"], {}, "give one of --nneonneo PROGRAM, --alone and --report"),
         (["--alone", "--time-ms", "0"], {}, "--time-ms is a number of milliseconds above 0"),
         (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
+        (["--alone", "--only", "nneonneo"], {}, "--only chooses a side of the match against nneonneo"),
         (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'network', 'heuristic' or 'ntuple:PATH'"),
         (["--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1"], {"FAKE_NNEONNEO": "crash"},
          "exited with status 3"),

@@ -89,8 +89,23 @@ def outputs(command: str) -> list[str]:
     return [words[i + 1].rstrip("/") for i, word in enumerate(words[:-1]) if word in OUTPUT_OPTIONS]
 
 
+def uses_the_results_store(command: str, subcommand: str) -> bool:
+    """Whether ``command`` is ``plyground 2048 SUBCOMMAND`` on the default results store (no ``--db``)."""
+    words = shlex.split(command)
+    return words[1:3] == ["2048", subcommand] and "--db" not in words
+
+
 def read_later(index: int) -> bool:
-    """Whether a later README command reads what command ``index`` writes (``runs/net/x``, ``ntuple:runs/net/x``)."""
+    """Whether a later README command reads what command ``index`` writes (``runs/net/x``, ``ntuple:runs/net/x``).
+
+    ``report`` reads the results store that ``bench`` writes: the last ``bench`` before a ``report`` is waited for.
+    """
+    if uses_the_results_store(COMMANDS[index], "bench"):
+        for command in COMMANDS[index + 1 :]:
+            if uses_the_results_store(command, "bench"):
+                break
+            if uses_the_results_store(command, "report"):
+                return True
     written = outputs(COMMANDS[index])
     for command in COMMANDS[index + 1 :]:
         for word in shlex.split(command):
@@ -180,6 +195,14 @@ def start(command: str, shell: Shell, display: str | None, wait: bool) -> tuple[
         finally:
             stop(process)
     return status, output.decode(errors="replace")
+
+
+def test_a_report_waits_for_the_bench_before_it() -> None:
+    reports = [i for i, command in enumerate(COMMANDS) if uses_the_results_store(command, "report")]
+    for report in reports:
+        benches = [i for i in range(report) if uses_the_results_store(COMMANDS[i], "bench")]
+        assert benches, f"{COMMANDS[report]!r} reads a results store that no command before it writes"
+        assert read_later(benches[-1]), f"{COMMANDS[benches[-1]]!r} must finish before {COMMANDS[report]!r}"
 
 
 def test_the_readme_shows_commands() -> None:
