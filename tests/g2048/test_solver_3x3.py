@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,9 +15,9 @@ import numpy as np
 import pytest
 
 from plyground.g2048 import Board, Solution, solve
+from tests.kill import kill_when
 
 REFERENCE = json.loads((Path(__file__).resolve().parents[1] / "data" / "solver_3x3.json").read_text())
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
@@ -28,24 +25,7 @@ pytestmark = pytest.mark.slow
 def solve_until(folder: Path, stop: Callable[[dict[str, Any]], bool]) -> None:
     """Solve 3x3 in a child process and kill it (SIGKILL) as soon as ``stop(solution.json)`` holds."""
     code = f"from plyground.g2048.solver import solve; solve(3, 3, directory={str(folder)!r})"
-    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
-            assert child.poll() is None, "the solve ended before it could be killed"
-            try:
-                meta = json.loads((folder / "solution.json").read_text())
-            except (FileNotFoundError, json.JSONDecodeError):
-                meta = None
-            if meta is not None and stop(meta):
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the solve did not get far enough in 10 minutes")
-    finally:
-        child.kill()
-        child.wait()
-    assert child.returncode == -9
+    kill_when(code, folder / "solution.json", stop, poll_s=0.05)
 
 
 @pytest.fixture(scope="module")

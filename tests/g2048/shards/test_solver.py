@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from plyground.errors import InvalidInputError
 from plyground.g2048.shards.solver import solve_sharded
 from plyground.g2048.shards.store import ShardFolder
 from plyground.g2048.solver import solve
+from tests.kill import kill_when, read_manifest
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -42,15 +42,29 @@ def assert_same(folder: ShardFolder, solution: Any) -> None:
 
 @pytest.mark.parametrize("shards", [1, 4])
 def test_equals_the_in_memory_solve(in_memory: Any, tmp_path: Path, shards: int) -> None:
-    folder = solve_sharded(2, 3, tmp_path / "s", backend=Backend(workers=1), shards=shards)
+    rounds: list[tuple[str, int, dict[str, float]]] = []
+    folder = solve_sharded(
+        2, 3, tmp_path / "s", backend=Backend(workers=1), shards=shards,
+        on_round=lambda phase, age, totals: rounds.append((phase, age, totals)),
+    )  # fmt: skip
     assert_same(folder, in_memory[2, 3])
     assert not (tmp_path / "s" / "work").exists() and not (tmp_path / "s" / "done").exists()
-
-
-def test_on_a_local_dask_cluster(in_memory: Any, tmp_path: Path) -> None:
-    pytest.importorskip("dask.distributed")
-    folder = solve_sharded(2, 2, tmp_path / "s", backend=Backend(dask_local=2), shards=3)
-    assert_same(folder, in_memory[2, 2])
+    # Each round says what its tasks stored (to the byte), sent each other, and took.
+    stored = {"states": "states", "after": "after", "values": "values"}
+    for phase, age, totals in rounds:
+        tasks = {"start": 1, "sreq+areq": 2 * shards}.get(phase, shards)
+        assert totals["tasks"] == tasks and totals["ran"] == tasks, (phase, age)
+        assert totals["seconds"] >= 0 and totals["wall_s"] >= 0
+        if phase in stored and age in folder.ages:  # (the first empty age past the last is not kept)
+            assert totals["stored_bytes"] == folder.layer_bytes(stored[phase], age), (phase, age)
+        elif phase not in stored:
+            assert totals["stored_bytes"] == 0, (phase, age)
+        if phase in ("start", "states", "sreq+areq", "sans") and age + 2 in folder.ages:
+            assert totals["sent_bytes"] > 0, (phase, age)
+    phases = [phase for phase, age, _ in rounds if age == 20]
+    assert phases == ["states", "after", "sreq+areq", "sans", "aval", "values"]
+    after = {age: totals["afterstates"] for phase, age, totals in rounds if phase == "after"}
+    assert after == {row[0]: row[5] for row in folder.meta["ages"] if row[0] in after}
 
 
 def test_forward_only_stops_at_max_age_and_goes_on(in_memory: Any, tmp_path: Path) -> None:
@@ -70,24 +84,7 @@ def solve_until(folder: Path, stop: Callable[[dict[str, Any]], bool]) -> None:
         "from plyground.core.run_many import Backend; from plyground.g2048.shards.solver import solve_sharded; "
         f"solve_sharded(2, 3, {str(folder)!r}, backend=Backend(workers=1), shards=3)"
     )
-    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
-            assert child.poll() is None, "the solve ended before it could be killed"
-            try:
-                meta = json.loads((folder / "sharded.json").read_text())
-            except (FileNotFoundError, json.JSONDecodeError):
-                meta = None
-            if meta is not None and stop(meta):
-                break
-            time.sleep(0.01)
-        else:
-            pytest.fail("the solve did not get far enough in 10 minutes")
-    finally:
-        child.kill()
-        child.wait()
-    assert child.returncode == -9
+    kill_when(code, folder / "sharded.json", stop)
 
 
 @pytest.mark.slow
@@ -97,6 +94,32 @@ def test_killed_in_each_pass_resumes_to_the_same_solution(in_memory: Any, tmp_pa
     assert list((folder / "done").iterdir()), "killed between ages: no task of the age in flight was recorded"
     solve_until(folder, lambda meta: (meta["backward"]["age"] or 10**9) <= 150)
     assert_same(solve_sharded(2, 3, folder, backend=Backend(workers=1), shards=3), in_memory[2, 3])
+
+
+@pytest.mark.slow
+def test_on_dask_a_killed_worker_is_replaced_and_nothing_changes(in_memory: Any, tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    psutil = pytest.importorskip("psutil")
+    folder = tmp_path / "s"
+    code = (
+        "from plyground.core.run_many import Backend; from plyground.g2048.shards.solver import solve_sharded; "
+        f"solve_sharded(2, 2, {str(folder)!r}, backend=Backend(dask_local=2), shards=3)"
+    )
+    client = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 300
+        while (meta := read_manifest(folder / "sharded.json")) is None or meta["forward"]["age"] < 12:
+            assert client.poll() is None and time.monotonic() < deadline, "the solve ended before a worker was killed"
+            time.sleep(0.01)
+        # The LocalCluster's worker processes (started by their nannies in the client process).
+        workers = [p for p in psutil.Process(client.pid).children() if "spawn_main" in " ".join(p.cmdline())]
+        assert len(workers) == 2, [p.cmdline() for p in psutil.Process(client.pid).children()]
+        workers[0].kill()
+        assert client.wait(timeout=600) == 0
+    finally:
+        client.kill()
+        client.wait()
+    assert_same(ShardFolder.open(folder), in_memory[2, 2])
 
 
 def test_a_folder_of_other_settings_is_refused(tmp_path: Path) -> None:

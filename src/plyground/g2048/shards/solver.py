@@ -15,6 +15,7 @@ in the same order), whatever the number of shards.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +26,16 @@ from plyground.g2048.shards.store import ShardFolder, check_shards
 from plyground.g2048.shards.tasks import Job, Settings, run
 from plyground.g2048.solution import AgeCounts, check_size
 
-__all__ = ["RoundProgress", "solve_sharded"]
+__all__ = ["RoundDone", "RoundProgress", "solve_sharded"]
 
 RoundProgress = Callable[[str, int, int, int], None]
 """Called as ``on_task(phase, age, tasks done, tasks in the round)`` as tasks finish."""
+
+RoundDone = Callable[[str, int, dict[str, float]], None]
+"""Called as ``on_round(phase, age, totals)`` after each round: the sums of its tasks' records
+(what they counted, ``seconds``, ``sent_bytes``, ``stored_bytes``; see
+:func:`~plyground.g2048.shards.tasks.run`), its ``tasks``, how many ``ran`` now (the others
+were recorded by an earlier run), and its ``wall_s`` here."""
 
 
 def solve_sharded(
@@ -44,6 +51,7 @@ def solve_sharded(
     max_age: int | None = None,
     progress: Callable[[str, int, AgeCounts | None], None] | None = None,
     on_task: RoundProgress | None = None,
+    on_round: RoundDone | None = None,
 ) -> ShardFolder:
     """Solve the R×C game in ``shards`` shards an age, in ``directory``; resume what it holds.
 
@@ -58,6 +66,7 @@ def solve_sharded(
         max_age: with ``forward_only``, stop the forward pass after this age.
         progress: called after each age, as :func:`plyground.g2048.solver.solve`'s.
         on_task: called as the tasks of a round finish.
+        on_round: called after each round with what its tasks counted and cost.
 
     Raises:
         InvalidInputError: a bad argument, or a folder that holds another solution.
@@ -74,7 +83,7 @@ def solve_sharded(
     folder = ShardFolder.create_or_open(os.fspath(directory), rows, cols, p_four, shards, values)
     folder.drop_stale()
     settings = Settings(os.fspath(directory), rows, cols, p_four, shards, folder.values_precision)
-    passes = _Passes(folder, settings, progress, on_task)
+    passes = _Passes(folder, settings, progress, on_task, on_round)
     with Pool(backend or Backend()) as pool:
         passes.pool = pool
         passes.forward(max_age)
@@ -90,10 +99,11 @@ class _Passes:
         settings: Settings,
         progress: Callable[[str, int, AgeCounts | None], None] | None,
         on_task: RoundProgress | None,
+        on_round: RoundDone | None = None,
     ) -> None:
         self.folder, self.settings = folder, settings
         self.progress = progress or (lambda phase, age, counts: None)
-        self.on_task = on_task
+        self.on_task, self.on_round = on_task, on_round
         self.pool: Pool | None = None
         self.p_two, self.p_four = 1.0 - settings.p_four, settings.p_four
 
@@ -101,6 +111,7 @@ class _Passes:
         """Run the jobs not yet recorded; every job's record."""
         assert self.pool is not None
         folder = self.folder
+        start = time.perf_counter()
         todo = [job for job in jobs if folder.recorded(job.phase, job.age, job.shard) is None]
         done = len(jobs) - len(todo)
         if todo:
@@ -110,8 +121,12 @@ class _Passes:
                     self.on_task(todo[index].phase, todo[index].age, done + index + 1, len(jobs))
 
             self.pool.map(run, todo, on_result=finished)
-        records = [folder.recorded(job.phase, job.age, job.shard) for job in jobs]
-        return [record or {} for record in records]
+        records = [record or {} for record in (folder.recorded(job.phase, job.age, job.shard) for job in jobs)]
+        if self.on_round is not None:
+            phase = "+".join(dict.fromkeys(job.phase for job in jobs))
+            totals = {**_sum(records), "tasks": len(jobs), "ran": len(todo), "wall_s": time.perf_counter() - start}
+            self.on_round(phase, jobs[0].age, totals)
+        return records
 
     def jobs(self, phase: str, age: int, ages: tuple[int, ...] = ()) -> list[Job]:
         return [Job(self.settings, phase, age, s, ages) for s in range(self.settings.shards)]
@@ -189,9 +204,9 @@ class _Passes:
 _COUNT_FIELDS = ("states", "states_unreduced", "terminal", "terminal_unreduced", "afterstates", "afterstates_unreduced")
 
 
-def _sum(records: list[dict[str, Any]]) -> dict[str, int]:
-    total: dict[str, int] = {}
+def _sum(records: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, Any] = {}
     for record in records:
         for key, value in record.items():
-            total[key] = total.get(key, 0) + int(value)
+            total[key] = total.get(key, 0) + value
     return total

@@ -81,6 +81,8 @@ class ShardFolder:
         self.p_four: float = meta["p_four"]
         self.shards: int = meta["shards"]
         self.values_precision: str = meta["values"]
+        self.written = {"work": 0, "layers": 0}
+        """Bytes written through this object: work files (what tasks send each other) and layer files."""
 
     # -- opening ------------------------------------------------------------
 
@@ -184,23 +186,30 @@ class ShardFolder:
         part = _part(name)
         return self.directory / "work" / f"{part}-{age:05d}" / ("-".join([name, *(f"{k:05d}" for k in keys)]) + suffix)
 
-    def write_codes(self, path: Path, codes: Codes, age: int) -> None:
-        """Write codes of one age: a layer file, or a work file (not flushed to the disk, see :func:`_write_bytes`)."""
+    def write_codes(self, path: Path, codes: Codes, age: int) -> int:
+        """Write codes of one age: a layer file, or a work file (not flushed to the disk, see :func:`_write_bytes`).
+
+        Returns the bytes written."""
         from plyground.g2048.shards.codec import encode_codes
 
-        _write_bytes(path, encode_codes(codes, self.rows, self.cols, age), sync=_is_layer(path))
+        return self._put(path, encode_codes(codes, self.rows, self.cols, age))
 
     def read_codes(self, path: Path, age: int) -> Codes:
         from plyground.g2048.shards.codec import decode_codes
 
         return _read(path, lambda data: decode_codes(data, self.rows, self.cols, age))
 
-    def write_values(self, path: Path, values: Values, *, exact: bool = False) -> None:
-        """Write values; ``exact`` work files keep float64 whatever the stored precision."""
+    def write_values(self, path: Path, values: Values, *, exact: bool = False) -> int:
+        """Write values; ``exact`` work files keep float64 whatever the stored precision. Returns the bytes written."""
         from plyground.g2048.shards.codec import encode_values
 
         precision: Precision = "f64" if exact or self.values_precision == "f64" else "f32"
-        _write_bytes(path, encode_values(values, precision=precision), sync=_is_layer(path))
+        return self._put(path, encode_values(values, precision=precision))
+
+    def _put(self, path: Path, data: bytes) -> int:
+        layer = _is_layer(path)
+        self.written["layers" if layer else "work"] += len(data)
+        return _write_bytes(path, data, sync=layer)
 
     def read_values(self, path: Path, n: int) -> Values:
         from plyground.g2048.shards.codec import decode_values
@@ -282,8 +291,9 @@ def _is_layer(path: Path) -> bool:
     return path.parent.parent.name == "ages"
 
 
-def _write_bytes(path: Path, data: bytes, *, sync: bool) -> None:
-    """Write ``data`` atomically; ``sync=False`` (work files, task records) does not wait for the disk.
+def _write_bytes(path: Path, data: bytes, *, sync: bool) -> int:
+    """Write ``data`` atomically and return its length; ``sync=False`` (work files, task records) does not
+    wait for the disk.
 
     A killed process or worker leaves every file whole either way. Only a machine that loses
     power can lose unsynced files: the work and records of the age in flight, redone after
@@ -294,6 +304,7 @@ def _write_bytes(path: Path, data: bytes, *, sync: bool) -> None:
         handle.write(data)
 
     atomic_write(path, write, sync=sync)
+    return len(data)
 
 
 def _read(path: Path, decode: Callable[[bytes], T]) -> T:

@@ -29,6 +29,7 @@ it asks (requests) and is answered:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,12 +82,21 @@ class Job:
 
 
 def run(job: Job) -> dict[str, Any]:
-    """Run the task (if not already recorded) and return its record."""
+    """Run the task (if not already recorded) and return its record.
+
+    Besides what the phase counted, the record holds what the task cost: ``seconds`` (its
+    wall time on its worker), ``sent_bytes`` (the work files it wrote for other tasks: the
+    shuffle) and ``stored_bytes`` (the layer files it wrote).
+    """
     folder = job.settings.folder()
     done = folder.recorded(job.phase, job.age, job.shard)
     if done is not None:
         return done
+    start = time.perf_counter()
     result = _PHASES[job.phase](folder, job)
+    result.update(
+        seconds=time.perf_counter() - start, sent_bytes=folder.written["work"], stored_bytes=folder.written["layers"]
+    )
     folder.record(job.phase, job.age, job.shard, result)
     return result
 
