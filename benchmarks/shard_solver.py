@@ -68,11 +68,10 @@ def exactness(sizes: list[str], shard_counts: list[int], workers: int, base: Pat
         memory_s = time.perf_counter() - start
         expected = digest(memory.layer, [counts.age for counts in memory.counts()])
         for shards in shard_counts:
-            backward = {"seconds": 0.0, "states": 0}
-            forward = {"seconds": 0.0}
+            task_s = {"forward": 0.0, "backward": 0.0}
 
-            def on_round(phase: str, age: int, totals: dict[str, float]) -> None:
-                (forward if phase in ("start", "states", "after") else backward)["seconds"] += totals["seconds"]
+            def on_round(phase: str, age: int, totals: dict[str, float], task_s: dict[str, float] = task_s) -> None:
+                task_s["forward" if phase in ("start", "states", "after") else "backward"] += totals["seconds"]
 
             start = time.perf_counter()
             folder = solve_sharded(
@@ -86,8 +85,8 @@ def exactness(sizes: list[str], shard_counts: list[int], workers: int, base: Pat
                 "workers": workers,
                 "memory_s": memory_s,
                 "sharded_s": sharded_s,
-                "forward_task_s": forward["seconds"],
-                "backward_task_s": backward["seconds"],
+                "forward_task_s": task_s["forward"],
+                "backward_task_s": task_s["backward"],
                 "states": states,
                 "same_hash": digest(folder.layer, folder.ages) == expected,
                 "hash": expected,
@@ -129,7 +128,7 @@ class PeakMemory:
             for child in [self._me, *self._me.children(recursive=True)]:  # (one worker: tasks run here)
                 try:
                     self.peak = max(self.peak, child.memory_info().rss)
-                except Exception:  # noqa: S112  (a worker ending between the listing and the reading)
+                except Exception:  # a worker ending between the listing and the reading
                     continue
 
     def close(self) -> None:
