@@ -125,6 +125,18 @@ def _check_shard_codec(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert 0 < line["median_codec_bits"] < 64 and line["encode_per_s"]["cpu"] > 0
 
 
+def _check_shard_solver(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert [(row["size"], row["shards"], row["same_hash"]) for row in line["exactness"]] == [
+        ("2x2", 1, True),
+        ("2x2", 3, True),
+    ]
+    forward = line["forward_4x3"]
+    assert forward["matches_published"] and forward["max_age"] == 24 and forward["ages_measured"] == 11
+    assert forward["states_per_s_per_worker_late"] > 0 and forward["sent_bytes_per_state_late"] > 0
+    assert forward["peak_rss_bytes"] > 0 and line["projection"]["forward_days"] > 0
+    assert len((folder / "4x3" / "forward-costs.jsonl").read_text().splitlines()) == 11
+
+
 def _check_regret(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert [(row["size"], row["player"]) for row in line["rows"]] == [("2x3", "expectimax"), ("2x3", "random")]
 
@@ -265,6 +277,10 @@ SCRIPTS = [
     Script("shard_codec.py", "shard_codec",
            lambda d, f: ["--rows", "2", "--cols", "2", "--repeats", "1", "--levels", "3", "--long-levels"],
            _check_shard_codec),
+    Script("shard_solver.py", "shard_solver",
+           lambda d, f: ["--sizes", "2x2", "--shards", "1", "3", "--dask-local", "1", "--forward-age", "24",
+                         "--forward-shards", "2", "--workers", "1", "--dir", str(f / "4x3")],
+           _check_shard_solver),
     Script("regret.py", "regret", lambda d, f: ["--sizes", "2x3", "--games", "2", "--depth", "1", "--dir",
                                                 str(d.solutions)],
            _check_regret),

@@ -98,14 +98,13 @@ def uses_the_results_store(command: str, subcommand: str) -> bool:
 def read_later(index: int) -> bool:
     """Whether a later README command reads what command ``index`` writes (``runs/net/x``, ``ntuple:runs/net/x``).
 
-    ``report`` reads the results store that ``bench`` writes: the last ``bench`` before a ``report`` is waited for.
+    ``report`` reads the results store that ``bench`` writes: the first ``bench`` of those before a ``report``
+    is waited for (the others add runs to the store; started, they are stopped as any command).
     """
-    if uses_the_results_store(COMMANDS[index], "bench"):
-        for command in COMMANDS[index + 1 :]:
-            if uses_the_results_store(command, "bench"):
-                break
-            if uses_the_results_store(command, "report"):
-                return True
+    if uses_the_results_store(COMMANDS[index], "bench") and not any(
+        uses_the_results_store(command, "bench") for command in COMMANDS[:index]
+    ):
+        return any(uses_the_results_store(command, "report") for command in COMMANDS[index + 1 :])
     written = outputs(COMMANDS[index])
     for command in COMMANDS[index + 1 :]:
         for word in shlex.split(command):
@@ -202,7 +201,7 @@ def test_a_report_waits_for_the_bench_before_it() -> None:
     for report in reports:
         benches = [i for i in range(report) if uses_the_results_store(COMMANDS[i], "bench")]
         assert benches, f"{COMMANDS[report]!r} reads a results store that no command before it writes"
-        assert read_later(benches[-1]), f"{COMMANDS[benches[-1]]!r} must finish before {COMMANDS[report]!r}"
+        assert read_later(benches[0]), f"{COMMANDS[benches[0]]!r} must finish before {COMMANDS[report]!r}"
 
 
 def test_the_readme_shows_commands() -> None:
