@@ -123,9 +123,12 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
     results = tmp_path / "results"
     command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--time-ms", "1000", "--evaluator", "heuristic",
                "--results", str(results)]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "FAKE_NNEONNEO": "sleep"})  # fmt: skip
-    time.sleep(4)
+    started = tmp_path / "started"
+    env = {**os.environ, "FAKE_NNEONNEO": "sleep", "FAKE_NNEONNEO_STARTED": str(started)}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # then the games are being played, and the run is set to stop cleanly
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err

@@ -5,7 +5,8 @@ It prints what benchmarks/versus_nneonneo.py reads of that player's output, in i
 each move "Move #N, current score=S" and one line per root move with its search time ("in 0.02
 seconds"), and at the end "Game over. Your score is N. The highest rank you achieved was R.".
 FAKE_NNEONNEO=sleep makes it print one move and then wait forever (to test stopping a run);
-FAKE_NNEONNEO=crash makes it die before the end of its game.
+FAKE_NNEONNEO=crash makes it die before the end of its game. If FAKE_NNEONNEO_STARTED names a
+file, it is created when the player starts (a test waits for it before stopping the run).
 """
 
 import os
@@ -13,6 +14,8 @@ import sys
 import time
 
 mode = os.environ.get("FAKE_NNEONNEO", "")
+if os.environ.get("FAKE_NNEONNEO_STARTED"):
+    open(os.environ["FAKE_NNEONNEO_STARTED"], "w").close()
 for move in range(1, 6):
     print(f"\nMove #{move}, current score={4 * (move - 1)}")
     print("     2     0     0     0")
