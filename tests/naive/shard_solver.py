@@ -15,13 +15,14 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def owner(code: int, shards: int) -> int:
-    return mix64(code) % shards
+def owner(code: int, shards: int, shift: int) -> int:
+    """The shard of a code: a hash of its bits above ``shift`` (its leading cells)."""
+    return mix64(code >> shift) % shards
 
 
-def route(codes: list[int], shards: int) -> list[list[int]]:
+def route(codes: list[int], shards: int, shift: int) -> list[list[int]]:
     """The codes of each shard, in their order."""
-    return [[c for c in codes if owner(c, shards) == s] for s in range(shards)]
+    return [[c for c in codes if owner(c, shards, shift) == s] for s in range(shards)]
 
 
 def lookup(keys: list[int], codes: list[int], values: list[float]) -> list[float | None]:

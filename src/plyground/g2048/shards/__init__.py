@@ -1,4 +1,4 @@
-"""The strong solver on a cluster: age layers split into shards by a hash of the canonical code.
+"""The strong solver on a cluster: age layers split into shards by a hash of the canonical code's leading cells.
 
 :func:`solve_sharded` runs the passes as tasks on a process pool or Dask
 (:mod:`~plyground.g2048.shards.solver`, :mod:`~plyground.g2048.shards.tasks`); the folder's files

@@ -64,7 +64,7 @@ class ShardedSolution(Solution):
         if age not in self._ages:
             raise InvalidBoardError(f"{board.to_text()} is not a reachable {self.rows}x{self.cols} state")
         code = SK._canonical(bits, self.rows, self.cols)
-        shard = int(HK._owner(code, self.folder.shards))
+        shard = int(HK._owner(code, self.folder.shards, self.folder.owner_shift))
         key = (age, shard)
         if key not in self._shard_cache:
             codes = self.folder.read_codes(self.folder.layer_path("states", age, shard), age)

@@ -8,7 +8,8 @@
     ages/00012/values-00003.pgv      V of each state of states-00003 (after the backward pass)
     done/f-00012/<phase>-00003.json  a finished task of the forward pass (phase, age 12, shard 3), its counts
     done/b-00012/                    the same for the backward pass
-    work/f-00012/, work/b-00012/     codes and values passed between the tasks of age 12
+    work/f-00012/, work/b-00012/     codes and values passed between the tasks of age 12: a file a
+                                     sending task, a part for each receiving shard (``_bundle``)
 
 Codes and values are stored by :mod:`plyground.g2048.shards.codec`. Every file is written
 atomically, and a task's record only after its files: a task is done exactly when its
@@ -22,6 +23,7 @@ import contextlib
 import json
 import os
 import shutil
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -47,7 +49,7 @@ FORMAT = "plyground.g2048.sharded-solution"
 MANIFEST = FileFormat(FORMAT, 1, "a plyground sharded solution", "sharded solution")
 """``sharded.json``."""
 MANIFEST_NAME = "sharded.json"
-HASH = "splitmix64-mod"
+HASH = "splitmix64-leading-half-mod"
 """How a code's shard is chosen: ``mix64(code) mod shards`` (:mod:`._shard_kernels`)."""
 MAX_SHARDS = 4096
 """At most this many shards: a round of tasks writes up to ``shards**2`` work files."""
@@ -57,6 +59,11 @@ VALUE_PRECISIONS = ("f64", "f32")
 def is_sharded(directory: str | os.PathLike[str]) -> bool:
     """Whether ``directory`` holds a sharded solution (its manifest)."""
     return (Path(directory) / MANIFEST_NAME).is_file()
+
+
+def owner_shift(rows: int, cols: int) -> int:
+    """The bits of a code left out of its owner's hash: the trailing half of the cells (4 bits a cell)."""
+    return 4 * (rows * cols // 2)
 
 
 def check_shards(shards: Any) -> int:
@@ -81,6 +88,7 @@ class ShardFolder:
         self.p_four: float = meta["p_four"]
         self.shards: int = meta["shards"]
         self.values_precision: str = meta["values"]
+        self.owner_shift = owner_shift(self.rows, self.cols)
         self.written = {"work": 0, "layers": 0}
         """Bytes written through this object: work files (what tasks send each other) and layer files."""
 
@@ -211,6 +219,29 @@ class ShardFolder:
         self.written["layers" if layer else "work"] += len(data)
         return _write_bytes(path, data, sync=layer)
 
+    def write_code_parts(self, path: Path, parts: list[Codes], age: int) -> int:
+        """Write one work file of codes for every shard (part ``s`` for shard ``s``); returns the bytes written."""
+        from plyground.g2048.shards.codec import encode_codes
+
+        return self._put(path, _bundle([encode_codes(part, self.rows, self.cols, age) for part in parts]))
+
+    def read_code_part(self, path: Path, index: int, age: int) -> Codes:
+        """Part ``index`` of a work file of :meth:`write_code_parts`, read without the others."""
+        from plyground.g2048.shards.codec import decode_codes
+
+        return _read_part(path, index, lambda data: decode_codes(data, self.rows, self.cols, age))
+
+    def write_value_parts(self, path: Path, parts: list[Values]) -> int:
+        """Write one work file of exact (float64) values for every shard; returns the bytes written."""
+        from plyground.g2048.shards.codec import encode_values
+
+        return self._put(path, _bundle([encode_values(part, precision="f64") for part in parts]))
+
+    def read_value_part(self, path: Path, index: int, n: int) -> Values:
+        from plyground.g2048.shards.codec import decode_values
+
+        return _read_part(path, index, lambda data: decode_values(data, n))
+
     def read_values(self, path: Path, n: int) -> Values:
         from plyground.g2048.shards.codec import decode_values
 
@@ -305,6 +336,47 @@ def _write_bytes(path: Path, data: bytes, *, sync: bool) -> int:
 
     atomic_write(path, write, sync=sync)
     return len(data)
+
+
+_BUNDLE = b"PGBN"
+_BUNDLE_HEAD = struct.Struct("<4sI")
+
+
+def _bundle(blobs: list[bytes]) -> bytes:
+    """The parts, behind a header: magic, their number, and their P + 1 offsets from the end of the header."""
+    offsets = np.zeros(len(blobs) + 1, dtype="<u8")
+    np.cumsum([len(blob) for blob in blobs], out=offsets[1:])
+    return b"".join([_BUNDLE_HEAD.pack(_BUNDLE, len(blobs)), offsets.tobytes(), *blobs])
+
+
+def _read_part(path: Path, index: int, decode: Callable[[bytes], T]) -> T:
+    """Decode part ``index`` of a bundle, reading only its header and that part."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_BUNDLE_HEAD.size)
+            if len(head) != _BUNDLE_HEAD.size or head[:4] != _BUNDLE:
+                raise CorruptFileError(f"{path}: not a work file of the sharded solver")
+            count = _BUNDLE_HEAD.unpack(head)[1]
+            offsets = np.frombuffer(handle.read(8 * (count + 1)), dtype="<u8")
+            size = path.stat().st_size - _BUNDLE_HEAD.size - 8 * (count + 1)
+            if (
+                index >= count
+                or offsets.shape[0] != count + 1
+                or offsets[0] != 0
+                or offsets[-1] != size
+                or (np.diff(offsets.astype(np.int64)) < 0).any()
+            ):
+                raise CorruptFileError(f"{path}: the index of its parts is damaged")
+            handle.seek(_BUNDLE_HEAD.size + 8 * (count + 1) + int(offsets[index]))
+            data = handle.read(int(offsets[index + 1] - offsets[index]))
+    except FileNotFoundError:
+        raise CorruptFileError(f"{path} is missing: the sharded solution folder is incomplete") from None
+    except OSError as exc:
+        raise CorruptFileError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    try:
+        return decode(data)
+    except CorruptFileError as exc:
+        raise CorruptFileError(f"{path}, part {index}: {exc}") from None
 
 
 def _read(path: Path, decode: Callable[[bytes], T]) -> T:

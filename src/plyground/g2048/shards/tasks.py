@@ -115,15 +115,15 @@ def _merge(a: Codes, b: Codes) -> Codes:
     return out[: SK._merge_unique(a, b, out)]
 
 
-def _route(codes: Codes, shards: int) -> list[Codes]:
+def _route(codes: Codes, shards: int, shift: int) -> list[Codes]:
     """``codes`` split by owner, each part in the order of ``codes``."""
     counts = np.zeros(shards, dtype=np.int64)
-    HK._route_counts(codes, shards, counts)
+    HK._route_counts(codes, shards, shift, counts)
     starts = np.zeros(shards, dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     bounds = np.append(starts, codes.shape[0])
     out = np.empty_like(codes)
-    HK._route(codes, shards, starts.copy(), out)
+    HK._route(codes, shards, shift, starts.copy(), out)
     return [out[bounds[s] : bounds[s + 1]] for s in range(shards)]
 
 
@@ -150,17 +150,17 @@ def _tiles(p_four: float) -> list[tuple[int, int]]:
     return [(e, 2 * e) for e, p in ((1, 1.0 - p_four), (2, p_four)) if p > 0.0]
 
 
-def _send(folder: ShardFolder, name: str, age: int, prefix: tuple[int, ...], codes: Codes, code_age: int) -> None:
-    """Write ``codes`` split by owner: the work file ``name`` of ``age`` keyed ``(*prefix, owner)``."""
-    for owner, part in enumerate(_route(codes, folder.shards)):
-        folder.write_codes(folder.work_path(name, age, *prefix, owner), part, code_age)
+def _send(folder: ShardFolder, name: str, age: int, keys: tuple[int, ...], codes: Codes, code_age: int) -> None:
+    """Write ``codes`` split by owner: the work file ``name`` of ``age`` keyed ``keys``, a part for each owner."""
+    parts = _route(codes, folder.shards, folder.owner_shift)
+    folder.write_code_parts(folder.work_path(name, age, *keys), parts, code_age)
 
 
-def _gather(folder: ShardFolder, paths: list[Any], code_age: int) -> Codes:
-    """The codes of work files of disjoint or overlapping sorted runs, merged without repeats."""
+def _gather(folder: ShardFolder, paths: list[Any], part: int, code_age: int) -> Codes:
+    """Part ``part`` of each work file, sorted runs that may overlap, merged without repeats."""
     total = _EMPTY
     for path in paths:
-        total = _merge(total, folder.read_codes(path, code_age))
+        total = _merge(total, folder.read_code_part(path, part, code_age))
     return total
 
 
@@ -190,9 +190,9 @@ def _start(folder: ShardFolder, job: Job) -> dict[str, Any]:
 
 def _states(folder: ShardFolder, job: Job) -> dict[str, Any]:
     rows, cols, t = folder.rows, folder.cols, job.shard
-    paths = [folder.work_path("spawn", job.age, 0, 0, t)] if 0 in job.ages else []
-    paths += [folder.work_path("spawn", job.age, a, u, t) for a in job.ages if a for u in range(folder.shards)]
-    states = _gather(folder, paths, job.age)
+    paths = [folder.work_path("spawn", job.age, 0, 0)] if 0 in job.ages else []
+    paths += [folder.work_path("spawn", job.age, a, u) for a in job.ages if a for u in range(folder.shards)]
+    states = _gather(folder, paths, t, job.age)
     folder.write_codes(folder.layer_path("states", job.age, t), states, job.age)
     after, terminal, terminal_boards = _afterstates(states, rows, cols)
     _send(folder, "after", job.age, (t,), after, job.age)
@@ -206,7 +206,7 @@ def _states(folder: ShardFolder, job: Job) -> dict[str, Any]:
 
 def _after(folder: ShardFolder, job: Job) -> dict[str, Any]:
     rows, cols, u = folder.rows, folder.cols, job.shard
-    after = _gather(folder, [folder.work_path("after", job.age, v, u) for v in range(folder.shards)], job.age)
+    after = _gather(folder, [folder.work_path("after", job.age, v) for v in range(folder.shards)], u, job.age)
     folder.write_codes(folder.layer_path("after", job.age, u), after, job.age)
     for e, step in _tiles(folder.p_four):
         _send(folder, "spawn", job.age + step, (job.age, u), _spawns(after, e, rows, cols), job.age + step)
@@ -241,14 +241,16 @@ def _state_answers(folder: ShardFolder, job: Job) -> dict[str, Any]:
     for _, a in _target_exponents(folder, job):
         codes = folder.read_codes(folder.layer_path("states", a, t), a)
         values = folder.read_values(folder.layer_path("values", a, t), codes.shape[0])
+        answers = []
         for u in range(folder.shards):
-            keys = folder.read_codes(folder.work_path("sreq", job.age, a, u, t), a)
+            keys = folder.read_code_part(folder.work_path("sreq", job.age, a, u), t, a)
             out = np.empty(keys.shape[0], dtype=np.float64)
             if HK._lookup(keys, codes, values, out):
                 raise CorruptFileError(
                     f"a spawned board is missing from shard {t} of age {a}: the solution folder is damaged"
                 )
-            folder.write_values(folder.work_path("sans", job.age, a, u, t), out, exact=True)
+            answers.append(out)
+        folder.write_value_parts(folder.work_path("sans", job.age, a, t), answers)
     return {}
 
 
@@ -257,9 +259,9 @@ def _after_values(folder: ShardFolder, job: Job) -> dict[str, Any]:
     after = folder.read_codes(folder.layer_path("after", job.age, u), job.age)
     layers = {}
     for _, a in _target_exponents(folder, job):
-        keys = [folder.read_codes(folder.work_path("sreq", job.age, a, u, t), a) for t in range(folder.shards)]
+        keys = [folder.read_code_part(folder.work_path("sreq", job.age, a, u), t, a) for t in range(folder.shards)]
         answers = [
-            folder.read_values(folder.work_path("sans", job.age, a, u, t), k.shape[0]) for t, k in enumerate(keys)
+            folder.read_value_part(folder.work_path("sans", job.age, a, t), u, k.shape[0]) for t, k in enumerate(keys)
         ]
         layers[a] = _sublayer(keys, answers)
     empty = (_EMPTY, np.empty(0, dtype=np.float64))
@@ -267,22 +269,24 @@ def _after_values(folder: ShardFolder, job: Job) -> dict[str, Any]:
     layer_2, layer_4 = layers.get(job.age + 2, empty), layers.get(job.age + 4, empty)
     if SK._chance_values(after, rows, cols, folder.p_four, *layer_2, *layer_4, values):
         raise CorruptFileError(f"a spawned board of age {job.age} has no answer: the solution folder is damaged")
+    answers = []
     for v in range(folder.shards):
-        keys_v = folder.read_codes(folder.work_path("areq", job.age, v, u), job.age)
+        keys_v = folder.read_code_part(folder.work_path("areq", job.age, v), u, job.age)
         out = np.empty(keys_v.shape[0], dtype=np.float64)
         if HK._lookup(keys_v, after, values, out):
             raise CorruptFileError(
                 f"an afterstate is missing from shard {u} of age {job.age}: the solution folder is damaged"
             )
-        folder.write_values(folder.work_path("aans", job.age, v, u), out, exact=True)
+        answers.append(out)
+    folder.write_value_parts(folder.work_path("aans", job.age, u), answers)
     return {}
 
 
 def _state_values(folder: ShardFolder, job: Job) -> dict[str, Any]:
     rows, cols, v = folder.rows, folder.cols, job.shard
     states = folder.read_codes(folder.layer_path("states", job.age, v), job.age)
-    keys = [folder.read_codes(folder.work_path("areq", job.age, v, u), job.age) for u in range(folder.shards)]
-    answers = [folder.read_values(folder.work_path("aans", job.age, v, u), k.shape[0]) for u, k in enumerate(keys)]
+    keys = [folder.read_code_part(folder.work_path("areq", job.age, v), u, job.age) for u in range(folder.shards)]
+    answers = [folder.read_value_part(folder.work_path("aans", job.age, u), v, k.shape[0]) for u, k in enumerate(keys)]
     after, after_values = _sublayer(keys, answers)
     values = np.empty(states.shape[0], dtype=np.float64)
     if SK._state_values(states, rows, cols, after, after_values, values):
