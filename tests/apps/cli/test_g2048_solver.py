@@ -52,7 +52,11 @@ def test_solve_with_shards_equals_the_in_memory_solve(capsys: pytest.CaptureFixt
     status, out, err = run_cli(capsys, "2048", "solve", "2x2", *args)
     assert status == 0, err
     assert "2048 2x2, p_four 0.1: solved" in out and "66.964" in out and "2 shards" in out
-    assert (tmp_path / "sharded.json").exists()
+    assert json.loads((tmp_path / "sharded.json").read_text())["values"] == "f64"
+    # Values stored as float32: the same expected score to the digits shown.
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", *args[:-1], str(tmp_path / "f32"), "--values", "f32")
+    assert status == 0, err
+    assert "66.964" in out and json.loads((tmp_path / "f32" / "sharded.json").read_text())["values"] == "f32"
     status, out, err = run_cli(capsys, "2048", "optimal", "2 2/0 4", "--dir", str(tmp_path), "--json")
     assert status == 0, err
     assert json.loads(out)["best"] in ("left", "right")
@@ -65,6 +69,8 @@ def test_solve_with_shards_equals_the_in_memory_solve(capsys: pytest.CaptureFixt
         (["--shards", "0", "--dir", "x"], ["--shards"]),
         (["--shards", "2", "--compact", "--dir", "x"], ["--compact is for the in-memory solver"]),
         (["--dask-local", "1", "--workers", "1", "--dir", "x"], ["choose one of --workers, --dask-local"]),
+        (["--shards", "2", "--values", "f16", "--dir", "x"], ["--values is f64 (exact) or f32, got 'f16'"]),
+        (["--values", "f32", "--dir", "x"], ["--values chooses how the sharded solver stores", "--shards"]),
     ],
 )
 def test_bad_sharded_solves_are_one_line_errors(

@@ -105,6 +105,15 @@ def solve(
     ] = None,
     dask_local: DaskLocalOption = None,
     scheduler: SchedulerOption = None,
+    values: Annotated[
+        str | None,
+        typer.Option(
+            "--values",
+            metavar="f64|f32",
+            help="The sharded solver's stored values: f64 (exact, the default) or f32 (smaller; the error bound is in "
+            "the docs).",
+        ),
+    ] = None,
     force: Annotated[
         bool,
         typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
@@ -127,9 +136,11 @@ def solve(
     if shards is not None or dask_local is not None or scheduler is not None:
         _solve_sharded(
             rows, cols, directory, p_four, forward_only, max_age, shards, workers, dask_local, scheduler, per_age,
-            compact,
+            compact, values or "f64",
         )  # fmt: skip
         return
+    if values is not None:
+        raise InvalidInputError("--values chooses how the sharded solver stores its values: give it with --shards")
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"), ("plyground.g2048", "_solver_kernels.py", "2048 solver")
     )
@@ -190,6 +201,7 @@ def _solve_sharded(
     scheduler: str | None,
     per_age: bool,
     compact: bool,
+    values: str,
 ) -> None:
     """``solve --shards/--dask-local/--scheduler``: the sharded solver, its tasks on processes or Dask."""
     if directory is None:
@@ -199,6 +211,8 @@ def _solve_sharded(
         )
     if compact:
         raise InvalidInputError("--compact is for the in-memory solver: the sharded one always compresses its codes")
+    if values not in ("f64", "f32"):
+        raise InvalidInputError(f"--values is f64 (exact) or f32, got {values!r}")
     backend = backend_from_options(workers, dask_local, scheduler)
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"),
@@ -220,7 +234,7 @@ def _solve_sharded(
     try:
         with progress:
             solve_sharded(
-                rows, cols, directory, backend=backend, shards=shards or 16, p_four=p_four,
+                rows, cols, directory, backend=backend, shards=shards or 16, p_four=p_four, values=values,
                 forward_only=forward_only, max_age=max_age, progress=on_layer,
             )  # fmt: skip
     except KeyboardInterrupt:
