@@ -36,11 +36,24 @@ def test_a_process_pool_gives_the_results_in_job_order() -> None:
     assert sorted(seen) == list(range(6)) and seen != list(range(6))  # reported as they finished
 
 
+def worker_memory_limit(_: int) -> int:
+    from dask.distributed import get_worker
+
+    return int(get_worker().memory_manager.memory_limit)
+
+
 def test_a_local_dask_cluster_gives_the_same_results() -> None:
     pytest.importorskip("dask.distributed")
     results = run_many(square_after_a_while, JOBS, backend=Backend(dask_local=2))
     assert [square for square, _ in results] == SQUARES
     assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_a_local_dask_cluster_s_workers_get_the_memory_limit() -> None:
+    pytest.importorskip("dask.distributed")
+    backend = Backend(dask_local=1, memory_limit=3 * 2**28)
+    assert run_many(worker_memory_limit, [0, 1], backend=backend) == [3 * 2**28] * 2
+    assert backend.describe() == "a local Dask cluster of 1 workers, 0.75 GiB each"
 
 
 @pytest.mark.parametrize("backend", [Backend(workers=1), Backend(workers=2)])
@@ -60,6 +73,8 @@ def test_no_jobs_no_results() -> None:
         ({"dask_local": True}, "dask_local must be a positive integer"),
         ({"scheduler": "tcp://127.0.0.1:1", "dask_local": 2}, "not both"),
         ({"scheduler": " "}, "scheduler address"),
+        ({"dask_local": 2, "memory_limit": 2**20}, "memory_limit is a number of bytes of at least 64 MiB"),
+        ({"workers": 2, "memory_limit": 2**30}, "memory_limit is for a local Dask cluster"),
     ],
 )
 def test_bad_backends_are_refused(kwargs: dict[str, object], message: str) -> None:

@@ -47,17 +47,30 @@ class Backend:
         workers: local processes (None: every core; 1: in this process).
         scheduler: the address of a running Dask scheduler, ``tcp://host:8786``.
         dask_local: start a Dask ``LocalCluster`` of this many worker processes for the run.
+        memory_limit: with ``dask_local``, the bytes each worker may hold: Dask pauses a worker
+            near it and restarts one past it (the workers of a running cluster have their own
+            ``--memory-limit``).
     """
 
     workers: int | None = None
     scheduler: str | None = None
     dask_local: int | None = None
+    memory_limit: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("workers", "dask_local"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+        limit = self.memory_limit
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 2**26:
+                raise InvalidInputError(f"memory_limit is a number of bytes of at least 64 MiB, got {limit!r}")
+            if self.dask_local is None:
+                raise InvalidInputError(
+                    "memory_limit is for a local Dask cluster (dask_local): a running cluster's workers have their "
+                    "own --memory-limit"
+                )
         if self.scheduler is not None and self.dask_local is not None:
             raise InvalidInputError("give a Dask scheduler address or a local Dask cluster size, not both")
         if self.scheduler is not None and (not isinstance(self.scheduler, str) or not self.scheduler.strip()):
@@ -73,7 +86,8 @@ class Backend:
         if self.scheduler is not None:
             return f"Dask scheduler {self.scheduler}"
         if self.dask_local is not None:
-            return f"a local Dask cluster of {self.dask_local} workers"
+            limit = "" if self.memory_limit is None else f", {self.memory_limit / 2**30:.2f} GiB each"
+            return f"a local Dask cluster of {self.dask_local} workers{limit}"
         workers = self.workers or os.cpu_count() or 1
         return "this process" if workers == 1 else f"{workers} local processes"
 
@@ -216,6 +230,7 @@ def _dask_client(backend: Backend) -> Iterator[Any]:
                     processes=True,
                     dashboard_address=None,
                     host="127.0.0.1",
+                    memory_limit=backend.memory_limit or "auto",
                 )
             )
             client = stack.enter_context(distributed.Client(cluster))

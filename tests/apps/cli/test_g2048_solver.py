@@ -71,6 +71,11 @@ def test_solve_with_shards_equals_the_in_memory_solve(capsys: pytest.CaptureFixt
         (["--dask-local", "1", "--workers", "1", "--dir", "x"], ["choose one of --workers, --dask-local"]),
         (["--shards", "2", "--values", "f16", "--dir", "x"], ["--values is f64 (exact) or f32, got 'f16'"]),
         (["--values", "f32", "--dir", "x"], ["--values chooses how the sharded solver stores", "--shards"]),
+        (["--worker-memory", "4GiB", "--dir", "x"], ["--worker-memory limits the workers", "--dask-local"]),
+        (["--shards", "2", "--worker-memory", "4GiB", "--dir", "x"], ["give it with --dask-local"]),
+        (["--dask-local", "1", "--worker-memory", "lots", "--dir", "x"], ["--worker-memory is a size such as 4GiB"]),
+        (["--dask-local", "1", "--worker-memory", "-1GB", "--dir", "x"], ["--worker-memory is a size such as 4GiB"]),
+        (["--dask-local", "1", "--worker-memory", "1MB", "--dir", "x"], ["at least 64 MiB"]),
     ],
 )
 def test_bad_sharded_solves_are_one_line_errors(

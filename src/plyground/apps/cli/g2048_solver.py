@@ -5,6 +5,7 @@ Registered on the ``2048`` sub-app by :mod:`plyground.apps.cli.g2048`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -23,6 +24,7 @@ from plyground.apps.cli.options import (
     core_threads,
     number_option,
     p_four_option,
+    parse_bytes,
 )
 from plyground.errors import InvalidInputError, JobTooLargeError
 
@@ -114,6 +116,15 @@ def solve(
             "the docs).",
         ),
     ] = None,
+    worker_memory: Annotated[
+        str | None,
+        typer.Option(
+            "--worker-memory",
+            metavar="SIZE",
+            help="With --dask-local: the memory each worker may hold, as 4GiB or 500MB (Dask pauses a worker near it "
+            "and restarts one past it; more --shards, less memory a task).",
+        ),
+    ] = None,
     force: Annotated[
         bool,
         typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
@@ -136,9 +147,11 @@ def solve(
     if shards is not None or dask_local is not None or scheduler is not None:
         _solve_sharded(
             rows, cols, directory, p_four, forward_only, max_age, shards, workers, dask_local, scheduler, per_age,
-            compact, values or "f64",
+            compact, values or "f64", worker_memory,
         )  # fmt: skip
         return
+    if worker_memory is not None:
+        raise InvalidInputError("--worker-memory limits the workers of a local Dask cluster: give it with --dask-local")
     if values is not None:
         raise InvalidInputError("--values chooses how the sharded solver stores its values: give it with --shards")
     compile_kernels(
@@ -202,6 +215,7 @@ def _solve_sharded(
     per_age: bool,
     compact: bool,
     values: str,
+    worker_memory: str | None,
 ) -> None:
     """``solve --shards/--dask-local/--scheduler``: the sharded solver, its tasks on processes or Dask."""
     if directory is None:
@@ -214,6 +228,12 @@ def _solve_sharded(
     if values not in ("f64", "f32"):
         raise InvalidInputError(f"--values is f64 (exact) or f32, got {values!r}")
     backend = backend_from_options(workers, dask_local, scheduler)
+    if worker_memory is not None:
+        if backend.dask_local is None:
+            raise InvalidInputError(
+                "--worker-memory limits the workers of a local Dask cluster: give it with --dask-local"
+            )
+        backend = dataclasses.replace(backend, memory_limit=parse_bytes(worker_memory, "--worker-memory"))
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"),
         ("plyground.g2048", "_solver_kernels.py", "2048 solver"),

@@ -407,6 +407,27 @@ def load_evaluator_option(
     return chosen
 
 
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}  # fmt: skip
+
+
+def parse_bytes(text: str, option: str) -> int:
+    """A size such as ``4GiB``, ``500MB`` or ``2e9`` (bytes) as a number of bytes.
+
+    Raises:
+        InvalidInputError: not a finite positive number with one of the units B, kB, MB, GB, TB, KiB ... TiB.
+    """
+    number = text.strip().rstrip("bBiIkKmMgGtT")
+    unit = text.strip()[len(number) :].lower()
+    try:
+        value = float(number)
+    except ValueError:
+        value = math.nan
+    if unit not in _UNITS or not math.isfinite(value) or value <= 0:
+        raise InvalidInputError(f"{option} is a size such as 4GiB or 500MB, got {text!r}")
+    return int(value * _UNITS[unit])
+
+
 def save_folder(path: Path | None, what: str = "save replays") -> Path | None:
     """Create the folder ``path`` (None: none) before any work, so that a bad one fails first.
 
