@@ -132,6 +132,7 @@ def _check_shard_solver(line: dict[str, Any], stdout: str, folder: Path) -> None
     ]
     forward = line["forward_4x3"]
     assert forward["matches_published"] and forward["max_age"] == 24 and forward["ages_measured"] == 11
+    assert forward["states"] == forward["states_measured"]  # no stop cut an age
     assert forward["states_per_s_per_worker_late"] > 0 and forward["sent_bytes_per_state_late"] > 0
     assert forward["peak_rss_bytes"] > 0 and line["projection"]["forward_days"] > 0
     assert len((folder / "4x3" / "forward-costs.jsonl").read_text().splitlines()) == 11
