@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -253,8 +254,15 @@ def main() -> None:
     if args.forward_age and args.forward_age < 8:
         parser.error("--forward-age is 0 (skip) or an age of at least 8")
     console = Console(width=160)
-    base = Path(tempfile.mkdtemp(prefix="plyground-shard-bench-"))
+    base = Path(tempfile.mkdtemp(prefix="plyground-shard-bench-"))  # removed at the end (3x3 leaves a GiB)
+    try:
+        run(args, console, base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
+
+def run(args: argparse.Namespace, console: Console, base: Path) -> None:
+    """The exactness part, then the 4x3 forward pass, the tables and the JSON line; solves go under ``base``."""
     rows = exactness(args.sizes, args.shards, args.dask_local, base) if args.sizes else []
     if rows:
         table = Table(title=f"sharded solve on a local Dask cluster of {args.dask_local} workers against in memory")

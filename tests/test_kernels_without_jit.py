@@ -9,13 +9,16 @@ beside the rest of the suite; the test waits for it and reads its output.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
-from typing import IO
 
 import pytest
 
@@ -25,44 +28,79 @@ ROOT = Path(__file__).resolve().parents[1]
 AT_LEAST = 149
 TIMEOUT_S = 900
 COMMAND = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::RuntimeWarning"]
-COMMAND += ["-m", "kernel", "tests"]
+COMMAND += ["-n", "0", "-m", "kernel", "tests"]  # in one process: the run itself is what goes beside the suite
+SHARED = "PLYGROUND_NOJIT_DIR"
+"""Set by ``tests/conftest.py`` for the workers of a parallel run (pytest-xdist): the folder of their one run."""
+
+# Runs the command, then writes its exit status to ``status`` (atomically): any process can wait for the files.
+_WRAPPER = """
+import os, subprocess, sys
+folder = sys.argv[1]
+with open(os.path.join(folder, "output.txt"), "w", encoding="utf-8") as output:
+    code = subprocess.call(sys.argv[2:], stdout=output, stderr=subprocess.STDOUT)
+with open(os.path.join(folder, "status.tmp"), "w", encoding="utf-8") as status:
+    status.write(str(code))
+os.replace(os.path.join(folder, "status.tmp"), os.path.join(folder, "status"))
+"""
 
 
 class Run:
-    """The kernel tests without the JIT, running in a subprocess; its output goes to a temporary file."""
+    """The kernel tests without the JIT, in a subprocess of their own whose output and status go to ``folder``.
 
-    def __init__(self) -> None:
-        env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "HYPOTHESIS_PROFILE": "nojit"}
-        self.output: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in wait/stop)
-        self.process = subprocess.Popen(COMMAND, cwd=ROOT, env=env, stdout=self.output, stderr=subprocess.STDOUT)
+    ``start=False`` attaches to a run that another process of the same suite started in ``folder``.
+    """
+
+    def __init__(self, folder: Path, start: bool = True) -> None:
+        self.folder = folder
+        if start:
+            env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "HYPOTHESIS_PROFILE": "nojit"}
+            env.pop(SHARED, None)
+            command = [sys.executable, "-c", _WRAPPER, str(folder), *COMMAND]
+            process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+            (folder / "pid").write_text(str(process.pid), encoding="utf-8")
 
     def wait(self) -> tuple[int, str]:
         """Its exit status and output, once it has ended."""
+        status = self.folder / "status"
+        deadline = time.monotonic() + TIMEOUT_S
         try:
-            code = self.process.wait(timeout=TIMEOUT_S)
+            while not status.exists():
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the kernel tests without the JIT took over {TIMEOUT_S} s")
+                time.sleep(0.2)
         except BaseException:  # too long, or Ctrl-C: it must not outlive the suite
             self.stop()
             raise
-        self.output.seek(0)
-        text = self.output.read()
-        self.output.close()
-        return code, text
+        return int(status.read_text(encoding="utf-8")), (self.folder / "output.txt").read_text(encoding="utf-8")
 
     def stop(self) -> None:
-        """End it (the suite ended first, or was interrupted)."""
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.output.close()
+        """End it, if it still runs (the suite ended first, or was interrupted)."""
+        pid = self.folder / "pid"
+        if pid.exists() and not (self.folder / "status").exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(int(pid.read_text(encoding="utf-8")), signal.SIGKILL)
 
 
 STARTED: list[Run] = []
 """The run ``tests/conftest.py`` started when it collected the test (empty if it did not)."""
 
 
+def start(folder: Path | None = None) -> Run:
+    """A new run, in ``folder`` or in a new temporary folder."""
+    return Run(folder if folder is not None else Path(tempfile.mkdtemp(prefix="plyground-nojit-")))
+
+
 def test_kernel_tests_pass_without_jit() -> None:
-    run = STARTED.pop() if STARTED else Run()
+    shared = os.environ.get(SHARED)
+    if STARTED:
+        run = STARTED.pop()
+    elif shared is not None and (Path(shared) / "run").exists():
+        run = Run(Path(shared) / "run", start=False)  # another worker of this parallel run started it
+    else:
+        run = start()
     code, text = run.wait()
+    if shared is None:
+        shutil.rmtree(run.folder, ignore_errors=True)
     nothing = code == pytest.ExitCode.NO_TESTS_COLLECTED or "error: no test ran" in text
     assert not nothing, "the kernel marker selects no test"
     assert code == 0, text[-6000:]

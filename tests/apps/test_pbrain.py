@@ -739,7 +739,9 @@ def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, endi
         brain.wait()
     assert status == 0
     assert seconds < 2  # the search stops in milliseconds; a Python process with numba takes 0.1-0.5 s to exit
-    assert re.fullmatch(rb"\d+,\d+\r\n", answer), answer
+    # Its move; on a loaded machine a search that has not stopped within the grace is overruled, and says so.
+    overruled = rb"MESSAGE \w+ did not answer in time: the brain plays \d+,\d+\r\n"
+    assert re.fullmatch(rb"(" + overruled + rb")?\d+,\d+\r\n", answer), answer
 
 
 # -- the manager's time limits are kept whatever the player does -----------------------------------

@@ -136,6 +136,7 @@ def _check_shard_solver(line: dict[str, Any], stdout: str, folder: Path) -> None
     assert forward["states_per_s_per_worker_late"] > 0 and forward["sent_bytes_per_state_late"] > 0
     assert forward["peak_rss_bytes"] > 0 and line["projection"]["forward_days"] > 0
     assert len((folder / "4x3" / "forward-costs.jsonl").read_text().splitlines()) == 11
+    assert not list((folder / "tmp").glob("plyground-shard-bench-*"))  # its solves' folders are removed
 
 
 def _check_regret(line: dict[str, Any], stdout: str, folder: Path) -> None:
