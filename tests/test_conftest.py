@@ -21,7 +21,7 @@ def run_pytest(folder: Path, source: str, *options: str) -> subprocess.Completed
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # a guard against a hang; two workers start in seconds, or a minute on a loaded machine
     )
 
 
@@ -31,8 +31,9 @@ def run_pytest(folder: Path, source: str, *options: str) -> subprocess.Completed
         ("", ()),  # nothing collected
         ("import pytest\n\n@pytest.mark.skip\ndef test_a():\n    pass\n", ()),  # all skipped
         ("def test_a():\n    pass\n", ("-k", "no_such_test")),  # all deselected
+        ("def test_a():\n    pass\n", ("-k", "no_such_test", "-n", "2")),  # on two workers (pytest-xdist)
     ],
-    ids=["none-collected", "all-skipped", "all-deselected"],
+    ids=["none-collected", "all-skipped", "all-deselected", "all-deselected-on-two-workers"],
 )
 def test_a_run_where_no_test_ran_fails(tmp_path: Path, source: str, options: tuple[str, ...]) -> None:
     result = run_pytest(tmp_path, source, *options)
@@ -40,7 +41,9 @@ def test_a_run_where_no_test_ran_fails(tmp_path: Path, source: str, options: tup
     assert MESSAGE in result.stdout
 
 
-@pytest.mark.parametrize("options", [(), ("--collect-only",)], ids=["run", "collect-only"])
+@pytest.mark.parametrize(
+    "options", [(), ("--collect-only",), ("-n", "2")], ids=["run", "collect-only", "on-two-workers"]
+)
 def test_a_run_where_a_test_ran_passes(tmp_path: Path, options: tuple[str, ...]) -> None:
     result = run_pytest(
         tmp_path, "import pytest\n\ndef test_a():\n    pass\n\n@pytest.mark.skip\ndef test_b():\n    pass\n", *options
