@@ -44,8 +44,12 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _RAN[0] += 1
 
 
-_WORKER = "PYTEST_XDIST_WORKER" in os.environ
 _SHARED: list[Path] = []  # in the controller of a parallel run: the folder of the run without the JIT
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    """A worker of a parallel run (by its config: a pytest that a test starts inherits the worker's environment)."""
+    return hasattr(config, "workerinput")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -57,9 +61,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     from tests import test_kernels_without_jit as nojit
 
-    if not _WORKER and getattr(config.option, "numprocesses", None) and not config.option.collectonly:
+    if not _is_worker(config) and getattr(config.option, "numprocesses", None) and not config.option.collectonly:
         _SHARED.append(Path(tempfile.mkdtemp(prefix="plyground-nojit-")))
         os.environ[nojit.SHARED] = str(_SHARED[0])  # the workers, started after this, inherit it
+    elif not _is_worker(config):
+        os.environ.pop(nojit.SHARED, None)  # a pytest that a test started: not its parent's run
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they deselect
@@ -91,8 +97,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _SHARED and nojit is not None:  # the controller of a parallel run, after its workers
         nojit.Run(_SHARED[0] / "run", start=False).stop()
         shutil.rmtree(_SHARED.pop(), ignore_errors=True)
-    if _WORKER or session.config.option.collectonly or _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
+    if _is_worker(session.config) or session.config.option.collectonly:
         return  # a worker may run no test; the controller counts them all
+    if _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
+        return
     _NONE_RAN[0] = True
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
