@@ -24,7 +24,7 @@ import json
 import os
 import shutil
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -351,42 +351,45 @@ def _bundle(blobs: list[bytes]) -> bytes:
 
 def _read_part(path: Path, index: int, decode: Callable[[bytes], T]) -> T:
     """Decode part ``index`` of a bundle, reading only its header and that part."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(_BUNDLE_HEAD.size)
-            if len(head) != _BUNDLE_HEAD.size or head[:4] != _BUNDLE:
-                raise CorruptFileError(f"{path}: not a work file of the sharded solver")
-            count = _BUNDLE_HEAD.unpack(head)[1]
-            offsets = np.frombuffer(handle.read(8 * (count + 1)), dtype="<u8")
-            size = path.stat().st_size - _BUNDLE_HEAD.size - 8 * (count + 1)
-            if (
-                index >= count
-                or offsets.shape[0] != count + 1
-                or offsets[0] != 0
-                or offsets[-1] != size
-                or (np.diff(offsets.astype(np.int64)) < 0).any()
-            ):
-                raise CorruptFileError(f"{path}: the index of its parts is damaged")
-            handle.seek(_BUNDLE_HEAD.size + 8 * (count + 1) + int(offsets[index]))
-            data = handle.read(int(offsets[index + 1] - offsets[index]))
-    except FileNotFoundError:
-        raise CorruptFileError(f"{path} is missing: the sharded solution folder is incomplete") from None
-    except OSError as exc:
-        raise CorruptFileError(f"{path} cannot be read ({exc.strerror or exc})") from None
-    try:
-        return decode(data)
-    except CorruptFileError as exc:
-        raise CorruptFileError(f"{path}, part {index}: {exc}") from None
+    with _reading(path), path.open("rb") as handle:
+        head = handle.read(_BUNDLE_HEAD.size)
+        if len(head) != _BUNDLE_HEAD.size or head[:4] != _BUNDLE:
+            raise CorruptFileError(f"{path}: not a work file of the sharded solver")
+        count = _BUNDLE_HEAD.unpack(head)[1]
+        offsets = np.frombuffer(handle.read(8 * (count + 1)), dtype="<u8")
+        size = path.stat().st_size - _BUNDLE_HEAD.size - 8 * (count + 1)
+        if (
+            index >= count
+            or offsets.shape[0] != count + 1
+            or offsets[0] != 0
+            or offsets[-1] != size
+            or (np.diff(offsets.astype(np.int64)) < 0).any()
+        ):
+            raise CorruptFileError(f"{path}: the index of its parts is damaged")
+        handle.seek(_BUNDLE_HEAD.size + 8 * (count + 1) + int(offsets[index]))
+        data = handle.read(int(offsets[index + 1] - offsets[index]))
+    return _decoded(f"{path}, part {index}", data, decode)
 
 
 def _read(path: Path, decode: Callable[[bytes], T]) -> T:
-    try:
+    with _reading(path):
         data = path.read_bytes()
+    return _decoded(str(path), data, decode)
+
+
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """A missing or unreadable file as a one-line CorruptFileError."""
+    try:
+        yield
     except FileNotFoundError:
         raise CorruptFileError(f"{path} is missing: the sharded solution folder is incomplete") from None
     except OSError as exc:
         raise CorruptFileError(f"{path} cannot be read ({exc.strerror or exc})") from None
+
+
+def _decoded(where: str, data: bytes, decode: Callable[[bytes], T]) -> T:
     try:
         return decode(data)
     except CorruptFileError as exc:
-        raise CorruptFileError(f"{path}: {exc}") from None
+        raise CorruptFileError(f"{where}: {exc}") from None
