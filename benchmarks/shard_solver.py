@@ -209,7 +209,7 @@ def forward_summary(folder: Path, rows: list[dict[str, Any]], max_age: int, work
     return {
         "max_age": max(ours, default=0),
         "ages_measured": len(rows),
-        "states": sum(count for age, count in ours.items()),
+        "states": sum(ours.values()),
         "states_measured": states,
         "afterstates_measured": after,
         "matches_published": not mismatches and max(ours, default=0) >= max_age,
