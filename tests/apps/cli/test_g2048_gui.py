@@ -65,6 +65,8 @@ def test_gui_plays_keys_from_xdotool_and_saves_on_q(xvfb_display: str, tmp_path:
             xdotool("key", "--window", window, XDOTOOL_KEYS[move])
             time.sleep(0.3)  # a key is played before the next one
         xdotool("key", "--window", window, "q", check=False)  # the window is gone before the key's release
+        # ... so release it: a key left down repeats into the next window on this screen and closes it.
+        xdotool("keyup", "q")
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
@@ -120,6 +122,7 @@ def test_gui_ai_searches_with_the_network_file(
 
     def run(window: GameWindow) -> None:  # instead of the event loop: three AI moves, then q
         pump(window, until=lambda: window.controller.game.move_count >= 3, timeout=30)
+        assert not window.closed, "the window closed before the AI's third move"
         shown.append(window.evaluator_text)
         assert window.engine.evaluator.shape == (4, 4)
         window.close()
