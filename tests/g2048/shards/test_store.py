@@ -27,9 +27,10 @@ def parts() -> list[np.ndarray]:
 
 def test_each_part_reads_back_alone(folder: ShardFolder) -> None:
     path = folder.work_path("after", AGE, 1)
+    assert path == str(folder.directory / "work" / f"f-{AGE:05d}" / "after-00001.pgc")
     codes = parts()
     written = folder.write_code_parts(path, codes, AGE)
-    assert written == path.stat().st_size and folder.written["work"] == written
+    assert written == Path(path).stat().st_size and folder.written["work"] == written
     for index, part in enumerate(codes):
         assert np.array_equal(folder.read_code_part(path, index, AGE), part)
     values = [np.arange(n, dtype=np.float64) / 3 for n in (0, 5, 2)]
@@ -51,7 +52,7 @@ def test_each_part_reads_back_alone(folder: ShardFolder) -> None:
 def test_a_damaged_work_file_is_a_one_line_error(folder: ShardFolder, damage: object, message: str) -> None:
     path = folder.work_path("after", AGE, 1)
     folder.write_code_parts(path, parts(), AGE)
-    path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
+    Path(path).write_bytes(damage(Path(path).read_bytes()))  # type: ignore[operator]
     with pytest.raises(CorruptFileError, match=message) as error:
         folder.read_code_part(path, 0, AGE)
     assert "\n" not in str(error.value)

@@ -82,6 +82,7 @@ class ShardFolder:
 
     def __init__(self, directory: str | Path, meta: dict[str, Any]) -> None:
         self.directory = Path(directory)
+        self._root = os.fspath(self.directory)  # file paths are text: a task names dozens of files
         self.meta = meta
         self.rows: int = meta["rows"]
         self.cols: int = meta["cols"]
@@ -183,18 +184,18 @@ class ShardFolder:
 
     # -- layer files ------------------------------------------------------------
 
-    def layer_path(self, kind: str, age: int, shard: int) -> Path:
+    def layer_path(self, kind: str, age: int, shard: int) -> str:
         """``kind`` is "states", "after" or "values"."""
         suffix = ".pgv" if kind == "values" else ".pgc"
-        return self.directory / "ages" / f"{age:05d}" / f"{kind}-{shard:05d}{suffix}"
+        return f"{self._root}/ages/{age:05d}/{kind}-{shard:05d}{suffix}"
 
-    def work_path(self, name: str, age: int, *keys: int) -> Path:
+    def work_path(self, name: str, age: int, *keys: int) -> str:
         """A work file of the forward (``f-``) or backward (``b-``) pass of ``age``: ``name`` with its keys."""
         suffix = ".pgv" if name.endswith("ans") else ".pgc"
-        part = _part(name)
-        return self.directory / "work" / f"{part}-{age:05d}" / ("-".join([name, *(f"{k:05d}" for k in keys)]) + suffix)
+        keyed = "".join(f"-{k:05d}" for k in keys)
+        return f"{self._root}/work/{_part(name)}-{age:05d}/{name}{keyed}{suffix}"
 
-    def write_codes(self, path: Path, codes: Codes, age: int) -> int:
+    def write_codes(self, path: str, codes: Codes, age: int) -> int:
         """Write codes of one age: a layer file, or a work file (not flushed to the disk, see :func:`_write_bytes`).
 
         Returns the bytes written."""
@@ -202,47 +203,47 @@ class ShardFolder:
 
         return self._put(path, encode_codes(codes, self.rows, self.cols, age))
 
-    def read_codes(self, path: Path, age: int) -> Codes:
+    def read_codes(self, path: str, age: int) -> Codes:
         from plyground.g2048.shards.codec import decode_codes
 
         return _read(path, lambda data: decode_codes(data, self.rows, self.cols, age))
 
-    def write_values(self, path: Path, values: Values, *, exact: bool = False) -> int:
+    def write_values(self, path: str, values: Values, *, exact: bool = False) -> int:
         """Write values; ``exact`` work files keep float64 whatever the stored precision. Returns the bytes written."""
         from plyground.g2048.shards.codec import encode_values
 
         precision: Precision = "f64" if exact or self.values_precision == "f64" else "f32"
         return self._put(path, encode_values(values, precision=precision))
 
-    def _put(self, path: Path, data: bytes) -> int:
+    def _put(self, path: str, data: bytes) -> int:
         layer = _is_layer(path)
         self.written["layers" if layer else "work"] += len(data)
         return _write_bytes(path, data, sync=layer)
 
-    def write_code_parts(self, path: Path, parts: list[Codes], age: int) -> int:
+    def write_code_parts(self, path: str, parts: list[Codes], age: int) -> int:
         """Write one work file of codes for every shard (part ``s`` for shard ``s``); returns the bytes written."""
         from plyground.g2048.shards.codec import encode_codes
 
         return self._put(path, _bundle([encode_codes(part, self.rows, self.cols, age) for part in parts]))
 
-    def read_code_part(self, path: Path, index: int, age: int) -> Codes:
+    def read_code_part(self, path: str, index: int, age: int) -> Codes:
         """Part ``index`` of a work file of :meth:`write_code_parts`, read without the others."""
         from plyground.g2048.shards.codec import decode_codes
 
         return _read_part(path, index, lambda data: decode_codes(data, self.rows, self.cols, age))
 
-    def write_value_parts(self, path: Path, parts: list[Values]) -> int:
+    def write_value_parts(self, path: str, parts: list[Values]) -> int:
         """Write one work file of exact (float64) values for every shard; returns the bytes written."""
         from plyground.g2048.shards.codec import encode_values
 
         return self._put(path, _bundle([encode_values(part, precision="f64") for part in parts]))
 
-    def read_value_part(self, path: Path, index: int, n: int) -> Values:
+    def read_value_part(self, path: str, index: int, n: int) -> Values:
         from plyground.g2048.shards.codec import decode_values
 
         return _read_part(path, index, lambda data: decode_values(data, n))
 
-    def read_values(self, path: Path, n: int) -> Values:
+    def read_values(self, path: str, n: int) -> Values:
         from plyground.g2048.shards.codec import decode_values
 
         return _read(path, lambda data: decode_values(data, n))
@@ -263,12 +264,12 @@ class ShardFolder:
 
     def layer_bytes(self, kind: str, age: int) -> int:
         """The bytes on disk of one kind of layer file of ``age``, all shards together."""
-        return sum(self.layer_path(kind, age, s).stat().st_size for s in range(self.shards))
+        return sum(os.stat(self.layer_path(kind, age, s)).st_size for s in range(self.shards))
 
     # -- task records -------------------------------------------------------------
 
-    def _record_path(self, phase: str, age: int, shard: int) -> Path:
-        return self.directory / "done" / f"{_part(phase)}-{age:05d}" / f"{phase}-{shard:05d}.json"
+    def _record_path(self, phase: str, age: int, shard: int) -> str:
+        return f"{self._root}/done/{_part(phase)}-{age:05d}/{phase}-{shard:05d}.json"
 
     def record(self, phase: str, age: int, shard: int, result: dict[str, Any]) -> None:
         """Record the task (phase, age, shard) as finished, with what it counted."""
@@ -318,11 +319,11 @@ def _part(name: str) -> str:
     return "f" if name in FORWARD_NAMES else "b"
 
 
-def _is_layer(path: Path) -> bool:
-    return path.parent.parent.name == "ages"
+def _is_layer(path: str) -> bool:
+    return os.path.basename(os.path.dirname(os.path.dirname(path))) == "ages"
 
 
-def _write_bytes(path: Path, data: bytes, *, sync: bool) -> int:
+def _write_bytes(path: str, data: bytes, *, sync: bool) -> int:
     """Write ``data`` atomically and return its length; ``sync=False`` (work files, task records) does not
     wait for the disk.
 
@@ -340,6 +341,7 @@ def _write_bytes(path: Path, data: bytes, *, sync: bool) -> int:
 
 _BUNDLE = b"PGBN"
 _BUNDLE_HEAD = struct.Struct("<4sI")
+_OFFSET = struct.Struct("<Q")
 
 
 def _bundle(blobs: list[bytes]) -> bytes:
@@ -349,36 +351,38 @@ def _bundle(blobs: list[bytes]) -> bytes:
     return b"".join([_BUNDLE_HEAD.pack(_BUNDLE, len(blobs)), offsets.tobytes(), *blobs])
 
 
-def _read_part(path: Path, index: int, decode: Callable[[bytes], T]) -> T:
-    """Decode part ``index`` of a bundle, reading only its header and that part."""
-    with _reading(path), path.open("rb") as handle:
+def _read_part(path: str, index: int, decode: Callable[[bytes], T]) -> T:
+    """Decode part ``index`` of a bundle, reading only its header, its index and that part.
+
+    The index is checked where this read depends on it: the first offset 0, the last the size of
+    the parts, the part's own offsets in order within them (the other parts are checked when read).
+    """
+    with _reading(path), open(path, "rb", buffering=0) as handle:
+        total = os.fstat(handle.fileno()).st_size
         head = handle.read(_BUNDLE_HEAD.size)
         if len(head) != _BUNDLE_HEAD.size or head[:4] != _BUNDLE:
             raise CorruptFileError(f"{path}: not a work file of the sharded solver")
         count = _BUNDLE_HEAD.unpack(head)[1]
-        offsets = np.frombuffer(handle.read(8 * (count + 1)), dtype="<u8")
-        size = path.stat().st_size - _BUNDLE_HEAD.size - 8 * (count + 1)
-        if (
-            index >= count
-            or offsets.shape[0] != count + 1
-            or offsets[0] != 0
-            or offsets[-1] != size
-            or (np.diff(offsets.astype(np.int64)) < 0).any()
-        ):
+        body = _BUNDLE_HEAD.size + 8 * (count + 1)
+        if index >= count or body > total:
             raise CorruptFileError(f"{path}: the index of its parts is damaged")
-        handle.seek(_BUNDLE_HEAD.size + 8 * (count + 1) + int(offsets[index]))
-        data = handle.read(int(offsets[index + 1] - offsets[index]))
+        offsets = handle.read(8 * (count + 1))
+        first, start, end, last = (_OFFSET.unpack_from(offsets, 8 * i)[0] for i in (0, index, index + 1, count))
+        if first != 0 or last != total - body or not start <= end <= last:
+            raise CorruptFileError(f"{path}: the index of its parts is damaged")
+        handle.seek(body + start)
+        data = handle.read(end - start)
     return _decoded(f"{path}, part {index}", data, decode)
 
 
-def _read(path: Path, decode: Callable[[bytes], T]) -> T:
-    with _reading(path):
-        data = path.read_bytes()
-    return _decoded(str(path), data, decode)
+def _read(path: str, decode: Callable[[bytes], T]) -> T:
+    with _reading(path), open(path, "rb") as handle:
+        data = handle.read()
+    return _decoded(path, data, decode)
 
 
 @contextlib.contextmanager
-def _reading(path: Path) -> Iterator[None]:
+def _reading(path: str) -> Iterator[None]:
     """A missing or unreadable file as a one-line CorruptFileError."""
     try:
         yield
