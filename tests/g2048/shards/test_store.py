@@ -44,6 +44,7 @@ def test_each_part_reads_back_alone(folder: ShardFolder) -> None:
     ("damage", "message"),
     [
         (lambda data: data[:-1], "the index of its parts is damaged"),
+        (lambda data: data[:16] + (1 << 40).to_bytes(8, "little") + data[24:], "the index of its parts is damaged"),
         (lambda data: b"XXXX" + data[4:], "not a work file of the sharded solver"),
         (lambda data: data[:6], "not a work file of the sharded solver"),
         (lambda data: data[:40] + bytes([data[40] ^ 0xFF]) + data[41:], "part 0"),
