@@ -10,6 +10,13 @@ wrong path, marker or skip condition must not pass for a green run.
 The suite runs on up to four cores (pytest-xdist, ``-n auto`` in ``pyproject.toml``; ``-n 0``
 runs it in one process), a test file to a worker, so that a file's fixtures are made once.
 
+Test files are handed to the workers heaviest first, by the seconds each took in a recorded
+run (``tests/file_costs.json``; ``--record-file-costs`` updates it from the files whose tests all passed), with
+``--no-loadscope-reorder`` in ``pyproject.toml`` so that pytest-xdist keeps that order: a
+long file started last would leave the other workers idle at the end. A file not in the
+record (a new one) goes first, as it may be heavy; the test that waits for the kernel tests
+without the JIT goes last, when they have most likely ended.
+
 The kernel tests without the JIT (``tests/test_kernels_without_jit.py``, minutes on one core)
 start in a subprocess as soon as that test is collected, so that they run beside the rest
 of the suite; the test waits for them, and a suite that ends first stops them. In a parallel
@@ -17,6 +24,7 @@ run the first worker to collect the test starts them in a folder that the contro
 any worker can wait for them there, and the controller stops them at the end.
 """
 
+import json
 import os
 import shutil
 import signal
@@ -39,9 +47,73 @@ _RAN: list[int] = [0]  # tests whose body ran: passed, failed or xfailed
 _NONE_RAN: list[bool] = [False]
 
 
+_NOJIT_TEST = "test_kernels_without_jit.py::test_kernel_tests_pass_without_jit"
+_FILE_SECONDS: dict[str, float] = {}  # with --record-file-costs: each file's seconds, setup and teardown included
+_FAILED_FILES: set[str] = set()  # files with a test that failed: their seconds may say little
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("file_costs", "the record of each test file's seconds, from the root folder", default="")
+    parser.addoption(
+        "--record-file-costs",
+        action="store_true",
+        help="write each test file's seconds in this run to the file_costs record (the order of the next runs)",
+    )
+
+
+def _costs_path(config: pytest.Config) -> Path | None:
+    name = str(config.getini("file_costs"))
+    return config.rootpath / name if name else None
+
+
+def _read_costs(path: Path) -> dict[str, float]:
+    try:
+        costs = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except ValueError as error:
+        raise pytest.UsageError(f"{path}: not a JSON record of each test file's seconds ({error})") from None
+    if not isinstance(costs, dict) or not all(isinstance(v, int | float) for v in costs.values()):
+        raise pytest.UsageError(f"{path}: not a JSON record of each test file's seconds")
+    return {str(name): float(seconds) for name, seconds in costs.items()}
+
+
+def _heaviest_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order the files by their recorded seconds, most first; files not recorded first, the JIT-off wait last."""
+    path = _costs_path(config)
+    costs = _read_costs(path) if path is not None else {}
+    position = {item.nodeid.split("::")[0]: i for i, item in reversed(list(enumerate(items)))}
+
+    def key(item: pytest.Item) -> tuple[int, float, int]:
+        name = item.nodeid.split("::")[0]
+        if item.nodeid.endswith(_NOJIT_TEST):
+            return (2, 0.0, position[name])
+        if name not in costs:
+            return (0, 0.0, position[name])
+        return (1, -costs[name], position[name])
+
+    items.sort(key=key)  # stable: a file's tests keep their order
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when == "call" and (report.passed or report.failed or hasattr(report, "wasxfail")):
         _RAN[0] += 1
+    name = report.nodeid.split("::")[0]
+    _FILE_SECONDS[name] = _FILE_SECONDS.get(name, 0.0) + report.duration
+    if report.failed:
+        _FAILED_FILES.add(name)
+
+
+def _record_file_costs(config: pytest.Config) -> None:
+    path = _costs_path(config)
+    assert path is not None  # pytest_configure checked it
+    costs = _read_costs(path)  # a run of some files updates theirs; files gone from disk leave the record
+    costs.update({name: round(s, 1) for name, s in _FILE_SECONDS.items() if name not in _FAILED_FILES})
+    costs = {name: costs[name] for name in sorted(costs) if (config.rootpath / name).is_file()}
+    text = json.dumps(costs, indent=1) + "\n"
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)
 
 
 _SHARED: list[Path] = []  # in the controller of a parallel run: the folder of the run without the JIT
@@ -61,6 +133,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     from tests import test_kernels_without_jit as nojit
 
+    if config.option.record_file_costs and _costs_path(config) is None:
+        raise pytest.UsageError("--record-file-costs: the pytest settings name no file_costs record")
+
     if not _is_worker(config) and getattr(config.option, "numprocesses", None) and not config.option.collectonly:
         _SHARED.append(Path(tempfile.mkdtemp(prefix="plyground-nojit-")))
         os.environ[nojit.SHARED] = str(_SHARED[0])  # the workers, started after this, inherit it
@@ -70,10 +145,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they deselect
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Start the kernel tests without the JIT now, beside the rest of the suite, if they are to run."""
+    """Order the files heaviest first; start the kernel tests without the JIT now, if they are to run."""
+    _heaviest_first(config, items)
     if config.option.collectonly or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
-    if any(item.nodeid.endswith("test_kernels_without_jit.py::test_kernel_tests_pass_without_jit") for item in items):
+    if any(item.nodeid.endswith(_NOJIT_TEST) for item in items):
         from tests import test_kernels_without_jit as nojit
 
         shared = os.environ.get(nojit.SHARED)
@@ -99,6 +175,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         shutil.rmtree(_SHARED.pop(), ignore_errors=True)
     if _is_worker(session.config) or session.config.option.collectonly:
         return  # a worker may run no test; the controller counts them all
+    if session.config.option.record_file_costs and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        _record_file_costs(session.config)
     if _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
         return
     _NONE_RAN[0] = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,85 @@ def test_a_run_where_a_test_ran_passes(tmp_path: Path, options: tuple[str, ...])
     )
     assert result.returncode == pytest.ExitCode.OK, result.stdout + result.stderr
     assert MESSAGE not in result.stdout
+
+
+def run_files(
+    folder: Path, files: dict[str, str], costs: str | None, *options: str
+) -> subprocess.CompletedProcess[str]:
+    """pytest on test files of our own, with ``costs`` (if given) as their recorded seconds."""
+    for name, source in files.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    if costs is not None:
+        (folder / "costs.json").write_text(costs, encoding="utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\nfile_costs = costs.json\n", encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest"]
+    return subprocess.run(
+        [*command, "-c", str(folder / "pytest.ini"), *options, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+TWO_TESTS = "def test_one():\n    pass\n\ndef test_two():\n    pass\n"
+
+
+def test_files_run_heaviest_first_new_ones_before_and_the_jit_off_wait_last(tmp_path: Path) -> None:
+    files = {
+        "test_kernels_without_jit.py": "def test_kernel_tests_pass_without_jit():\n    pass\n",
+        "test_light.py": TWO_TESTS,
+        "test_heavy.py": TWO_TESTS,
+        "test_new.py": TWO_TESTS,
+        "test_middle.py": TWO_TESTS,
+    }
+    costs = '{"test_light.py": 1.5, "test_heavy.py": 90.0, "test_middle.py": 12, "test_kernels_without_jit.py": 500}'
+    result = run_files(tmp_path, files, costs, "--collect-only")
+    assert result.returncode == pytest.ExitCode.OK, result.stdout + result.stderr
+    order = [line.split("::")[0] for line in result.stdout.splitlines() if "::" in line]
+    assert order == [
+        *["test_new.py"] * 2,
+        *["test_heavy.py"] * 2,
+        *["test_middle.py"] * 2,
+        *["test_light.py"] * 2,
+        "test_kernels_without_jit.py",
+    ]
+    first = [line for line in result.stdout.splitlines() if line.startswith("test_heavy.py::")]
+    assert first == ["test_heavy.py::test_one", "test_heavy.py::test_two"]  # a file's own order is kept
+
+
+def test_recording_updates_the_files_that_ran_keeps_the_others_and_drops_the_gone(tmp_path: Path) -> None:
+    files = {
+        "test_slow.py": "import time\n\ndef test_slow():\n    time.sleep(0.4)\n",
+        "test_quick.py": "def test_quick():\n    pass\n",
+        "test_not_run.py": "def test_never():\n    pass\n",
+    }
+    costs = '{"test_slow.py": 99.0, "test_not_run.py": 7.0, "test_gone.py": 3.0}'
+    result = run_files(tmp_path, files, costs, "--record-file-costs", "-k", "slow or quick")
+    assert result.returncode == pytest.ExitCode.OK, result.stdout + result.stderr
+    recorded = json.loads((tmp_path / "costs.json").read_text(encoding="utf-8"))
+    assert set(recorded) == {"test_slow.py", "test_quick.py", "test_not_run.py"}
+    assert 0.4 <= recorded["test_slow.py"] < 5
+    assert recorded["test_quick.py"] < recorded["test_slow.py"]
+    assert recorded["test_not_run.py"] == 7.0
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_file_with_a_failed_test_keeps_its_old_record_the_others_are_updated(tmp_path: Path) -> None:
+    files = {
+        "test_fails.py": "def test_fails():\n    assert False\n\ndef test_passes():\n    pass\n",
+        "test_passes.py": "def test_passes():\n    pass\n",
+    }
+    result = run_files(tmp_path, files, '{"test_fails.py": 4.0, "test_passes.py": 50.0}', "--record-file-costs")
+    assert result.returncode == pytest.ExitCode.TESTS_FAILED
+    recorded = json.loads((tmp_path / "costs.json").read_text(encoding="utf-8"))
+    assert recorded["test_fails.py"] == 4.0
+    assert recorded["test_passes.py"] < 50.0
+
+
+@pytest.mark.parametrize("costs", ["{not json", '["test_a.py"]', '{"test_a.py": "slow"}'])
+def test_a_damaged_record_is_a_one_line_usage_error(tmp_path: Path, costs: str) -> None:
+    result = run_files(tmp_path, {"test_a.py": TWO_TESTS}, costs)
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
+    assert "costs.json: not a JSON record of each test file's seconds" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
