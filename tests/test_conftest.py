@@ -13,9 +13,16 @@ ROOT = Path(__file__).resolve().parents[1]
 MESSAGE = "error: no test ran"
 
 
-def run_pytest(folder: Path, source: str, *options: str) -> subprocess.CompletedProcess[str]:
-    (folder / "test_sample.py").write_text(source, encoding="utf-8")
-    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # not the project's settings
+def run_files(
+    folder: Path, files: dict[str, str], costs: str | None, *options: str
+) -> subprocess.CompletedProcess[str]:
+    """pytest on test files of our own, with ``costs`` (if given) as their recorded seconds."""
+    for name, source in files.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    if costs is not None:
+        (folder / "costs.json").write_text(costs, encoding="utf-8")
+    # not the project's settings
+    (folder / "pytest.ini").write_text("[pytest]\nfile_costs = costs.json\n", encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest"]
     return subprocess.run(
         [*command, "-c", str(folder / "pytest.ini"), *options, str(folder)],
@@ -24,6 +31,10 @@ def run_pytest(folder: Path, source: str, *options: str) -> subprocess.Completed
         text=True,
         timeout=300,  # a guard against a hang; two workers start in seconds, or a minute on a loaded machine
     )
+
+
+def run_pytest(folder: Path, source: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return run_files(folder, {"test_sample.py": source}, None, *options)
 
 
 @pytest.mark.parametrize(
@@ -51,25 +62,6 @@ def test_a_run_where_a_test_ran_passes(tmp_path: Path, options: tuple[str, ...])
     )
     assert result.returncode == pytest.ExitCode.OK, result.stdout + result.stderr
     assert MESSAGE not in result.stdout
-
-
-def run_files(
-    folder: Path, files: dict[str, str], costs: str | None, *options: str
-) -> subprocess.CompletedProcess[str]:
-    """pytest on test files of our own, with ``costs`` (if given) as their recorded seconds."""
-    for name, source in files.items():
-        (folder / name).write_text(source, encoding="utf-8")
-    if costs is not None:
-        (folder / "costs.json").write_text(costs, encoding="utf-8")
-    (folder / "pytest.ini").write_text("[pytest]\nfile_costs = costs.json\n", encoding="utf-8")
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest"]
-    return subprocess.run(
-        [*command, "-c", str(folder / "pytest.ini"), *options, str(folder)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 TWO_TESTS = "def test_one():\n    pass\n\ndef test_two():\n    pass\n"
