@@ -10,10 +10,16 @@ both choose the same greedy move: games diverge at the first different move, so 
 are nearly independent samples (a 95% interval of about ±4% at 1,000 games), while the share of
 identical decisions sees a difference of precision directly.
 With ``--search-games N`` it also plays N paired games at ``--time-ms`` per move under expectimax
-(one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps``.
+(one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps``:
+seed i with the full network, then with each packing, and so on. A game at 20 ms lasts several
+minutes, so every finished one is appended at once to ``--log`` (one JSON line, with the full
+network's checksum); run the same command again to go on after a crash or Ctrl-C: the games in the
+log are not played again. ``--games 0`` and ``--agreement-games 0`` leave out the greedy games and
+the agreement (when only the searched games are wanted).
 
     python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--games 1000] [--seed 1]
-                                     [--search-games 20 --search-steps 1 --time-ms 20 --workers 2]
+                                     [--search-games 20 --search-steps 1 --time-ms 20 --workers 2
+                                      --log FILE]
 
 It also says how many of the network's weights training ever touched (those that are not 0).
 
@@ -24,9 +30,12 @@ greedy games and on 20 games at 20 ms; its file is at most 40 MB and loads in un
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
+import hashlib
+import json
 import math
+import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,9 +46,11 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import add_record_options, print_json
+from plyground.core.run_many import Backend, run_many
 from plyground.core.stats import mean_interval
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board, Game
+from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.ntuple.packed import STEPS, pack, unpack
 
@@ -80,20 +91,75 @@ def agreement(packed: NTupleNetwork, full: NTupleNetwork, boards: list[Board]) -
     return sum(greedy_move(packed, b) == greedy_move(full, b) for b in boards) / max(1, len(boards))
 
 
-def searched(path: Path, games: int, seed: int, time_ms: float, workers: int) -> list[tuple[int, int]]:
-    """(score, largest tile) of ``games`` games under expectimax with the network in ``path``."""
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        jobs = [pool.submit(_searched_game, str(path), seed + i, time_ms) for i in range(games)]
-        return [job.result() for job in jobs]
+def searched_games(
+    full: Path, packed: dict[str, Path], games: int, seed: int, time_ms: float, workers: int, log: Path, checksum: str
+) -> dict[tuple[str, int], dict[str, Any]]:
+    """The games under expectimax, by (player, seed): ``"full"`` plays ``full``, each name of ``packed`` its file.
+
+    Games already in ``log`` (with the same network checksum and time) are kept; the others are
+    played, seed by seed, and each is appended to ``log`` as it ends.
+    """
+    settings = {"network": checksum, "time_ms": time_ms}
+    done = read_log(log, settings)
+    files = {"full": full, **packed}
+    todo = [(name, s) for s in range(seed, seed + games) for name in files if (name, s) not in done]
+    console = Console(stderr=True)
+    console.print(f"{len(done)} searched games in {log}; {len(todo)} to play at {time_ms:g} ms per move")
+    if not todo:
+        return done
+    specs = [GameSpec(seed=s, time_ms=time_ms, evaluator=f"ntuple:{files[name].resolve()}") for name, s in todo]
+
+    def finished(index: int, result: GameResult) -> None:
+        name, s = todo[index]
+        entry = {"settings": settings, "player": name, "seed": s, "score": result.score,
+                 "max_tile": result.max_tile, "moves": result.moves, "seconds": round(result.seconds, 2)}  # fmt: skip
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        done[(name, s)] = entry
+        console.print(f"{name:>8} seed {s}: {result.score:,} points, {result.max_tile}, {result.moves:,} moves")
+
+    try:
+        run_many(play_spec, specs, backend=Backend(workers=workers), on_result=finished)
+    except KeyboardInterrupt:
+        console.print(f"stopped: the finished games are in {log}; run the same command to go on")
+        sys.exit(130)
+    return done
 
 
-def _searched_game(path: str, seed: int, time_ms: float) -> tuple[int, int]:
-    from plyground.g2048.autoplay import play_game
-    from plyground.g2048.expectimax import Expectimax
+def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The searched games in ``path`` by (player, seed); a line of other settings is refused (exit 2).
 
-    with Expectimax(time_ms=time_ms, workers=1, evaluator=f"ntuple:{path}") as ai:
-        result = play_game(ai, seed=seed)
-    return result.score, result.max_tile
+    A last line cut short by a crash is skipped (that game is played again).
+    """
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    if not path.is_file():
+        return games
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        try:
+            entry = json.loads(line)
+            key = (str(entry["player"]), int(entry["seed"]))
+            int(entry["score"]), int(entry["max_tile"])
+        except json.JSONDecodeError:
+            if number == len(lines):
+                continue
+            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
+        except (KeyError, TypeError, ValueError):
+            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
+        if entry.get("settings") != settings:
+            raise SystemExit(
+                f"error: {path}, line {number} has other settings ({entry.get('settings')}); give another --log"
+            )
+        games[key] = entry
+    return games
+
+
+def network_checksum(network: NTupleNetwork) -> str:
+    """The first 12 hex digits of the SHA-256 of the network's weights (as the games logs name networks)."""
+    return hashlib.sha256(np.ascontiguousarray(network.weights).data).hexdigest()[:12]
 
 
 def paired(ours: list[tuple[int, int]], full: list[tuple[int, int]]) -> dict[str, Any]:
@@ -113,26 +179,47 @@ def paired(ours: list[tuple[int, int]], full: list[tuple[int, int]]) -> dict[str
     }
 
 
+def paired_cells(pair: dict[str, Any] | None) -> list[str]:
+    """The table's cells of a paired comparison: the mean, the full network's, the difference (95%), the ratio."""
+    if pair is None:
+        return ["-"] * 4
+    low_high = pair["interval"]
+    return [
+        f"{pair['mean']:,.0f}",
+        f"{pair['full_mean']:,.0f}",
+        f"{pair['difference']:+,.0f}" + (f" ({low_high[0]:+,.0f} to {low_high[1]:+,.0f})" if low_high else ""),
+        f"{pair['ratio']:.4f}",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("network", type=Path, help="a trained network's file (network.npz)")
     parser.add_argument("--steps", type=float, nargs="+", default=[4.0, 1.0, 0.25], help="steps to try (powers of 2)")
-    parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000)")
+    parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--agreement-games", type=int, default=20, help="greedy games of the full network whose positions are compared"
+        "--agreement-games",
+        type=int,
+        default=20,
+        help="greedy games of the full network whose positions are compared (0: none)",
     )
     parser.add_argument("--search-games", type=int, default=0, help="paired games under expectimax (default 0)")
     parser.add_argument("--search-steps", type=float, nargs="+", default=[], help="the packings to play them with")
     parser.add_argument("--time-ms", type=float, default=20.0, help="time per move of the searched games")
     parser.add_argument("--workers", type=int, default=2, help="searched games at once (one core each)")
     parser.add_argument("--out", type=Path, help="keep the packed files in this folder (default: a temporary one)")
+    parser.add_argument(
+        "--log", type=Path, default=Path("ntuple_pack_games.jsonl"), help="the searched games (resumable)"
+    )
     add_record_options(parser)
     args = parser.parse_args()
     if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
         parser.error("a step is a power of two from 2**-10 to 2**10")
-    if not 1 <= args.games <= 1_000_000 or not 0 <= args.search_games <= 10_000 or args.workers < 1:
-        parser.error("--games from 1 to 1,000,000, --search-games from 0 to 10,000, --workers at least 1")
+    if not 0 <= args.games <= 1_000_000 or not 0 <= args.agreement_games <= 10_000:
+        parser.error("--games from 0 to 1,000,000, --agreement-games from 0 to 10,000")
+    if not 0 <= args.search_games <= 10_000 or args.workers < 1:
+        parser.error("--search-games from 0 to 10,000, --workers at least 1")
     if not 0 < args.time_ms <= 60_000:
         parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
     try:
@@ -144,6 +231,7 @@ def main() -> None:
     touched = int(np.count_nonzero(weights))
     full_greedy = greedy(full, args.games, args.seed)
     boards = positions(full, args.agreement_games, args.seed)
+    searched_files: dict[str, Path] = {}
     folder = args.out or Path(tempfile.mkdtemp(prefix="plyground-pack-"))
     folder.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -154,24 +242,32 @@ def main() -> None:
         packed = unpack(path)
         load_s = time.perf_counter() - start
         size = path.stat().st_size
-        row = {
+        row: dict[str, Any] = {
             "step": step,
             "bytes": size,
             "bits_per_weight": 8 * size / max(1, touched),
             "max_error": header["max_error"],
             "load_s": load_s,
-            "greedy": paired(greedy(packed, args.games, args.seed), full_greedy),
-            "agreement": agreement(packed, full, boards),
-            "positions": len(boards),
         }
+        if args.games:
+            row["greedy"] = paired(greedy(packed, args.games, args.seed), full_greedy)
+        if boards:
+            row["agreement"] = agreement(packed, full, boards)
+            row["positions"] = len(boards)
         if args.search_games and step in args.search_steps:
-            full_file = folder / "full.npz"
-            if not full_file.exists():
-                full.save(full_file)
-            them = searched(full_file, args.search_games, args.seed, args.time_ms, args.workers)
-            row["search"] = paired(searched(path, args.search_games, args.seed, args.time_ms, args.workers), them)
+            searched_files[f"step {step:g}"] = path
         rows.append(row)
         del packed
+    if searched_files:
+        done = searched_games(args.network, searched_files, args.search_games, args.seed, args.time_ms,
+                              args.workers, args.log, network_checksum(full))  # fmt: skip
+        seeds = range(args.seed, args.seed + args.search_games)
+        for row in rows:
+            name = f"step {row['step']:g}"
+            if name in searched_files:
+                pairs = [(done[(name, s)], done[("full", s)]) for s in seeds]
+                row["search"] = paired([(g["score"], g["max_tile"]) for g, _ in pairs],
+                                       [(g["score"], g["max_tile"]) for _, g in pairs])  # fmt: skip
 
     console = Console(width=max(Console().width, 150))  # a row a line, in a log file too
     console.print(
@@ -180,25 +276,29 @@ def main() -> None:
     )
     table = Table(title="packed networks against the full one (paired, same seeds)")
     for name in ("step", "MB", "bits/weight", "max error", "load s", "same move", "greedy mean", "full",
-                 "difference (95%)", "ratio", "search ratio"):  # fmt: skip
+                 "difference (95%)", "ratio"):  # fmt: skip
         table.add_column(name, justify="right")
     for row in rows:
-        g = row["greedy"]
-        low_high = g["interval"]
         table.add_row(
             f"{row['step']:g}",
             f"{row['bytes'] / 1e6:.1f}",
             f"{row['bits_per_weight']:.2f}",
             f"{row['max_error']:.2f}",
             f"{row['load_s']:.2f}",
-            f"{row['agreement']:.3%}",
-            f"{g['mean']:,.0f}",
-            f"{g['full_mean']:,.0f}",
-            f"{g['difference']:+,.0f}" + (f" ({low_high[0]:+,.0f} to {low_high[1]:+,.0f})" if low_high else ""),
-            f"{g['ratio']:.4f}",
-            f"{row['search']['ratio']:.4f}" if "search" in row else "-",
+            f"{row['agreement']:.3%}" if "agreement" in row else "-",
+            *paired_cells(row.get("greedy")),
         )
     console.print(table)
+    if searched_files:
+        table = Table(title=f"under expectimax at {args.time_ms:g} ms per move (paired, same seeds)")
+        for name in ("step", "games", "mean", "full", "difference (95%)", "ratio", "16384", "full 16384"):
+            table.add_column(name, justify="right")
+        for row in rows:
+            if "search" in row:
+                search = row["search"]
+                table.add_row(f"{row['step']:g}", str(search["games"]), *paired_cells(search),
+                              f"{search['reach_16384']:.0%}", f"{search['full_reach_16384']:.0%}")  # fmt: skip
+        console.print(table)
     print_json(
         "ntuple_pack",
         {"network": str(args.network), "weights": int(weights.size), "touched": touched, "rows": rows},

@@ -430,6 +430,35 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
 
 
+def test_the_searched_games_of_a_packing_are_logged_one_by_one_and_resumed(data: Data, tmp_path: Path) -> None:
+    log = tmp_path / "searched.jsonl"
+    args = [str(data.network_4x4), "--steps", "1", "--games", "0", "--agreement-games", "0", "--search-games", "2",
+            "--search-steps", "1", "--time-ms", "1", "--workers", "1", "--log", str(log)]  # fmt: skip
+    first = json_line(run_script("ntuple_pack.py", args, tmp_path), "ntuple_pack", tmp_path)
+    [row] = first["rows"]
+    assert "greedy" not in row and "agreement" not in row and row["search"]["games"] == 2
+    logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [(game["player"], game["seed"]) for game in logged] == [
+        ("full", 1),
+        ("step 1", 1),
+        ("full", 2),
+        ("step 1", 2),
+    ]
+    assert all(game["score"] > 0 and game["settings"]["time_ms"] == 1.0 for game in logged)
+
+    # Run again: nothing is played, and the pairing is read from the log.
+    shutil.rmtree(tmp_path / "results")
+    again = run_script("ntuple_pack.py", args, tmp_path)
+    assert "0 to play" in again.stderr
+    assert json_line(again, "ntuple_pack", tmp_path)["rows"][0]["search"] == row["search"]
+    assert log.read_text(encoding="utf-8").count("\n") == 4
+
+    # A log of other settings (another network, or another time) is refused in one line.
+    other = run_script("ntuple_pack.py", [*args, "--time-ms", "2"], tmp_path)
+    assert other.returncode != 0 and "Traceback" not in other.stderr
+    assert "has other settings" in other.stderr and len(other.stderr.strip().splitlines()) == 1
+
+
 def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
     import importlib.util
 
