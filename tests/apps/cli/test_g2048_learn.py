@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from plyground.apps.cli.options import cores
 from plyground.errors import install_command
 from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
@@ -40,6 +41,7 @@ def test_learn_writes_a_run_folder_and_resume_goes_on(
     assert evaluation.startswith("greedy 1-ply play, 50 games: mean score ") and "95% interval" in evaluation
     assert len((folder / "curve.csv").read_text().splitlines()) == 1 + 2  # 1,000 and 1,500 games
 
+    monkeypatch.setattr("plyground.apps.cli.options.cores", lambda: 2)  # two workers on a one-core machine too
     status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--games", "2500", "--workers", "2")
     assert status == 0, err
     assert f"resuming {folder}: 1,500 games trained" in err and "2 workers" in err
@@ -244,6 +246,7 @@ def test_a_corrupt_network_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
     folder = tmp_path / "run"
+    used = min(workers, cores())  # --workers 2 is lowered to 1 on a one-core machine
     process = subprocess.Popen(
         [
             sys.executable,
@@ -268,6 +271,9 @@ def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
     try:
         assert process.stderr is not None
         line = process.stderr.readline()  # printed once Ctrl-C is handled
+        if used < workers:
+            assert line.startswith(f"--workers {workers}: using {used}"), line
+            line = process.stderr.readline()
         assert line.startswith("learning in "), line
         time.sleep(0.5)
         process.send_signal(signal.SIGINT)
@@ -277,7 +283,7 @@ def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
             process.kill()
     assert process.returncode == 130, err
     assert "stopping: saving a checkpoint" in err
-    again = f"--resume --out {folder}" + (f" --workers {workers}" if workers > 1 else "")  # the same speed again
+    again = f"--resume --out {folder}" + (f" --workers {used}" if used > 1 else "")  # the same speed again
     assert f"'plyground 2048 learn {again}' goes on" in err
     assert out == ""
     games = NTupleNetwork.load(folder / "network.npz").trained.games

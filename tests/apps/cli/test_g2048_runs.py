@@ -26,8 +26,11 @@ def stored(db: Path) -> list[list[tuple[int, int, int, int]]]:
         return [[(g.seed, g.score, g.max_tile, g.moves) for g in run.games] for run in store.runs()]
 
 
-def test_pool_and_dask_give_the_same_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pool_and_dask_give_the_same_stored_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("dask.distributed")
+    monkeypatch.setattr("plyground.apps.cli.options.cores", lambda: 2)  # two processes on a one-core machine too
     db = tmp_path / "results.sqlite"
     status, out, err = run_cli(capsys, "2048", "bench", *SMALL, "--workers", "2", "--db", str(db))
     assert status == 0, err

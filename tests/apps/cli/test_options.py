@@ -185,7 +185,10 @@ def test_search_threads_default_to_the_cores_up_to_four(command: tuple[str, ...]
     assert ctx.params["workers"] == min(4, cores())
 
 
-def test_bench_uses_at_most_a_process_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_uses_at_most_a_process_per_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("plyground.apps.cli.options.cores", lambda: 4)  # more cores than games, on any machine
     args = ("--games", "1", "--seed", "3", "--rows", "2", "--cols", "2", "--depth", "1", "--workers", "1000")
     status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(tmp_path / "r.sqlite"))
     assert status == 0, err
@@ -207,8 +210,11 @@ def test_threads_that_keep_a_core_busy_are_one_per_core_at_most(
         assert f"using {cores()}, the most that can help (one thread per core)" in capsys.readouterr().err
 
 
-def test_processes_are_one_per_core_and_game_at_most(capsys: pytest.CaptureFixture[str]) -> None:
+def test_processes_are_one_per_core_and_game_at_most(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert backend_from_options(1000, None, None).workers == cores()
+    monkeypatch.setattr("plyground.apps.cli.options.cores", lambda: 4)  # more cores than games, on any machine
     assert backend_from_options(None, 1000, None, jobs=1).dask_local == 1
     err = capsys.readouterr().err.splitlines()
     assert err[-1] == "--dask-local 1000: using 1, the most that can help (one process per game)"
