@@ -234,6 +234,53 @@ def read_games(path: Path, check: Callable[[dict[str, Any]], object]) -> list[di
     return games
 
 
+def read_settings_log(path: Path, settings: dict[str, Any], who: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """The games of a resumable log (one JSON line a game, with its ``settings``), by (``game[who]``, seed).
+
+    A last line cut short by a crash is skipped (that game is played again); any other line that is
+    not a game, or a game of other ``settings``, ends the script with a one-line error (exit 1).
+    """
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    if not path.is_file():
+        return games
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        try:
+            entry = json.loads(line)
+            key = (str(entry[who]), int(entry["seed"]))
+            int(entry["score"]), int(entry["max_tile"])
+        except json.JSONDecodeError:
+            if number == len(lines):
+                continue
+            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
+        except (KeyError, TypeError, ValueError):
+            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
+        if entry.get("settings") != settings:
+            raise SystemExit(
+                f"error: {path}, line {number} has other settings ({entry.get('settings')}); give another --log"
+            )
+        games[key] = entry
+    return games
+
+
+def append_line(path: Path, entry: dict[str, Any]) -> None:
+    """Append ``entry`` to ``path`` as one JSON line, on disk before this returns (the folder made as needed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def weights_checksum(weights: Any) -> str:
+    """The first 12 hex digits of the SHA-256 of a network's weights: how the games logs name networks."""
+    import hashlib
+
+    import numpy as np
+
+    return hashlib.sha256(np.ascontiguousarray(weights).data).hexdigest()[:12]
+
+
 def print_json(name: str, results: dict[str, Any], options: argparse.Namespace) -> None:
     """The machine-readable line every benchmark ends with, also appended to its result file.
 

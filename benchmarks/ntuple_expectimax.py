@@ -26,8 +26,6 @@ of the network's games reach 8192 and at least 60% reach 16384, and it beats the
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
 from collections.abc import Sequence
@@ -37,7 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from _common import add_record_options, append_line, print_json, read_settings_log
 from plyground.core import stats
 from plyground.core.run_many import Backend, run_many
 from plyground.errors import PlygroundError
@@ -53,25 +51,6 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     mean = statistics.fmean(values)
     low, high = stats.mean_interval(values) or (mean, mean)
     return mean, low, high
-
-
-def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
-    """The games already in the log, by (evaluator, seed); a log of other settings is refused."""
-    games: dict[tuple[str, int], dict[str, Any]] = {}
-    if not path.exists():
-        return games
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash: that game is played again
-            if entry.get("settings") != settings:
-                raise SystemExit(
-                    f"{path}: line {number} has other settings ({entry.get('settings')}); use another --log"
-                )
-            games[(entry["evaluator"], entry["seed"])] = entry
-    return games
 
 
 def main() -> None:
@@ -100,7 +79,7 @@ def main() -> None:
     }
     size = {} if (args.rows, args.cols) == (4, 4) else {"rows": args.rows, "cols": args.cols}
     settings.update(size)  # a log of 4x4 games has no size (as before there was a choice)
-    done = read_log(args.log, settings)
+    done = read_settings_log(args.log, settings, "evaluator")
     seeds = range(args.seed, args.seed + args.games)
     todo = [(name, seed) for seed in seeds for name in EVALUATORS if (name, seed) not in done]
     console = Console(stderr=True)
@@ -126,10 +105,7 @@ def main() -> None:
             "moves": result.moves,
             "seconds": round(result.seconds, 2),
         }
-        with args.log.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(args.log, entry)
         done[(name, seed)] = entry
         console.print(
             f"{name:>9} seed {seed}: score {result.score:,}, max tile {result.max_tile}, {result.moves:,} moves"

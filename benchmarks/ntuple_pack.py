@@ -30,10 +30,7 @@ greedy games and on 20 games at 20 ms; its file is at most 40 MB and loads in un
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import math
-import os
 import statistics
 import sys
 import tempfile
@@ -45,7 +42,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from _common import add_record_options, append_line, print_json, read_settings_log, weights_checksum
 from plyground.core.run_many import Backend, run_many
 from plyground.core.stats import mean_interval
 from plyground.errors import PlygroundError
@@ -100,7 +97,7 @@ def searched_games(
     played, seed by seed, and each is appended to ``log`` as it ends.
     """
     settings = {"network": checksum, "time_ms": time_ms}
-    done = read_log(log, settings)
+    done = read_settings_log(log, settings, "player")
     files = {"full": full, **packed}
     todo = [(name, s) for s in range(seed, seed + games) for name in files if (name, s) not in done]
     console = Console(stderr=True)
@@ -113,11 +110,7 @@ def searched_games(
         name, s = todo[index]
         entry = {"settings": settings, "player": name, "seed": s, "score": result.score,
                  "max_tile": result.max_tile, "moves": result.moves, "seconds": round(result.seconds, 2)}  # fmt: skip
-        log.parent.mkdir(parents=True, exist_ok=True)
-        with log.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(log, entry)
         done[(name, s)] = entry
         console.print(f"{name:>8} seed {s}: {result.score:,} points, {result.max_tile}, {result.moves:,} moves")
 
@@ -127,39 +120,6 @@ def searched_games(
         console.print(f"stopped: the finished games are in {log}; run the same command to go on")
         sys.exit(130)
     return done
-
-
-def read_log(path: Path, settings: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
-    """The searched games in ``path`` by (player, seed); a line of other settings is refused (exit 2).
-
-    A last line cut short by a crash is skipped (that game is played again).
-    """
-    games: dict[tuple[str, int], dict[str, Any]] = {}
-    if not path.is_file():
-        return games
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
-        try:
-            entry = json.loads(line)
-            key = (str(entry["player"]), int(entry["seed"]))
-            int(entry["score"]), int(entry["max_tile"])
-        except json.JSONDecodeError:
-            if number == len(lines):
-                continue
-            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
-        except (KeyError, TypeError, ValueError):
-            raise SystemExit(f"error: {path}, line {number}: not a game of this benchmark") from None
-        if entry.get("settings") != settings:
-            raise SystemExit(
-                f"error: {path}, line {number} has other settings ({entry.get('settings')}); give another --log"
-            )
-        games[key] = entry
-    return games
-
-
-def network_checksum(network: NTupleNetwork) -> str:
-    """The first 12 hex digits of the SHA-256 of the network's weights (as the games logs name networks)."""
-    return hashlib.sha256(np.ascontiguousarray(network.weights).data).hexdigest()[:12]
 
 
 def paired(ours: list[tuple[int, int]], full: list[tuple[int, int]]) -> dict[str, Any]:
@@ -260,7 +220,7 @@ def main() -> None:
         del packed
     if searched_files:
         done = searched_games(args.network, searched_files, args.search_games, args.seed, args.time_ms,
-                              args.workers, args.log, network_checksum(full))  # fmt: skip
+                              args.workers, args.log, weights_checksum(full.weights))  # fmt: skip
         seeds = range(args.seed, args.seed + args.search_games)
         for row in rows:
             name = f"step {row['step']:g}"

@@ -33,7 +33,6 @@ games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30
 from __future__ import annotations
 
 import argparse
-import hashlib
 import multiprocessing
 import os
 import re
@@ -50,7 +49,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, read_games, record
+from _common import add_record_options, print_json, read_games, record, weights_checksum
 from plyground.core.stats import median_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -144,7 +143,7 @@ def play_plyground(settings: dict[str, Any]) -> dict[str, Any]:
         result = play_game(ai, seed=settings["seed"])
         label = ai.evaluator.label
         if isinstance(ai.evaluator, NTupleNetwork):  # which network: the shipped one changes as it is retrained
-            label += f" ({hashlib.sha256(ai.evaluator.weights.data).hexdigest()[:12]})"
+            label += f" ({weights_checksum(ai.evaluator.weights)})"
     return {
         "score": result.score,
         "max_tile": result.max_tile,
