@@ -1,25 +1,27 @@
 """How small a trained network can ship: each packing's size and load time, and its strength against the full network.
 
 Packs ``NETWORK`` (a ``network.npz``) with each ``--steps`` (the weights are rounded to multiples of
-it; see ``plyground.g2048.ntuple.packed``), and for each packing prints the file's size, its bits per
-weight kept, the largest rounding error, the time to load it, and its strength paired with the full
-network's: ``--games`` greedy games, game i on seed ``--seed + i`` for both (the mean score of each,
-the paired difference with its 95% interval, the ratio of the means, the share reaching 16384), and
-the share of positions (those of ``--agreement-games`` greedy games of the full network) on which
-both choose the same greedy move: games diverge at the first different move, so the paired scores
-are nearly independent samples (a 95% interval of about ±4% at 1,000 games), while the share of
-identical decisions sees a difference of precision directly.
+it; see ``plyground.g2048.ntuple.packed``) and each ``--prunes`` (the weights smaller than it in
+absolute value are left out; 0, the default, keeps every touched weight), and for each packing
+prints the weights it keeps, the file's size, its bits per weight kept, the largest error of a
+weight, the time to load it, and its strength paired with the full network's: ``--games`` greedy
+games, game i on seed ``--seed + i`` for both (the mean score of each, the paired difference with
+its 95% interval, the ratio of the means, the share reaching 16384), and the share of positions
+(those of ``--agreement-games`` greedy games of the full network) on which both choose the same
+greedy move: games diverge at the first different move, so the paired scores are nearly
+independent samples (a 95% interval of about ±4% at 1,000 games), while the share of identical
+decisions sees a difference of precision directly.
 With ``--search-games N`` it also plays N paired games at ``--time-ms`` per move under expectimax
-(one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps``:
-seed i with the full network, then with each packing, and so on. A game at 20 ms lasts several
-minutes, so every finished one is appended at once to ``--log`` (one JSON line, with the full
-network's checksum); run the same command again to go on after a crash or Ctrl-C: the games in the
-log are not played again. ``--games 0`` and ``--agreement-games 0`` leave out the greedy games and
-the agreement (when only the searched games are wanted).
+(one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps`` and
+``--search-prunes`` (default 0): seed i with the full network, then with each packing, and so on.
+A game at 20 ms lasts several minutes, so every finished one is appended at once to ``--log`` (one
+JSON line, with the full network's checksum); run the same command again to go on after a crash or
+Ctrl-C: the games in the log are not played again. ``--games 0`` and ``--agreement-games 0`` leave
+out the greedy games and the agreement (when only the searched games are wanted).
 
-    python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--games 1000] [--seed 1]
-                                     [--search-games 20 --search-steps 1 --time-ms 20 --workers 2
-                                      --log FILE]
+    python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50] [--games 1000]
+                                     [--seed 1] [--search-games 20 --search-steps 1 --search-prunes 0
+                                      --time-ms 20 --workers 2 --log FILE]
 
 It also says how many of the network's weights training ever touched (those that are not 0).
 
@@ -122,6 +124,11 @@ def searched_games(
     return done
 
 
+def packing_name(step: float, prune: float) -> str:
+    """How a packing is named in the tables and the searched games' log: ``step 1``, ``step 1 prune 50``."""
+    return f"step {step:g}" + (f" prune {prune:g}" if prune else "")
+
+
 def paired(ours: list[tuple[int, int]], full: list[tuple[int, int]]) -> dict[str, Any]:
     """Mean scores, the paired difference and its interval, the ratio, the share reaching 16384."""
     a = [score for score, _ in ours]
@@ -156,6 +163,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("network", type=Path, help="a trained network's file (network.npz)")
     parser.add_argument("--steps", type=float, nargs="+", default=[4.0, 1.0, 0.25], help="steps to try (powers of 2)")
+    parser.add_argument(
+        "--prunes", type=float, nargs="+", default=[0.0], help="leave out weights smaller than each (default 0)"
+    )
     parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -166,6 +176,9 @@ def main() -> None:
     )
     parser.add_argument("--search-games", type=int, default=0, help="paired games under expectimax (default 0)")
     parser.add_argument("--search-steps", type=float, nargs="+", default=[], help="the packings to play them with")
+    parser.add_argument(
+        "--search-prunes", type=float, nargs="+", default=[0.0], help="the prunes of the packings they play with"
+    )
     parser.add_argument("--time-ms", type=float, default=20.0, help="time per move of the searched games")
     parser.add_argument("--workers", type=int, default=2, help="searched games at once (one core each)")
     parser.add_argument("--out", type=Path, help="keep the packed files in this folder (default: a temporary one)")
@@ -176,6 +189,8 @@ def main() -> None:
     args = parser.parse_args()
     if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
         parser.error("a step is a power of two from 2**-10 to 2**10")
+    if not all(math.isfinite(prune) and prune >= 0 for prune in [*args.prunes, *args.search_prunes]):
+        parser.error("a prune is a finite number at least 0")
     if not 0 <= args.games <= 1_000_000 or not 0 <= args.agreement_games <= 10_000:
         parser.error("--games from 0 to 1,000,000, --agreement-games from 0 to 10,000")
     if not 0 <= args.search_games <= 10_000 or args.workers < 1:
@@ -195,17 +210,20 @@ def main() -> None:
     folder = args.out or Path(tempfile.mkdtemp(prefix="plyground-pack-"))
     folder.mkdir(parents=True, exist_ok=True)
     rows = []
-    for step in args.steps:
-        path = folder / f"{args.network.stem}-step{step:g}.pnet"
-        header = pack(full, path, step=step, recipe={"source": str(args.network)})
+    for step, prune in [(step, prune) for step in args.steps for prune in args.prunes]:
+        name = packing_name(step, prune)
+        path = folder / f"{args.network.stem}-{name.replace(' ', '')}.pnet"
+        header = pack(full, path, step=step, prune=prune, recipe={"source": str(args.network)})
         start = time.perf_counter()
         packed = unpack(path)
         load_s = time.perf_counter() - start
         size = path.stat().st_size
         row: dict[str, Any] = {
             "step": step,
+            "prune": prune,
+            "kept": header["count"],
             "bytes": size,
-            "bits_per_weight": 8 * size / max(1, touched),
+            "bits_per_weight": 8 * size / max(1, header["count"]),
             "max_error": header["max_error"],
             "load_s": load_s,
         }
@@ -214,8 +232,8 @@ def main() -> None:
         if boards:
             row["agreement"] = agreement(packed, full, boards)
             row["positions"] = len(boards)
-        if args.search_games and step in args.search_steps:
-            searched_files[f"step {step:g}"] = path
+        if args.search_games and step in args.search_steps and prune in args.search_prunes:
+            searched_files[name] = path
         rows.append(row)
         del packed
     if searched_files:
@@ -223,7 +241,7 @@ def main() -> None:
                               args.workers, args.log, weights_checksum(full.weights))  # fmt: skip
         seeds = range(args.seed, args.seed + args.search_games)
         for row in rows:
-            name = f"step {row['step']:g}"
+            name = packing_name(row["step"], row["prune"])
             if name in searched_files:
                 pairs = [(done[(name, s)], done[("full", s)]) for s in seeds]
                 row["search"] = paired([(g["score"], g["max_tile"]) for g, _ in pairs],
@@ -235,12 +253,14 @@ def main() -> None:
         f"trained {full.trained.games:,} games"
     )
     table = Table(title="packed networks against the full one (paired, same seeds)")
-    for name in ("step", "MB", "bits/weight", "max error", "load s", "same move", "greedy mean", "full",
-                 "difference (95%)", "ratio"):  # fmt: skip
+    for name in ("step", "prune", "weights kept", "MB", "bits/weight", "max error", "load s", "same move",
+                 "greedy mean", "full", "difference (95%)", "ratio"):  # fmt: skip
         table.add_column(name, justify="right")
     for row in rows:
         table.add_row(
             f"{row['step']:g}",
+            f"{row['prune']:g}",
+            f"{row['kept']:,}",
             f"{row['bytes'] / 1e6:.1f}",
             f"{row['bits_per_weight']:.2f}",
             f"{row['max_error']:.2f}",
@@ -251,12 +271,12 @@ def main() -> None:
     console.print(table)
     if searched_files:
         table = Table(title=f"under expectimax at {args.time_ms:g} ms per move (paired, same seeds)")
-        for name in ("step", "games", "mean", "full", "difference (95%)", "ratio", "16384", "full 16384"):
+        for name in ("packing", "games", "mean", "full", "difference (95%)", "ratio", "16384", "full 16384"):
             table.add_column(name, justify="right")
         for row in rows:
             if "search" in row:
                 search = row["search"]
-                table.add_row(f"{row['step']:g}", str(search["games"]), *paired_cells(search),
+                table.add_row(packing_name(row["step"], row["prune"]), str(search["games"]), *paired_cells(search),
                               f"{search['reach_16384']:.0%}", f"{search['full_reach_16384']:.0%}")  # fmt: skip
         console.print(table)
     print_json(

@@ -102,10 +102,13 @@ def _check_search(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 
 def _check_pack(line: dict[str, Any], stdout: str, folder: Path) -> None:
-    [row] = line["rows"]
+    row, pruned = line["rows"]
     assert line["touched"] > 0 and row["step"] == 1.0 and row["bytes"] > 0 and row["max_error"] <= 0.5
     assert 0.0 <= row["agreement"] <= 1.0 and row["positions"] > 0 and row["greedy"]["games"] == 2
-    assert "same move" in stdout
+    assert (row["prune"], pruned["prune"], pruned["step"]) == (0.0, 1.0, 1.0)
+    assert row["kept"] == line["touched"] > pruned["kept"] > 0
+    assert 0.5 < pruned["max_error"] < 1.0 and pruned["greedy"]["games"] == 2
+    assert "same move" in stdout and "weights kept" in stdout
 
 
 def _check_strength(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -297,7 +300,8 @@ SCRIPTS = [
            _check_ntuple),
     Script("ntuple.py", "ntuple_curve", lambda d, f: ["--run", str(d.run), "--every", "0"], _check_curve),
     Script("ntuple_pack.py", "ntuple_pack",
-           lambda d, f: [str(d.network_4x4), "--steps", "1", "--games", "2", "--agreement-games", "1"], _check_pack),
+           lambda d, f: [str(d.network_4x4), "--steps", "1", "--prunes", "0", "1", "--games", "2",
+                         "--agreement-games", "1"], _check_pack),
     Script("ntuple_workers.py", "ntuple_workers",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
            _check_workers),

@@ -58,6 +58,23 @@ def test_a_network_file_packs_without_a_command(capsys: pytest.CaptureFixture[st
     assert "command" not in recipe and recipe["games"] == 50
 
 
+def test_prune_leaves_out_the_small_weights(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    net = NTupleNetwork(2, 3, seed=2)
+    net.learn(200, alpha=0.1)
+    net.save(tmp_path / "net.npz")
+    touched = np.abs(net.weights[net.weights != 0])
+    prune = float(np.median(touched))
+    args = ("2048", "pack", str(tmp_path / "net.npz"), "--out", str(tmp_path / "n.pnet"), "--prune", f"{prune!r}")
+    status, out, err = run_cli(capsys, *args)
+    assert status == 0, err
+    header = read_header(tmp_path / "n.pnet")
+    assert header["prune"] == prune and header["count"] == int((touched >= prune).sum()) < touched.size
+    assert f"{header['count']:,} of {header['size']:,} weights kept" in out
+    status, _, err = run_cli(capsys, *args[:-1], "-0.5")
+    assert status == 2
+    assert_one_line_error(err, "Invalid value for '--prune': must be a number at least 0, got -0.5")
+
+
 def test_bad_packing_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out_file = str(tmp_path / "x.pnet")
     status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path), "--out", out_file, "--step", "3")

@@ -120,6 +120,33 @@ def test_a_packed_network_reads_back_as_rounded(network: NTupleNetwork, step: fl
     assert back.value(board) == pytest.approx(network.value(board), abs=network.n_lookups * header["max_error"] + 1e-9)
 
 
+@pytest.mark.parametrize("step", [2.0**-10, 1.0])
+def test_pruning_leaves_out_the_small_weights_and_states_its_error(
+    network: NTupleNetwork, step: float, tmp_path: Path
+) -> None:
+    weights = network.weights
+    touched = np.flatnonzero(weights)
+    prune = float(np.quantile(np.abs(weights[touched]), 0.4))  # about 40% of the touched weights go
+    whole = P.pack(network, tmp_path / "whole.pnet", step=step)
+    header = P.pack(network, tmp_path / "pruned.pnet", step=step, prune=prune)
+    back = P.unpack(tmp_path / "pruned.pnet").weights
+    small = touched[np.abs(weights[touched]) < prune]
+    large = touched[np.abs(weights[touched]) >= prune]
+    assert small.size > 0 and large.size > 0
+    assert header["count"] == large.size < whole["count"] == touched.size
+    assert header["prune"] == prune and P.read_header(tmp_path / "pruned.pnet")["prune"] == prune
+    assert "prune" not in whole  # a file packed without pruning is as before
+    assert (back[small] == 0).all()
+    assert (np.abs(back[large].astype(np.float64) - weights[large]) <= step / 2).all()
+    error = np.abs(back.astype(np.float64) - weights)
+    assert error.max() == pytest.approx(header["max_error"]) and step / 2 < header["max_error"] < prune
+    assert (tmp_path / "pruned.pnet").stat().st_size < (tmp_path / "whole.pnet").stat().st_size
+    board = Board.parse("2 4 8/0 2 4/0 0 2")
+    assert abs(P.unpack(tmp_path / "pruned.pnet").value(board) - network.value(board)) <= (
+        network.n_lookups * header["max_error"] + 1e-9
+    )
+
+
 def test_evaluator_names_read_packed_files(
     network: NTupleNetwork, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -168,6 +195,8 @@ def test_damaged_files_are_refused_in_one_line(network: NTupleNetwork, tmp_path:
         "another size": rewritten(size=header["size"] + 1),
         "another weights checksum": rewritten(weights_sha256="0" * 64),
         "a count over the size": rewritten(count=header["size"] + 1),
+        "a negative prune": rewritten(prune=-2.0),
+        "an unknown key": rewritten(shrink=3),
     }
     messages = {
         "a flipped body byte": "does not match its checksum",
@@ -180,6 +209,8 @@ def test_damaged_files_are_refused_in_one_line(network: NTupleNetwork, tmp_path:
         "another size": "weights, its tuples make",
         "another weights checksum": "its weights do not match their checksum",
         "a count over the size": "out of range",
+        "a negative prune": "header 'prune' must be a finite number at least 0",
+        "an unknown key": "unknown ['shrink']",
     }
     for name, data in cases.items():
         path.write_bytes(data)
@@ -196,6 +227,9 @@ def test_bad_packing_settings_are_refused(network: NTupleNetwork, tmp_path: Path
         ({"step": 3.0}, "step must be a power of two from 2\\*\\*-10 to 2\\*\\*10"),
         ({"step": 2.0**-12}, "step must be a power of two"),
         ({"level": 0}, "level must be an integer from 1 to 22"),
+        ({"prune": -1.0}, "prune must be a finite number at least 0, got -1.0"),
+        ({"prune": math.nan}, "prune must be a finite number at least 0"),
+        ({"prune": True}, "prune must be a finite number at least 0"),
         ({"recipe": {"x": math.inf}}, "the recipe must be a JSON object of finite values"),
     ):
         with pytest.raises(InvalidInputError, match=message):

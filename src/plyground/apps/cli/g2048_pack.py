@@ -143,6 +143,16 @@ def pack(
             high=2.0**10,
         ),
     ] = 1.0,
+    prune: Annotated[
+        float,
+        number_option(
+            "--prune",
+            help="Also leave out the weights smaller than this in absolute value (they read as 0), {range} "
+            "(default 0: keep every weight that training touched).",
+            low=0.0,
+            high=None,
+        ),
+    ] = 0.0,
     samples: Annotated[
         Path | None,
         typer.Option(
@@ -155,10 +165,10 @@ def pack(
 ) -> None:
     """Pack a trained n-tuple network into a small file, with the recipe that trains it again.
 
-    Keeps the weights that training touched, rounded to multiples of --step, compressed, and
-    records in the file's header how the network was made: the 'plyground 2048 learn' command
-    that trains it again bit for bit (from the run's settings, on one worker), its seed, its
-    minutes and games of training, and the commit. Any command that takes
+    Keeps the weights that training touched (with --prune, those not smaller than it), rounded
+    to multiples of --step, compressed, and records in the file's header how the network was
+    made: the 'plyground 2048 learn' command that trains it again bit for bit (from the run's
+    settings, on one worker), its seed, its minutes and games of training, and the commit. Any command that takes
     --evaluator ntuple:FILE reads the packed file.
     """
     compile_kernels((_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
@@ -176,7 +186,7 @@ def pack(
     else:
         network, settings = NTupleNetwork.load(path), None
     recipe = _recipe(network, settings)
-    header = pack_network(network, out, step=step, recipe=recipe)
+    header = pack_network(network, out, step=step, prune=prune, recipe=recipe)
     size = out.stat().st_size
     if samples is not None:
         write_json(samples, sample_afterstates(network, header), compact=True)

@@ -4,14 +4,18 @@ A 4×4 network of four 6-tuples holds 4 × 16**6 float32 weights (256 MiB), but 
 reaches a fraction of them: the others stay 0. A *packed* network keeps the weights that are not
 0, each rounded to a multiple of ``step`` (a power of two, so that the rounded weight is a float32
 exactly), and compresses them. The error is absolute, at most ``step / 2`` a weight: the weights
-that weigh most in a value are as exact as the small ones. (Rounding to a number of significant
+that weigh most in a value are as exact as the small ones. *Pruning* leaves out, as well, the
+weights smaller than ``prune`` in absolute value: they read as 0, as a weight training never
+touched does (the error of each is then below ``prune``); these are mostly weights that training
+reached seldom, and the file shrinks by as many as it leaves out. (Rounding to a number of significant
 bits instead loses most on the largest weights: greedy play kept 95% of its mean score with 5 bits
 and 98% with 7 on a network measured here, against 100% at a step of 1; see the docs' n-tuple page.)
 
 * The file starts with the line ``plyground packed n-tuple network``, then the length of the
   header (8 bytes, little-endian) and the header, UTF-8 JSON: the format and version, the
   network's size, tuples, stages and radix, its number of weights (``size``) and of weights
-  kept (``count``), ``step``, the largest rounding error (``max_error``), the SHA-256 of the body
+  kept (``count``), ``step``, ``prune`` when the packing pruned (absent: it did not), the largest
+  error of a weight, pruned ones included (``max_error``), the SHA-256 of the body
   (``body_sha256``) and of the unpacked weights as float32 bytes (``weights_sha256``), the
   training totals (``training``) and ``recipe``: how the network was made (the command that
   trains it again, its seed, minutes, games and the commit), as whoever packed it wrote it.
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import struct
 from collections.abc import Mapping
@@ -56,6 +61,7 @@ _KEYS = frozenset(
     {"format", "version", "rows", "cols", "tuples", "stage_tiles", "radix", "size", "count", "step", "max_error",
      "body_sha256", "weights_sha256", "training", "recipe"}
 )  # fmt: skip
+_OPTIONAL_KEYS = frozenset({"prune"})
 
 
 STEPS = tuple(2.0**k for k in range(-10, 11))
@@ -106,6 +112,7 @@ def pack(
     path: str | os.PathLike[str],
     *,
     step: float = 1.0,
+    prune: float = 0.0,
     recipe: Mapping[str, Any] | None = None,
     level: int = 19,
 ) -> dict[str, Any]:
@@ -114,17 +121,21 @@ def pack(
     Args:
         step: the weights are rounded to multiples of it: a power of two from 2**-10 to 2**10
             (:data:`STEPS`); each weight is then within ``step / 2`` of its own value.
+        prune: leave out the weights smaller than this in absolute value (they read as 0);
+            0, the default, keeps every weight that training touched.
         recipe: how the network was made (stored as given: a JSON object).
         level: the zstandard level (1 to 22).
 
     Raises:
-        InvalidInputError: a bad ``step``, ``level`` or ``recipe``, or a weight too large for
+        InvalidInputError: a bad ``step``, ``prune``, ``level`` or ``recipe``, or a weight too large for
             the step (more than 2**24 steps).
     """
     import zstandard
 
     if isinstance(step, bool) or not isinstance(step, int | float) or float(step) not in STEPS:
         raise InvalidInputError(f"step must be a power of two from 2**-10 to 2**10, got {step!r}")
+    if isinstance(prune, bool) or not isinstance(prune, int | float) or not (math.isfinite(prune) and prune >= 0):
+        raise InvalidInputError(f"prune must be a finite number at least 0, got {prune!r}")
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 22:
         raise InvalidInputError(f"level must be an integer from 1 to 22, got {level!r}")
     try:
@@ -133,7 +144,8 @@ def pack(
         raise InvalidInputError("the recipe must be a JSON object of finite values") from None
     step = float(step)
     weights = network.weights
-    positions = np.flatnonzero(weights)
+    touched = np.flatnonzero(weights)
+    positions = touched[np.abs(weights[touched]) >= prune] if prune > 0 else touched
     q = quantize(weights[positions], step)
     if q.size and int(np.abs(q).max()) > _LARGEST:
         raise InvalidInputError(f"a weight of {float(np.abs(weights).max()):g} is too large for a step of {step:g}")
@@ -146,6 +158,7 @@ def pack(
     unpacked = np.zeros(weights.shape, dtype=np.float32)
     unpacked[positions] = rounded
     trained = network.trained
+    error = np.abs(unpacked[touched].astype(np.float64) - weights[touched]).max(initial=0.0)
     header = PACKED_FILE.stamp(
         {
             "rows": network.rows,
@@ -156,7 +169,8 @@ def pack(
             "size": int(weights.size),
             "count": int(positions.size),
             "step": step,
-            "max_error": float(np.abs(unpacked[positions].astype(np.float64) - weights[positions]).max(initial=0.0)),
+            **({"prune": float(prune)} if prune > 0 else {}),
+            "max_error": float(error),
             "body_sha256": hashlib.sha256(body).hexdigest(),
             "weights_sha256": hashlib.sha256(unpacked.data).hexdigest(),
             "training": {"games": trained.games, "moves": trained.moves, "seconds": trained.seconds},
@@ -211,7 +225,7 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def _check_header(header: Mapping[str, Any]) -> None:
-    missing, unknown = sorted(_KEYS - header.keys()), sorted(header.keys() - _KEYS)
+    missing, unknown = sorted(_KEYS - header.keys()), sorted(header.keys() - _KEYS - _OPTIONAL_KEYS)
     if missing or unknown:
         raise InvalidInputError(f"bad header keys: missing {missing}, unknown {unknown}")
     for name in ("rows", "cols", "radix", "size", "count"):
@@ -220,6 +234,9 @@ def _check_header(header: Mapping[str, Any]) -> None:
             raise InvalidInputError(f"header {name!r} must be a non-negative integer, got {value!r}")
     if header["step"] not in STEPS or header["count"] > header["size"]:
         raise InvalidInputError("header 'step' or 'count' out of range")
+    prune = header.get("prune", 0.0)
+    if isinstance(prune, bool) or not isinstance(prune, int | float) or not (math.isfinite(prune) and prune >= 0):
+        raise InvalidInputError(f"header 'prune' must be a finite number at least 0, got {prune!r}")
     for name in ("body_sha256", "weights_sha256"):
         if not (isinstance(header[name], str) and len(header[name]) == 64):
             raise InvalidInputError(f"header {name!r} must be a SHA-256 in hex")
