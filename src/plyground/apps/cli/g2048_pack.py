@@ -168,8 +168,8 @@ def pack(
     Keeps the weights that training touched (with --prune, those not smaller than it), rounded
     to multiples of --step, compressed, and records in the file's header how the network was
     made: the 'plyground 2048 learn' command that trains it again bit for bit (from the run's
-    settings, on one worker), its seed, its minutes and games of training, and the commit. Any command that takes
-    --evaluator ntuple:FILE reads the packed file.
+    settings, on one worker), its seed, its minutes and games of training, and the commit. Any
+    command that takes --evaluator ntuple:FILE reads the packed file.
     """
     compile_kernels((_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
     from plyground.g2048.evaluators import network_path
