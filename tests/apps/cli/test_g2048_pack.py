@@ -72,7 +72,7 @@ def test_prune_leaves_out_the_small_weights(capsys: pytest.CaptureFixture[str], 
     assert f"{header['count']:,} of {header['size']:,} weights kept" in out
     status, _, err = run_cli(capsys, *args[:-1], "-0.5")
     assert status == 2
-    assert_one_line_error(err, "Invalid value for '--prune': must be a number at least 0, got -0.5")
+    assert_one_line_error(err, "Invalid value for '--prune': must be a number from 0 to 1,000,000, got -0.5")
 
 
 def test_bad_packing_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
