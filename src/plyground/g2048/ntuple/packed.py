@@ -151,7 +151,7 @@ def pack(
     step = float(step)
     weights = network.weights
     touched = np.flatnonzero(weights)
-    positions = touched[np.abs(weights[touched]) >= prune] if prune > 0 else touched
+    positions = touched[np.abs(weights[touched]) >= prune]  # prune 0 keeps every touched weight
     q = quantize(weights[positions], step)
     if q.size and int(np.abs(q).max()) > _LARGEST:
         raise InvalidInputError(f"a weight of {float(np.abs(weights).max()):g} is too large for a step of {step:g}")
