@@ -6,8 +6,8 @@ native search interleaved with it, and compares the wall times; then with two wo
 multi-core speed-up. Medians of the repeats. The "bound" column is the best speed-up two cores
 could reach with the jobs of two workers (see ``expectimax.root_groups``): the one-worker job
 (every move in one table) timed against the longer of the two-worker jobs, position by position;
-"at once" is the same with the two jobs of a position run together on two threads, each timed in its
-own thread: they slow each other down where they wait for the same memory (the network's weights).
+"at once" is the same with the two jobs of a position searched together on two threads by one kernel
+call: they slow each other down where they wait for the same memory (the network's weights).
 
 With ``--network FILE`` (an n-tuple network, ``network.npz``) the same searches run with the
 network at the leaves too, timed against the heuristic's, with their own two-core speed-up.
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import threading
 import time
 from pathlib import Path
 
@@ -36,7 +35,7 @@ from _common import add_record_options, build_native, print_json, run_native
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.evaluator import MoveSearch
+from plyground.g2048.evaluator import JobsSearch
 from plyground.g2048.expectimax import DIRECTIONS, Expectimax, root_groups
 
 POSITIONS = [
@@ -65,54 +64,40 @@ def native_search(binary: Path, depth: int) -> tuple[int, float]:
 def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
     """The best 2-core speed-ups that the two-worker jobs allow on these positions: alone, and at once.
 
-    Times the one-worker job (every legal move in one table) and each two-worker job alone (one core,
-    median of ``repeats``, each in a fresh table), and compares the sums over the positions of the
-    first with those of the longer of the second: even with free hand-offs, two workers cannot beat it.
-    Then the same with the two jobs of a position run at once on two threads (started together, each
-    timed in its own thread): the jobs slow each other down where they wait for the same memory.
+    Times the one-worker job (every legal move in one table) and each two-worker job alone (one
+    thread, median of ``repeats``, each in a fresh table), and compares the sums over the positions of
+    the first with those of the longer of the second: even with free hand-offs, two workers cannot
+    beat it. Then the two jobs of a position searched at once, on two threads, by one kernel call
+    (what a two-worker search does, without the rest of ``choose``): the jobs slow each other down
+    where they wait for the same memory.
     """
     assert ai.depth is not None
-    tts = [np.zeros(1 << 22, dtype=S.TT_DTYPE) for _ in range(2)]
-    for tt in tts:
-        tt["generation"] = -1
-    counters = [np.zeros(4, dtype=np.int64) for _ in range(2)]
+    tts = np.zeros((2, 1 << 22), dtype=S.TT_DTYPE)
+    tts["generation"] = -1
+    counters = np.zeros((2, 4), dtype=np.int64)
     stop = np.zeros(1, dtype=np.uint8)
+    found = np.zeros((2, 4), dtype=np.float64)
     ai.evaluator.prepare(4, 4)
 
-    def run(search: MoveSearch, job: tuple[int, ...], slot: int) -> float:
-        counters[slot][S.GENERATION] += 1
+    def run(search: JobsSearch, jobs: list[tuple[int, ...]]) -> float:
+        moves = np.full((len(jobs), 4), -1, dtype=np.int64)
+        for j, job in enumerate(jobs):
+            moves[j, : len(job)] = job
         start = time.perf_counter()
-        for d in job:
-            search(d, ai.depth, tts[slot], counters[slot], stop)
+        search(moves, ai.depth, tts, counters, stop, found, len(jobs))
         return time.perf_counter() - start
-
-    def at_once(search: MoveSearch, jobs: list[tuple[int, ...]]) -> float:
-        if len(jobs) == 1:
-            return run(search, jobs[0], 0)
-        barrier, seconds = threading.Barrier(2), [0.0, 0.0]
-
-        def side(slot: int) -> None:
-            barrier.wait()
-            seconds[slot] = run(search, jobs[slot], slot)
-
-        helper = threading.Thread(target=side, args=(1,))
-        helper.start()
-        side(0)
-        helper.join()
-        return max(seconds)
 
     one_core = two_cores = two_at_once = 0.0
     for bits in POSITIONS:
         board = Board(bits)
-        search = ai.evaluator.move_search(
+        search = ai.evaluator.jobs_search(
             board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed
         )
         legal = [DIRECTIONS.index(move) for move in board.legal_moves()]
-        [whole] = root_groups(legal, 1)
         jobs = root_groups(legal, 2)
-        one_core += statistics.median(run(search, whole, 0) for _ in range(repeats))
-        two_cores += max(statistics.median(run(search, job, 0) for _ in range(repeats)) for job in jobs)
-        two_at_once += statistics.median(at_once(search, jobs) for _ in range(repeats))
+        one_core += statistics.median(run(search, root_groups(legal, 1)) for _ in range(repeats))
+        two_cores += max(statistics.median(run(search, [job]) for _ in range(repeats)) for job in jobs)
+        two_at_once += statistics.median(run(search, jobs) for _ in range(repeats))
     return one_core / two_cores, one_core / two_at_once
 
 

@@ -8,7 +8,9 @@ for the argument types it meets. Options (:data:`OPTIONS`):
   the very first run pays the compilation;
 * ``nogil=True`` - kernels release the GIL, so threads can run them on every core;
 * no ``fastmath`` - search values must be exact and reproducible;
-* ``error_model="numpy"`` - no Python-style checks of division by zero in hot loops.
+* ``error_model="numpy"`` - no Python-style checks of division by zero in hot loops;
+* ``parallel=True`` only for the few kernels that share their work out over threads with
+  ``prange`` (run them with :func:`launch`).
 
 :func:`prefetch` (imported from here by kernels) asks the processor to start loading an
 array element into the cache; kernels that read many scattered elements issue it as soon
@@ -25,6 +27,7 @@ import glob
 import hashlib
 import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -33,7 +36,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True) -> Callable[[F], F]:
+def kernel(
+    signature: Any = None, *, inline: bool = False, refcount: bool = True, parallel: bool = False
+) -> Callable[[F], F]:
     """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given.
 
     ``inline``: the kernel's body is compiled into every kernel that calls it (numba's
@@ -46,10 +51,15 @@ def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True
     a recursive search that takes 25 arrays (measured: the gomoku engine's search 1.1-1.3×
     faster without them). Only for kernels that create no array and return none: the arrays
     they are given belong to their caller, and stay alive while it runs.
+
+    ``parallel``: the kernel's ``prange`` loops run their iterations on several threads
+    (numba's ``parallel=True``); call it through :func:`launch`, which says how many.
     """
     options = {**OPTIONS, "inline": "always"} if inline else dict(OPTIONS)
     if not refcount:
         options["_nrt"] = False
+    if parallel:
+        options["parallel"] = True
 
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba
@@ -63,6 +73,44 @@ def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True
         return cast(F, numba.njit(signature, **options)(func))
 
     return wrap
+
+
+_LAUNCH_LOCK = threading.Lock()
+_threadsafe_layer: bool | None = None
+"""Whether numba's threading layer may start parallel kernels from several threads at once (None: not known yet)."""
+_launching = threading.local()
+"""The threads this thread last asked numba for (``threads``): numba keeps the setting per thread."""
+_JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT") == "1"
+
+
+def launch(threads: int, function: Callable[..., Any], *args: Any) -> Any:
+    """Call ``function(*args)``, a ``parallel=True`` kernel, with its ``prange`` loops on ``threads`` threads.
+
+    ``threads`` is capped at the threads numba may start (``NUMBA_NUM_THREADS``, by default the
+    machine's cores). numba starts parallel loops on its threading layer: OpenMP (GNU's
+    ``libgomp``, present wherever gcc is; after a loop its threads wait for the next one spinning,
+    about 10 ms by default (``GOMP_SPINCOUNT``), so that the next starts in microseconds) or TBB,
+    which threads may call at once; else its own ``workqueue``,
+    which cannot be entered by two threads at once (numba stops the process if they do) and
+    starts a loop in about 0.1 ms: launches are then taken one at a time.
+    """
+    global _threadsafe_layer
+    if _JIT_DISABLED:
+        return function(*args)  # plain Python: prange is range
+    if getattr(_launching, "threads", None) != threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+        _launching.threads = threads
+    if _threadsafe_layer:
+        return function(*args)
+    with _LAUNCH_LOCK:
+        result = function(*args)
+        if _threadsafe_layer is None:
+            import numba
+
+            _threadsafe_layer = numba.threading_layer() in ("omp", "tbb")  # type: ignore[attr-defined]
+        return result
 
 
 _CHECKED: set[str] = set()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import _thread
+import ctypes.util
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -131,21 +135,22 @@ def test_root_groups() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2, 4])
 def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
-    """A decision's values are those of its groups' moves searched in turn, each group in a fresh table."""
+    """A decision's values are those of its groups' moves searched in turn, each group in a fresh table: the
+    groups searched at once on several threads give what each gives searched alone on one."""
     board = Board(0x0001002301240567)  # four legal moves, boards that meet again a few moves on
     ai = Expectimax(depth=5, workers=workers, tt_bits=18)
     decision = ai.choose(board)
-    search = ai.evaluator.move_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=0, seed=0)
-    tt = np.zeros(1 << 18, dtype=S.TT_DTYPE)
-    tt["generation"] = -1
-    counters, stop = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    search = ai.evaluator.jobs_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=0, seed=0)
+    tts = np.zeros((1, 1 << 18), dtype=S.TT_DTYPE)
+    tts["generation"] = -1
+    counters, stop, found = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.uint8), np.zeros((1, 4))
     expected = {}
     for job in root_groups([DIRECTIONS.index(m) for m in board.legal_moves()], workers):
-        counters[S.GENERATION] += 1
-        for d in job:
-            expected[DIRECTIONS[d]] = search(d, 5, tt, counters, stop)
+        search(np.array([[*job, *[-1] * (4 - len(job))]], dtype=np.int64), 5, tts, counters, stop, found, 1)
+        expected.update({DIRECTIONS[d]: found[0, k] for k, d in enumerate(job)})
+    evaluations = counters[0, S.EVALUATIONS]  # the counts add up
     assert decision.values == expected
-    assert decision.evaluations == counters[S.EVALUATIONS]
+    assert decision.evaluations == evaluations
 
 
 def test_one_table_for_every_move_saves_leaves() -> None:
@@ -244,16 +249,36 @@ def test_directions_order_breaks_ties() -> None:
     assert decision.move == next(d for d in DIRECTIONS if decision.values.get(d) == best)
 
 
-def test_ctrl_c_stops_the_workers_at_once() -> None:
-    ai = Expectimax(depth=12, workers=2)  # a search of minutes
+@pytest.mark.parametrize("settings", [{"depth": 9}, {"time_ms": 600_000}], ids=["fixed depth", "time budget"])
+def test_ctrl_c_stops_a_long_search_at_once(settings: dict[str, int]) -> None:
+    """A search that may be long runs on a helper thread, so that Ctrl-C stops it at once."""
+    ai = Expectimax(workers=2, cutoff=0.0, **settings)  # no cut-off: a search of many minutes
     Expectimax(depth=1, workers=2).choose(Board(0x0021013212348765))  # kernels loaded: only the stop is timed
     timer = threading.Timer(0.3, _thread.interrupt_main)
     start = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         ai.choose(Board(0x0021013212348765))
-    ai.close()  # waits for the worker threads: they must have stopped
-    assert time.perf_counter() - start < 5.0
+    ai.close()  # waits for the helper thread: its search must have stopped
+    assert time.perf_counter() - start < 3.0
+
+
+def test_searches_on_several_threads_at_once_give_what_each_gives_alone() -> None:
+    """Parallel kernels started from several threads at once (a web server's requests, say) do not mix up."""
+    boards = [Board(0x0021013212348765), Board(0x0001002301240567), Board(0x01200231456A789B)]
+    alone = [Expectimax(depth=4, workers=2).choose(board).values for board in boards]
+    together: dict[int, list[dict[str, float]]] = {}
+
+    def play(index: int) -> None:
+        ai = Expectimax(depth=4, workers=2)
+        together[index] = [ai.choose(board).values for board in boards for _ in range(5)]
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(together[i] == [values for values in alone for _ in range(5)] for i in range(3))
 
 
 def test_no_more_threads_than_root_moves() -> None:
@@ -266,3 +291,40 @@ def test_no_more_threads_than_root_moves() -> None:
         ai.choose(Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4"))
         assert threading.active_count() - before <= 4
     assert Expectimax(workers=2).workers == 2
+
+
+_CONCURRENT_SEARCHES = """
+import threading
+from plyground.g2048 import Board
+from plyground.g2048.expectimax import Expectimax
+
+def play():
+    ai = Expectimax(depth=5, workers=2)
+    for _ in range(4):
+        ai.choose(Board(0x0021013212348765))  # 5-10 ms in the kernel each: the threads overlap
+
+threads = [threading.Thread(target=play) for _ in range(3)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+import numba
+print(numba.threading_layer())
+"""
+
+
+def test_searches_from_several_threads_on_numbas_own_threads_take_turns() -> None:
+    """numba's workqueue layer (where OpenMP is missing) stops the process if two threads start parallel loops at
+    once: the searches then take turns."""
+    environment = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue"}
+    done = subprocess.run([sys.executable, "-c", _CONCURRENT_SEARCHES], capture_output=True, text=True, env=environment)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["workqueue"]
+
+
+@pytest.mark.skipif(ctypes.util.find_library("gomp") is None, reason="GNU OpenMP (libgomp) is not on this machine")
+def test_the_search_threads_run_on_openmp_where_it_is() -> None:
+    Expectimax(depth=2, workers=2).choose(Board(0x0021013212348765))
+    import numba
+
+    assert numba.threading_layer() == "omp"

@@ -33,13 +33,22 @@ Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin 
 from __future__ import annotations
 
 import numpy as np
-from numba import from_dtype, types
+from numba import from_dtype, prange, types
 
 from plyground._jit import kernel
 from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
 from plyground.g2048._ntuple_kernels import STRIDE, _indices, _prefetch, _sum
-from plyground.g2048._search_kernels import EVALUATIONS, GENERATION, NODES, TT_DTYPE, TT_HITS, _sample_cells
+from plyground.g2048._search_kernels import (
+    EVALUATIONS,
+    GENERATION,
+    JOBS_ARGS,
+    JOBS_STATE,
+    NODES,
+    TT_DTYPE,
+    TT_HITS,
+    _sample_cells,
+)
 
 # Eager signatures: one compiled version of each kernel (see ``_search_kernels``).
 _NETWORK = (types.int64, types.int64, types.float32[::1], types.int64[:, ::1])  # rows, cols, weights, lookups
@@ -53,6 +62,7 @@ _LEAVES_SIGNATURE = types.Tuple((types.int64, types.float64))(
 )
 _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS, *_SCRATCH)
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
+_SEARCH_JOBS_SIGNATURE = types.void(types.uint64, *JOBS_ARGS, *_SEARCH_ARGS[:-3], *JOBS_STATE)
 
 _ONE = np.uint64(1)
 
@@ -191,3 +201,20 @@ def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_
         moved, depth - 1, 1.0, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tt, counters, stop,
         positions, afters, points, values,
     )  # fmt: skip
+
+
+@kernel(_SEARCH_JOBS_SIGNATURE, parallel=True)
+def _search_jobs(
+    b, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts, counters, stop, values
+):
+    """The root moves of ``b`` searched job by job, the jobs in parallel, as ``_search_kernels._search_jobs`` does."""
+    for j in prange(moves.shape[0]):
+        counts = counters[j]
+        counts[GENERATION] += 1
+        for k in range(moves.shape[1]):
+            d = moves[j, k]
+            if d < 0:
+                break
+            values[j, k] = _search_move(
+                b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts[j], counts, stop
+            )

@@ -14,6 +14,10 @@ State shared by one search lives in arrays owned by the caller:
 * ``stop`` - uint8 ``[flag]``, set by another thread when the time budget is spent; the
   search then unwinds at once and its result is thrown away.
 
+A decision searches its root moves in *jobs* (``_search_jobs``): a row of ``moves`` holds
+the moves of one job (then -1s), searched one after another in the job's own table
+(``tts[j]``, counters ``counters[j]``); the jobs run in parallel, one a thread.
+
 Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin is
 ``tests/naive/expectimax_2048.py`` (no table, no cut-off, no sampling).
 """
@@ -21,7 +25,7 @@ Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin 
 from __future__ import annotations
 
 import numpy as np
-from numba import from_dtype, types
+from numba import from_dtype, prange, types
 
 from plyground._jit import kernel
 from plyground.core.splitmix import GOLDEN
@@ -40,6 +44,10 @@ _SEARCH_ARGS = (
 _EVALUATE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, _TABLE, types.float64)
 _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS)
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
+JOBS_ARGS = (types.int64[:, ::1], types.int64)  # moves, depth
+JOBS_STATE = (types.Array(from_dtype(TT_DTYPE), 2, "C"), types.int64[:, ::1], types.uint8[::1], types.float64[:, ::1])
+"""A jobs kernel's tables, counters, stop flag and values (one row a job)."""
+_SEARCH_JOBS_SIGNATURE = types.void(types.uint64, *JOBS_ARGS, *_SEARCH_ARGS[:-3], *JOBS_STATE)
 
 _ROW_MASK = np.uint64(0xFFFF)
 _ONE = np.uint64(1)
@@ -222,3 +230,24 @@ def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, m
     return _chance(
         moved, depth - 1, 1.0, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tt, counters, stop
     )
+
+
+@kernel(_SEARCH_JOBS_SIGNATURE, parallel=True)
+def _search_jobs(
+    b, moves, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts, counters, stop, values
+):
+    """Search the root moves of ``b`` job by job, the jobs in parallel (see the module): ``values[j, k]`` is the
+    value of the move ``moves[j, k]``, searched ``depth`` moves deep in a fresh generation of the table ``tts[j]``.
+
+    The job's counts are added to ``counters[j]``, whose generation goes up by one first.
+    """
+    for j in prange(moves.shape[0]):
+        counts = counters[j]
+        counts[GENERATION] += 1
+        for k in range(moves.shape[1]):
+            d = moves[j, k]
+            if d < 0:
+                break
+            values[j, k] = _search_move(
+                b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts[j], counts, stop
+            )

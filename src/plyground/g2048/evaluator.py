@@ -23,15 +23,17 @@ from typing import Any, Literal, TypeAlias
 from plyground.errors import InvalidBoardError
 from plyground.g2048.board import Board, Direction
 
-__all__ = ["Evaluator", "Explanation", "MoveSearch", "MoveValue", "Unit"]
+__all__ = ["Evaluator", "Explanation", "JobsSearch", "MoveValue", "Unit"]
 
 Unit: TypeAlias = Literal["heuristic units", "points"]
 """What an evaluator's values count."""
 
-MoveSearch: TypeAlias = Callable[[int, int, Any, Any, Any], float]
-"""``search(move, depth, tt, counters, stop)``: the value of one root move of a board, searched
-``depth`` moves deep by the kernels, with a worker's transposition table and counters and the
-search's stop flag (see ``_search_kernels``)."""
+JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, int], None]
+"""``search(moves, depth, tts, counters, stop, values, threads)``: a board's root moves searched
+``depth`` moves deep by the kernels, in jobs run in parallel on ``threads`` threads (see
+``_search_kernels``): the moves of row ``j`` of ``moves`` (int64, then -1s) one after another in
+a fresh generation of the transposition table ``tts[j]``, their counts added to ``counters[j]``,
+their values into ``values[j]``; ``stop`` is the search's stop flag."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class Evaluator(abc.ABC):
 
     A subclass says its :attr:`name`, the board size it plays (:attr:`shape`, None for every
     size), whether its values are points to come (:attr:`values_points`), and gives
-    :meth:`value`, :meth:`explain` and :meth:`move_search`.
+    :meth:`value`, :meth:`explain` and :meth:`jobs_search`.
     """
 
     @property
@@ -159,9 +161,9 @@ class Evaluator(abc.ABC):
         """Build what searching boards of this size needs, before a timed search starts (default: nothing)."""
 
     @abc.abstractmethod
-    def move_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> MoveSearch:
+    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
         """The kernel search of ``board``'s root moves with this evaluator at the leaves.
 
         The board is checked by the caller; the returned function only reads the
-        evaluator's tables, so that several threads may run it at once.
+        evaluator's tables, so that several searches may run it at once.
         """

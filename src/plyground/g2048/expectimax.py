@@ -9,9 +9,12 @@ A *depth* counts moves: depth 1 values each move by the heuristic value of the b
 leaves, depth 2 adds every spawn and the best reply to it, and so on. The legal root moves
 are searched in groups (:func:`root_groups`): the moves of a group one after another in one
 transposition table, whose entries they share (two moves often lead to the same boards a few
-moves on), each group by a worker thread (kernels that release the GIL) in a fresh table.
-The groups depend on the number of workers alone, so a fixed-depth decision is the same
-every time for a given number of workers.
+moves on), in a fresh table of its own, the groups in parallel: one kernel call searches
+them all, on as many threads (numba's ``prange``; on its OpenMP threading layer a parallel loop
+starts in microseconds, where a hand-off between Python threads takes 50-100). The groups
+depend on the number of workers alone, so a fixed-depth decision is the same every time for a
+given number of workers. A timed search stops when a thread of its own (the alarm) sets its
+stop flag at the deadline.
 
 The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator`: the heuristic (the
 default) or a trained n-tuple network (``evaluator=``). A network trained by afterstate TD values an
@@ -24,11 +27,10 @@ board with no legal move is then worth 0 more points. The heuristic search adds 
 
 from __future__ import annotations
 
-import collections
+import concurrent.futures
 import functools
 import math
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -42,7 +44,7 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.evaluator import Evaluator, MoveSearch
+from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 
@@ -53,6 +55,10 @@ MAX_WORKERS = len(DIRECTIONS)
 """The most threads a search uses: each searches one root move, and a board has at most four."""
 DEFAULT_CUTOFF = 1e-4
 DEFAULT_TT_BITS = 20
+LONG_SECONDS = 0.25
+"""A timed search with more time than this left searches its next depth on a helper thread (see ``_run``)."""
+LONG_DEPTH = 6
+"""A search of a fixed depth from this one up runs on a helper thread (see ``_run``)."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +87,6 @@ class Decision:
 
 Job = tuple[int, ...]
 """Root moves (indices into DIRECTIONS) searched one after another in one table."""
-JobResult = tuple[list[float], npt.NDArray[np.int64]]
-"""Each move's value, in the job's order, and the job's counters."""
 
 
 def root_groups(legal: list[int], workers: int) -> list[Job]:
@@ -100,64 +104,47 @@ def root_groups(legal: list[int], workers: int) -> list[Job]:
     return [(d,) for d in legal]
 
 
-def _share_out(
-    jobs: list[Job],
-    run: Callable[[Job], JobResult],
-    helpers: int,
-    pool: ThreadPoolExecutor,
-    stop: npt.NDArray[np.uint8],
-) -> dict[Job, JobResult]:
-    """Run ``run(job)`` for every job of ``jobs`` on this thread and up to ``helpers`` pool threads.
+class _Alarm:
+    """Sets stop flags at their deadlines, from a thread of its own.
 
-    Each thread takes the next job as it becomes free (longest first when ``jobs`` is sorted so).
+    A timed search runs in a kernel, which cannot read the clock: it stops when its flag is set.
+    One daemon thread serves every search of the process.
     """
-    pending = collections.deque(jobs)
-    done: dict[Job, JobResult] = {}
 
-    def drain() -> None:
-        while True:
-            try:
-                job = pending.popleft()
-            except IndexError:
-                return
-            done[job] = run(job)
+    def __init__(self) -> None:
+        self._wake = threading.Condition()
+        self._armed: dict[int, tuple[float, npt.NDArray[np.uint8]]] = {}
+        self._thread: threading.Thread | None = None
 
-    started = [pool.submit(drain) for _ in range(min(helpers, len(jobs) - 1))]
-    try:
-        drain()
-    except BaseException:
-        stop[0] = 1
-        raise
-    finally:
-        for future in started:
-            future.result()
-    return done
+    def arm(self, deadline: float, flag: npt.NDArray[np.uint8]) -> None:
+        """Set ``flag[0] = 1`` at ``deadline`` (a :func:`time.perf_counter` time) unless disarmed before."""
+        with self._wake:
+            self._armed[id(flag)] = (deadline, flag)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="expectimax-alarm", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def disarm(self, flag: npt.NDArray[np.uint8]) -> None:
+        """Forget ``flag``'s deadline."""
+        with self._wake:
+            self._armed.pop(id(flag), None)
+
+    def _run(self) -> None:
+        with self._wake:
+            while True:
+                now = time.perf_counter()
+                for key, (deadline, flag) in list(self._armed.items()):
+                    if deadline <= now:
+                        flag[0] = 1
+                        del self._armed[key]
+                if self._armed:
+                    self._wake.wait(min(deadline for deadline, _ in self._armed.values()) - now)
+                else:
+                    self._wake.wait()
 
 
-def _until(
-    jobs: list[Job],
-    run: Callable[[Job], JobResult],
-    pool: ThreadPoolExecutor,
-    stop: npt.NDArray[np.uint8],
-    deadline: float,
-) -> tuple[dict[Job, JobResult], bool]:
-    """Run ``run(job)`` for every job of ``jobs`` in the pool; stop them all at ``deadline``.
-
-    Returns the results (those of stopped jobs are meaningless) and whether time ran out.
-    """
-    submitted = {job: pool.submit(run, job) for job in jobs}
-    timed_out = False
-    for future in submitted.values():
-        try:
-            future.result(timeout=max(0.0, deadline - time.perf_counter()))
-        except TimeoutError:
-            timed_out = True
-            stop[0] = 1
-            break
-        except BaseException:  # Ctrl-C: the workers stop at once too
-            stop[0] = 1
-            raise
-    return {job: future.result() for job, future in submitted.items()}, timed_out
+_ALARM = _Alarm()
 
 
 def policy_depth(board: Board) -> int:
@@ -167,15 +154,6 @@ def policy_depth(board: Board) -> int:
     """
     distinct = len({board.exponent(r, c) for r in range(board.rows) for c in range(board.cols)} - {0})
     return max(2, min(distinct - 3, 8 if board.rows * board.cols >= 12 else 6))
-
-
-class _Worker:
-    """One search thread's private state: transposition table and counters."""
-
-    def __init__(self, tt_bits: int) -> None:
-        self.tt = np.zeros(1 << tt_bits, dtype=S.TT_DTYPE)
-        self.tt["generation"] = -1  # no entry is valid; also touches every page now, not during a timed search
-        self.counters = np.zeros(4, dtype=np.int64)
 
 
 class Expectimax:
@@ -249,8 +227,8 @@ class Expectimax:
         self.max_cells = max_cells or 0
         self.seed = seed
         self._tt_bits = tt_bits
-        self._pool: ThreadPoolExecutor | None = None
-        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._tables: tuple[npt.NDArray[np.void], npt.NDArray[np.int64]] | None = None
+        self._helper: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     @property
@@ -258,19 +236,21 @@ class Expectimax:
         """The heuristic's weights; None when another evaluator values the leaves."""
         return self.evaluator.weights if isinstance(self.evaluator, Heuristic) else None
 
-    def _ensure_pool(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="expectimax")
-            for _ in range(self.workers):
-                self._idle.put(_Worker(self._tt_bits))
-        return self._pool
+    def _ensure_tables(self) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]:
+        """A transposition table and counters for each job (see :func:`root_groups`), made on first use."""
+        if self._tables is None:
+            jobs = len(root_groups(list(range(len(DIRECTIONS))), self.workers))
+            tts = np.zeros((jobs, 1 << self._tt_bits), dtype=S.TT_DTYPE)
+            tts["generation"] = -1  # no entry is valid; also touches every page now, not during a timed search
+            self._tables = tts, np.zeros((jobs, 4), dtype=np.int64)
+        return self._tables
 
     def close(self) -> None:
-        """Stop the worker threads (a later :meth:`choose` starts them again)."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-            self._idle = queue.SimpleQueue()
+        """Free the tables and stop the helper thread (a later :meth:`choose` makes them again)."""
+        if self._helper is not None:
+            self._helper.shutdown()
+            self._helper = None
+        self._tables = None
 
     def __enter__(self) -> Expectimax:
         return self
@@ -291,7 +271,6 @@ class Expectimax:
         if not isinstance(board, Board):
             raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
         self.evaluator.check_size(board.rows, board.cols)
-        self._ensure_pool()
         self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
         start = time.perf_counter()
         legal = [DIRECTIONS.index(d) for d in board.legal_moves()]
@@ -301,12 +280,11 @@ class Expectimax:
             return self._search(board, legal, start)
 
     def _search(self, board: Board, legal: list[int], start: float) -> Decision:
-        pool = self._ensure_pool()
+        tts, counters = self._ensure_tables()
         stop = np.zeros(1, dtype=np.uint8)
-        search_move: MoveSearch = self.evaluator.move_search(
+        search = self.evaluator.jobs_search(
             board, p_four=self.p_four, cutoff=self.cutoff, max_cells=self.max_cells, seed=self.seed
         )
-        totals = np.zeros(4, dtype=np.int64)
         deadline = start + self.time_ms / 1000.0 if self.time_ms is not None else None
         if deadline is None:
             depths = [self.depth if self.depth is not None else policy_depth(board)]
@@ -314,47 +292,37 @@ class Expectimax:
             depths = list(range(1, (self.depth or MAX_DEPTH) + 1))
         if len(legal) == 1:
             depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
-
-        def run(job: Job, depth: int) -> JobResult:
-            worker = self._idle.get()
-            try:
-                worker.counters[S.NODES : S.GENERATION] = 0  # the counts
-                worker.counters[S.GENERATION] += 1  # a fresh table for the job, shared by its moves
-                job_values = [search_move(d, depth, worker.tt, worker.counters, stop) for d in job]
-                return job_values, worker.counters.copy()
-            finally:
-                self._idle.put(worker)
-
+        jobs = root_groups(legal, self.workers)
+        moves = np.full((len(jobs), len(DIRECTIONS)), -1, dtype=np.int64)
+        for j, job in enumerate(jobs):
+            moves[j, : len(job)] = job
+        found = np.zeros(moves.shape, dtype=np.float64)
+        counters[:, : S.GENERATION] = 0  # the counts of this decision, all depths
         values: dict[Direction, float] = {}
         completed = 0
         previous_time = 0.0
-        # Longest job first keeps the workers evenly busy: a job's cost is guessed from the empty
-        # cells its moves leave, then known from the nodes it took at the previous depth.
-        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
-        jobs = root_groups(legal, self.workers)
-        cost = {job: sum(int(K._count_empty(K._move(bits, d, rows, cols), rows, cols)) for d in job) for job in jobs}
-        for depth in depths:
-            depth_start = time.perf_counter()
-            if deadline is not None and completed and depth_start + previous_time * 2.0 > deadline:
-                break  # the next depth would not finish in time
-            order = sorted(jobs, key=lambda job: -cost[job])
-            timed_out = False
-            if deadline is None or depth == 1:
-                # Nothing to interrupt: this thread takes jobs too, with one hand-off per helper.
-                results = _share_out(order, functools.partial(run, depth=depth), self.workers - 1, pool, stop)
-            else:  # every job in the pool, so that this thread can stop them at the deadline
-                results, timed_out = _until(order, functools.partial(run, depth=depth), pool, stop, deadline)
-            for job, (_, counts) in results.items():
-                cost[job] = int(counts[S.NODES])
-                totals += counts
-            if timed_out:
-                break
-            found = {
-                d: value for job, (job_values, _) in results.items() for d, value in zip(job, job_values, strict=True)
-            }
-            values = {DIRECTIONS[d]: found[d] for d in sorted(found)}
-            completed = depth
-            previous_time = time.perf_counter() - depth_start
+        armed = False
+        try:
+            for depth in depths:
+                depth_start = time.perf_counter()
+                if deadline is not None and completed:
+                    if depth_start + previous_time * 2.0 > deadline:
+                        break  # the next depth would not finish in time
+                    if not armed:  # the first depth always finishes; the others stop at the deadline
+                        _ALARM.arm(deadline, stop)
+                        armed = True
+                long = depth >= LONG_DEPTH if deadline is None else deadline - depth_start > LONG_SECONDS
+                self._run(functools.partial(search, moves, depth, tts, counters, stop, found, len(jobs)), stop, long)
+                if stop[0]:
+                    break  # out of time: this depth's values are not finished
+                by_move = {d: float(found[j, k]) for j, job in enumerate(jobs) for k, d in enumerate(job)}
+                values = {DIRECTIONS[d]: by_move[d] for d in sorted(by_move)}
+                completed = depth
+                previous_time = time.perf_counter() - depth_start
+        finally:
+            if armed:
+                _ALARM.disarm(stop)
+        totals = counters[: len(jobs)].sum(axis=0)
         best = max(values, key=lambda name: (values[name], -DIRECTIONS.index(name)))
         return Decision(
             move=best,
@@ -365,3 +333,27 @@ class Expectimax:
             evaluations=int(totals[S.EVALUATIONS]),
             seconds=time.perf_counter() - start,
         )
+
+    def _run(self, call: Callable[[], None], stop: npt.NDArray[np.uint8], long: bool) -> None:
+        """Run one depth's search ``call()``: on this thread, or on the helper thread when it may be ``long``.
+
+        A kernel running on this thread cannot be interrupted: Ctrl-C waits for it. A long search runs on
+        the helper thread while this one waits, so that Ctrl-C stops it at once (through ``stop``).
+        """
+        if not long:
+            call()
+            return
+        if self._helper is None:
+            self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="expectimax")
+        future = self._helper.submit(call)
+        try:
+            while True:
+                try:  # a wait with a timeout, so that a Ctrl-C delivered to another thread is seen too
+                    future.result(timeout=0.1)
+                    return
+                except TimeoutError:
+                    pass
+        except BaseException:  # Ctrl-C: the search stops at once too
+            stop[0] = 1
+            concurrent.futures.wait([future])
+            raise

@@ -47,7 +47,7 @@ import numpy.typing as npt
 from plyground.core.files import FileFormat
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048.board import Board
-from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch
+from plyground.g2048.evaluator import Evaluator, Explanation, JobsSearch
 
 __all__ = [
     "FEATURES",
@@ -387,19 +387,18 @@ class Heuristic(Evaluator):
             self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))
         return self._tables[key]
 
-    def move_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> MoveSearch:
+    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
+        from plyground._jit import launch
         from plyground.g2048 import _search_kernels as S
 
         bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
         table, lost = self._table(rows, cols)
         monotonicity, sampling_seed = self.weights.monotonicity, np.uint64(seed)
 
-        def search(move: int, depth: int, tt: Any, counters: Any, stop: Any) -> float:
-            return float(
-                S._search_move(
-                    bits, move, depth, rows, cols, table, monotonicity, p_four, cutoff, lost, max_cells,
-                    sampling_seed, tt, counters, stop,
-                )
+        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, threads: int) -> None:
+            launch(
+                threads, S._search_jobs, bits, moves, depth, rows, cols, table, monotonicity, p_four, cutoff, lost,
+                max_cells, sampling_seed, tts, counters, stop, values,
             )  # fmt: skip
 
         return search

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import _ntuple_kernels as NK
 from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
-from plyground.g2048.evaluator import Evaluator, Explanation, MoveSearch, MoveValue
+from plyground.g2048.evaluator import Evaluator, Explanation, JobsSearch, MoveValue
 from plyground.g2048.ntuple import fileformat
 from plyground.g2048.ntuple.training import (
     GameResults,
@@ -269,20 +269,19 @@ class NTupleNetwork(Evaluator):
             moves[move] = MoveValue(points, self.value(after))
         return Explanation(self.name, self.unit, moves=moves)
 
-    def move_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> MoveSearch:
+    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
         """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator)."""
+        from plyground._jit import launch
         from plyground.g2048 import _ntuple_search_kernels as NS  # here: learning does not load the search
 
         bits, rows, cols = np.uint64(board.bits), self._rows, self._cols
         # The kernels' signatures take writable arrays; the search only reads them.
         weights, lookups, sampling_seed = self._weights, self._lookups, np.uint64(seed)
 
-        def search(move: int, depth: int, tt: Any, counters: Any, stop: Any) -> float:
-            return float(
-                NS._search_move(
-                    bits, move, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, sampling_seed,
-                    tt, counters, stop,
-                )
+        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, threads: int) -> None:
+            launch(
+                threads, NS._search_jobs, bits, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells,
+                sampling_seed, tts, counters, stop, values,
             )  # fmt: skip
 
         return search
