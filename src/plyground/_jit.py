@@ -10,7 +10,7 @@ for the argument types it meets. Options (:data:`OPTIONS`):
 * no ``fastmath`` - search values must be exact and reproducible;
 * ``error_model="numpy"`` - no Python-style checks of division by zero in hot loops;
 * ``parallel=True`` only for the few kernels that share their work out over threads with
-  ``prange`` (run them with :func:`launch`).
+  ``prange`` (``@kernel(..., threaded=True)``; run them with :func:`launch`).
 
 :func:`prefetch` (imported from here by kernels) asks the processor to start loading an
 array element into the cache; kernels that read many scattered elements issue it as soon
@@ -37,7 +37,7 @@ OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 def kernel(
-    signature: Any = None, *, inline: bool = False, refcount: bool = True, parallel: bool = False
+    signature: Any = None, *, inline: bool = False, refcount: bool = True, threaded: bool = False
 ) -> Callable[[F], F]:
     """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given.
 
@@ -52,13 +52,13 @@ def kernel(
     faster without them). Only for kernels that create no array and return none: the arrays
     they are given belong to their caller, and stay alive while it runs.
 
-    ``parallel``: the kernel's ``prange`` loops run their iterations on several threads
+    ``threaded``: the kernel's ``prange`` loops run their iterations on several threads
     (numba's ``parallel=True``); call it through :func:`launch`, which says how many.
     """
     options = {**OPTIONS, "inline": "always"} if inline else dict(OPTIONS)
     if not refcount:
         options["_nrt"] = False
-    if parallel:
+    if threaded:
         options["parallel"] = True
 
     def wrap(func: F) -> F:
@@ -84,7 +84,7 @@ _JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT") == "1"
 
 
 def launch(threads: int, function: Callable[..., Any], *args: Any) -> Any:
-    """Call ``function(*args)``, a ``parallel=True`` kernel, with its ``prange`` loops on ``threads`` threads.
+    """Call ``function(*args)``, a ``threaded`` kernel, with its ``prange`` loops on ``threads`` threads.
 
     ``threads`` is capped at the threads numba may start (``NUMBA_NUM_THREADS``, by default the
     machine's cores). numba starts parallel loops on its threading layer: OpenMP (GNU's

@@ -203,7 +203,7 @@ def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_
     )  # fmt: skip
 
 
-@kernel(_SEARCH_JOBS_SIGNATURE, parallel=True)
+@kernel(_SEARCH_JOBS_SIGNATURE, threaded=True)
 def _search_jobs(
     b, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts, counters, stop, values
 ):

@@ -232,7 +232,7 @@ def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, m
     )
 
 
-@kernel(_SEARCH_JOBS_SIGNATURE, parallel=True)
+@kernel(_SEARCH_JOBS_SIGNATURE, threaded=True)
 def _search_jobs(
     b, moves, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts, counters, stop, values
 ):
