@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import _thread
 import ctypes.util
+import itertools
 import os
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from plyground.errors import InvalidInputError
 from plyground.g2048 import DIRECTIONS, Board, Game
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.expectimax import Decision, Expectimax, policy_depth, root_groups
+from plyground.g2048.expectimax import PAIR_SHARING, Decision, Expectimax, policy_depth, root_groups
 from plyground.g2048.heuristic import Weights, default_weights, lost_value
 from tests.g2048.strategies import grids
 from tests.naive import expectimax_2048 as naive
@@ -126,11 +127,42 @@ def test_decisions_are_deterministic_for_each_number_of_workers() -> None:
 
 def test_root_groups() -> None:
     up, right, down, left = range(4)
-    assert root_groups([up, right, down, left], 1) == [(up, right, down, left)]
-    assert root_groups([up, right, down, left], 2) == [(up, down), (right, left)]
-    assert root_groups([right, left], 2) == [(right, left)]
-    assert root_groups([up, left], 2) == [(up,), (left,)]
-    assert root_groups([up, right, left], 3) == [(up,), (right,), (left,)]
+    four = Board(0x1000320145106789)  # every move legal, each leaving 5 empty cells
+    assert root_groups(four, 1) == [(up, right, down, left)]
+    assert root_groups(four, 2) == [(up, down), (right, left)]  # opposite moves share their boards
+    assert root_groups(four, 4) == [(up,), (right,), (down,), (left,)]
+    three = Board(0x0021013212348765)  # up leaves 4 empty cells, right 3, down 4
+    assert root_groups(three, 2) == [(up,), (right, down)]  # 16 against 9 + 16: the most even split
+    assert root_groups(three, 3) == [(up,), (right,), (down,)]
+    vertical = Board.parse("2 4 2 4/0 0 0 0/0 0 0 0/4 2 4 2")
+    assert root_groups(vertical, 2) == [(up,), (down,)]  # two jobs, even on one axis
+    assert root_groups(Board.parse("2 4/4 2"), 2) == []
+
+
+@given(grids())
+def test_two_workers_split_the_moves_where_the_predicted_costs_are_most_even(grid: list[list[int]]) -> None:
+    board = Board.from_rows(grid)
+    legal = [DIRECTIONS.index(m) for m in board.legal_moves()]
+    jobs = root_groups(board, 2)
+    if len(legal) < 2:
+        assert jobs == ([tuple(legal)] if legal else [])
+        return
+    assert len(jobs) == 2 and sorted(d for job in jobs for d in job) == legal
+    assert all(list(job) == sorted(job) for job in jobs) and legal[0] in jobs[0]
+    cost = {d: len(board.move(DIRECTIONS[d])[0].empty_cells()) ** 2 for d in legal}
+
+    def job_cost(job: tuple[int, ...]) -> float:
+        opposite = len(job) == 2 and abs(job[0] - job[1]) == 2
+        return sum(cost[d] for d in job) - (PAIR_SHARING * min(cost[d] for d in job) if opposite else 0.0)
+
+    splits = [
+        (first, tuple(d for d in legal if d not in first))
+        for size in range(1, len(legal))
+        for first in itertools.combinations(legal, size)
+        if legal[0] in first
+    ]
+    best = min(max(job_cost(job) for job in split) for split in splits)
+    assert max(job_cost(job) for job in jobs) == best
 
 
 @pytest.mark.parametrize("workers", [1, 2, 4])
@@ -145,7 +177,7 @@ def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
     tts["generation"] = -1
     counters, stop, found = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.uint8), np.zeros((1, 4))
     expected = {}
-    for job in root_groups([DIRECTIONS.index(m) for m in board.legal_moves()], workers):
+    for job in root_groups(board, workers):
         search(np.array([[*job, *[-1] * (4 - len(job))]], dtype=np.int64), 5, tts, counters, stop, found, 1)
         expected.update({DIRECTIONS[d]: found[0, k] for k, d in enumerate(job)})
     evaluations = counters[0, S.EVALUATIONS]  # the counts add up

@@ -43,6 +43,16 @@ def test_legal_moves_and_terminal_match_naive(grid: list[list[int]]) -> None:
 
 
 @given(grids())
+def test_afterstate_empties_match_naive(grid: list[list[int]]) -> None:
+    rows, cols = _shape(grid)
+    expected = []
+    for name in naive.DIRECTIONS:
+        after, _ = naive.move(grid, name)
+        expected.append(len(naive.empty_cells(after)) if after != grid else -1)
+    assert list(K._afterstate_empties(_bits(grid), rows, cols)) == expected
+
+
+@given(grids())
 def test_empty_cells_match_naive(grid: list[list[int]]) -> None:
     rows, cols = _shape(grid)
     empty = int(K._empty_bits(_bits(grid), rows, cols))

@@ -126,6 +126,24 @@ def _count_empty(b, rows, cols):
     return _popcount(_empty_bits(b, rows, cols))
 
 
+@kernel("i8(u8, i8, i8, i8)")
+def _empty_after(b, d, rows, cols):
+    """The empty cells of the board after the move ``d``; -1 if the move is illegal."""
+    after = _move(b, d, rows, cols)
+    return -1 if after == b else _count_empty(after, rows, cols)
+
+
+@kernel("UniTuple(i8, 4)(u8, i8, i8)")
+def _afterstate_empties(b, rows, cols):
+    """The empty cells of the board after each move, in direction order (-1: the move is illegal)."""
+    return (
+        _empty_after(b, 0, rows, cols),
+        _empty_after(b, 1, rows, cols),
+        _empty_after(b, 2, rows, cols),
+        _empty_after(b, 3, rows, cols),
+    )
+
+
 @kernel("u8(u8)")
 def _mix64(z):
     """The splitmix64 output function; the stream is ``_mix64(seed + k * golden)``."""
