@@ -110,19 +110,18 @@ def root_groups(board: Board, workers: int) -> list[Job]:
     for each board would give 0.54). Ties go to the first split with the fewest moves in the
     job of the first legal move. Within a job the moves keep the order of DIRECTIONS.
     """
-    empties = K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols)
-    legal = tuple(d for d in range(len(DIRECTIONS)) if empties[d] >= 0)
-    if workers == 1 or len(legal) <= 1:
-        return [legal] if legal else []
-    if workers > 2:
-        return [(d,) for d in legal]
-    return list(_balanced_pair(legal, tuple(empties[d] for d in legal)))
+    return list(_jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), workers))
 
 
 @functools.cache
-def _balanced_pair(legal: Job, empties: tuple[int, ...]) -> tuple[Job, Job]:
-    """The two jobs of :func:`root_groups` for the moves ``legal`` that leave ``empties`` empty cells."""
-    cost = {d: n * n for d, n in zip(legal, empties, strict=True)}
+def _jobs(empties: tuple[int, ...], workers: int) -> tuple[Job, ...]:
+    """The jobs of :func:`root_groups` for a board whose moves leave ``empties`` empty cells (-1: illegal)."""
+    legal = tuple(d for d in range(len(DIRECTIONS)) if empties[d] >= 0)
+    if workers == 1 or len(legal) <= 1:
+        return (legal,) if legal else ()
+    if workers > 2:
+        return tuple((d,) for d in legal)
+    cost = {d: empties[d] * empties[d] for d in legal}
 
     def job_cost(job: Job) -> float:
         total = float(sum(cost[d] for d in job))
@@ -136,6 +135,15 @@ def _balanced_pair(legal: Job, empties: tuple[int, ...]) -> tuple[Job, Job]:
             first = (legal[0], *rest)
             splits.append((first, tuple(d for d in legal if d not in first)))
     return min(splits, key=lambda split: max(job_cost(job) for job in split))
+
+
+@functools.cache
+def _moves_array(jobs: tuple[Job, ...]) -> npt.NDArray[np.int64]:
+    """The moves of ``jobs`` as the search kernels take them: a row a job, padded with -1 (never written)."""
+    moves = np.full((len(jobs), len(DIRECTIONS)), -1, dtype=np.int64)
+    for j, job in enumerate(jobs):
+        moves[j, : len(job)] = job
+    return moves
 
 
 def max_jobs(workers: int) -> int:
@@ -312,13 +320,13 @@ class Expectimax:
         self.evaluator.check_size(board.rows, board.cols)
         self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
         start = time.perf_counter()
-        legal = [DIRECTIONS.index(d) for d in board.legal_moves()]
-        if not legal:
+        jobs = _jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), self.workers)
+        if not jobs:
             return Decision(None, seconds=time.perf_counter() - start)
         with self._lock:
-            return self._search(board, legal, start)
+            return self._search(board, jobs, start)
 
-    def _search(self, board: Board, legal: list[int], start: float) -> Decision:
+    def _search(self, board: Board, jobs: tuple[Job, ...], start: float) -> Decision:
         tts, counters = self._ensure_tables()
         stop = np.zeros(1, dtype=np.uint8)
         search = self.evaluator.jobs_search(
@@ -329,12 +337,9 @@ class Expectimax:
             depths = [self.depth if self.depth is not None else policy_depth(board)]
         else:
             depths = list(range(1, (self.depth or MAX_DEPTH) + 1))
-        if len(legal) == 1:
+        if len(jobs) == 1 and len(jobs[0]) == 1:
             depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
-        jobs = root_groups(board, self.workers)
-        moves = np.full((len(jobs), len(DIRECTIONS)), -1, dtype=np.int64)
-        for j, job in enumerate(jobs):
-            moves[j, : len(job)] = job
+        moves = _moves_array(jobs)
         found = np.zeros(moves.shape, dtype=np.float64)
         counters[:, : S.GENERATION] = 0  # the counts of this decision, all depths
         values: dict[Direction, float] = {}
