@@ -13,7 +13,8 @@ cut short by Ctrl-C or SIGTERM is not logged. ``--alone`` plays plyground by its
 (``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's target
 at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its core, so
 that the side behind catches up while the other core does other work. ``--report`` only prints the
-table of the games logged.
+table of the games logged. Every ``--progress-minutes`` (10) each game in progress says on stderr
+how far it got (move, score, minutes).
 
     python benchmarks/versus_nneonneo.py --nneonneo DEST/2048-ai [--games 20] [--time-ms MS]
                                          [--evaluator E] [--cores 0,1] [--only SIDE]
@@ -61,7 +62,7 @@ TILES = (16384, 32768)
 VERSUS_GAMES, ALONE_GAMES = 20, 30
 ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
 
-_MOVE = re.compile(r"^Move #(\d+),")
+_MOVE = re.compile(r"^Move #(\d+),(?: current score=(\d+))?")
 _ROOT_TIME = re.compile(r"^Move \d: result .* in ([0-9.]+) seconds")
 _OVER = re.compile(r"^Game over\. Your score is (\d+)\. The highest rank you achieved was (\d+)\.")
 
@@ -80,8 +81,29 @@ def pin(core: int | None, pid: int = 0) -> None:
         os.sched_setaffinity(pid, {core})
 
 
-def read_nneonneo(lines: Iterable[str]) -> dict[str, Any]:
+class Progress:
+    """Says on stderr, at most every ``every_s`` seconds, how ``player``'s game in progress goes.
+
+    A game lasts up to an hour and a game cut short is not logged: the lines say how far it got.
+    """
+
+    def __init__(self, player: str, every_s: float) -> None:
+        self.player, self.every_s = player, every_s
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, moves: int, score: int) -> None:
+        now = time.monotonic()
+        if self.every_s > 0 and now - self.last >= self.every_s:
+            self.last = now
+            minutes = (now - self.start) / 60
+            print(f"{self.player}: game in progress: move {moves:,}, {score:,} points, {minutes:.0f} min",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+
+def read_nneonneo(lines: Iterable[str], on_move: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """What one game of nneonneo's player printed, line by line: its result and its search time.
+
+    ``on_move(moves, score)`` is called at each move it announces, with the score before it.
 
     >>> read_nneonneo(["Move #1, current score=0", "Move 0: result 1.0: eval'd 5 moves in 0.25 seconds",
     ...                "Move 1: result 2.0: eval'd 5 moves in 0.05 seconds",
@@ -95,6 +117,8 @@ def read_nneonneo(lines: Iterable[str]) -> dict[str, Any]:
     for line in lines:
         if match := _MOVE.match(line):
             moves = int(match.group(1))
+            if on_move is not None:
+                on_move(moves, int(match.group(2) or 0))
         elif match := _ROOT_TIME.match(line):
             seconds += float(match.group(1))
         elif match := _OVER.match(line):
@@ -109,15 +133,21 @@ def read_nneonneo(lines: Iterable[str]) -> dict[str, Any]:
     }
 
 
-def play_nneonneo(binary: Path, core: int | None, running: list[subprocess.Popen[str]]) -> dict[str, Any]:
-    """One game of nneonneo's player on ``core``; its output is read as it comes (bounded memory)."""
+def play_nneonneo(
+    binary: Path, core: int | None, running: list[subprocess.Popen[str]], progress_s: float = 0.0
+) -> dict[str, Any]:
+    """One game of nneonneo's player on ``core``; its output is read as it comes (bounded memory).
+
+    Its progress is said every ``progress_s`` seconds (0: never; see :class:`Progress`).
+    """
     start = time.perf_counter()
     process = subprocess.Popen([str(binary)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     running.append(process)
     pin(core, process.pid)
     assert process.stdout is not None
     try:
-        result: dict[str, Any] | ValueError = read_nneonneo(line.rstrip("\n") for line in process.stdout)
+        lines = (line.rstrip("\n") for line in process.stdout)
+        result: dict[str, Any] | ValueError = read_nneonneo(lines, Progress("nneonneo", progress_s))
     except ValueError as error:
         result = error
     finally:
@@ -133,14 +163,15 @@ def play_nneonneo(binary: Path, core: int | None, running: list[subprocess.Popen
     return {**result, "wall_ms_per_move": 1000.0 * seconds / max(1, result["moves"])}
 
 
-def play_plyground(settings: dict[str, Any]) -> dict[str, Any]:
-    """One game of plyground's AI with these settings, in this (worker) process."""
+def play_plyground(settings: dict[str, Any], progress_s: float = 0.0) -> dict[str, Any]:
+    """One game of plyground's AI with these settings, in this (worker) process; progress as for nneonneo."""
     from plyground.g2048.autoplay import play_game
     from plyground.g2048.expectimax import Expectimax
     from plyground.g2048.ntuple import NTupleNetwork
 
+    progress = Progress("plyground", progress_s)
     with Expectimax(time_ms=settings["budget_ms"], workers=settings["workers"], evaluator=settings["evaluator"]) as ai:
-        result = play_game(ai, seed=settings["seed"])
+        result = play_game(ai, seed=settings["seed"], on_move=lambda game, _: progress(game.move_count, game.score))
         label = ai.evaluator.label
         if isinstance(ai.evaluator, NTupleNetwork):  # which network: the shipped one changes as it is retrained
             label += f" ({weights_checksum(ai.evaluator.weights)})"
@@ -154,11 +185,11 @@ def play_plyground(settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def plyground_child(settings: dict[str, Any], core: int | None, sender: Any) -> None:
+def plyground_child(settings: dict[str, Any], progress_s: float, core: int | None, sender: Any) -> None:
     """The process of one of plyground's games: pinned to ``core``, it sends the result or the error."""
     pin(core)
     try:
-        outcome: Any = play_plyground(settings)
+        outcome: Any = play_plyground(settings, progress_s)
     except Exception as error:
         outcome = PlygroundError(f"{type(error).__name__}: {error}")
     sender.send(outcome)
@@ -284,6 +315,7 @@ class Run:
         self.running: list[subprocess.Popen[str]] = []
         self.errors: list[BaseException] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
+        self.progress_s = 60.0 * args.progress_minutes
 
     def games(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -301,7 +333,7 @@ class Run:
     def nneonneo_loop(self, binary: Path, core: int | None) -> None:
         while not self.stop.is_set() and self.count(lambda g: g["player"] == "nneonneo") < self.args.games:
             try:
-                game = play_nneonneo(binary, core, self.running)
+                game = play_nneonneo(binary, core, self.running, self.progress_s)
             except Stopped:
                 return
             self.append({"player": "nneonneo", "binary": str(binary), **game})
@@ -327,7 +359,8 @@ class Run:
             }
             # A process a game, on its core: a game in progress is stopped by killing it.
             receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=plyground_child, args=(settings, core, sender), daemon=True)
+            child_args = (settings, self.progress_s, core, sender)
+            process = context.Process(target=plyground_child, args=child_args, daemon=True)
             process.start()
             sender.close()
             self.processes.append(process)
@@ -403,6 +436,13 @@ def main() -> None:
         choices=("nneonneo", "plyground"),
         help="play the games of one side only, on its core (the side behind catches up; the other core is free)",
     )
+    parser.add_argument(
+        "--progress-minutes",
+        type=float,
+        default=10.0,
+        metavar="M",
+        help="say how each game in progress goes every M minutes, on stderr (default 10; 0: never)",
+    )
     add_record_options(parser)
     args = parser.parse_args()
 
@@ -415,6 +455,8 @@ def main() -> None:
         parser.error("--only chooses a side of the match against nneonneo: give it with --nneonneo PROGRAM")
     if args.alone and args.time_ms is None:
         args.time_ms = 20.0
+    if not 0 <= args.progress_minutes <= 10_000:  # NaN fails too
+        parser.error("--progress-minutes is a number of minutes from 0 to 10,000")
     if args.time_ms is not None and not 0 < args.time_ms <= 60_000:
         parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
     args.games = args.games if args.games is not None else ALONE_GAMES if args.alone else VERSUS_GAMES

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -51,6 +52,21 @@ def test_nneonneo_output_is_read(versus: ModuleType) -> None:
     assert game == {"score": 20736, "max_tile": 2048, "moves": 5, "ms_per_move": pytest.approx(80.0)}
     with pytest.raises(ValueError, match="no 'Game over"):
         versus.read_nneonneo(done.stdout.splitlines()[:-1])
+    seen: list[tuple[int, int]] = []
+    versus.read_nneonneo(done.stdout.splitlines(), lambda moves, score: seen.append((moves, score)))
+    assert seen == [(1, 0), (2, 4), (3, 8), (4, 12), (5, 16)]
+
+
+def test_games_in_progress_say_how_far_they_got(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    often = ("--progress-minutes", "0.000001", "--games", "1", "--time-ms", "1", "--evaluator", "heuristic")
+    done = _run("--nneonneo", str(FAKE), *often, folder=results)
+    assert done.returncode == 0, done.stderr
+    said = re.findall(r"^nneonneo: game in progress: move (\d), (\d+) points, 0 min$", done.stderr, re.MULTILINE)
+    assert said and all(int(points) == 4 * (int(move) - 1) for move, points in said)  # the fake's scores
+    assert re.search(r"plyground: game in progress: move [0-9,]+, [0-9,]+ points", done.stderr)
+    quiet = _run("--nneonneo", str(FAKE), *often[2:], "--games", "2", "--progress-minutes", "0", folder=results)
+    assert quiet.returncode == 0 and "in progress" not in quiet.stderr
 
 
 def _game(player: str, score: int, tile: int, **extra: Any) -> dict[str, Any]:
@@ -143,6 +159,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
         (["--alone", "--report"], {}, "give one of --nneonneo PROGRAM, --alone and --report"),
         (["--alone", "--time-ms", "0"], {}, "--time-ms is a number of milliseconds above 0"),
         (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
+        (["--alone", "--progress-minutes", "nan"], {}, "--progress-minutes is a number of minutes from 0"),
         (["--alone", "--only", "nneonneo"], {}, "--only chooses a side of the match against nneonneo"),
         (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'network', 'heuristic' or 'ntuple:PATH'"),
         (["--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1"], {"FAKE_NNEONNEO": "crash"},
