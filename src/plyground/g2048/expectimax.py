@@ -112,7 +112,12 @@ def root_groups(board: Board, workers: int) -> list[Job]:
     wins, then the one whose first job's moves come first. Within a job the moves keep the
     order of DIRECTIONS.
     """
-    return list(_jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), workers))
+    return list(_board_jobs(board, workers))
+
+
+def _board_jobs(board: Board, workers: int) -> tuple[Job, ...]:
+    """:func:`root_groups` as a tuple, from the cache."""
+    return _jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), workers)
 
 
 @functools.cache
@@ -322,7 +327,7 @@ class Expectimax:
         self.evaluator.check_size(board.rows, board.cols)
         self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
         start = time.perf_counter()
-        jobs = _jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), self.workers)
+        jobs = _board_jobs(board, self.workers)
         if not jobs:
             return Decision(None, seconds=time.perf_counter() - start)
         with self._lock:
