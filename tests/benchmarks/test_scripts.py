@@ -111,6 +111,14 @@ def _check_pack(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert "same move" in stdout and "weights kept" in stdout
 
 
+def _check_versus(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    # The same network on both sides: the same games, seed by seed.
+    assert line["games"] == 3 and line["checksums"]["candidate"] == line["checksums"]["baseline"]
+    assert line["candidate"] == line["baseline"] and line["candidate"]["mean"] > 0
+    assert (line["difference"], line["ratio"], line["targets"]) == (0.0, 1.0, {"candidate better": False})
+    assert "target the candidate is better: NOT met" in stdout
+
+
 def _check_strength(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["rows"], line["cols"], line["games"], line["interrupted"]) == (2, 2, 1, False)
     assert line["targets_met"] is False and not any(line["targets"].values())  # a 2x2 board holds no 4096
@@ -302,6 +310,8 @@ SCRIPTS = [
     Script("ntuple_pack.py", "ntuple_pack",
            lambda d, f: [str(d.network_4x4), "--steps", "1", "--prunes", "0", "1", "--games", "2",
                          "--agreement-games", "1"], _check_pack),
+    Script("ntuple_versus.py", "ntuple_versus",
+           lambda d, f: [str(d.network_4x4), "--baseline", str(d.network_4x4), "--games", "3"], _check_versus),
     Script("ntuple_workers.py", "ntuple_workers",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
            _check_workers),
@@ -461,6 +471,16 @@ def test_the_searched_games_of_a_packing_are_logged_one_by_one_and_resumed(data:
     other = run_script("ntuple_pack.py", [*args, "--time-ms", "2"], tmp_path)
     assert other.returncode != 0 and "Traceback" not in other.stderr
     assert "has other settings" in other.stderr and len(other.stderr.strip().splitlines()) == 1
+
+
+def test_networks_that_cannot_be_compared_are_refused_in_one_line(data: Data, tmp_path: Path) -> None:
+    for args, message in (
+        ([str(tmp_path / "missing.npz")], "missing.npz"),
+        ([str(data.network_2x3), "--baseline", str(data.network_4x4)], "the networks play different boards: 2x3"),
+    ):
+        done = run_script("ntuple_versus.py", [*args, "--games", "2"], tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
