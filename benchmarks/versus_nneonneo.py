@@ -1,22 +1,26 @@
 """plyground against nneonneo/2048-ai at equal time per move, one core each, games added up across runs.
 
-nneonneo's command-line player (built by ``benchmarks/opponents/build_nneonneo.sh`` in a folder
-outside this repository) plays its games on one core while plyground plays its own on another,
-at the same time. nneonneo searches as deep as its board asks, so its time per move is measured
-from its own output (the search time it prints for each root move); plyground then plays at that
-budget: ``--time-ms`` if given, else the mean of nneonneo's games logged so far (move-weighted),
-else 180 ms (nneonneo's mean in a first game here) until one is logged.
+nneonneo/2048-ai (built by ``benchmarks/opponents/build_nneonneo.sh`` in a folder outside this
+repository) plays its games on one core while plyground plays its own on another, at the same
+time. ``--nneonneo DEST/lib2048-ai.so``, its library, plays it move by move on plyground's games
+(the same rules and seeded spawns); ``--nneonneo DEST/2048-ai``, its program, plays whole games
+by itself. nneonneo searches as deep as its board asks, so its time per move is measured (the
+time of its library's call, or the search time its program prints for each root move); plyground
+then plays at that budget: ``--time-ms`` if given, else the mean of nneonneo's games logged so
+far (move-weighted), else 180 ms (nneonneo's mean in a first game here) until one is logged.
 
 Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
 (with the date, commit and machine), so that runs add up across sessions: commit the file. A game
-cut short by Ctrl-C or SIGTERM is not logged. ``--alone`` plays plyground by itself on every core
-(``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's target
-at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its core, so
-that the side behind catches up while the other core does other work. ``--report`` only prints the
-table of the games logged. Every ``--progress-minutes`` (10) each game in progress says on stderr
-how far it got (move, score, minutes).
+in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
+a run stopped by Ctrl-C, SIGTERM or a killed session resumes it where it was saved; only a game
+of nneonneo's program is lost when stopped. ``--alone`` plays plyground by itself on every core
+(``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's
+target at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its
+core, so that the side behind catches up while the other core does other work. ``--report`` only
+prints the table of the games logged. Every ``--progress-minutes`` (10) each game in progress
+says on stderr how far it got (move, score, minutes).
 
-    python benchmarks/versus_nneonneo.py --nneonneo DEST/2048-ai [--games 20] [--time-ms MS]
+    python benchmarks/versus_nneonneo.py --nneonneo DEST/lib2048-ai.so [--games 20] [--time-ms MS]
                                          [--evaluator E] [--cores 0,1] [--only SIDE]
     python benchmarks/versus_nneonneo.py --alone [--games 30] [--time-ms 20] [--workers 2]
     python benchmarks/versus_nneonneo.py --report
@@ -24,7 +28,7 @@ how far it got (move, score, minutes).
 The table gives, for each player (and each plyground setting), the games, the mean time per move,
 the median score with its distribution-free 95% interval, the mean score, and the share of games
 reaching 16384 and 32768 with Wilson 95% intervals; then the targets. One of nneonneo's games takes
-30-50 minutes here: run it in the background (``nohup ... &``).
+an hour or more here: run it in the background (``nohup ... &``).
 
 Targets: plyground's median score and its share of games reaching 32768 at least nneonneo's (>= 20
 games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30% reach 32768
@@ -34,23 +38,34 @@ games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing
 import os
-import re
 import signal
 import statistics
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, read_games, record, weights_checksum
+from _common import add_record_options, print_json, read_games, record
+from _versus_play import (
+    SAVE_SECONDS,
+    Stopped,
+    evaluator_label,
+    is_library,
+    load_library,
+    nneonneo_child,
+    play_nneonneo_program,
+    plyground_child,
+    read_saved,
+)
+from plyground.core.files import data_dir
 from plyground.core.stats import median_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -61,140 +76,6 @@ FIRST_BUDGET_MS = 180.0
 TILES = (16384, 32768)
 VERSUS_GAMES, ALONE_GAMES = 20, 30
 ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
-
-_MOVE = re.compile(r"^Move #(\d+),(?: current score=(\d+))?")
-_ROOT_TIME = re.compile(r"^Move \d: result .* in ([0-9.]+) seconds")
-_OVER = re.compile(r"^Game over\. Your score is (\d+)\. The highest rank you achieved was (\d+)\.")
-
-
-class Stopped(Exception):
-    """The run was told to stop (Ctrl-C or SIGTERM)."""
-
-
-# ---------------------------------------------------------------------------------------
-# The players
-
-
-def pin(core: int | None, pid: int = 0) -> None:
-    """Run the process ``pid`` (0: this one) on ``core`` alone, where the platform allows."""
-    if core is not None and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(pid, {core})
-
-
-class Progress:
-    """Says on stderr, at most every ``every_s`` seconds, how ``player``'s game in progress goes.
-
-    A game lasts up to an hour and a game cut short is not logged: the lines say how far it got.
-    """
-
-    def __init__(self, player: str, every_s: float) -> None:
-        self.player, self.every_s = player, every_s
-        self.start = self.last = time.monotonic()
-
-    def __call__(self, moves: int, score: int) -> None:
-        now = time.monotonic()
-        if self.every_s > 0 and now - self.last >= self.every_s:
-            self.last = now
-            minutes = (now - self.start) / 60
-            print(f"{self.player}: game in progress: move {moves:,}, {score:,} points, {minutes:.0f} min",
-                  file=sys.stderr, flush=True)  # fmt: skip
-
-
-def read_nneonneo(lines: Iterable[str], on_move: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """What one game of nneonneo's player printed, line by line: its result and its search time.
-
-    ``on_move(moves, score)`` is called at each move it announces, with the score before it.
-
-    >>> read_nneonneo(["Move #1, current score=0", "Move 0: result 1.0: eval'd 5 moves in 0.25 seconds",
-    ...                "Move 1: result 2.0: eval'd 5 moves in 0.05 seconds",
-    ...                "Game over. Your score is 16. The highest rank you achieved was 4."])
-    {'score': 16, 'max_tile': 16, 'moves': 1, 'ms_per_move': 300.0}
-
-    Raises:
-        ValueError: the game did not end with its "Game over" line (the program is not nneonneo's, or it died).
-    """
-    moves, seconds, over = 0, 0.0, None
-    for line in lines:
-        if match := _MOVE.match(line):
-            moves = int(match.group(1))
-            if on_move is not None:
-                on_move(moves, int(match.group(2) or 0))
-        elif match := _ROOT_TIME.match(line):
-            seconds += float(match.group(1))
-        elif match := _OVER.match(line):
-            over = match
-    if over is None:
-        raise ValueError("no 'Game over. Your score is N.' line: not nneonneo's 2048 player, or it died")
-    return {
-        "score": int(over.group(1)),
-        "max_tile": 1 << int(over.group(2)),
-        "moves": moves,
-        "ms_per_move": 1000.0 * seconds / moves if moves else 0.0,
-    }
-
-
-def play_nneonneo(
-    binary: Path, core: int | None, running: list[subprocess.Popen[str]], progress_s: float = 0.0
-) -> dict[str, Any]:
-    """One game of nneonneo's player on ``core``; its output is read as it comes (bounded memory).
-
-    Its progress is said every ``progress_s`` seconds (0: never; see :class:`Progress`).
-    """
-    start = time.perf_counter()
-    process = subprocess.Popen([str(binary)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    running.append(process)
-    pin(core, process.pid)
-    assert process.stdout is not None
-    try:
-        lines = (line.rstrip("\n") for line in process.stdout)
-        result: dict[str, Any] | ValueError = read_nneonneo(lines, Progress("nneonneo", progress_s))
-    except ValueError as error:
-        result = error
-    finally:
-        code = process.wait()
-        running.remove(process)
-    if code < 0:
-        raise Stopped
-    if code != 0:
-        raise PlygroundError(f"{binary} exited with status {code} in the middle of a game")
-    if isinstance(result, ValueError):
-        raise PlygroundError(f"{binary}: {result}")
-    seconds = time.perf_counter() - start
-    return {**result, "wall_ms_per_move": 1000.0 * seconds / max(1, result["moves"])}
-
-
-def play_plyground(settings: dict[str, Any], progress_s: float = 0.0) -> dict[str, Any]:
-    """One game of plyground's AI with these settings, in this (worker) process; progress as for nneonneo."""
-    from plyground.g2048.autoplay import play_game
-    from plyground.g2048.expectimax import Expectimax
-    from plyground.g2048.ntuple import NTupleNetwork
-
-    progress = Progress("plyground", progress_s)
-    with Expectimax(time_ms=settings["budget_ms"], workers=settings["workers"], evaluator=settings["evaluator"]) as ai:
-        result = play_game(ai, seed=settings["seed"], on_move=lambda game, _: progress(game.move_count, game.score))
-        label = ai.evaluator.label
-        if isinstance(ai.evaluator, NTupleNetwork):  # which network: the shipped one changes as it is retrained
-            label += f" ({weights_checksum(ai.evaluator.weights)})"
-    return {
-        "score": result.score,
-        "max_tile": result.max_tile,
-        "moves": result.moves,
-        "ms_per_move": 1000.0 * result.seconds / max(1, result.moves),
-        "mean_depth": result.mean_depth,
-        "evaluator": label,  # what played, for the summary's rows (the setting may be the default)
-    }
-
-
-def plyground_child(settings: dict[str, Any], progress_s: float, core: int | None, sender: Any) -> None:
-    """The process of one of plyground's games: pinned to ``core``, it sends the result or the error."""
-    pin(core)
-    try:
-        outcome: Any = play_plyground(settings, progress_s)
-    except Exception as error:
-        outcome = PlygroundError(f"{type(error).__name__}: {error}")
-    sender.send(outcome)
-    sender.close()
-
 
 # ---------------------------------------------------------------------------------------
 # The log
@@ -305,7 +186,7 @@ def show(summary: dict[str, dict[str, Any]], met: dict[str, bool | None], consol
 
 
 class Run:
-    """The games still to play, the log, and how to stop everything at once."""
+    """The games still to play, the log, the games in progress, and how to stop everything at once."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -315,7 +196,7 @@ class Run:
         self.running: list[subprocess.Popen[str]] = []
         self.errors: list[BaseException] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
-        self.progress_s = 60.0 * args.progress_minutes
+        self.times = (60.0 * args.progress_minutes, args.save_seconds)
 
     def games(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -330,52 +211,98 @@ class Run:
     def count(self, wanted: Callable[[dict[str, Any]], bool]) -> int:
         return sum(1 for g in self.games() if wanted(g))
 
+    def saved_path(self, side: str) -> Path:
+        """Where ``side``'s game in progress is saved: one file a side and a log."""
+        tag = hashlib.sha256(str(self.log.resolve()).encode()).hexdigest()[:8]
+        return Path(self.args.saved) / f"{side}-{tag}.json"
+
+    def next_game(self, path: Path, mine: Callable[[dict[str, Any]], bool], fresh: dict[str, Any]) -> dict[str, Any]:
+        """The settings of the side's next game: those of its game saved in ``path``, else ``fresh`` and a new seed.
+
+        A saved game already logged (the run was killed between the two) is dropped. A saved game of
+        plyground with another evaluator is an error: it is finished with the one it started with.
+        """
+        logged = [g for g in self.games() if mine(g)]
+        saved = read_saved(path)
+        if saved is not None and any(g.get("seed") == saved["settings"].get("seed") for g in logged):
+            path.unlink(missing_ok=True)
+            saved = None
+        if saved is None:
+            return {**fresh, "seed": 1 + max((g.get("seed") or 0 for g in logged), default=0)}
+        settings: dict[str, Any] = saved["settings"]
+        if settings.get("evaluator", fresh.get("evaluator")) != fresh.get("evaluator"):
+            raise PlygroundError(
+                f"{path} holds a game in progress played with {settings.get('evaluator')}, not "
+                f"{fresh.get('evaluator')}: finish it with that evaluator (--evaluator), or delete the file to drop it"
+            )
+        moves = len(saved["game"].get("replay", {}).get("moves", []))
+        print(f"resuming the game in progress of seed {settings.get('seed')} at move {moves:,} ({path})",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return settings
+
+    def finish(self, path: Path, game: dict[str, Any]) -> None:
+        """Log a game played to its end, then drop its saved copy."""
+        self.append(game)
+        path.unlink(missing_ok=True)
+
+    def child(self, target: Callable[..., None], args: tuple[Any, ...]) -> Any:
+        """Run ``target(*args, sender)`` in a process of its own; what it sent, or None when the run stops."""
+        context = multiprocessing.get_context("spawn")
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=target, args=(*args, sender), daemon=True)
+        process.start()
+        sender.close()
+        self.processes.append(process)
+        try:
+            outcome = receiver.recv()
+        except EOFError:  # killed: stopped, or died
+            outcome = None
+        finally:
+            process.join()
+            self.processes.remove(process)
+        if self.stop.is_set():
+            return None
+        if outcome is None:
+            raise PlygroundError(f"a game's process died (exit status {process.exitcode}); its game stays saved")
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
     def nneonneo_loop(self, binary: Path, core: int | None) -> None:
-        while not self.stop.is_set() and self.count(lambda g: g["player"] == "nneonneo") < self.args.games:
-            try:
-                game = play_nneonneo(binary, core, self.running, self.progress_s)
-            except Stopped:
+        def mine(g: dict[str, Any]) -> bool:
+            return bool(g["player"] == "nneonneo")
+
+        while not self.stop.is_set() and self.count(mine) < self.args.games:
+            if not is_library(binary):  # its program: a whole game, lost if stopped
+                try:
+                    game = play_nneonneo_program(binary, core, self.running, self.times[0])
+                except Stopped:
+                    return
+                self.append({"player": "nneonneo", "binary": str(binary), **game})
+                continue
+            path = self.saved_path("nneonneo")
+            settings = self.next_game(path, mine, {})
+            outcome = self.child(nneonneo_child, (binary, settings, path, self.times, core))
+            if outcome is None:
                 return
-            self.append({"player": "nneonneo", "binary": str(binary), **game})
+            self.finish(path, {"player": "nneonneo", "library": str(binary), **settings, **outcome})
 
     def plyground_loop(self, mode: str, core: int | None) -> None:
         def mine(g: dict[str, Any]) -> bool:
             return g["player"] == "plyground" and g["mode"] == mode
 
-        context = multiprocessing.get_context("spawn")
-        while not self.stop.is_set():
-            logged = [g for g in self.games() if mine(g)]
-            if len(logged) >= self.args.games:
-                return
+        path = self.saved_path(f"plyground-{mode}")
+        while not self.stop.is_set() and self.count(mine) < self.args.games:
             budget = self.args.time_ms
             if budget is None:
                 budget = nneonneo_budget(self.games()) or FIRST_BUDGET_MS
-            settings = {
-                "mode": mode,
-                "budget_ms": round(budget, 1),
-                "workers": self.args.workers,
-                "evaluator": self.args.evaluator,
-                "seed": 1 + max((g["seed"] for g in logged), default=0),
-            }
-            # A process a game, on its core: a game in progress is stopped by killing it.
-            receiver, sender = context.Pipe(duplex=False)
-            child_args = (settings, self.progress_s, core, sender)
-            process = context.Process(target=plyground_child, args=child_args, daemon=True)
-            process.start()
-            sender.close()
-            self.processes.append(process)
-            try:
-                outcome = receiver.recv()
-            except EOFError:  # killed: stopped
+            fresh = {"mode": mode, "budget_ms": round(budget, 1), "workers": self.args.workers,
+                     "evaluator": self.args.evaluator_label}  # fmt: skip
+            settings = self.next_game(path, mine, fresh)
+            outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
+            if outcome is None:
                 return
-            finally:
-                process.join()
-                self.processes.remove(process)
-            if isinstance(outcome, BaseException):
-                raise outcome
-            if self.stop.is_set():
-                return
-            self.append({"player": "plyground", **settings, **outcome})
+            self.finish(path, {"player": "plyground", **settings, **outcome})
 
     def play(self) -> None:
         """Play until every player has its games, or until told to stop."""
@@ -409,7 +336,7 @@ class Run:
                 thread.join(10)
 
     def halt(self) -> None:
-        """Stop every game in progress; they are not logged."""
+        """Stop every game in progress: a saved game resumes from its last save, a game of the program is lost."""
         self.stop.set()
         for process in list(self.running):
             process.kill()
@@ -420,7 +347,11 @@ class Run:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--nneonneo", type=Path, metavar="PROGRAM", help="nneonneo's player, built by build_nneonneo.sh"
+        "--nneonneo",
+        type=Path,
+        metavar="PATH",
+        help="nneonneo's library (DEST/lib2048-ai.so: its games resume) or program (DEST/2048-ai), "
+        "built by build_nneonneo.sh",
     )
     parser.add_argument("--alone", action="store_true", help="plyground alone on every core, at --time-ms (20)")
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
@@ -443,20 +374,44 @@ def main() -> None:
         metavar="M",
         help="say how each game in progress goes every M minutes, on stderr (default 10; 0: never)",
     )
+    parser.add_argument(
+        "--saved",
+        type=Path,
+        metavar="DIR",
+        help="where the games in progress are saved (default: versus_nneonneo in plyground's data folder)",
+    )
+    parser.add_argument(
+        "--save-seconds",
+        type=float,
+        default=SAVE_SECONDS,
+        metavar="S",
+        help=f"save each game in progress every S seconds (default {SAVE_SECONDS:g})",
+    )
     add_record_options(parser)
     args = parser.parse_args()
 
     modes = sum(bool(x) for x in (args.nneonneo, args.alone, args.report))
     if modes != 1:
-        parser.error("give one of --nneonneo PROGRAM, --alone and --report")
-    if args.nneonneo is not None and not (args.nneonneo.is_file() and os.access(args.nneonneo, os.X_OK)):
-        parser.error(f"{args.nneonneo} is not a program: build it with benchmarks/opponents/build_nneonneo.sh")
+        parser.error("give one of --nneonneo PATH, --alone and --report")
+    build = "build it with benchmarks/opponents/build_nneonneo.sh"
+    if args.nneonneo is not None and is_library(args.nneonneo):
+        if not args.nneonneo.is_file():
+            parser.error(f"{args.nneonneo} is not a file: {build}")
+        try:
+            load_library(args.nneonneo)
+        except PlygroundError as error:
+            parser.error(str(error))
+    elif args.nneonneo is not None and not (args.nneonneo.is_file() and os.access(args.nneonneo, os.X_OK)):
+        parser.error(f"{args.nneonneo} is not a program: {build}")
     if args.only is not None and args.nneonneo is None:
-        parser.error("--only chooses a side of the match against nneonneo: give it with --nneonneo PROGRAM")
+        parser.error("--only chooses a side of the match against nneonneo: give it with --nneonneo PATH")
     if args.alone and args.time_ms is None:
         args.time_ms = 20.0
     if not 0 <= args.progress_minutes <= 10_000:  # NaN fails too
         parser.error("--progress-minutes is a number of minutes from 0 to 10,000")
+    if not 0 <= args.save_seconds <= 3600:
+        parser.error("--save-seconds is a number of seconds from 0 to 3,600")
+    args.saved = args.saved if args.saved is not None else data_dir() / "versus_nneonneo"
     if args.time_ms is not None and not 0 < args.time_ms <= 60_000:
         parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
     args.games = args.games if args.games is not None else ALONE_GAMES if args.alone else VERSUS_GAMES
@@ -484,15 +439,18 @@ def main() -> None:
     if not args.report:
         from plyground.g2048.evaluators import load_evaluator
 
-        try:
-            load_evaluator(args.evaluator)
-        except PlygroundError as error:
-            parser.exit(2, f"error: {error}\n")
+        args.evaluator_label = None
+        if args.only != "nneonneo":  # plyground plays: its evaluator is loaded (and checked) once here
+            try:
+                args.evaluator_label = evaluator_label(load_evaluator(args.evaluator))
+            except PlygroundError as error:
+                parser.exit(2, f"error: {error}\n")
         signal.signal(signal.SIGTERM, lambda *_: run.halt())
         try:
             run.play()
         except KeyboardInterrupt:
-            print("stopped: the games in progress are not logged", file=sys.stderr)
+            print("stopped: the games in progress resume from their last save (not a game of nneonneo's program)",
+                  file=sys.stderr)  # fmt: skip
         if run.errors:
             error = run.errors[0]
             parser.exit(1, f"error: {error}\n" if isinstance(error, PlygroundError) else f"error: {error!r}\n")

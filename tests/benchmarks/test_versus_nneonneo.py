@@ -1,14 +1,17 @@
-"""benchmarks/versus_nneonneo.py: reading nneonneo's output, the log that adds up, the table, stopping.
+"""benchmarks/versus_nneonneo.py: nneonneo's library and program, the log that adds up, the table, stopping, resuming.
 
-nneonneo's player is not built here: ``tests/data/fake_nneonneo.py`` prints what the script reads
-of its output, in its format.
+nneonneo/2048-ai is not built here: ``tests/data/fake_nneonneo.py`` prints what the script reads
+of its program's output, in its format, and ``tests/data/fake_nneonneo_lib.c`` is a library with
+its two functions and a plain policy.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,15 +22,46 @@ from typing import Any
 
 import pytest
 
+from plyground.g2048.game import Game
 from tests.benchmarks import BENCHMARKS, load_common, load_script
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
+FAKE_LIBRARY = FAKE.with_name("fake_nneonneo_lib.c")
 SCRIPT = BENCHMARKS / "versus_nneonneo.py"
 
 
 @pytest.fixture(scope="module")
-def versus() -> ModuleType:
+def play() -> ModuleType:
+    """``benchmarks/_versus_play.py``, under the name the script imports it by."""
+    sys.modules.setdefault("_common", load_common())
+    if "_versus_play" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("_versus_play", BENCHMARKS / "_versus_play.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["_versus_play"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["_versus_play"]
+
+
+@pytest.fixture(scope="module")
+def versus(play: ModuleType) -> ModuleType:
     return load_script("versus_nneonneo.py")
+
+
+@pytest.fixture(scope="module")
+def fake_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fake library, compiled."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler (cc) to build tests/data/fake_nneonneo_lib.c")
+    library = tmp_path_factory.mktemp("fake_nneonneo") / "libfake2048.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-o", str(library), str(FAKE_LIBRARY)], check=True)
+    return library
+
+
+def _env(folder: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a run whose results go to ``folder``: its data folder (games in progress) beside it."""
+    return {**os.environ, "PLYGROUND_DATA_DIR": str(folder.parent / "data"), **(extra or {})}
 
 
 def _run(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -36,7 +70,7 @@ def _run(*args: str, folder: Path, env: dict[str, str] | None = None) -> subproc
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, **(env or {})},
+        env=_env(folder, env),
         cwd=folder.parent,
     )
 
@@ -46,14 +80,14 @@ def _logged(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line)["results"] for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def test_nneonneo_output_is_read(versus: ModuleType) -> None:
+def test_nneonneo_output_is_read(play: ModuleType) -> None:
     done = subprocess.run([sys.executable, str(FAKE)], capture_output=True, text=True, check=True)
-    game = versus.read_nneonneo(done.stdout.splitlines())
+    game = play.read_nneonneo(done.stdout.splitlines())
     assert game == {"score": 20736, "max_tile": 2048, "moves": 5, "ms_per_move": pytest.approx(80.0)}
     with pytest.raises(ValueError, match="no 'Game over"):
-        versus.read_nneonneo(done.stdout.splitlines()[:-1])
+        play.read_nneonneo(done.stdout.splitlines()[:-1])
     seen: list[tuple[int, int]] = []
-    versus.read_nneonneo(done.stdout.splitlines(), lambda moves, score: seen.append((moves, score)))
+    play.read_nneonneo(done.stdout.splitlines(), lambda moves, score: seen.append((moves, score)))
     assert seen == [(1, 0), (2, 4), (3, 8), (4, 12), (5, 16)]
 
 
@@ -140,7 +174,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
     command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--time-ms", "1000", "--evaluator", "heuristic",
                "--results", str(results)]  # fmt: skip
     started = tmp_path / "started"
-    env = {**os.environ, "FAKE_NNEONNEO": "sleep", "FAKE_NNEONNEO_STARTED": str(started)}
+    env = _env(results, {"FAKE_NNEONNEO": "sleep", "FAKE_NNEONNEO_STARTED": str(started)})
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 120
     while not started.exists() and process.poll() is None and time.monotonic() < deadline:
@@ -156,7 +190,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
     ("args", "env", "message"),
     [
         (["--nneonneo", "/nonexistent/2048-ai"], {}, "is not a program: build it with"),
-        (["--alone", "--report"], {}, "give one of --nneonneo PROGRAM, --alone and --report"),
+        (["--alone", "--report"], {}, "give one of --nneonneo PATH, --alone and --report"),
         (["--alone", "--time-ms", "0"], {}, "--time-ms is a number of milliseconds above 0"),
         (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
         (["--alone", "--progress-minutes", "nan"], {}, "--progress-minutes is a number of minutes from 0"),
@@ -178,3 +212,112 @@ def test_a_damaged_log_is_refused_before_playing(tmp_path: Path) -> None:
     (results / "versus_nneonneo_games.jsonl").write_text('{"results": {"player": "someone"}}\n')
     done = _run("--report", folder=results)
     assert done.returncode == 2 and "line 1: not a game of this benchmark" in done.stderr
+
+
+def _fake_policy_game(seed: int) -> Game:
+    """The game of ``seed`` played by the fake library's policy, here in Python."""
+    game = Game(seed=seed)
+    while not game.over:
+        legal = game.board.legal_moves()
+        game.step(next(move for move in ("left", "up", "right", "down") if move in legal))
+    return game
+
+
+def _saved_files(folder: Path, side: str) -> list[Path]:
+    return sorted(folder.glob(f"{side}-*.json")) if folder.is_dir() else []
+
+
+def _wait_for_save(folder: Path, side: str, moves: int, process: subprocess.Popen[str]) -> Path:
+    """The saved game of ``side`` once it holds at least ``moves`` moves."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        for path in _saved_files(folder, side):
+            try:
+                if len(json.loads(path.read_text())["game"]["replay"]["moves"]) >= moves:
+                    return path
+            except (ValueError, KeyError):
+                pass  # replaced as it was read
+        time.sleep(0.05)
+    raise AssertionError(f"no saved game of {side} with {moves} moves: {process.poll()}")
+
+
+def test_the_library_plays_plygrounds_games_and_they_resume_where_they_stopped(
+    fake_library: Path, tmp_path: Path
+) -> None:
+    side = ("--nneonneo", str(fake_library), "--only", "nneonneo", "--games", "1", "--save-seconds", "0")
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    done = _run(*side, "--saved", str(whole / "saved"), folder=whole / "results")
+    assert done.returncode == 0, done.stderr
+    [game] = _logged(whole / "results")
+    twin = _fake_policy_game(1)  # the library saw plyground's boards, and its moves were played as it meant them
+    assert (game["seed"], game["score"], game["moves"]) == (1, twin.score, twin.move_count)
+    assert game["max_tile"] == twin.board.max_tile() and game["resumed"] == 0
+    assert game["library"] == str(fake_library) and _saved_files(whole / "saved", "nneonneo") == []
+
+    # Stopped in the middle by SIGTERM: nothing logged, the game saved; the next run finishes the same game.
+    cut, saved = tmp_path / "cut", tmp_path / "cut" / "saved"
+    command = [sys.executable, str(SCRIPT), *side, "--saved", str(saved), "--results", str(cut / "results")]
+    env = _env(cut / "results", {"FAKE_NNEONNEO_SLEEP_MS": "20"})
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    path = _wait_for_save(saved, "nneonneo", 20, process)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert _logged(cut / "results") == [] and path.exists()
+    stopped_at = len(json.loads(path.read_text())["game"]["replay"]["moves"])
+    assert 20 <= stopped_at < twin.move_count
+    again = _run(*side, "--saved", str(saved), folder=cut / "results")
+    assert again.returncode == 0, again.stderr
+    assert f"resuming the game in progress of seed 1 at move {stopped_at:,}" in again.stderr
+    [resumed] = _logged(cut / "results")
+    assert {k: resumed[k] for k in ("seed", "score", "moves", "max_tile")} == {
+        k: game[k] for k in ("seed", "score", "moves", "max_tile")
+    }
+    assert resumed["resumed"] == 1 and not path.exists()
+
+
+def test_a_plyground_game_killed_with_its_run_resumes_with_its_evaluator_only(tmp_path: Path) -> None:
+    results, saved = tmp_path / "results", tmp_path / "saved"
+    side = ["--nneonneo", str(FAKE), "--only", "plyground", "--games", "1", "--time-ms", "1", "--save-seconds", "0.2"]
+    side += ["--saved", str(saved), "--results", str(results)]
+    command = [sys.executable, str(SCRIPT), *side, "--evaluator", "heuristic"]
+    # Killed with its games, as when the machine's session ends: the game stays saved.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # fmt: skip
+    path = _wait_for_save(saved, "plyground-versus", 50, process)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+    assert _logged(results) == [] and path.exists()
+    time.sleep(0.5)  # a save under way when the game's process was killed has its rename or not: the file is whole
+    stopped_at = len(json.loads(path.read_text())["game"]["replay"]["moves"])
+
+    other = subprocess.run([sys.executable, str(SCRIPT), *side, "--evaluator", "network"], capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert other.returncode == 1 and "Traceback" not in other.stderr
+    assert re.search(r"holds a game in progress played with heuristic, not n-tuple network .*: finish it", other.stderr)
+
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])  # damaged (a copy cut short, a disk error)
+    damaged = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert damaged.returncode == 1 and "Traceback" not in damaged.stderr
+    assert f"error: {path}: " in damaged.stderr and "(delete it to drop the game in progress)" in damaged.stderr
+    path.write_text(text)
+
+    same = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert same.returncode == 0, same.stderr
+    [game] = _logged(results)
+    assert (game["seed"], game["resumed"], game["evaluator"]) == (1, 1, "heuristic")
+    assert game["moves"] > stopped_at and game["mean_depth"] >= 1 and game["score"] > 0 and not path.exists()
+
+
+def test_a_library_that_is_not_nneonneos_is_refused_in_one_line(fake_library: Path, tmp_path: Path) -> None:
+    not_library = tmp_path / "lib2048-ai.so"
+    not_library.write_text("not a library")
+    for path, message in [(tmp_path / "absent.so", "is not a file: build it with"),
+                          (not_library, "cannot load nneonneo's library")]:  # fmt: skip
+        done = _run("--nneonneo", str(path), folder=tmp_path / "results")
+        assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+    bad = _run("--nneonneo", str(fake_library), "--only", "nneonneo", "--games", "1", "--saved", str(tmp_path / "s"),
+               folder=tmp_path / "results", env={"FAKE_NNEONNEO_BAD": "1"})  # fmt: skip
+    assert bad.returncode == 1 and "nneonneo's library gave move 5" in bad.stderr and "Traceback" not in bad.stderr
