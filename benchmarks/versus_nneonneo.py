@@ -240,6 +240,18 @@ class Run:
               file=sys.stderr, flush=True)  # fmt: skip
         return settings
 
+    def in_progress(self) -> dict[str, dict[str, Any]]:
+        """The games saved in progress for this log, by side: seed, moves, score and file."""
+        playing = {}
+        for side in ("nneonneo", "plyground-versus", "plyground-alone"):
+            path = self.saved_path(side)
+            saved = read_saved(path)
+            if saved is not None:
+                replay = saved["game"].get("replay", {})
+                playing[side] = {"seed": saved["settings"].get("seed"), "moves": len(replay.get("moves", [])),
+                                 "score": replay.get("score", 0), "file": str(path)}  # fmt: skip
+        return playing
+
     def finish(self, path: Path, game: dict[str, Any]) -> None:
         """Log a game played to its end, then drop its saved copy."""
         self.append(game)
@@ -458,8 +470,16 @@ def main() -> None:
     games = run.games()
     summary = summarize(games)
     met = targets(summary)
-    show(summary, met, Console(width=max(Console().width, 150)))  # a row a line, in a log file too
-    print_json("versus_nneonneo", {"log": str(run.log), "rows": summary, "targets": met}, args)
+    console = Console(width=max(Console().width, 150))  # a row a line, in a log file too
+    show(summary, met, console)
+    try:
+        playing = run.in_progress()
+    except PlygroundError as error:
+        parser.exit(1, f"error: {error}\n")
+    for side, game in playing.items():
+        console.print(f"in progress: {side}, seed {game['seed']}, move {game['moves']:,}, {game['score']:,} points "
+                      f"({game['file']})")  # fmt: skip
+    print_json("versus_nneonneo", {"log": str(run.log), "rows": summary, "targets": met, "in_progress": playing}, args)
 
 
 if __name__ == "__main__":

@@ -267,6 +267,9 @@ def test_the_library_plays_plygrounds_games_and_they_resume_where_they_stopped(
     assert _logged(cut / "results") == [] and path.exists()
     stopped_at = len(json.loads(path.read_text())["game"]["replay"]["moves"])
     assert 20 <= stopped_at < twin.move_count
+    report = _run("--report", "--saved", str(saved), folder=cut / "results")
+    assert f"in progress: nneonneo, seed 1, move {stopped_at:,}, " in report.stdout
+    assert json.loads(report.stdout.strip().splitlines()[-1])["in_progress"]["nneonneo"]["moves"] == stopped_at
     again = _run(*side, "--saved", str(saved), folder=cut / "results")
     assert again.returncode == 0, again.stderr
     assert f"resuming the game in progress of seed 1 at move {stopped_at:,}" in again.stderr
