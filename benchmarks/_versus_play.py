@@ -5,8 +5,9 @@ nneonneo/2048-ai is played either through its library (``lib2048-ai.so``, built 
 on a game of its own, or as its command-line program, which plays a whole game by itself and
 prints it (:func:`read_nneonneo`). Its library and plyground play the same games: plyground's
 rules, its seeded spawns, one game a seed. Such a game is saved as it goes (every
-``save_s`` seconds, atomically) in a file of its own, and a run stopped in the middle (Ctrl-C,
-SIGTERM, a killed session) resumes it where it was saved; a game of the program is lost.
+``save_s`` seconds, atomically) in a file of its own, and after its move in progress when its
+process gets SIGTERM; a run stopped in the middle (Ctrl-C, SIGTERM, ``kill -9``) resumes it where
+it was saved. A game of the program is lost.
 
 Both sides' searches are timed alone: a move's time is that of the call that chose it.
 """
@@ -19,6 +20,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -43,7 +45,7 @@ _OVER = re.compile(r"^Game over\. Your score is (\d+)\. The highest rank you ach
 
 
 class Stopped(Exception):
-    """The run was told to stop (Ctrl-C or SIGTERM)."""
+    """The run was told to stop (Ctrl-C or SIGTERM); a game of its own was saved."""
 
 
 def pin(core: int | None, pid: int = 0) -> None:
@@ -52,10 +54,15 @@ def pin(core: int | None, pid: int = 0) -> None:
         os.sched_setaffinity(pid, {core})
 
 
+_TERMINATED = threading.Event()
+"""Set in a game's process by SIGTERM: the game is saved after the move in progress, and the process ends."""
+
+
 def start_child(core: int | None) -> None:
-    """Set up a game's process: on ``core``, deaf to Ctrl-C (the run stops its games itself)."""
+    """Set up a game's process: on ``core``, deaf to Ctrl-C (the run stops its games itself), saving on SIGTERM."""
     pin(core)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: _TERMINATED.set())
 
 
 class Progress:
@@ -204,7 +211,9 @@ def play_saved(
 
     ``choose(board)`` gives a move and the depth searched (0 when unknown). A game saved in ``path``
     with the same ``settings`` is resumed; the file is left in place at the end (the caller removes
-    it once the game is logged). The process stops, unsaved, when its parent is gone.
+    it once the game is logged). The game is saved and :class:`Stopped` raised after the move in
+    progress when the process gets SIGTERM (see :func:`start_child`); the process stops, unsaved,
+    when its parent is gone.
 
     Raises:
         PlygroundError: ``path`` holds another game, or is not a saved game; ``choose`` gave an illegal move.
@@ -236,6 +245,9 @@ def play_saved(
             raise PlygroundError(f"{player} chose an illegal move: {error}") from None
         depths += depth
         progress(game.move_count, game.score)
+        if _TERMINATED.is_set():
+            save()
+            raise Stopped
         if time.monotonic() - last_save >= save_s:
             if os.getppid() != parent:  # the run was killed: a new one resumes from the file
                 raise SystemExit(1)
@@ -279,6 +291,8 @@ def nneonneo_child(
         library = load_library(library_path)
         library.init_tables()
         outcome: Any = play_saved(nneonneo_chooser(library), path, settings, "nneonneo", *times)
+    except Stopped as stopped:
+        outcome = stopped
     except Exception as error:
         outcome = error if isinstance(error, PlygroundError) else PlygroundError(f"{type(error).__name__}: {error}")
     sender.send(outcome)
@@ -306,6 +320,8 @@ def plyground_child(
                 return decision.move, decision.depth
 
             outcome: Any = play_saved(choose, path, settings, "plyground", *times)
+    except Stopped as stopped:
+        outcome = stopped
     except Exception as error:
         outcome = error if isinstance(error, PlygroundError) else PlygroundError(f"{type(error).__name__}: {error}")
     sender.send(outcome)

@@ -12,8 +12,8 @@ far (move-weighted), else 180 ms (nneonneo's mean in a first game here) until on
 Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
 (with the date, commit and machine), so that runs add up across sessions: commit the file. A game
 in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
-a run stopped by Ctrl-C, SIGTERM or a killed session resumes it where it was saved; only a game
-of nneonneo's program is lost when stopped. ``--alone`` plays plyground by itself on every core
+at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it where it was saved
+(``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when stopped. ``--alone`` plays plyground by itself on every core
 (``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's
 target at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its
 core, so that the side behind catches up while the other core does other work. ``--report`` only
@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,8 @@ FIRST_BUDGET_MS = 180.0
 TILES = (16384, 32768)
 VERSUS_GAMES, ALONE_GAMES = 20, 30
 ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
+STOP_SECONDS = 30.0
+"""How long a stopped run waits for its games to save after their move in progress."""
 
 # ---------------------------------------------------------------------------------------
 # The log
@@ -272,7 +275,7 @@ class Run:
         finally:
             process.join()
             self.processes.remove(process)
-        if self.stop.is_set():
+        if self.stop.is_set() or isinstance(outcome, Stopped):  # the game was saved: the next run resumes it
             return None
         if outcome is None:
             raise PlygroundError(f"a game's process died (exit status {process.exitcode}); its game stays saved")
@@ -344,16 +347,22 @@ class Run:
                     thread.join(0.5)
         finally:
             self.halt()
+            deadline = time.monotonic() + STOP_SECONDS
+            for thread in threads:
+                thread.join(max(0.0, deadline - time.monotonic()))
+            for child in list(self.processes):  # a game that did not save in time resumes from its last save
+                child.kill()
             for thread in threads:
                 thread.join(10)
 
     def halt(self) -> None:
-        """Stop every game in progress: a saved game resumes from its last save, a game of the program is lost."""
+        """Stop every game in progress: a saved game is saved after its move in progress; a game of the program
+        is lost."""
         self.stop.set()
         for process in list(self.running):
             process.kill()
         for child in list(self.processes):
-            child.kill()
+            child.terminate()
 
 
 def main() -> None:

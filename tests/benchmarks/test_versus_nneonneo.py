@@ -255,16 +255,23 @@ def test_the_library_plays_plygrounds_games_and_they_resume_where_they_stopped(
     assert game["max_tile"] == twin.board.max_tile() and game["resumed"] == 0
     assert game["library"] == str(fake_library) and _saved_files(whole / "saved", "nneonneo") == []
 
-    # Stopped in the middle by SIGTERM: nothing logged, the game saved; the next run finishes the same game.
+    # Stopped in the middle by SIGTERM: nothing logged, the game saved at once (not at its next save, an hour
+    # away); the next run finishes the same game.
     cut, saved = tmp_path / "cut", tmp_path / "cut" / "saved"
-    command = [sys.executable, str(SCRIPT), *side, "--saved", str(saved), "--results", str(cut / "results")]
+    command = [sys.executable, str(SCRIPT), *side, "--save-seconds", "3600", "--progress-minutes", "0.00001",
+               "--saved", str(saved), "--results", str(cut / "results")]  # fmt: skip
     env = _env(cut / "results", {"FAKE_NNEONNEO_SLEEP_MS": "20"})
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    path = _wait_for_save(saved, "nneonneo", 20, process)
+    assert process.stderr is not None
+    for line in process.stderr:  # a line a move
+        if (seen := re.match(r"nneonneo: game in progress: move (\d+)", line)) and int(seen.group(1)) >= 20:
+            break
+    assert _saved_files(saved, "nneonneo") == []  # not saved yet
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
-    assert _logged(cut / "results") == [] and path.exists()
+    [path] = _saved_files(saved, "nneonneo")
+    assert _logged(cut / "results") == []
     stopped_at = len(json.loads(path.read_text())["game"]["replay"]["moves"])
     assert 20 <= stopped_at < twin.move_count
     report = _run("--report", "--saved", str(saved), folder=cut / "results")

@@ -243,8 +243,10 @@ def test_a_corrupt_network_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert "pickle" not in err  # numpy's advice on pickled files is not for a network file
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
+@pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGINT), (2, signal.SIGINT), (1, signal.SIGTERM)])
+def test_ctrl_c_or_sigterm_checkpoints_and_exits_128_plus_the_signal(
+    tmp_path: Path, workers: int, signum: signal.Signals
+) -> None:
     folder = tmp_path / "run"
     used = min(workers, cores())  # --workers 2 is lowered to 1 on a one-core machine
     process = subprocess.Popen(
@@ -276,12 +278,12 @@ def test_ctrl_c_checkpoints_and_exits_130(tmp_path: Path, workers: int) -> None:
             line = process.stderr.readline()
         assert line.startswith("learning in "), line
         time.sleep(0.5)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, err
+    assert process.returncode == 128 + signum, err  # 130 for Ctrl-C, 143 for SIGTERM
     assert "stopping: saving a checkpoint" in err
     again = f"--resume --out {folder}" + (f" --workers {used}" if used > 1 else "")  # the same speed again
     assert f"'plyground 2048 learn {again}' goes on" in err

@@ -2,7 +2,7 @@
 
 The run lives in a folder (:mod:`plyground.g2048.ntuple`): ``run.json``, ``network.npz``
 (checkpointed every ``--checkpoint-minutes``), ``curve.csv`` and ``curve.png``. Ctrl-C
-checkpoints and exits with status 130; ``--resume`` goes on. Registered on the ``2048``
+checkpoints and exits with status 130, SIGTERM (``kill``) with 143; ``--resume`` goes on. Registered on the ``2048``
 app by :mod:`plyground.apps.cli.g2048`.
 """
 
@@ -50,10 +50,19 @@ def _latest_run(root: Path) -> Path:
     return runs[-1]
 
 
+class _Stop(threading.Event):
+    """Set by the first Ctrl-C or SIGTERM; :attr:`signum` says which."""
+
+    signum = signal.SIGINT
+
+
 @contextlib.contextmanager
-def _ctrl_c_stops(on_first: Any) -> Iterator[threading.Event]:
-    """While inside, the first Ctrl-C sets the event (and calls ``on_first``); a second one interrupts."""
-    stop = threading.Event()
+def _ctrl_c_stops(on_first: Any) -> Iterator[_Stop]:
+    """While inside, the first Ctrl-C or SIGTERM sets the event (and calls ``on_first``); a second one interrupts.
+
+    So ``kill`` (as when a machine's session ends, before its processes are killed) checkpoints too.
+    """
+    stop = _Stop()
     if threading.current_thread() is not threading.main_thread():
         yield stop  # signals reach the main thread only
         return
@@ -61,14 +70,16 @@ def _ctrl_c_stops(on_first: Any) -> Iterator[threading.Event]:
     def handle(signum: int, frame: object) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
+        stop.signum = signal.Signals(signum)
         stop.set()
         on_first()
 
-    previous = signal.signal(signal.SIGINT, handle)
+    previous = {number: signal.signal(number, handle) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _duration(seconds: float) -> str:
@@ -437,7 +448,7 @@ def learn(
     )
     if interrupted:
         print(f"interrupted after {summary}; {resume_hint}", file=sys.stderr)
-        raise typer.Exit(130)
+        raise typer.Exit(128 + stop.signum)
     typer.echo(summary)
     if evaluate is not None:
         console.print(f"playing {evaluate:,} greedy games...", highlight=False)
