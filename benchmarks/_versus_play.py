@@ -311,7 +311,9 @@ def plyground_child(
         evaluator = load_evaluator(evaluator_name)
         if evaluator_label(evaluator) != settings["evaluator"]:
             raise PlygroundError(f"the evaluator {evaluator_name!r} is not {settings['evaluator']} any more")
-        with Expectimax(time_ms=settings["budget_ms"], workers=settings["workers"], evaluator=evaluator) as ai:
+        bank = bool(settings.get("time_bank", False))
+        budget, workers = settings["budget_ms"], settings["workers"]
+        with Expectimax(time_ms=budget, workers=workers, evaluator=evaluator, time_bank=bank) as ai:
 
             def choose(board: Board) -> tuple[Direction, int]:
                 decision = ai.choose(board)

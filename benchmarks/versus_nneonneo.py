@@ -6,18 +6,20 @@ time. ``--nneonneo DEST/lib2048-ai.so``, its library, plays it move by move on p
 (the same rules and seeded spawns); ``--nneonneo DEST/2048-ai``, its program, plays whole games
 by itself. nneonneo searches as deep as its board asks, so its time per move is measured (the
 time of its library's call, or the search time its program prints for each root move); plyground
-then plays at that budget: ``--time-ms`` if given, else the mean of nneonneo's games logged so
-far (move-weighted), else 180 ms (nneonneo's mean in a first game here) until one is logged.
+then plays at that budget, as a mean (its search's time bank: what a move leaves goes to the
+next moves): ``--time-ms`` if given, else the mean of nneonneo's games logged so
+far (move-weighted; those of its library alone when there are some), else 180 ms until one is logged.
 
 Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
 (with the date, commit and machine), so that runs add up across sessions: commit the file. A game
 in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
 at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it where it was saved
-(``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when stopped. ``--alone`` plays plyground by itself on every core
-(``--workers``, default 2) at ``--time-ms`` (default 20), logged apart (the shipped network's
-target at 20 ms). ``--only nneonneo`` (or ``plyground``) plays one side's games alone on its
-core, so that the side behind catches up while the other core does other work. ``--report`` only
-prints the table of the games logged. Every ``--progress-minutes`` (10) each game in progress
+(``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when
+stopped. ``--alone`` plays plyground by itself on every core (``--workers``, default 2) at
+``--time-ms`` (default 20), logged apart (the shipped network's target at 20 ms). ``--only
+nneonneo`` (or ``plyground``) plays one side's games alone on its core, so that the side behind
+catches up while the other core does other work. ``--report`` only prints the table of the games
+logged, and the games saved in progress. Every ``--progress-minutes`` (10) each game in progress
 says on stderr how far it got (move, score, minutes).
 
     python benchmarks/versus_nneonneo.py --nneonneo DEST/lib2048-ai.so [--games 20] [--time-ms MS]
@@ -100,14 +102,21 @@ def group_key(game: dict[str, Any]) -> str:
     if game["player"] == "nneonneo":
         return "nneonneo"
     workers = f"{game['workers']} worker{'s' if game['workers'] > 1 else ''}"
+    if game.get("time_bank"):  # its mean time a move is its budget (without, about 0.8-0.9 of it)
+        workers += ", time bank"
     if game["mode"] == "alone":
         return f"plyground alone: {game['evaluator']}, {game['budget_ms']:g} ms, {workers}"
     return f"plyground: {game['evaluator']}, {workers}"
 
 
 def nneonneo_budget(games: list[dict[str, Any]]) -> float | None:
-    """nneonneo's mean time per move over the logged games, weighted by their moves (None without one)."""
+    """nneonneo's mean time per move over the logged games, weighted by their moves (None without one).
+
+    The games timed through its library count alone when there are some: each move's call is timed in a
+    process of its own on its core, while the program's printed times ran beside whatever shared its core.
+    """
     theirs = [g for g in games if g["player"] == "nneonneo" and g["moves"]]
+    theirs = [g for g in theirs if "library" in g] or theirs
     if not theirs:
         return None
     return sum(g["ms_per_move"] * g["moves"] for g in theirs) / sum(g["moves"] for g in theirs)
@@ -312,7 +321,7 @@ class Run:
             if budget is None:
                 budget = nneonneo_budget(self.games()) or FIRST_BUDGET_MS
             fresh = {"mode": mode, "budget_ms": round(budget, 1), "workers": self.args.workers,
-                     "evaluator": self.args.evaluator_label}  # fmt: skip
+                     "evaluator": self.args.evaluator_label, "time_bank": True}  # fmt: skip
             settings = self.next_game(path, mine, fresh)
             outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
             if outcome is None:

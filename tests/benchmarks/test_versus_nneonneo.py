@@ -129,6 +129,10 @@ def test_the_table_and_the_targets(versus: ModuleType) -> None:
     assert set(few.values()) == {None}  # fewer than 20 games of nneonneo: not judged yet
     assert versus.nneonneo_budget(theirs + ours) == pytest.approx(50.5)
     assert versus.nneonneo_budget(ours) is None
+    timed = [
+        _game("nneonneo", 5, 64, ms_per_move=ms, moves=moves, library="lib.so") for ms, moves in [(200, 1), (260, 3)]
+    ]
+    assert versus.nneonneo_budget(theirs + timed + ours) == pytest.approx(245.0)  # its library's games alone
 
 
 def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> None:
@@ -140,6 +144,7 @@ def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> N
     assert sorted(g["player"] for g in games) == ["nneonneo", "plyground"]
     ours = next(g for g in games if g["player"] == "plyground")
     assert (ours["mode"], ours["seed"], ours["budget_ms"], ours["evaluator"]) == ("versus", 1, 1.0, "heuristic")
+    assert ours["time_bank"] is True  # its mean time a move is the budget
     assert ours["score"] > 0 and ours["moves"] > 0
     line = json.loads(done.stdout.strip().splitlines()[-1])
     assert line["rows"]["nneonneo"]["games"] == 1 and line["rows"]["nneonneo"]["median_score"] == 20736

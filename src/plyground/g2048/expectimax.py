@@ -49,7 +49,7 @@ from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 
-__all__ = ["Decision", "Expectimax", "policy_depth", "root_groups"]
+__all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
 
 MAX_DEPTH = 30
 MAX_WORKERS = len(DIRECTIONS)
@@ -60,6 +60,22 @@ LONG_SECONDS = 0.25
 """A timed search with more time than this left searches its next depth on a helper thread (see ``_run``)."""
 LONG_DEPTH = 6
 """A search of a fixed depth from this one up runs on a helper thread (see ``_run``)."""
+BANK_MOVES = 4.0
+"""With ``time_bank``, at most this many moves' budgets are saved up."""
+BANK_DEBT = 0.5
+"""With ``time_bank``, a move that overran its time leaves a debt of at most this share of a budget."""
+
+
+def next_bank(bank_ms: float, budget_ms: float, used_ms: float) -> float:
+    """The time saved up after a move that used ``used_ms`` of ``budget_ms + bank_ms``.
+
+    What a move leaves goes to the next moves, so that the mean time a move stays at the budget: up to
+    :data:`BANK_MOVES` budgets saved, down to a debt of :data:`BANK_DEBT` of one.
+
+    >>> next_bank(0.0, 20.0, 14.0), next_bank(70.0, 20.0, 5.0), next_bank(0.0, 20.0, 45.0)
+    (6.0, 80.0, -10.0)
+    """
+    return min(BANK_MOVES * budget_ms, max(-BANK_DEBT * budget_ms, bank_ms + budget_ms - used_ms))
 
 
 @dataclass(frozen=True)
@@ -216,6 +232,10 @@ class Expectimax:
     Args:
         time_ms: per-move time budget; the search deepens one depth at a time and keeps
             the deepest depth it finished (always at least depth 1).
+        time_bank: make ``time_ms`` the mean time a move: the time a move leaves (it stops
+            when its next depth would not finish) goes to the next moves, up to
+            :data:`BANK_MOVES` budgets (see :func:`next_bank`). Without it a move uses
+            less than its budget on average (about 0.8-0.9 of it).
         depth: a fixed depth (with ``time_ms``: the deepest depth to try). With neither,
             :func:`policy_depth` picks the depth from the board.
         weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`).
@@ -253,9 +273,12 @@ class Expectimax:
         tt_bits: int = DEFAULT_TT_BITS,
         seed: int = 0,
         evaluator: Evaluator | str | None = None,
+        time_bank: bool = False,
     ) -> None:
         if time_ms is not None and not (isinstance(time_ms, int | float) and 0 < time_ms < math.inf):
             raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
+        if time_bank and time_ms is None:
+            raise InvalidInputError("time_bank needs a time budget: give time_ms")
         if depth is not None and not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
             raise InvalidInputError(f"depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
         if workers is not None and not (isinstance(workers, int) and workers >= 1):
@@ -273,6 +296,9 @@ class Expectimax:
         self.evaluator = load_evaluator(evaluator, weights=weights)
         """What values the leaves."""
         self.time_ms = time_ms
+        self.time_bank = bool(time_bank)
+        self.bank_ms = 0.0
+        """With ``time_bank``: the time saved up by the moves so far (negative: a debt)."""
         self.depth = depth
         self.workers = min(workers if workers is not None else (os.cpu_count() or 1), MAX_WORKERS)
         """The threads that search (one per root move at most)."""
@@ -339,7 +365,8 @@ class Expectimax:
         search = self.evaluator.jobs_search(
             board, p_four=self.p_four, cutoff=self.cutoff, max_cells=self.max_cells, seed=self.seed
         )
-        deadline = start + self.time_ms / 1000.0 if self.time_ms is not None else None
+        allowed_ms = None if self.time_ms is None else self.time_ms + (self.bank_ms if self.time_bank else 0.0)
+        deadline = start + allowed_ms / 1000.0 if allowed_ms is not None else None
         if deadline is None:
             depths = [self.depth if self.depth is not None else policy_depth(board)]
         else:
@@ -375,6 +402,9 @@ class Expectimax:
                 _ALARM.disarm(stop)
         totals = counters[: len(jobs)].sum(axis=0)
         best = max(values, key=lambda name: (values[name], -DIRECTIONS.index(name)))
+        seconds = time.perf_counter() - start
+        if self.time_bank and self.time_ms is not None:
+            self.bank_ms = next_bank(self.bank_ms, self.time_ms, 1000.0 * seconds)
         return Decision(
             move=best,
             values=values,
@@ -382,7 +412,7 @@ class Expectimax:
             nodes=int(totals[S.NODES]),
             tt_hits=int(totals[S.TT_HITS]),
             evaluations=int(totals[S.EVALUATIONS]),
-            seconds=time.perf_counter() - start,
+            seconds=seconds,
         )
 
     def _run(self, call: Callable[[], None], stop: npt.NDArray[np.uint8], long: bool) -> None:
