@@ -280,6 +280,18 @@ def nneonneo_chooser(library: Any) -> Callable[[Board], tuple[Direction, int]]:
     return choose
 
 
+def send_outcome(sender: Any, play: Callable[[], dict[str, Any]]) -> None:
+    """Play a game's process's game and send what came of it: its result, :class:`Stopped`, or the error."""
+    try:
+        outcome: Any = play()
+    except Stopped as stopped:
+        outcome = stopped
+    except Exception as error:
+        outcome = error if isinstance(error, PlygroundError) else PlygroundError(f"{type(error).__name__}: {error}")
+    sender.send(outcome)
+    sender.close()
+
+
 def nneonneo_child(
     library_path: Path, settings: dict[str, Any], path: Path, times: tuple[float, float], core: int | None, sender: Any
 ) -> None:
@@ -287,16 +299,13 @@ def nneonneo_child(
     start_child(core)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # its search prints the board and each root move's result at every move
-    try:
+
+    def play() -> dict[str, Any]:
         library = load_library(library_path)
         library.init_tables()
-        outcome: Any = play_saved(nneonneo_chooser(library), path, settings, "nneonneo", *times)
-    except Stopped as stopped:
-        outcome = stopped
-    except Exception as error:
-        outcome = error if isinstance(error, PlygroundError) else PlygroundError(f"{type(error).__name__}: {error}")
-    sender.send(outcome)
-    sender.close()
+        return play_saved(nneonneo_chooser(library), path, settings, "nneonneo", *times)
+
+    send_outcome(sender, play)
 
 
 def plyground_child(
@@ -307,7 +316,8 @@ def plyground_child(
     from plyground.g2048.expectimax import Expectimax
 
     start_child(core)
-    try:
+
+    def play() -> dict[str, Any]:
         evaluator = load_evaluator(evaluator_name)
         if evaluator_label(evaluator) != settings["evaluator"]:
             raise PlygroundError(f"the evaluator {evaluator_name!r} is not {settings['evaluator']} any more")
@@ -321,13 +331,9 @@ def plyground_child(
                     raise PlygroundError("the search found no legal move on a live board")
                 return decision.move, decision.depth
 
-            outcome: Any = play_saved(choose, path, settings, "plyground", *times)
-    except Stopped as stopped:
-        outcome = stopped
-    except Exception as error:
-        outcome = error if isinstance(error, PlygroundError) else PlygroundError(f"{type(error).__name__}: {error}")
-    sender.send(outcome)
-    sender.close()
+            return play_saved(choose, path, settings, "plyground", *times)
+
+    send_outcome(sender, play)
 
 
 def evaluator_label(evaluator: Any) -> str:
