@@ -217,6 +217,7 @@ def test_save_into_a_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--workers", "0"], "'--workers'"),
         (["--time-ms", "0"], "'--time-ms': must be a number more than 0"),
         (["--time-ms", "-5"], "'--time-ms': must be a number more than 0"),
+        (["--depth", "2", "--time-bank"], "--time-bank makes --time-ms a mean: give --time-ms"),
     ],
 )
 def test_ai_bad_options_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: list[str], part: str) -> None:
@@ -417,3 +418,14 @@ def test_a_long_title_is_printed_whole(capsys: pytest.CaptureFixture[str], monke
     assert status == 0, err
     assert out.splitlines()[0] == "2048 2x3, expectimax depth 1"
     assert str(2**63 - 10) in out and str(2**63 - 9) in out and "…" not in out
+
+
+def test_ai_with_a_time_bank_plays_at_its_budget_on_average(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("2048", "ai", "--games", "2", "--rows", "3", "--cols", "3", "--time-ms", "5", "--workers", "1")
+    status, out, err = run_cli(capsys, *args, "--seed", "4", "--time-bank", "--evaluator", "heuristic", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["title"] == "2048 3x3, expectimax 5 ms/move (mean, time bank)"
+    seconds = sum(game["seconds"] for game in data["results"])
+    moves = sum(game["moves"] for game in data["results"])
+    assert moves > 20 and 0.5 < 1000 * seconds / moves / 5 < 2  # the mean at the budget, within the bank's bounds

@@ -161,6 +161,14 @@ def ai(
         typer.Option(metavar="DIR", help="Folder for one PNG per move of each game: DIR/2048-RxC-seedSEED/00001.png."),
     ] = None,
     evaluator: EvaluatorOption = None,
+    time_bank: Annotated[
+        bool,
+        typer.Option(
+            "--time-bank",
+            help="Make --time-ms the mean time a move: the time a move leaves goes to the next moves "
+            "(without it a move uses less than its budget on average).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
 ) -> None:
@@ -196,14 +204,18 @@ def ai(
         require_pillow()  # say now, not after the first game, when Pillow is missing
     if time_ms is None and depth is None:
         time_ms = 20.0
-    title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}"
+    if time_bank and time_ms is None:
+        raise InvalidInputError("--time-bank makes --time-ms a mean: give --time-ms (not --depth alone)")
+    title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}" + (" (mean, time bank)" if time_bank else "")
     if chosen.name != "heuristic":
         title += f", {chosen.label}"
     console = Console()
     live = shown == "table" and games == 1 and console.is_terminal and sys.stdout.isatty()  # not FORCE_COLOR alone
     results: list[GameResult] = []
     view: aiview.LiveGame | None = None
-    engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen)
+    engine = Expectimax(
+        time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen, time_bank=time_bank
+    )
     try:
         with engine:
             if live:
