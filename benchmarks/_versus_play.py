@@ -161,7 +161,9 @@ def is_library(path: Path) -> bool:
 
 
 def load_library(path: Path) -> Any:
-    """nneonneo's library, its tables made; its search prints to this process's standard output.
+    """nneonneo's library, its two functions typed (call ``init_tables()`` once before the first move).
+
+    Its search prints to this process's standard output at every move.
 
     Raises:
         PlygroundError: not a library with ``init_tables`` and ``find_best_move``.
