@@ -201,6 +201,12 @@ def read_saved(path: Path) -> dict[str, Any] | None:
     return data
 
 
+def saved_position(saved: dict[str, Any]) -> tuple[int, int]:
+    """The moves played and the score of a game read by :func:`read_saved`."""
+    replay = saved["game"].get("replay", {})
+    return len(replay.get("moves", [])), int(replay.get("score", 0))
+
+
 def play_saved(
     choose: Callable[[Board], tuple[Direction, int]],
     path: Path,

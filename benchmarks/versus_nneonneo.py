@@ -67,6 +67,7 @@ from _versus_play import (
     play_nneonneo_program,
     plyground_child,
     read_saved,
+    saved_position,
 )
 from plyground.core.files import data_dir
 from plyground.core.stats import median_interval, share_interval
@@ -242,12 +243,12 @@ class Run:
         if saved is None:
             return {**fresh, "seed": 1 + max((g.get("seed") or 0 for g in logged), default=0)}
         settings: dict[str, Any] = saved["settings"]
-        if settings.get("evaluator", fresh.get("evaluator")) != fresh.get("evaluator"):
+        if settings.get("evaluator") != fresh.get("evaluator"):
             raise PlygroundError(
                 f"{path} holds a game in progress played with {settings.get('evaluator')}, not "
                 f"{fresh.get('evaluator')}: finish it with that evaluator (--evaluator), or delete the file to drop it"
             )
-        moves = len(saved["game"].get("replay", {}).get("moves", []))
+        moves, _ = saved_position(saved)
         print(f"resuming the game in progress of seed {settings.get('seed')} at move {moves:,} ({path})",
               file=sys.stderr, flush=True)  # fmt: skip
         return settings
@@ -259,9 +260,9 @@ class Run:
             path = self.saved_path(side)
             saved = read_saved(path)
             if saved is not None:
-                replay = saved["game"].get("replay", {})
-                playing[side] = {"seed": saved["settings"].get("seed"), "moves": len(replay.get("moves", [])),
-                                 "score": replay.get("score", 0), "file": str(path)}  # fmt: skip
+                moves, score = saved_position(saved)
+                playing[side] = {"seed": saved["settings"].get("seed"), "moves": moves, "score": score,
+                                 "file": str(path)}  # fmt: skip
         return playing
 
     def finish(self, path: Path, game: dict[str, Any]) -> None:

@@ -420,7 +420,18 @@ def test_a_long_title_is_printed_whole(capsys: pytest.CaptureFixture[str], monke
     assert str(2**63 - 10) in out and str(2**63 - 9) in out and "…" not in out
 
 
-def test_ai_with_a_time_bank_plays_at_its_budget_on_average(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ai_with_a_time_bank_plays_at_its_budget_on_average(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.g2048 import expectimax
+
+    real, banked = expectimax.next_bank, []
+
+    def counted(*bank_args: float) -> float:
+        banked.append(real(*bank_args))
+        return banked[-1]
+
+    monkeypatch.setattr(expectimax, "next_bank", counted)
     args = ("2048", "ai", "--games", "2", "--rows", "3", "--cols", "3", "--time-ms", "5", "--workers", "1")
     status, out, err = run_cli(capsys, *args, "--seed", "4", "--time-bank", "--evaluator", "heuristic", "--json")
     assert status == 0, err
@@ -429,3 +440,4 @@ def test_ai_with_a_time_bank_plays_at_its_budget_on_average(capsys: pytest.Captu
     seconds = sum(game["seconds"] for game in data["results"])
     moves = sum(game["moves"] for game in data["results"])
     assert moves > 20 and 0.5 < 1000 * seconds / moves / 5 < 2  # the mean at the budget, within the bank's bounds
+    assert len(banked) == moves  # the engine kept the bank: one update a move
