@@ -240,24 +240,45 @@ def test_hint_mode_over_cdp_waits_for_the_person(debugged_chromium: str, game_si
     assert start is not None and end is not None and end.rows != start.rows
 
 
-def test_ctrl_c_stops_with_a_summary(game_site: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "signum"), [("play", signal.SIGINT), ("play", signal.SIGTERM), ("hint", signal.SIGINT)]
+)
+def test_ctrl_c_or_kill_stops_between_moves_with_a_summary(game_site: str, mode: str, signum: int) -> None:
+    extra = ["--delay", "0.05"] if mode == "play" else ["--hint"]
     command = subprocess.Popen(
         [sys.executable, "-m", "plyground.apps.cli.main", "2048", "browser", game_site + "index.html?seed=6",
-         "--headless", "--depth", "1", "--delay", "0.05"],
+         "--headless", "--depth", "1", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert command.stderr is not None
+    started = "playing " if mode == "play" else "hints on "
     try:
-        while not (line := command.stderr.readline()).startswith("playing "):  # the page is open, the game on
+        while not (line := command.stderr.readline()).startswith(started):  # the page is open, the game on
             assert line, "the command ended before playing"
         time.sleep(1.5)
-        command.send_signal(signal.SIGINT)
+        command.send_signal(signum)
         out, err = command.communicate(timeout=60)
     finally:
         command.kill()
-    assert command.returncode == 130, err
-    assert re.search(r"^interrupted: [\d,]+ points, max tile \d+, [\d,]+ moves in [\d.]+ s$", err, re.M), err
-    assert "Traceback" not in err and out == ""
+    assert command.returncode == 128 + signum, err
+    found = re.search(r"^interrupted: [\d,]+ points, max tile \d+, ([\d,]+) moves in [\d.]+ s$", err, re.M)
+    assert found, err
+    assert (int(found[1].replace(",", "")) > 0) == (mode == "play"), err  # in hint mode nobody moved
+    # Stopped between two moves, not inside a call to the browser: nothing else is printed.
+    assert "Traceback" not in err and "Error" not in err and out == ""
+
+
+def test_stop_ends_a_game_between_two_moves(page: Any, game_site: str) -> None:
+    page.goto(game_site + "index.html?seed=12")
+    boards: list[Board] = []
+    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+        summary = play(page, ai, on_move=lambda board, done: boards.append(board), stop=lambda: len(boards) >= 5)
+        assert summary.stopped == "interrupted" and summary.moves == 5
+        shown = read_page(page)
+        assert shown is not None and Board.from_rows([list(row) for row in shown.rows]) == boards[-1]
+        watched = driver.hint(page, ai, stop=lambda: True)
+    assert watched.stopped == "interrupted" and watched.moves == 0
+    assert page.locator("#plyground-hint").count() == 1  # the position it saw got its hint first
 
 
 def test_a_page_without_a_board(game_site: str) -> None:

@@ -252,13 +252,14 @@ def play(
     delay: float = 0.0,
     on_move: Callable[[Board, Summary], None] | None = None,
     summary: Summary | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Summary:
     """Play the page's game with ``ai`` until game over or ``moves`` moves; ``delay`` seconds between moves.
 
     Presses the arrow keys, waits until the page shows each move's result and its new tile,
     checks it against plyground's own move and score, and clicks "keep playing" after 2048.
     ``summary`` (filled in as the game goes, so a caller that is interrupted can still print it)
-    is returned.
+    is returned. Once ``stop()`` is true it stops between two moves, with ``stopped`` "interrupted".
 
     Raises:
         BrowserError: no board, or the page did something plyground's rules do not.
@@ -280,6 +281,9 @@ def play(
             return summary
         if moves is not None and summary.moves >= moves:
             summary.stopped = f"stopped after {moves:,} moves"
+            return summary
+        if stop is not None and stop():
+            summary.stopped = "interrupted"
             return summary
         decision = ai.choose(board)
         assert decision.move is not None  # the board is not terminal
@@ -355,10 +359,12 @@ def hint(
     moves: int | None = None,
     on_hint: Callable[[Board, Decision], None] | None = None,
     summary: Summary | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Summary:
     """Watch the page's game and draw each position's hint on it; never press a key.
 
-    Stops at game over, or once the person has made ``moves`` moves.
+    Stops at game over, once the person has made ``moves`` moves, or once ``stop()`` is true
+    (``stopped`` "interrupted").
 
     Raises:
         BrowserError: no board, or the page was closed.
@@ -385,5 +391,8 @@ def hint(
             if moves is not None and summary.moves >= moves:
                 summary.stopped = f"stopped after {moves:,} moves"
                 return summary
+        if stop is not None and stop():
+            summary.stopped = "interrupted"
+            return summary
         time.sleep(0.05)
         seen = wait_for_board(page)

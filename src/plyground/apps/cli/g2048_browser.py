@@ -91,6 +91,7 @@ def browser(
     from rich.console import Console
 
     from plyground.apps.browser.driver import Summary, hint, open_page, play, wait_for_board
+    from plyground.apps.cli.stopping import ctrl_c_stops
     from plyground.g2048 import Expectimax
 
     load_evaluator_option(evaluator, None)  # a bad --evaluator says so before a browser starts
@@ -107,19 +108,26 @@ def browser(
             chosen = load_evaluator_option(evaluator, None, size=(len(first.rows), len(first.rows[0])))
             console.print(f"playing {page.url}" if not hint_only else f"hints on {page.url} (Ctrl-C stops)")
             engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, evaluator=chosen)
-            with engine, console.status("", spinner="dots") as status:
+            # from here the first Ctrl-C (or SIGTERM) stops between two moves, and the browser closes cleanly
+            with engine, ctrl_c_stops() as stop, console.status("", spinner="dots") as status:
 
                 def moved(board: object, done: Summary) -> None:
                     status.update(f"move {done.moves:,}: {done.score:,} points, max tile {done.max_tile}")
 
+                def hinted(board: object, decision: object) -> None:
+                    moved(board, summary)
+
                 if hint_only:
-                    hint(page, engine, moves=moves, summary=summary, on_hint=lambda board, _: moved(board, summary))
+                    hint(page, engine, moves=moves, summary=summary, on_hint=hinted, stop=stop.is_set)
                 else:
-                    play(page, engine, moves=moves, delay=delay, on_move=moved, summary=summary)
-    except KeyboardInterrupt:
+                    play(page, engine, moves=moves, delay=delay, on_move=moved, summary=summary, stop=stop.is_set)
+    except KeyboardInterrupt:  # before the game started, or a second Ctrl-C
         summary.stopped = "interrupted"
         print(summary.line(), file=sys.stderr)
         raise typer.Exit(130) from None
+    if summary.stopped == "interrupted":
+        print(summary.line(), file=sys.stderr)
+        raise typer.Exit(128 + stop.signum)
     typer.echo(summary.line())
 
 

@@ -8,14 +8,10 @@ app by :mod:`plyground.apps.cli.g2048`.
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,6 +24,7 @@ from plyground.apps.cli.options import (
     rows_option,
     seed_option,
 )
+from plyground.apps.cli.stopping import ctrl_c_stops
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -48,38 +45,6 @@ def _latest_run(root: Path) -> Path:
     if not runs:
         raise InvalidInputError(f"no training run to resume in {root}: give --out DIR")
     return runs[-1]
-
-
-class _Stop(threading.Event):
-    """Set by the first Ctrl-C or SIGTERM; :attr:`signum` says which."""
-
-    signum = signal.SIGINT
-
-
-@contextlib.contextmanager
-def _ctrl_c_stops(on_first: Any) -> Iterator[_Stop]:
-    """While inside, the first Ctrl-C or SIGTERM sets the event (and calls ``on_first``); a second one interrupts.
-
-    So ``kill`` (as when a machine's session ends, before its processes are killed) checkpoints too.
-    """
-    stop = _Stop()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop  # signals reach the main thread only
-        return
-
-    def handle(signum: int, frame: object) -> None:
-        if stop.is_set():
-            raise KeyboardInterrupt
-        stop.signum = signal.Signals(signum)
-        stop.set()
-        on_first()
-
-    previous = {number: signal.signal(number, handle) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield stop
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def _duration(seconds: float) -> str:
@@ -408,7 +373,7 @@ def learn(
     )
 
     try:
-        with _ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
+        with ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
             console.print(
                 f"learning in {folder}: {_describe(run)}, {workers} worker{'s' if workers > 1 else ''}",
                 highlight=False,
