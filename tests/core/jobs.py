@@ -18,3 +18,11 @@ def fail_on_three(value: int) -> int:
     if value == 3:
         raise ValueError("three is not allowed")
     return value
+
+
+def worker_log_kept(message: str) -> bool:
+    """Whether the ``distributed.worker`` logger of the process running this job lets ``message`` through."""
+    import logging
+
+    record = logging.LogRecord("distributed.worker", logging.ERROR, __file__, 1, message, None, None)
+    return bool(logging.getLogger("distributed.worker").filter(record))

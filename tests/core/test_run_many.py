@@ -10,7 +10,7 @@ import pytest
 from plyground.core import run_many as run_many_module
 from plyground.core.run_many import Backend, run_many
 from plyground.errors import InvalidInputError, PlygroundError
-from tests.core.jobs import fail_on_three, square_after_a_while
+from tests.core.jobs import fail_on_three, square_after_a_while, worker_log_kept
 
 # Later jobs finish first on a pool: the results must still come back in job order.
 JOBS = [(value, 0.3 - 0.05 * value) for value in range(6)]
@@ -54,6 +54,17 @@ def test_a_local_dask_cluster_s_workers_get_the_memory_limit() -> None:
     backend = Backend(dask_local=1, memory_limit=3 * 2**28)
     assert run_many(worker_memory_limit, [0, 1], backend=backend) == [3 * 2**28] * 2
     assert backend.describe() == "a local Dask cluster of 1 workers, 0.75 GiB each"
+
+
+def test_a_local_dask_cluster_s_workers_drop_only_the_heartbeat_record_of_its_closing() -> None:
+    pytest.importorskip("dask.distributed")
+    messages = [
+        "Failed to communicate with scheduler during heartbeat.",  # dask/distributed#7105, as the cluster closes
+        "Worker is at 85% memory usage. Pausing worker.",
+        "Compute Failed",
+    ]
+    assert run_many(worker_log_kept, messages, backend=Backend(dask_local=1)) == [False, True, True]
+    assert run_many(worker_log_kept, messages, workers=1) == [True, True, True]  # this process is untouched
 
 
 @pytest.mark.parametrize("backend", [Backend(workers=1), Backend(workers=2)])

@@ -234,6 +234,9 @@ def _dask_client(backend: Backend) -> Iterator[Any]:
                 )
             )
             client = stack.enter_context(distributed.Client(cluster))
+            from plyground.core._dask_quiet import QuietHeartbeatAtClose
+
+            client.register_plugin(QuietHeartbeatAtClose())
         else:
             try:
                 client = distributed.Client(backend.scheduler, timeout=_CONNECT_TIMEOUT)
