@@ -110,14 +110,19 @@ def group_key(game: dict[str, Any]) -> str:
     return f"plyground: {game['evaluator']}, {workers}"
 
 
-def nneonneo_budget(games: list[dict[str, Any]]) -> float | None:
-    """nneonneo's mean time per move over the logged games, weighted by their moves (None without one).
+def timed_games(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """nneonneo's games whose time a move counts: those timed through its library when there are some.
 
-    The games timed through its library count alone when there are some: each move's call is timed in a
-    process of its own on its core, while the program's printed times ran beside whatever shared its core.
+    Each move's call to the library is timed in a process of its own on its core, while the program's
+    printed times ran beside whatever shared its core.
     """
     theirs = [g for g in games if g["player"] == "nneonneo" and g["moves"]]
-    theirs = [g for g in theirs if "library" in g] or theirs
+    return [g for g in theirs if "library" in g] or theirs
+
+
+def nneonneo_budget(games: list[dict[str, Any]]) -> float | None:
+    """nneonneo's mean time per move over its :func:`timed_games`, weighted by their moves (None without one)."""
+    theirs = timed_games(games)
     if not theirs:
         return None
     return sum(g["ms_per_move"] * g["moves"] for g in theirs) / sum(g["moves"] for g in theirs)
@@ -135,9 +140,11 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for tile in TILES:
             hits = sum(g["max_tile"] >= tile for g in row)
             reach[str(tile)] = {"share": hits / len(row), "interval": share_interval(hits, len(row))}
+        timed = timed_games(row) if key == "nneonneo" else row  # nneonneo's: the time plyground is given
         summary[key] = {
             "games": len(row),
-            "ms_per_move": sum(g["ms_per_move"] * g["moves"] for g in row) / max(1, sum(g["moves"] for g in row)),
+            "timed_games": len(timed),
+            "ms_per_move": sum(g["ms_per_move"] * g["moves"] for g in timed) / max(1, sum(g["moves"] for g in timed)),
             "median_score": statistics.median(scores),
             "median_interval": median_interval(scores),
             "mean_score": statistics.fmean(scores),
@@ -190,6 +197,12 @@ def show(summary: dict[str, dict[str, Any]], met: dict[str, bool | None], consol
             ),
         )
     console.print(table)
+    theirs = summary.get("nneonneo")
+    if theirs is not None and theirs["timed_games"] < theirs["games"]:
+        console.print(
+            f"nneonneo's ms/move: its {theirs['timed_games']} of {theirs['games']} games timed through its library "
+            "(the program's printed times ran beside other work); plyground plays at that time"
+        )
     for name, ok in met.items():
         console.print(f"target {name}: {'not enough games yet' if ok is None else 'met' if ok else 'NOT met'}")
 

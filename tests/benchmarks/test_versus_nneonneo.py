@@ -133,6 +133,9 @@ def test_the_table_and_the_targets(versus: ModuleType) -> None:
         _game("nneonneo", 5, 64, ms_per_move=ms, moves=moves, library="lib.so") for ms, moves in [(200, 1), (260, 3)]
     ]
     assert versus.nneonneo_budget(theirs + timed + ours) == pytest.approx(245.0)  # its library's games alone
+    mixed = versus.summarize(theirs + timed)["nneonneo"]  # the table's time is the same as plyground's budget
+    assert (mixed["games"], mixed["timed_games"], mixed["ms_per_move"]) == (22, 2, pytest.approx(245.0))
+    assert them["timed_games"] == 20
 
 
 def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> None:
