@@ -235,7 +235,7 @@ def test_hint_mode_over_cdp_waits_for_the_person(debugged_chromium: str, game_si
 
     best, untouched, (start, end), done = in_thread(person_plays)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("stopped after 1 moves: ")
+    assert done.stdout.startswith("stopped after 1 move: ")
     assert best in ("up", "right", "down", "left") and untouched
     assert start is not None and end is not None and end.rows != start.rows
 

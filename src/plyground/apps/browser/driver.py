@@ -280,7 +280,7 @@ def play(
             summary.stopped = "game over"
             return summary
         if moves is not None and summary.moves >= moves:
-            summary.stopped = f"stopped after {moves:,} moves"
+            summary.stopped = f"stopped after {moves:,} move{'s' if moves != 1 else ''}"
             return summary
         if stop is not None and stop():
             summary.stopped = "interrupted"
@@ -389,7 +389,7 @@ def hint(
                 summary.stopped = "game over"
                 return summary
             if moves is not None and summary.moves >= moves:
-                summary.stopped = f"stopped after {moves:,} moves"
+                summary.stopped = f"stopped after {moves:,} move{'s' if moves != 1 else ''}"
                 return summary
         if stop is not None and stop():
             summary.stopped = "interrupted"
