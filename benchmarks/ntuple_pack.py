@@ -11,6 +11,12 @@ its 95% interval, the ratio of the means, the share reaching 16384), and the sha
 greedy move: games diverge at the first different move, so the paired scores are nearly
 independent samples (a 95% interval of about ±4% at 1,000 games), while the share of identical
 decisions sees a difference of precision directly.
+With ``--search-depth D`` it also compares the networks under expectimax searched to the fixed depth
+D (one thread, the default cut-off and table): on ``--search-positions`` boards taken evenly from
+those positions, the share on which both searches choose the same move, and what the other choices
+cost by the full network's search (its value of its own move minus its value of the packed
+network's move, in points, averaged over all the boards). A fixed depth makes it deterministic, so
+it can run beside other work, and it sees the packing through the search that plays.
 With ``--search-games N`` it also plays N paired games at ``--time-ms`` per move under expectimax
 (one search thread a game, ``--workers`` games at once), for the packings of ``--search-steps`` and
 ``--search-prunes`` (default 0): seed i with the full network, then with each packing, and so on.
@@ -20,7 +26,8 @@ Ctrl-C: the games in the log are not played again. ``--games 0`` and ``--agreeme
 out the greedy games and the agreement (when only the searched games are wanted).
 
     python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50] [--games 1000]
-                                     [--seed 1] [--search-games 20 --search-steps 1 --search-prunes 0
+                                     [--seed 1] [--search-depth 3 --search-positions 1000]
+                                     [--search-games 20 --search-steps 1 --search-prunes 0
                                       --time-ms 20 --workers 2 --log FILE]
 
 It also says how many of the network's weights training ever touched (those that are not 0).
@@ -42,6 +49,7 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from _common import add_record_options, append_line, print_json, read_settings_log, weights_checksum
@@ -50,6 +58,7 @@ from plyground.core.stats import mean_interval
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board, Game
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
+from plyground.g2048.expectimax import MAX_DEPTH, Decision, Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.ntuple.packed import STEPS, pack, unpack
 
@@ -88,6 +97,40 @@ def greedy_move(network: NTupleNetwork, board: Board) -> str:
 def agreement(packed: NTupleNetwork, full: NTupleNetwork, boards: list[Board]) -> float:
     """The share of ``boards`` on which both networks choose the same greedy move."""
     return sum(greedy_move(packed, b) == greedy_move(full, b) for b in boards) / max(1, len(boards))
+
+
+def evenly(boards: list[Board], count: int) -> list[Board]:
+    """``count`` of ``boards`` (all of them when there are fewer), taken at even steps from the first."""
+    if count >= len(boards):
+        return list(boards)
+    return [boards[i * len(boards) // count] for i in range(count)]
+
+
+def searched(network: NTupleNetwork, boards: list[Board], depth: int, label: str) -> list[Decision]:
+    """The decisions of an expectimax over ``network`` searched ``depth`` deep, one board after another."""
+    decisions = []
+    with (
+        Expectimax(depth=depth, workers=1, evaluator=network) as search,
+        Progress(console=Console(stderr=True), transient=True) as progress,
+    ):
+        task = progress.add_task(f"{label}: depth {depth}", total=len(boards))
+        for board in boards:
+            decisions.append(search.choose(board))
+            progress.advance(task)
+    return decisions
+
+
+def searched_agreement(packed: list[Decision], full: list[Decision]) -> dict[str, Any]:
+    """How often two searches over the same boards choose the same move, and what their other choices cost.
+
+    ``loss`` is the mean, over all the boards, of the full network's value of its own move minus
+    its value of the packed network's move (0 where they agree), in points.
+    """
+    same = sum(p.move == f.move for p, f in zip(packed, full, strict=True))
+    loss = sum(f.values[f.move] - f.values[p.move] for p, f in zip(packed, full, strict=True)
+               if f.move is not None and p.move is not None and p.move != f.move)  # fmt: skip
+    count = max(1, len(full))
+    return {"positions": len(full), "same": same / count, "loss": loss / count}
 
 
 def searched_games(
@@ -174,6 +217,12 @@ def main() -> None:
         default=20,
         help="greedy games of the full network whose positions are compared (0: none)",
     )
+    parser.add_argument(
+        "--search-depth", type=int, default=0, help="compare the moves of searches this deep (default 0: none)"
+    )
+    parser.add_argument(
+        "--search-positions", type=int, default=1000, help="on this many of the positions (default 1,000)"
+    )
     parser.add_argument("--search-games", type=int, default=0, help="paired games under expectimax (default 0)")
     parser.add_argument("--search-steps", type=float, nargs="+", default=[], help="the packings to play them with")
     parser.add_argument(
@@ -195,6 +244,10 @@ def main() -> None:
         parser.error("--games from 0 to 1,000,000, --agreement-games from 0 to 10,000")
     if not 0 <= args.search_games <= 10_000 or args.workers < 1:
         parser.error("--search-games from 0 to 10,000, --workers at least 1")
+    if not 0 <= args.search_depth <= MAX_DEPTH or not 1 <= args.search_positions <= 1_000_000:
+        parser.error(f"--search-depth from 0 to {MAX_DEPTH}, --search-positions from 1 to 1,000,000")
+    if args.search_depth and not args.agreement_games:
+        parser.error("--search-depth compares the moves on the positions of --agreement-games: give at least 1")
     if not 0 < args.time_ms <= 60_000:
         parser.error("--time-ms is a number of milliseconds above 0, at most 60,000")
     try:
@@ -206,6 +259,8 @@ def main() -> None:
     touched = int(np.count_nonzero(weights))
     full_greedy = greedy(full, args.games, args.seed)
     boards = positions(full, args.agreement_games, args.seed)
+    search_boards = evenly(boards, args.search_positions) if args.search_depth else []
+    full_searched = searched(full, search_boards, args.search_depth, "full") if search_boards else []
     searched_files: dict[str, Path] = {}
     folder = args.out or Path(tempfile.mkdtemp(prefix="plyground-pack-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -232,6 +287,9 @@ def main() -> None:
         if boards:
             row["agreement"] = agreement(packed, full, boards)
             row["positions"] = len(boards)
+        if search_boards:
+            row["searched"] = {"depth": args.search_depth, **searched_agreement(
+                searched(packed, search_boards, args.search_depth, name), full_searched)}  # fmt: skip
         if args.search_games and step in args.search_steps and prune in args.search_prunes:
             searched_files[name] = path
         rows.append(row)
@@ -269,6 +327,14 @@ def main() -> None:
             *paired_cells(row.get("greedy")),
         )
     console.print(table)
+    if search_boards:
+        table = Table(title=f"under expectimax {args.search_depth} deep, on {len(search_boards):,} of the positions")
+        for name in ("packing", "positions", "same move", "points lost a move (by the full network's search)"):
+            table.add_column(name, justify="right")
+        for row in rows:
+            table.add_row(packing_name(row["step"], row["prune"]), f"{row['searched']['positions']:,}",
+                          f"{row['searched']['same']:.2%}", f"{row['searched']['loss']:.3f}")  # fmt: skip
+        console.print(table)
     if searched_files:
         table = Table(title=f"under expectimax at {args.time_ms:g} ms per move (paired, same seeds)")
         for name in ("packing", "games", "mean", "full", "difference (95%)", "ratio", "16384", "full 16384"):

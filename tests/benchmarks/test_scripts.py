@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks import BENCHMARKS, load_common
+from tests.benchmarks import BENCHMARKS, load_common, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 300
@@ -108,7 +108,11 @@ def _check_pack(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (row["prune"], pruned["prune"], pruned["step"]) == (0.0, 1.0, 1.0)
     assert row["kept"] == line["touched"] > pruned["kept"] > 0
     assert 0.5 < pruned["max_error"] < 1.0 and pruned["greedy"]["games"] == 2
-    assert "same move" in stdout and "weights kept" in stdout
+    for searched in (row["searched"], pruned["searched"]):
+        assert (searched["depth"], searched["positions"]) == (2, 6)
+        assert 0.0 <= searched["same"] <= 1.0 and searched["loss"] >= 0.0
+        assert searched["same"] < 1.0 or searched["loss"] == 0.0
+    assert "same move" in stdout and "weights kept" in stdout and "expectimax 2 deep" in stdout
 
 
 def _check_versus(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -309,7 +313,7 @@ SCRIPTS = [
     Script("ntuple.py", "ntuple_curve", lambda d, f: ["--run", str(d.run), "--every", "0"], _check_curve),
     Script("ntuple_pack.py", "ntuple_pack",
            lambda d, f: [str(d.network_4x4), "--steps", "1", "--prunes", "0", "1", "--games", "2",
-                         "--agreement-games", "1"], _check_pack),
+                         "--agreement-games", "1", "--search-depth", "2", "--search-positions", "6"], _check_pack),
     Script("ntuple_versus.py", "ntuple_versus",
            lambda d, f: [str(d.network_4x4), "--baseline", str(d.network_4x4), "--games", "3"], _check_versus),
     Script("ntuple_workers.py", "ntuple_workers",
@@ -442,6 +446,30 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )  # fmt: skip
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
+
+
+def test_searched_agreement_counts_the_same_moves_and_what_the_others_cost(data: Data) -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.expectimax import Decision
+    from plyground.g2048.ntuple import NTupleNetwork
+
+    pack = load_script("ntuple_pack.py")
+    network = NTupleNetwork.load(data.network_4x4)
+    boards = pack.positions(network, 1, 3)
+    chosen = pack.evenly(boards, 5)
+    assert len(chosen) == 5 and chosen[0] == boards[0] and len(set(map(id, chosen))) == 5
+    assert pack.evenly(boards[:3], 5) == boards[:3]
+    # The same network searched twice: the same moves, nothing lost (the search is deterministic at a fixed depth).
+    first, again = (pack.searched(network, chosen, 2, "full") for _ in range(2))
+    assert all(d.depth == 2 and d.move is not None for d in first)
+    assert pack.searched_agreement(again, first) == {"positions": 5, "same": 1.0, "loss": 0.0}
+    # Another choice costs the full search's value of its move minus its value of the other one.
+    full = [Decision("up", {"up": 10.0, "left": 7.5}),
+            Decision("up", {"up": 4.0, "left": 1.0})]  # fmt: skip
+    other = [Decision("left", {"up": 9.0, "left": 12.0}),
+             Decision("up", {"up": 3.0, "left": 3.5})]  # fmt: skip
+    assert pack.searched_agreement(other, full) == {"positions": 2, "same": 0.5, "loss": 1.25}
+    assert isinstance(boards[0], Board)
 
 
 def test_the_searched_games_of_a_packing_are_logged_one_by_one_and_resumed(data: Data, tmp_path: Path) -> None:
