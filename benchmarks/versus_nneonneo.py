@@ -11,7 +11,9 @@ next moves): ``--time-ms`` if given, else the mean of nneonneo's games logged so
 far (move-weighted; those of its library alone when there are some), else 180 ms until one is logged.
 
 Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
-(with the date, commit and machine), so that runs add up across sessions: commit the file. A game
+(with the date, commit and machine), so that runs add up across sessions: commit the file.
+``--games`` counts the games of each row of the table: plyground's with another evaluator or
+number of workers (alone: another budget) are another row, and do not count. A game
 in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
 at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it where it was saved
 (``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when
@@ -330,12 +332,15 @@ class Run:
             return g["player"] == "plyground" and g["mode"] == mode
 
         path = self.saved_path(f"plyground-{mode}")
-        while not self.stop.is_set() and self.count(mine) < self.args.games:
+        while not self.stop.is_set():
             budget = self.args.time_ms
             if budget is None:
                 budget = nneonneo_budget(self.games()) or FIRST_BUDGET_MS
             fresh = {"mode": mode, "budget_ms": round(budget, 1), "workers": self.args.workers,
                      "evaluator": self.args.evaluator_label, "time_bank": True}  # fmt: skip
+            row = group_key({"player": "plyground", **fresh})  # games of other settings are other rows
+            if sum(1 for g in self.games() if mine(g) and group_key(g) == row) >= self.args.games:
+                return
             settings = self.next_game(path, mine, fresh)
             outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
             if outcome is None:
@@ -400,7 +405,9 @@ def main() -> None:
     parser.add_argument("--alone", action="store_true", help="plyground alone on every core, at --time-ms (20)")
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
     parser.add_argument(
-        "--games", type=int, help=f"games of each player in the log, in all ({VERSUS_GAMES}; alone {ALONE_GAMES})"
+        "--games",
+        type=int,
+        help=f"games of each row (player and settings) in the log, in all ({VERSUS_GAMES}; alone {ALONE_GAMES})",
     )
     parser.add_argument("--time-ms", type=float, help="plyground's time per move (default: nneonneo's measured mean)")
     parser.add_argument("--evaluator", help="plyground's evaluator (default: that of 'plyground 2048 ai' on 4x4)")

@@ -170,6 +170,32 @@ def test_without_time_ms_plyground_plays_at_nneonneos_measured_time(versus: Modu
     assert ours["budget_ms"] == 2.0  # the mean of the games logged when it started
 
 
+def test_games_of_another_evaluator_or_budget_do_not_count(versus: ModuleType, tmp_path: Path) -> None:
+    # Each row of the table gets its --games: those logged with another network (or, alone, another
+    # budget) are another row, and the seeds go on after theirs.
+    results = tmp_path / "results"
+    results.mkdir()
+    other = "n-tuple network old.pnet (0123456789ab)"
+    for game in (_game("plyground", 7, 64, evaluator=other, time_bank=True, seed=1),
+                 _game("plyground", 7, 64, mode="alone", evaluator=other, workers=1, budget_ms=1.0, time_bank=True),
+                 _game("plyground", 7, 64, mode="alone", evaluator="heuristic", workers=1, budget_ms=2.0,
+                       time_bank=True, seed=2)):  # fmt: skip
+        load_common().record(versus.GAMES_LOG, game, results)
+    common = ("--games", "1", "--time-ms", "1", "--evaluator", "heuristic")
+    done = _run("--nneonneo", str(FAKE), "--only", "plyground", *common, folder=results)
+    assert done.returncode == 0, done.stderr
+    alone = _run("--alone", "--workers", "1", *common, folder=results)
+    assert alone.returncode == 0, alone.stderr
+    new = [g for g in _logged(results)[3:]]
+    assert [(g["mode"], g["evaluator"], g["budget_ms"], g["seed"]) for g in new] == [
+        ("versus", "heuristic", 1.0, 2), ("alone", "heuristic", 1.0, 3)]  # fmt: skip
+    line = json.loads(alone.stdout.strip().splitlines()[-1])
+    assert line["rows"]["plyground alone: heuristic, 1 ms, 1 worker, time bank"]["games"] == 1
+    # Asked again, nothing more is played.
+    again = _run("--alone", "--workers", "1", *common, folder=results)
+    assert again.returncode == 0 and len(_logged(results)) == 5
+
+
 def test_only_plays_the_games_of_one_side(tmp_path: Path) -> None:
     results = tmp_path / "results"
     done = _run("--nneonneo", str(FAKE), "--games", "2", "--only", "nneonneo", folder=results)
