@@ -186,7 +186,7 @@ def test_games_of_another_evaluator_or_budget_do_not_count(versus: ModuleType, t
     assert done.returncode == 0, done.stderr
     alone = _run("--alone", "--workers", "1", *common, folder=results)
     assert alone.returncode == 0, alone.stderr
-    new = [g for g in _logged(results)[3:]]
+    new = _logged(results)[3:]
     assert [(g["mode"], g["evaluator"], g["budget_ms"], g["seed"]) for g in new] == [
         ("versus", "heuristic", 1.0, 2), ("alone", "heuristic", 1.0, 3)]  # fmt: skip
     line = json.loads(alone.stdout.strip().splitlines()[-1])
