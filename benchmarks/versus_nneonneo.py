@@ -339,7 +339,7 @@ class Run:
             fresh = {"mode": mode, "budget_ms": round(budget, 1), "workers": self.args.workers,
                      "evaluator": self.args.evaluator_label, "time_bank": True}  # fmt: skip
             row = group_key({"player": "plyground", **fresh})  # games of other settings are other rows
-            if sum(1 for g in self.games() if mine(g) and group_key(g) == row) >= self.args.games:
+            if sum(1 for g in self.games() if group_key(g) == row) >= self.args.games:
                 return
             settings = self.next_game(path, mine, fresh)
             outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
