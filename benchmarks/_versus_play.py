@@ -320,13 +320,12 @@ def plyground_child(
     settings: dict[str, Any], evaluator_name: str, path: Path, times: tuple[float, float], core: int | None, sender: Any
 ) -> None:
     """The process of one of plyground's games: its AI as ``settings`` say, with the evaluator of that name."""
-    from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.expectimax import Expectimax
 
     start_child(core)
 
     def play() -> dict[str, Any]:
-        evaluator = load_evaluator(evaluator_name)
+        evaluator = player_evaluator(evaluator_name, settings.get("downgrade", False))  # older games: without
         if evaluator_label(evaluator) != settings["evaluator"]:
             raise PlygroundError(f"the evaluator {evaluator_name!r} is not {settings['evaluator']} any more")
         bank = bool(settings.get("time_bank", False))
@@ -344,12 +343,26 @@ def plyground_child(
     send_outcome(sender, play)
 
 
+def player_evaluator(name: str, downgrade: bool) -> Any:
+    """The evaluator of that name; a network plays without tile-downgrading unless ``downgrade``."""
+    from plyground.g2048.evaluators import load_evaluator
+    from plyground.g2048.ntuple import NTupleNetwork
+
+    evaluator = load_evaluator(name)
+    if not downgrade and isinstance(evaluator, NTupleNetwork):
+        evaluator.downgrade_from = None
+    return evaluator
+
+
 def evaluator_label(evaluator: Any) -> str:
-    """How the log names an evaluator: a network with the checksum of its weights (retraining changes it)."""
+    """How the log names an evaluator: a network with the checksum of its weights (retraining changes it),
+    and the tile from which its searches downgrade the board, if they do."""
     from _common import weights_checksum
     from plyground.g2048.ntuple import NTupleNetwork
 
     label = str(evaluator.label)
     if isinstance(evaluator, NTupleNetwork):
         label += f" ({weights_checksum(evaluator.weights)})"
+        if evaluator.downgrade_from is not None:
+            label += f", downgraded from {evaluator.downgrade_from}"
     return label

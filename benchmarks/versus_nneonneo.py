@@ -13,7 +13,9 @@ far (move-weighted; those of its library alone when there are some), else 180 ms
 Every finished game is appended at once, as one line, to ``--results``/``versus_nneonneo_games.jsonl``
 (with the date, commit and machine), so that runs add up across sessions: commit the file.
 ``--games`` counts the games of each row of the table: plyground's with another evaluator or
-number of workers (alone: another budget) are another row, and do not count. A game
+number of workers (alone: another budget) are another row, and do not count. With a network,
+plyground's searches downgrade boards from 16384 on (see ``NTupleNetwork.downgraded``), as
+``plyground 2048 ai`` plays; ``--no-downgrade`` plays without, in a row of its own. A game
 in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
 at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it where it was saved
 (``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when
@@ -25,7 +27,7 @@ logged, and the games saved in progress. Every ``--progress-minutes`` (10) each 
 says on stderr how far it got (move, score, minutes).
 
     python benchmarks/versus_nneonneo.py --nneonneo DEST/lib2048-ai.so [--games 20] [--time-ms MS]
-                                         [--evaluator E] [--cores 0,1] [--only SIDE]
+                                         [--evaluator E] [--no-downgrade] [--cores 0,1] [--only SIDE]
     python benchmarks/versus_nneonneo.py --alone [--games 30] [--time-ms 20] [--workers 2]
     python benchmarks/versus_nneonneo.py --report
 
@@ -67,6 +69,7 @@ from _versus_play import (
     load_library,
     nneonneo_child,
     play_nneonneo_program,
+    player_evaluator,
     plyground_child,
     read_saved,
     saved_position,
@@ -337,7 +340,8 @@ class Run:
             if budget is None:
                 budget = nneonneo_budget(self.games()) or FIRST_BUDGET_MS
             fresh = {"mode": mode, "budget_ms": round(budget, 1), "workers": self.args.workers,
-                     "evaluator": self.args.evaluator_label, "time_bank": True}  # fmt: skip
+                     "evaluator": self.args.evaluator_label, "time_bank": True,
+                     "downgrade": self.args.downgrade}  # fmt: skip
             row = group_key({"player": "plyground", **fresh})  # games of other settings are other rows
             if sum(1 for g in self.games() if group_key(g) == row) >= self.args.games:
                 return
@@ -411,6 +415,12 @@ def main() -> None:
     )
     parser.add_argument("--time-ms", type=float, help="plyground's time per move (default: nneonneo's measured mean)")
     parser.add_argument("--evaluator", help="plyground's evaluator (default: that of 'plyground 2048 ai' on 4x4)")
+    parser.add_argument(
+        "--no-downgrade",
+        dest="downgrade",
+        action="store_false",
+        help="a network searches its boards as they are, not downgraded from 16384 (as plyground plays)",
+    )
     parser.add_argument("--workers", type=int, help="plyground's search threads (1 against nneonneo; alone 2)")
     parser.add_argument("--cores", default="0,1", help="the cores of nneonneo and of plyground (default 0,1)")
     parser.add_argument(
@@ -488,12 +498,10 @@ def main() -> None:
     except PlygroundError as error:
         parser.exit(2, f"error: {error}\n")
     if not args.report:
-        from plyground.g2048.evaluators import load_evaluator
-
         args.evaluator_label = None
         if args.only != "nneonneo":  # plyground plays: its evaluator is loaded (and checked) once here
             try:
-                args.evaluator_label = evaluator_label(load_evaluator(args.evaluator))
+                args.evaluator_label = evaluator_label(player_evaluator(args.evaluator, args.downgrade))
             except PlygroundError as error:
                 parser.exit(2, f"error: {error}\n")
         signal.signal(signal.SIGTERM, lambda *_: run.halt())

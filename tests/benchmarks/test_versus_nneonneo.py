@@ -91,6 +91,18 @@ def test_nneonneo_output_is_read(play: ModuleType) -> None:
     assert seen == [(1, 0), (2, 4), (3, 8), (4, 12), (5, 16)]
 
 
+def test_a_networks_label_says_whether_it_downgrades(play: ModuleType, tmp_path: Path) -> None:
+    from plyground.g2048.ntuple import NTupleNetwork
+
+    path = tmp_path / "small.npz"
+    NTupleNetwork(4, 4, [[(0, 0), (0, 1)]], seed=1).save(path)
+    downgrading = play.player_evaluator(f"ntuple:{path}", True)
+    plain = play.player_evaluator(f"ntuple:{path}", False)
+    assert (downgrading.downgrade_from, plain.downgrade_from) == (16384, None)
+    assert play.evaluator_label(downgrading) == play.evaluator_label(plain) + ", downgraded from 16384"
+    assert play.evaluator_label(play.player_evaluator("heuristic", True)) == "heuristic"
+
+
 def test_games_in_progress_say_how_far_they_got(tmp_path: Path) -> None:
     results = tmp_path / "results"
     often = ("--progress-minutes", "0.000001", "--games", "1", "--time-ms", "1", "--evaluator", "heuristic")

@@ -204,6 +204,22 @@ def max_tile(grid: list[list[int]]) -> int:
     return g2048.max_tile(grid)
 
 
+def downgraded(grid: list[list[int]], from_tile: int, lowest_gap: int) -> list[list[int]]:
+    """Tile-downgrading, from its definition: when the largest tile is ``from_tile`` or more,
+    find the largest tile value below it that is not on the board; if it is ``lowest_gap``
+    or more, halve every tile larger than it. Not with two 32768s: the engine never merges
+    them, and halved they would merge."""
+    tiles = {v for row in grid for v in row if v}
+    top = max(tiles, default=0)
+    if top < from_tile or sum(row.count(32768) for row in grid) > 1:
+        return [row[:] for row in grid]
+    missing = [v for v in (1 << e for e in range(1, 16)) if lowest_gap <= v < top and v not in tiles]
+    if not missing:
+        return [row[:] for row in grid]
+    gap = max(missing)
+    return [[v // 2 if v > gap else v for v in row] for row in grid]
+
+
 def lambda_return(later: list[tuple[float, float]], last: float, lam: float) -> float:
     """The truncated lambda-return ``G = (target - lam * V) + lam * G_next`` over ``later``, ending in ``last``.
 

@@ -171,6 +171,39 @@ def _top(b):
     return np.int64(top)
 
 
+@kernel("u8(u8, i8, i8)")
+def _downgrade(b, from_exponent, lowest_gap):
+    """``b`` with its tiles above its highest missing exponent halved (tile-downgrading).
+
+    Only when the largest exponent is at least ``from_exponent``: the highest exponent
+    below it that no tile has, if it is at least ``lowest_gap``, is the gap; every tile
+    above it drops one exponent. No two tiles become equal that were not, so the same
+    moves are legal and merge the same tiles. ``b`` itself when there is no such gap, and
+    when it has two 32768s (which never merge; halved, they would).
+    """
+    top = _top(b)
+    if top < from_exponent:
+        return b
+    present = 0
+    tops = 0
+    for i in range(16):
+        e = np.int64((b >> np.uint64(4 * i)) & _NIBBLE)
+        present |= 1 << e
+        tops += e == 15
+    if tops > 1:
+        return b
+    gap = top - 1
+    while gap >= lowest_gap and (present >> gap) & 1:
+        gap -= 1
+    if gap < lowest_gap:
+        return b
+    out = b
+    for i in range(16):
+        if np.int64((b >> np.uint64(4 * i)) & _NIBBLE) > gap:
+            out -= np.uint64(1) << np.uint64(4 * i)
+    return out
+
+
 @kernel("void(UniTuple(u8, 8), i8[:, ::1], i8[::1], i8, i8, i8)")
 def _compact_indices(images, lookups, out, base, stage, radix):
     """:func:`_indices` in a radix below 16: one run per cell, ``to`` its weight ``radix**i``.

@@ -188,6 +188,32 @@ def test_max_tile_matches_naive(grid: list[list[int]]) -> None:
     assert NK._max_tile(np.uint64(naive.to_bits(grid))) == naive.max_tile(grid)
 
 
+@given(grids(), st.sampled_from([2, 8, 64, 1024, 16384, 32768]), st.sampled_from([2, 4, 32, 256]))
+def test_downgrade_matches_naive(grid: list[list[int]], from_tile: int, lowest_gap: int) -> None:
+    bits = np.uint64(naive.to_bits(grid))
+    got = NK._downgrade(bits, from_tile.bit_length() - 1, lowest_gap.bit_length() - 1)
+    assert int(got) == naive.to_bits(naive_nt.downgraded(grid, from_tile, lowest_gap))
+
+
+@given(grids(rows=4, cols=4))
+def test_downgrade_keeps_the_legal_moves_and_what_they_merge(grid: list[list[int]]) -> None:
+    down = naive_nt.downgraded(grid, 16384, 32)
+    for direction in ("up", "right", "down", "left"):
+        after, _ = naive.move(grid, direction)
+        down_after, _ = naive.move(down, direction)
+        assert (after == grid) == (down_after == down)
+        assert [[bool(v) for v in row] for row in after] == [[bool(v) for v in row] for row in down_after]
+
+
+def test_downgrade_by_hand() -> None:
+    grid = [[16384, 8192, 4096, 2048], [64, 128, 256, 1024], [32, 16, 8, 4], [2, 0, 0, 0]]  # 512 is missing
+    down = [[8192, 4096, 2048, 1024], [64, 128, 256, 512], [32, 16, 8, 4], [2, 0, 0, 0]]
+    assert int(NK._downgrade(np.uint64(naive.to_bits(grid)), 14, 5)) == naive.to_bits(down)
+    full = [[16384, 8192, 4096, 2048], [64, 128, 256, 1024], [32, 16, 8, 4], [2, 512, 0, 0]]  # no gap from 32 up
+    assert int(NK._downgrade(np.uint64(naive.to_bits(full)), 14, 5)) == naive.to_bits(full)
+    assert int(NK._downgrade(np.uint64(naive.to_bits(grid)), 15, 5)) == naive.to_bits(grid)  # below 32768
+
+
 def _results(games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64)
 

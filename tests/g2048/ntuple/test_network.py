@@ -171,3 +171,23 @@ def test_docstring_examples() -> None:
     for module in (ntuple, network):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_searches_downgrade_from_16384_by_default_and_the_setting_is_checked() -> None:
+    net = NTupleNetwork(4, 4, seed=0)
+    assert net.downgrade_from == 16384
+    grid = [[16384, 8192, 4096, 64], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]  # 2048 is missing
+    board = Board.from_rows(grid)
+    assert net.downgraded(board) == Board.from_rows(naive_nt.downgraded(grid, 16384, 32))
+    assert net.downgraded(board) == Board.from_rows([[8192, 4096, 2048, 64], [2, 4, 8, 16], [0] * 4, [0] * 4])
+    assert net.with_stages([8192]).downgrade_from == 16384
+    net.downgrade_from = 32768
+    assert net.downgraded(board) == board
+    assert net.with_stages([8192]).downgrade_from == 32768
+    net.downgrade_from = None
+    assert net.downgraded(board) == board
+    for bad in (0, 32, 100, 65536, 16384.0, True, "16384"):
+        with pytest.raises(InvalidInputError, match="downgrade_from must be None or a tile value from 64 to 32768"):
+            net.downgrade_from = bad  # type: ignore[assignment]
+    with pytest.raises(InvalidBoardError):
+        net.downgraded(Board.from_rows([[2, 4], [8, 16]]))

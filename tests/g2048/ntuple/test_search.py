@@ -28,12 +28,19 @@ from tests.naive import g2048 as naive
 from tests.naive import ntuple as naive_nt
 
 
-def as_network(network: Network) -> NTupleNetwork:
-    """An NTupleNetwork holding the drawn tuples and weights."""
+def as_network(network: Network, downgrade: bool = True) -> NTupleNetwork:
+    """An NTupleNetwork holding the drawn tuples and weights (without tile-downgrading unless ``downgrade``)."""
     rows, cols, tuples, weights, stages, radix = network
     net = NTupleNetwork(rows, cols, tuples, stage_tiles=stages, radix=radix)
     net.set_weights(weights)
+    if not downgrade:
+        net.downgrade_from = None
     return net
+
+
+def searched(grid: list[list[int]], downgrade: bool) -> list[list[int]]:
+    """The grid the search plays: downgraded from 16384 (gaps from 32 up) by default."""
+    return naive_nt.downgraded(grid, 16384, 32) if downgrade else grid
 
 
 @st.composite
@@ -47,11 +54,11 @@ def cases(draw: st.DrawFn, max_empty: int, max_cells: int = 16) -> tuple[list[li
     return grid, network
 
 
-def assert_values_match(grid: list[list[int]], network: Network, depth: int) -> None:
+def assert_values_match(grid: list[list[int]], network: Network, depth: int, downgrade: bool) -> None:
     _, _, tuples, weights, stages, radix = network
-    with Expectimax(depth=depth, workers=2, cutoff=0.0, evaluator=as_network(network)) as ai:
+    with Expectimax(depth=depth, workers=2, cutoff=0.0, evaluator=as_network(network, downgrade)) as ai:
         decision = ai.choose(Board.from_rows(grid))
-    expected = naive_search.root_values(grid, depth, tuples, weights, stages=stages, radix=radix)
+    expected = naive_search.root_values(searched(grid, downgrade), depth, tuples, weights, stages=stages, radix=radix)
     assert list(decision.values) == list(expected)
     for move, value in expected.items():
         assert decision.values[move] == pytest.approx(value, rel=1e-9, abs=1e-6), move
@@ -63,25 +70,28 @@ def assert_values_match(grid: list[list[int]], network: Network, depth: int) -> 
 
 @pytest.mark.kernel
 @settings(max_examples=40)
-@given(cases(max_empty=4), st.sampled_from([1, 2]))
-def test_search_equals_naive_points_plus_value(case: tuple[list[list[int]], Network], depth: int) -> None:
-    assert_values_match(*case, depth)
+@given(cases(max_empty=4), st.sampled_from([1, 2]), st.booleans())
+def test_search_equals_naive_points_plus_value(
+    case: tuple[list[list[int]], Network], depth: int, downgrade: bool
+) -> None:
+    assert_values_match(*case, depth, downgrade)
 
 
 @pytest.mark.kernel
 @settings(max_examples=10)
-@given(cases(max_empty=2, max_cells=9))
-def test_search_equals_naive_at_depth_3(case: tuple[list[list[int]], Network]) -> None:
-    assert_values_match(*case, 3)
+@given(cases(max_empty=2, max_cells=9), st.booleans())
+def test_search_equals_naive_at_depth_3(case: tuple[list[list[int]], Network], downgrade: bool) -> None:
+    assert_values_match(*case, 3, downgrade)
 
 
 @pytest.mark.kernel
-@given(cases(max_empty=16))
-def test_depth_1_is_the_greedy_value(case: tuple[list[list[int]], Network]) -> None:
+@given(cases(max_empty=16), st.booleans())
+def test_depth_1_is_the_greedy_value(case: tuple[list[list[int]], Network], downgrade: bool) -> None:
     grid, network = case
     rows, cols, tuples, weights, stages, radix = network
-    with Expectimax(depth=1, workers=1, evaluator=as_network(network)) as ai:
+    with Expectimax(depth=1, workers=1, evaluator=as_network(network, downgrade)) as ai:
         decision = ai.choose(Board.from_rows(grid))
+    grid = searched(grid, downgrade)
     for move, value in decision.values.items():
         after, points = naive.move(grid, move)
         assert value == points + naive_nt.value(naive.to_bits(after), rows, cols, tuples, weights, stages, radix)

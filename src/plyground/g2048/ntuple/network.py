@@ -41,16 +41,24 @@ from plyground.g2048.ntuple.tuples import (
     lookup_layout,
 )
 
-__all__ = ["NTupleNetwork"]
+__all__ = ["DOWNGRADE_FROM", "LOWEST_GAP", "NTupleNetwork"]
 
 _EMPTY = np.zeros(0, dtype=np.float32)
+
+DOWNGRADE_FROM = 16384
+"""The largest tile from which a search with a network plays the downgraded board (see
+:meth:`NTupleNetwork.downgraded`)."""
+LOWEST_GAP = 32
+"""The smallest missing tile value that downgrading takes for the gap."""
 
 
 class NTupleNetwork(Evaluator):
     """An n-tuple network for the R×C board: a value for every board, learnt by :meth:`learn`.
 
     As an :class:`~plyground.g2048.evaluator.Evaluator` it values the leaves of a search by
-    the expected points still to come, on boards of its own size.
+    the expected points still to come, on boards of its own size. From a tile of
+    :attr:`downgrade_from` on, a search plays the :meth:`downgraded` board, whose largest
+    tiles are halved into a range the network has learnt well.
 
     Args:
         rows: the board's rows (2 to 4).
@@ -110,6 +118,7 @@ class NTupleNetwork(Evaluator):
         self._rng = np.array([check_seed(seed)], dtype=np.uint64)
         self._trained = Training()
         self._path: Path | None = None
+        self._downgrade_from: int | None = DOWNGRADE_FROM
 
     @property
     def name(self) -> str:
@@ -204,6 +213,51 @@ class NTupleNetwork(Evaluator):
         return view
 
     @property
+    def downgrade_from(self) -> int | None:
+        """The largest tile from which searches play the :meth:`downgraded` board (None: never).
+
+        Raises (on setting):
+            InvalidInputError: neither None nor a tile value from 64 to 32768.
+        """
+        return self._downgrade_from
+
+    @downgrade_from.setter
+    def downgrade_from(self, tile: int | None) -> None:
+        if tile is not None and not (
+            isinstance(tile, int) and not isinstance(tile, bool) and 64 <= tile <= 32768 and tile & (tile - 1) == 0
+        ):
+            raise InvalidInputError(f"downgrade_from must be None or a tile value from 64 to 32768, got {tile!r}")
+        self._downgrade_from = tile
+
+    def downgraded(self, board: Board) -> Board:
+        """The board a search with this network plays in ``board``'s place (tile-downgrading).
+
+        When ``board``'s largest tile is :attr:`downgrade_from` or more, the tiles above the
+        largest tile value missing from the board (from :data:`LOWEST_GAP` up) are halved:
+        16384, 8192, 4096 and 2048 above a missing 1024 become 8192, 4096, 2048 and 1024,
+        a board of the kind every game goes through, where the network has learnt from many
+        more boards than from those it replaces. No two tiles become equal, so the same
+        moves are legal and merge the same tiles; only what lies above the gap is worth
+        half. Otherwise (no such gap, or two 32768s) ``board`` itself.
+
+        Raises:
+            InvalidBoardError: the board is not a Board of the network's size.
+
+        >>> net = NTupleNetwork(4, 4, seed=0)
+        >>> print(net.downgraded(Board.parse("16384 8192 4096 2048/2 0 0 0/0 0 0 0/0 0 0 0")))
+        8192 4096 2048 1024
+           2    .    .    .
+           .    .    .    .
+           .    .    .    .
+        """
+        self.check_board(board)
+        if self._downgrade_from is None:
+            return board
+        from_exponent = self._downgrade_from.bit_length() - 1
+        bits = int(NK._downgrade(np.uint64(board.bits), from_exponent, LOWEST_GAP.bit_length() - 1))
+        return board if bits == board.bits else Board(bits, board.rows, board.cols)
+
+    @property
     def rng_state(self) -> int:
         """The state of the stream of spawns that the next :meth:`learn` continues."""
         return int(self._rng[0])
@@ -245,6 +299,7 @@ class NTupleNetwork(Evaluator):
             out._tc[: 2 * size] = self._tc
         out._rng[0] = self._rng[0]
         out._trained = self._trained
+        out._downgrade_from = self._downgrade_from
         return out
 
     def value(self, board: Board) -> float:
@@ -270,11 +325,14 @@ class NTupleNetwork(Evaluator):
         return Explanation(self.name, self.unit, moves=moves)
 
     def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
-        """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator)."""
+        """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator).
+
+        It searches the :meth:`downgraded` board: the same moves are legal in both.
+        """
         from plyground._jit import launch
         from plyground.g2048 import _ntuple_search_kernels as NS  # here: learning does not load the search
 
-        bits, rows, cols = np.uint64(board.bits), self._rows, self._cols
+        bits, rows, cols = np.uint64(self.downgraded(board).bits), self._rows, self._cols
         # The kernels' signatures take writable arrays; the search only reads them.
         weights, lookups, sampling_seed = self._weights, self._lookups, np.uint64(seed)
 
