@@ -157,6 +157,11 @@ class Evaluator(abc.ABC):
     def explain(self, board: Board) -> Explanation:
         """Why ``board`` (a state, before the player's move) is worth what it is worth."""
 
+    def searched_board(self, board: Board) -> Board:
+        """The board a search with this evaluator plays in ``board``'s place: ``board`` itself (a network
+        downgrades late boards: see :meth:`~plyground.g2048.ntuple.NTupleNetwork.downgraded`)."""
+        return board
+
     def prepare(self, rows: int, cols: int) -> None:  # noqa: B027 - an optional hook
         """Build what searching boards of this size needs, before a timed search starts (default: nothing)."""
 

@@ -257,9 +257,11 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     with Expectimax(depth=depth, workers=1) as ai:
         decision = ai.choose(parsed)
     assert set(data) == {
-        "board", "evaluator", "best", "move", "unit", "depth", "values", "nodes", "tt_hits", "seconds", "evaluation"
+        "board", "searched", "evaluator", "best", "move", "unit", "depth", "values", "nodes", "tt_hits", "seconds",
+        "evaluation",
     }  # fmt: skip
     assert data["evaluator"] == "heuristic" and data["unit"] == "heuristic units"
+    assert data["searched"] is None  # the heuristic searches the board as it is
     assert data["board"] == parsed.to_text()
     assert data["best"] == decision.move and data["depth"] == decision.depth
     assert data["move"] == data["best"]  # its old name, as the web lab's hint calls it "best" too

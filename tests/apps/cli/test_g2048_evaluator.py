@@ -72,6 +72,28 @@ def test_hint_json_with_the_network(capsys: pytest.CaptureFixture[str], network_
         assert data["values"][move] == pytest.approx(parts["total"])  # depth 1: points + V
     best = max(data["values"], key=lambda m: (data["values"][m], -DIRECTIONS.index(m)))
     assert data["best"] == data["move"] == best and data["unit"] == "points"
+    assert data["searched"] is None  # no 16384: the board searched is the board
+
+
+def test_hint_says_when_the_network_searched_a_downgraded_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    net = NTupleNetwork(4, 4, [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)]], seed=3)
+    net.learn(50, alpha=0.1)
+    path = tmp_path / "net-4x4.npz"
+    net.save(path)
+    board = "16384 8192 4096 64/2 4 8 16/0 0 0 0/0 0 0 2"  # 2048 missing: the three largest tiles are halved
+    searched = "8192 4096 2048 64/2 4 8 16/0 0 0 0/0 0 0 2"
+    args = ("2048", "hint", board, "--depth", "2", "--evaluator", f"ntuple:{path}")
+    status, out, err = run_cli(capsys, *args, "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["searched"] == Board.parse(searched).to_text() and data["board"] == Board.parse(board).to_text()
+    with Expectimax(depth=2, workers=1, evaluator=NTupleNetwork.load(path)) as ai:
+        assert data["values"] == pytest.approx(ai.choose(Board.parse(searched)).values)
+    status, out, err = run_cli(capsys, *args)
+    assert status == 0, err
+    assert f"searched as {Board.parse(searched).to_text()}: the tiles above the largest missing one halved" in out
 
 
 def test_a_time_budget_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:

@@ -318,6 +318,7 @@ def test_hint_with_the_network_values_every_legal_move(network_client: TestClien
         path = f"/api/2048/games/{game['id']}/hint"
         hint = network_client.post(path, json={"time_ms": 20, "evaluator": "ntuple"}).json()
         assert hint["evaluator"] == "ntuple" and hint["evaluation"] is None and hint["board"] == game["board"]
+        assert hint["searched"] is None  # a new game has no 16384 to downgrade
         assert set(hint["values"]) == set(hint["afterstates"]) == set(game["legal"])
         assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
         assert hint["unit"] == "points"

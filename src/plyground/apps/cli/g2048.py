@@ -333,9 +333,11 @@ def hint(
     On 4x4 the search uses the n-tuple network shipped with plyground (--evaluator heuristic,
     or ntuple:PATH for another network, chooses; other boards use the heuristic): its values
     are expected future scores, the points still to come, and the network's value of each
-    legal move is shown too: its points plus the value V of the board it leaves. The
-    heuristic's values are heuristic units, not points; with it the board's heuristic value
-    is shown feature by feature.
+    legal move is shown too: its points plus the value V of the board it leaves. From a
+    16384 on, the network searches the board with the tiles above the largest missing one
+    halved (tile-downgrading; the same moves are legal), and says so. The heuristic's values
+    are heuristic units, not points; with it the board's heuristic value is shown feature by
+    feature.
     """
     announce_compilation(_PACKAGE, "2048")
     from plyground.g2048 import DIRECTIONS, Board
@@ -351,8 +353,10 @@ def hint(
         decision = engine.choose(parsed)
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
     explanation = chosen.explain(parsed)
+    searched = chosen.searched_board(parsed)
     answer: dict[str, Any] = {
         "board": parsed.to_text(),
+        "searched": searched.to_text() if searched != parsed else None,
         "evaluator": evaluator,
         "best": decision.move,
         "move": decision.move,  # the old name of "best", kept for scripts that read it
@@ -368,6 +372,9 @@ def hint(
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
+    if searched != parsed:
+        halved = "the tiles above the largest missing one halved (tile-downgrading)"
+        typer.echo(f"searched as {searched.to_text()}: {halved}")
     typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0))
     if explanation.moves:
         typer.echo("network value of each move (points + V of the board it leaves):")

@@ -34,7 +34,9 @@ POST      /api/2048/games/{id}/hint          {time_ms?, evaluator?} -> values of
                                              legal moves, depth, nodes, and either the
                                              heuristic breakdown (evaluation) or each
                                              move's points + network value V
-                                             (afterstates), the other null
+                                             (afterstates), the other null;
+                                             searched: the downgraded board a
+                                             network searched, or null
 WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.autoplay`
 POST      /api/kinrow/games                  {n?, k?, rule?, opponent?, human_first?,
                                              seed?, time_ms?, iterations?, depth?}
@@ -247,8 +249,10 @@ class Lab:
         evaluator = fields.choice("evaluator", EVALUATORS, default=self.searches.default_for(board.rows, board.cols))
         decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
         network = self.searches.network
+        searched = network.searched_board(board) if evaluator == NTUPLE and network is not None else board
         hint: dict[str, Any] = {
             "board": board.to_rows(),
+            "searched": searched.to_rows() if searched != board else None,
             "evaluator": evaluator,
             "values": {move: finite(value) for move, value in decision.values.items()},
             "best": decision.move,

@@ -257,6 +257,10 @@ class NTupleNetwork(Evaluator):
         bits = int(NK._downgrade(np.uint64(board.bits), from_exponent, LOWEST_GAP.bit_length() - 1))
         return board if bits == board.bits else Board(bits, board.rows, board.cols)
 
+    def searched_board(self, board: Board) -> Board:
+        """The :meth:`downgraded` board: what a search with this network plays in ``board``'s place."""
+        return self.downgraded(board)
+
     @property
     def rng_state(self) -> int:
         """The state of the stream of spawns that the next :meth:`learn` continues."""

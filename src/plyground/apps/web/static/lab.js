@@ -230,7 +230,9 @@
         `(${formatNumber(hint.nodes, 0)} nodes in ${formatNumber(hint.seconds * 1000, 0)} ms).`;
       $("hint-note").textContent = hint.afterstates
         ? "Expected future score of each move, in points: the points the move scores plus those still to " +
-          `come after it (n-tuple network at the leaves), ${searched}`
+          `come after it (n-tuple network at the leaves), ${searched}` +
+          (hint.searched ? " The board was searched with the tiles above the largest missing one halved " +
+            "(tile-downgrading: the same moves are legal)." : "")
         : `Expected heuristic value of each move, in heuristic units (not points), ${searched}`;
       const list = $("hint-values");
       list.replaceChildren();
