@@ -22,12 +22,15 @@ at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it wh
 stopped. ``--alone`` plays plyground by itself on every core (``--workers``, default 2) at
 ``--time-ms`` (default 20), logged apart (the shipped network's target at 20 ms). ``--only
 nneonneo`` (or ``plyground``) plays one side's games alone on its core, so that the side behind
-catches up while the other core does other work. ``--report`` only prints the table of the games
+catches up while the other core does other work; with ``--both-cores`` it plays two of that side's
+games at once, one on each core (each with its own seed and saved game), so that the side behind
+catches up on the whole machine, as busy as during the match. ``--report`` only prints the table of the games
 logged, and the games saved in progress. Every ``--progress-minutes`` (10) each game in progress
 says on stderr how far it got (move, score, minutes).
 
     python benchmarks/versus_nneonneo.py --nneonneo DEST/lib2048-ai.so [--games 20] [--time-ms MS]
-                                         [--evaluator E] [--no-downgrade] [--cores 0,1] [--only SIDE]
+                                         [--evaluator E] [--no-downgrade] [--cores 0,1]
+                                         [--only SIDE [--both-cores]]
     python benchmarks/versus_nneonneo.py --alone [--games 30] [--time-ms 20] [--workers 2]
     python benchmarks/versus_nneonneo.py --report
 
@@ -85,6 +88,8 @@ FIRST_BUDGET_MS = 180.0
 TILES = (16384, 32768)
 VERSUS_GAMES, ALONE_GAMES = 20, 30
 ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
+LANES = 2
+"""Games of one side at once at most (``--both-cores``: one on each core)."""
 STOP_SECONDS = 30.0
 """How long a stopped run waits for its games to save after their move in progress."""
 
@@ -228,6 +233,8 @@ class Run:
         self.errors: list[BaseException] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.times = (60.0 * args.progress_minutes, args.save_seconds)
+        self.claiming = threading.Lock()
+        self.playing: dict[tuple[str, int], int | None] = {}  # the seed of each side's lane's game in progress
 
     def games(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -239,19 +246,57 @@ class Run:
         print(f"{game['player']}: {game['score']:,} points, {game['max_tile']}, {game['moves']:,} moves, "
               f"{game['ms_per_move']:.1f} ms a move", file=sys.stderr)  # fmt: skip
 
-    def count(self, wanted: Callable[[dict[str, Any]], bool]) -> int:
-        return sum(1 for g in self.games() if wanted(g))
-
-    def saved_path(self, side: str) -> Path:
-        """Where ``side``'s game in progress is saved: one file a side and a log."""
+    def saved_path(self, side: str, lane: int = 0) -> Path:
+        """Where ``side``'s game in progress is saved: one file a side, lane (``--both-cores``) and log."""
         tag = hashlib.sha256(str(self.log.resolve()).encode()).hexdigest()[:8]
-        return Path(self.args.saved) / f"{side}-{tag}.json"
+        return Path(self.args.saved) / f"{side}{f'-{lane + 1}' if lane else ''}-{tag}.json"
 
-    def next_game(self, path: Path, mine: Callable[[dict[str, Any]], bool], fresh: dict[str, Any]) -> dict[str, Any]:
+    def claim(
+        self,
+        side: str,
+        lane: int,
+        counted: Callable[[dict[str, Any]], bool],
+        mine: Callable[[dict[str, Any]], bool],
+        fresh: dict[str, Any] | None,
+    ) -> dict[str, Any] | None:
+        """The settings of the next game of ``side``'s ``lane``, or None when its row has its ``--games``.
+
+        The row counts the games logged in it (``counted``) and those the other lanes are playing;
+        ``fresh`` is None for nneonneo's program (no seed, nothing saved). The game is the lane's own
+        saved game, else a new one on the seed after every seed of the side's games (``mine``) logged,
+        played or saved by another lane.
+        """
+        path = self.saved_path(side, lane)
+        with self.claiming:
+            others = [seed for (who, where), seed in self.playing.items() if who == side and where != lane]
+            if sum(1 for g in self.games() if counted(g)) + len(others) >= self.args.games:
+                return None
+            settings: dict[str, Any] = {}
+            if fresh is not None:
+                for where in (self.saved_path(side, other) for other in range(LANES) if other != lane):
+                    if (kept := read_saved(where)) is not None:  # resumed by its lane: its seed is taken
+                        others.append(kept["settings"].get("seed"))
+                settings = self.next_game(path, mine, fresh, others)
+            self.playing[side, lane] = settings.get("seed")
+            return settings
+
+    def release(self, side: str, lane: int) -> None:
+        """``side``'s ``lane`` plays no game now."""
+        with self.claiming:
+            self.playing.pop((side, lane), None)
+
+    def next_game(
+        self,
+        path: Path,
+        mine: Callable[[dict[str, Any]], bool],
+        fresh: dict[str, Any],
+        taken: tuple[int | None, ...] | list[int | None] = (),
+    ) -> dict[str, Any]:
         """The settings of the side's next game: those of its game saved in ``path``, else ``fresh`` and a new seed.
 
-        A saved game already logged (the run was killed between the two) is dropped. A saved game of
-        plyground with another evaluator is an error: it is finished with the one it started with.
+        The new seed follows the seeds logged and those ``taken`` (the other lanes' games). A saved game
+        already logged (the run was killed between the two) is dropped. A saved game of plyground with
+        another evaluator is an error: it is finished with the one it started with.
         """
         logged = [g for g in self.games() if mine(g)]
         saved = read_saved(path)
@@ -259,7 +304,8 @@ class Run:
             path.unlink(missing_ok=True)
             saved = None
         if saved is None:
-            return {**fresh, "seed": 1 + max((g.get("seed") or 0 for g in logged), default=0)}
+            seeds = [g.get("seed") or 0 for g in logged] + [seed or 0 for seed in taken]
+            return {**fresh, "seed": 1 + max(seeds, default=0)}
         settings: dict[str, Any] = saved["settings"]
         if settings.get("evaluator") != fresh.get("evaluator"):
             raise PlygroundError(
@@ -272,15 +318,18 @@ class Run:
         return settings
 
     def in_progress(self) -> dict[str, dict[str, Any]]:
-        """The games saved in progress for this log, by side: seed, moves, score and file."""
+        """The games saved in progress for this log, by side (and lane after the first): seed, moves, score, file."""
         playing = {}
         for side in ("nneonneo", "plyground-versus", "plyground-alone"):
-            path = self.saved_path(side)
-            saved = read_saved(path)
-            if saved is not None:
+            for lane in range(LANES):
+                path = self.saved_path(side, lane)
+                saved = read_saved(path)
+                if saved is None:
+                    continue
                 moves, score = saved_position(saved)
-                playing[side] = {"seed": saved["settings"].get("seed"), "moves": moves, "score": score,
-                                 "file": str(path)}  # fmt: skip
+                seed = saved["settings"].get("seed")
+                name = f"{side} ({lane + 1})" if lane else side
+                playing[name] = {"seed": seed, "moves": moves, "score": score, "file": str(path)}
         return playing
 
     def finish(self, path: Path, game: dict[str, Any]) -> None:
@@ -311,30 +360,37 @@ class Run:
             raise outcome
         return outcome
 
-    def nneonneo_loop(self, binary: Path, core: int | None) -> None:
+    def nneonneo_loop(self, binary: Path, core: int | None, lane: int = 0) -> None:
         def mine(g: dict[str, Any]) -> bool:
             return bool(g["player"] == "nneonneo")
 
-        while not self.stop.is_set() and self.count(mine) < self.args.games:
-            if not is_library(binary):  # its program: a whole game, lost if stopped
-                try:
-                    game = play_nneonneo_program(binary, core, self.running, self.times[0])
-                except Stopped:
-                    return
-                self.append({"player": "nneonneo", "binary": str(binary), **game})
-                continue
-            path = self.saved_path("nneonneo")
-            settings = self.next_game(path, mine, {})
-            outcome = self.child(nneonneo_child, (binary, settings, path, self.times, core))
-            if outcome is None:
+        library = is_library(binary)  # else its program: whole games, lost if stopped
+        path = self.saved_path("nneonneo", lane)
+        while not self.stop.is_set():
+            settings = self.claim("nneonneo", lane, mine, mine, {} if library else None)
+            if settings is None:
                 return
-            self.finish(path, {"player": "nneonneo", "library": str(binary), **settings, **outcome})
+            try:
+                if not library:
+                    try:
+                        game = play_nneonneo_program(binary, core, self.running, self.times[0])
+                    except Stopped:
+                        return
+                    self.append({"player": "nneonneo", "binary": str(binary), **game})
+                    continue
+                outcome = self.child(nneonneo_child, (binary, settings, path, self.times, core))
+                if outcome is None:
+                    return
+                self.finish(path, {"player": "nneonneo", "library": str(binary), **settings, **outcome})
+            finally:
+                self.release("nneonneo", lane)
 
-    def plyground_loop(self, mode: str, core: int | None) -> None:
+    def plyground_loop(self, mode: str, core: int | None, lane: int = 0) -> None:
         def mine(g: dict[str, Any]) -> bool:
             return g["player"] == "plyground" and g["mode"] == mode
 
-        path = self.saved_path(f"plyground-{mode}")
+        side = f"plyground-{mode}"
+        path = self.saved_path(side, lane)
         while not self.stop.is_set():
             budget = self.args.time_ms
             if budget is None:
@@ -343,13 +399,16 @@ class Run:
                      "evaluator": self.args.evaluator_label, "time_bank": True,
                      "downgrade": self.args.downgrade}  # fmt: skip
             row = group_key({"player": "plyground", **fresh})  # games of other settings are other rows
-            if sum(1 for g in self.games() if group_key(g) == row) >= self.args.games:
+            settings = self.claim(side, lane, lambda g, row=row: group_key(g) == row, mine, fresh)
+            if settings is None:
                 return
-            settings = self.next_game(path, mine, fresh)
-            outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
-            if outcome is None:
-                return
-            self.finish(path, {"player": "plyground", **settings, **outcome})
+            try:
+                outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
+                if outcome is None:
+                    return
+                self.finish(path, {"player": "plyground", **settings, **outcome})
+            finally:
+                self.release(side, lane)
 
     def play(self) -> None:
         """Play until every player has its games, or until told to stop."""
@@ -357,11 +416,12 @@ class Run:
         jobs: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
         if self.args.alone:
             jobs.append((self.plyground_loop, ("alone", None)))
-        else:
+        else:  # nneonneo on the first core, plyground on the second; with --both-cores, a second lane on the other
+            lanes = range(LANES if self.args.both_cores else 1)
             if self.args.only in (None, "nneonneo"):
-                jobs.append((self.nneonneo_loop, (self.args.nneonneo, cores[0])))
+                jobs += [(self.nneonneo_loop, (self.args.nneonneo, cores[lane], lane)) for lane in lanes]
             if self.args.only in (None, "plyground"):
-                jobs.append((self.plyground_loop, ("versus", cores[1])))
+                jobs += [(self.plyground_loop, ("versus", cores[1 - lane], lane)) for lane in lanes]
 
         def guarded(job: Callable[..., None], job_args: tuple[Any, ...]) -> None:
             try:
@@ -429,6 +489,11 @@ def main() -> None:
         help="play the games of one side only, on its core (the side behind catches up; the other core is free)",
     )
     parser.add_argument(
+        "--both-cores",
+        action="store_true",
+        help="with --only: play two of that side's games at once, one on each core of --cores",
+    )
+    parser.add_argument(
         "--progress-minutes",
         type=float,
         default=10.0,
@@ -466,6 +531,8 @@ def main() -> None:
         parser.error(f"{args.nneonneo} is not a program: {build}")
     if args.only is not None and args.nneonneo is None:
         parser.error("--only chooses a side of the match against nneonneo: give it with --nneonneo PATH")
+    if args.both_cores and args.only is None:
+        parser.error("--both-cores plays one side's games on both cores: give the side with --only")
     if args.alone and args.time_ms is None:
         args.time_ms = 20.0
     if not 0 <= args.progress_minutes <= 10_000:  # NaN fails too

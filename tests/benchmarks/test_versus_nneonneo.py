@@ -215,6 +215,18 @@ def test_only_plays_the_games_of_one_side(tmp_path: Path) -> None:
     assert [g["player"] for g in _logged(results)] == ["nneonneo", "nneonneo"]
 
 
+def test_both_cores_plays_two_games_of_one_side_at_once_on_seeds_of_their_own(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    side = ("--nneonneo", str(FAKE), "--only", "plyground", "--both-cores", "--time-ms", "1")
+    done = _run(*side, "--games", "3", "--evaluator", "heuristic", folder=results)
+    assert done.returncode == 0, done.stderr
+    # Three games, not four: a lane starts none when the games logged and the other lane's make the row.
+    assert sorted((g["player"], g["seed"]) for g in _logged(results)) == [("plyground", s) for s in (1, 2, 3)]
+    program = _run("--nneonneo", str(FAKE), "--only", "nneonneo", "--both-cores", "--games", "3", folder=results)
+    assert program.returncode == 0, program.stderr
+    assert sum(g["player"] == "nneonneo" for g in _logged(results)) == 3
+
+
 def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
     results = tmp_path / "results"
     command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--time-ms", "1000", "--evaluator", "heuristic",
@@ -241,6 +253,7 @@ def test_sigterm_stops_the_games_in_progress_unlogged(tmp_path: Path) -> None:
         (["--alone", "--cores", "0"], {}, "--cores is two core numbers"),
         (["--alone", "--progress-minutes", "nan"], {}, "--progress-minutes is a number of minutes from 0"),
         (["--alone", "--only", "nneonneo"], {}, "--only chooses a side of the match against nneonneo"),
+        (["--nneonneo", str(FAKE), "--both-cores"], {}, "--both-cores plays one side's games on both cores: give"),
         (["--alone", "--evaluator", "nonsense"], {}, "evaluator must be 'network', 'heuristic' or 'ntuple:PATH'"),
         (["--nneonneo", str(FAKE), "--games", "1", "--time-ms", "1"], {"FAKE_NNEONNEO": "crash"},
          "exited with status 3"),
@@ -364,6 +377,30 @@ def test_a_plyground_game_killed_with_its_run_resumes_with_its_evaluator_only(tm
     [game] = _logged(results)
     assert (game["seed"], game["resumed"], game["evaluator"]) == (1, 1, "heuristic")
     assert game["moves"] > stopped_at and game["mean_depth"] >= 1 and game["score"] > 0 and not path.exists()
+
+
+def test_both_cores_saves_a_game_a_lane_and_resumes_both(tmp_path: Path) -> None:
+    results, saved = tmp_path / "results", tmp_path / "saved"
+    command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--only", "plyground", "--both-cores", "--games",
+               "2", "--time-ms", "1", "--save-seconds", "0.2", "--evaluator", "heuristic", "--saved", str(saved),
+               "--results", str(results)]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while len(_saved_files(saved, "plyground-versus")) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    files = _saved_files(saved, "plyground-versus")  # the first lane's file and the second's (-2-)
+    assert len(files) == 2 and _logged(results) == [], err
+    assert sum(path.name.startswith("plyground-versus-2-") for path in files) == 1
+    assert {json.loads(path.read_text())["settings"]["seed"] for path in files} == {1, 2}
+    playing = json.loads(out.strip().splitlines()[-1])["in_progress"]
+    assert sorted(playing) == ["plyground-versus", "plyground-versus (2)"]
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert sorted((g["seed"], g["resumed"]) for g in _logged(results)) == [(1, 1), (2, 1)]
+    assert _saved_files(saved, "plyground-versus") == []
 
 
 def test_a_library_that_is_not_nneonneos_is_refused_in_one_line(fake_library: Path, tmp_path: Path) -> None:
