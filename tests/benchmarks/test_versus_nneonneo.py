@@ -7,7 +7,6 @@ its two functions and a plain policy.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -23,7 +22,7 @@ from typing import Any
 import pytest
 
 from plyground.g2048.game import Game
-from tests.benchmarks import BENCHMARKS, load_common, load_script
+from tests.benchmarks import BENCHMARKS, load_common, load_helper, load_script
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
 FAKE_LIBRARY = FAKE.with_name("fake_nneonneo_lib.c")
@@ -33,18 +32,12 @@ SCRIPT = BENCHMARKS / "versus_nneonneo.py"
 @pytest.fixture(scope="module")
 def play() -> ModuleType:
     """``benchmarks/_versus_play.py``, under the name the script imports it by."""
-    sys.modules.setdefault("_common", load_common())
-    if "_versus_play" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("_versus_play", BENCHMARKS / "_versus_play.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["_versus_play"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["_versus_play"]
+    return load_helper("_versus_play.py")
 
 
 @pytest.fixture(scope="module")
 def versus(play: ModuleType) -> ModuleType:
+    load_helper("_versus_log.py")
     return load_script("versus_nneonneo.py")
 
 
