@@ -248,6 +248,39 @@ def test_with_a_time_bank_moves_use_their_budget_on_average() -> None:
         Expectimax(depth=2, time_bank=True)
 
 
+def test_a_first_search_spends_none_of_its_budget_on_what_it_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The transposition tables and the evaluator's tables or kernels are built before the clock starts: a
+    # one-shot hint at 200 ms once spent it on them and searched one ply deep.
+    ai = Expectimax(time_ms=100, workers=1)
+    build_tables, prepare = ai._ensure_tables, ai.evaluator.prepare
+
+    def slow_tables() -> object:
+        if ai._tables is None:
+            time.sleep(0.3)
+        return build_tables()
+
+    def slow_prepare(rows: int, cols: int) -> None:
+        time.sleep(0.3)
+        prepare(rows, cols)
+
+    monkeypatch.setattr(ai, "_ensure_tables", slow_tables)
+    monkeypatch.setattr(ai.evaluator, "prepare", slow_prepare)
+    start = time.perf_counter()
+    decision = ai.choose(Board(0x0021013212348765))
+    assert time.perf_counter() - start >= 0.6  # both were built, by this first search
+    assert decision.seconds < 0.3 and decision.depth >= 2
+
+
+def test_a_network_loads_its_search_kernels_when_prepared() -> None:
+    code = (
+        "import sys; from plyground.g2048.ntuple.network import NTupleNetwork\n"
+        "network = NTupleNetwork(2, 2, seed=1); kernels = 'plyground.g2048._ntuple_search_kernels'\n"
+        "assert kernels not in sys.modules; network.prepare(2, 2); assert kernels in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
 def test_more_time_searches_deeper() -> None:
     board = Board(0x0021013212348765)
     quick = Expectimax(time_ms=2, workers=2).choose(board)

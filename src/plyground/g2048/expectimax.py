@@ -343,7 +343,8 @@ class Expectimax:
         """Search ``board`` and return the best move with every legal move's value.
 
         The first search of a board size also builds what the evaluator needs for it (the
-        heuristic's table: a fraction of a second), outside the time budget.
+        heuristic's table, the network's kernels: a fraction of a second), and the first
+        search the transposition tables, outside the time budget.
 
         Raises:
             InvalidInputError: ``board`` is not a :class:`~plyground.g2048.Board`.
@@ -353,6 +354,8 @@ class Expectimax:
             raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
         self.evaluator.check_size(board.rows, board.cols)
         self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
+        with self._lock:
+            self._ensure_tables()  # once, outside the time budget too
         start = time.perf_counter()
         jobs = _board_jobs(board, self.workers)
         if not jobs:

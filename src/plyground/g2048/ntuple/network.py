@@ -328,6 +328,10 @@ class NTupleNetwork(Evaluator):
             moves[move] = MoveValue(points, self.value(after))
         return Explanation(self.name, self.unit, moves=moves)
 
+    def prepare(self, rows: int, cols: int) -> None:
+        """Load the search's kernels (a tenth of a second from numba's cache), before a timed search starts."""
+        from plyground.g2048 import _ntuple_search_kernels  # noqa: F401 - imported for its kernels
+
     def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
         """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator).
 
