@@ -94,6 +94,8 @@ def test_hint_says_when_the_network_searched_a_downgraded_board(
     status, out, err = run_cli(capsys, *args)
     assert status == 0, err
     assert f"searched as {Board.parse(searched).to_text()}: the tiles above the largest missing one halved" in out
+    assert "expected future score of the board searched, in points" in out  # not the board's own points
+    assert "network value of each move (points + V of the board it leaves, tiles as they are):" in out
 
 
 def test_a_time_budget_with_the_network(capsys: pytest.CaptureFixture[str], network_file: Path) -> None:

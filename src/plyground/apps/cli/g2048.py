@@ -375,9 +375,10 @@ def hint(
     if searched != parsed:
         halved = "the tiles above the largest missing one halved (tile-downgrading)"
         typer.echo(f"searched as {searched.to_text()}: {halved}")
-    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0))
+    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0, downgraded=searched != parsed))
     if explanation.moves:
-        typer.echo("network value of each move (points + V of the board it leaves):")
+        tiles = ", tiles as they are" if searched != parsed else ""
+        typer.echo(f"network value of each move (points + V of the board it leaves{tiles}):")
         typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
         for name, parts in explanation.moves.items():
             typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {_number(parts.value):>14}  {_number(parts.total):>14}")
@@ -399,12 +400,15 @@ def _number(value: float) -> str:
     return text.removeprefix("-") if text.strip("-0.,") == "" else text
 
 
-def _hint_text(decision: Decision, ranked: Sequence[tuple[str, float]], unit: str, *, empty: bool) -> str:
-    """The moves, best first, their values' unit, and what the search did."""
+def _hint_text(
+    decision: Decision, ranked: Sequence[tuple[str, float]], unit: str, *, empty: bool, downgraded: bool = False
+) -> str:
+    """The moves, best first, their values' unit (``downgraded``: those of the board searched), what the search did."""
     if decision.move is None:
         return "no legal move: the board is empty, no tile to move" if empty else "no legal move: the game is over"
     heading = (
-        "expected future score, in points (the move's points and those still to come)"
+        f"expected future score{' of the board searched' if downgraded else ''}, in points (the move's points and "
+        "those still to come)"
         if unit == "points"
         else f"expected value, in {unit} (not points)"
     )
