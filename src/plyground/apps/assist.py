@@ -112,7 +112,9 @@ def assist(
         decision = ai.choose(board)
         assert decision.move is not None
         say(format_grid(board.to_rows()))
-        say(f"best move: {decision.move}   ({values_line(decision.values.items(), ai.evaluator.unit)})")
+        downgraded = ai.evaluator.searched_board(board) != board
+        say(f"best move: {decision.move}   "
+            f"({values_line(decision.values.items(), ai.evaluator.unit, downgraded=downgraded)})")  # fmt: skip
         while True:
             text = ask(f"new tile after {decision.move} (ROW COLUMN VALUE; MOVE ROW COLUMN VALUE; a board; q): ")
             if text is None or text.strip().lower() in ("q", "quit"):

@@ -32,14 +32,20 @@ def format_grid(rows: list[list[int]]) -> str:
     return "\n".join(lines)
 
 
-def values_line(values: Iterable[tuple[str, float]], unit: str) -> str:
-    """Each move's value, best first, and what the values count.
+def values_line(values: Iterable[tuple[str, float]], unit: str, *, downgraded: bool = False) -> str:
+    """Each move's value, best first, and what the values count (``downgraded``: a network searched the board
+    with its tiles above the largest missing one halved, and the values are that board's).
 
     >>> values_line({"up": 1200.4, "left": 1500.0}.items(), "points")
     'expected future score, in points: left 1,500 · up 1,200'
     >>> values_line({"down": -3.2}.items(), "heuristic units")
     'expected value, in heuristic units (not points): down -3'
+    >>> values_line({"up": 9.0}.items(), "points", downgraded=True)
+    'expected future score of the board searched (tiles above the largest missing one halved), in points: up 9'
     """
-    what = "expected future score, in points" if unit == "points" else f"expected value, in {unit} (not points)"
+    what = f"expected value, in {unit} (not points)"
+    if unit == "points":
+        searched = " of the board searched (tiles above the largest missing one halved)" if downgraded else ""
+        what = f"expected future score{searched}, in points"
     ranked = sorted(values, key=lambda item: -item[1])
     return f"{what}: " + " · ".join(f"{move} {value:,.0f}" for move, value in ranked)

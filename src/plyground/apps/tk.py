@@ -429,7 +429,9 @@ class GameWindow:
         if answer.board != controller.game.board:
             return  # searched before the player changed the board
         controller.message = ""
-        self._values = values_line(answer.decision.values.items(), self.engine.evaluator.unit)
+        evaluator = self.engine.evaluator
+        downgraded = evaluator.searched_board(answer.board) != answer.board
+        self._values = values_line(answer.decision.values.items(), evaluator.unit, downgraded=downgraded)
         controller.move(answer.decision.move)
         self.ai_depth = answer.decision.depth
         self._ai_times.append(time.perf_counter())

@@ -79,6 +79,18 @@ def test_the_board_option_and_the_end_of_input(
     assert_one_line_error(err)
 
 
+def test_with_the_network_a_downgraded_boards_values_say_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    late = "16384 8192 4096 64/2 4 8 16/0 0 0 0/0 0 0 2"  # 2048 missing: the search halves the three largest
+    for board, label in [(late, "expected future score of the board searched (tiles above the largest missing one "
+                                "halved), in points"), (START, "expected future score, in points: ")]:  # fmt: skip
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        status, out, err = run_cli(capsys, "2048", "assist", "--depth", "1", "--board", board)
+        assert status == 0, err
+        assert label in out
+
+
 def test_read_tile() -> None:
     board = Board.parse("2 2 0/0 0 0/0 0 4")
     assert read_tile("r 3 1 4", board, "left")[1] == Board.parse("0 0 4/0 0 0/4 0 4")

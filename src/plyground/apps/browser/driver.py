@@ -333,8 +333,9 @@ _OVERLAY_JS = """(hint) => {
 }"""
 
 
-def draw_hint(page: Page, decision: Decision, unit: str) -> None:
-    """Draw (or redraw) the hint box on the page: the best move and each move's value, labelled with its unit."""
+def draw_hint(page: Page, decision: Decision, unit: str, *, downgraded: bool = False) -> None:
+    """Draw (or redraw) the hint box on the page: the best move and each move's value, labelled with its unit
+    (``downgraded``: the values of the board searched, see :func:`~plyground.apps.text.values_line`)."""
     ranked = sorted(decision.values.items(), key=lambda item: -item[1])
     if decision.move is None:
         title = "plyground: no move left"
@@ -344,7 +345,7 @@ def draw_hint(page: Page, decision: Decision, unit: str) -> None:
         "best": decision.move,
         "title": title,
         "rows": [{"move": m, "value": v, "text": f"{ARROWS[m]} {m}  {v:,.0f}"} for m, v in ranked],
-        "unit": values_line([], unit).removesuffix(": ") + f" · depth {decision.depth}",
+        "unit": values_line([], unit, downgraded=downgraded).removesuffix(": ") + f" · depth {decision.depth}",
     }
     try:
         page.evaluate(_OVERLAY_JS, hint)
@@ -382,7 +383,7 @@ def hint(
             shown = seen.rows
             summary.score, summary.max_tile = seen.score or 0, board.max_tile()
             decision = ai.choose(board)
-            draw_hint(page, decision, ai.evaluator.unit)
+            draw_hint(page, decision, ai.evaluator.unit, downgraded=ai.evaluator.searched_board(board) != board)
             if on_hint is not None:
                 on_hint(board, decision)
             if decision.move is None or seen.over:
