@@ -137,7 +137,10 @@ def test_a_bad_network_file_is_a_one_line_error(
         (["ai", "--depth", "1", "--evaluator", "networks"], "--evaluator must be"),
         (["ai", "--rows", "3", "--cols", "3", "--evaluator", "network"], "plays 4x4 boards, not 3x3 ones"),
         (["ai", "--depth", "1", "--evaluator", "ntuple:{net}"], "not 4x4 ones: use --rows 3 --cols 3"),
-        (["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"], "network net-3x3.npz plays 3x3 boards, not 2x2 ones"),
+        (
+            ["hint", "2 2/0 0", "--evaluator", "ntuple:{net}"],
+            "net-3x3.npz plays 3x3 boards, not 2x2 ones: search it with --evaluator heuristic, or give a 3x3 board",
+        ),
         (["hint", BOARD, "--evaluator", "ntuple:{net}", "--weights", "w.json"], "--weights sets the heuristic"),
     ],
 )

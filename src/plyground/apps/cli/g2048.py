@@ -345,7 +345,7 @@ def hint(
 
     parsed = Board.parse(board)
     evaluator = evaluator_name(evaluator, weights, (parsed.rows, parsed.cols))
-    chosen = load_evaluator_option(evaluator, weights, size=(parsed.rows, parsed.cols))
+    chosen = load_evaluator_option(evaluator, weights, size=(parsed.rows, parsed.cols), board_given=True)
     chosen.check_board(parsed)
     if time_ms is None and depth is None:
         time_ms = 200.0

@@ -105,7 +105,8 @@ def browser(
     try:
         with open_page(url, cdp=cdp, chromium=chromium, headless=headless) as page:
             first = wait_for_board(page)
-            chosen = load_evaluator_option(evaluator, None, size=(len(first.rows), len(first.rows[0])))
+            size = (len(first.rows), len(first.rows[0]))
+            chosen = load_evaluator_option(evaluator, None, size=size, board_given=True)
             console.print(f"playing {page.url}" if not hint_only else f"hints on {page.url} (Ctrl-C stops)")
             engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, evaluator=chosen)
             # from here the first Ctrl-C (or SIGTERM) stops between two moves, and the browser closes cleanly
@@ -169,7 +170,7 @@ def assist(
     start = start if start is not None else ask_board(ask, typer.echo)  # its size picks the evaluator
     if start is None:
         return
-    chosen = load_evaluator_option(evaluator, None, size=start.shape)
+    chosen = load_evaluator_option(evaluator, None, size=start.shape, board_given=True)
     if time_ms is None and depth is None:
         time_ms = 100.0
     with Expectimax(time_ms=time_ms, depth=depth, workers=workers, evaluator=chosen) as engine:

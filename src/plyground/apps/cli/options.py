@@ -374,12 +374,14 @@ def evaluator_name(evaluator: str | None, weights: Path | None, size: tuple[int,
 
 
 def load_evaluator_option(
-    evaluator: str | None, weights: Path | None, size: tuple[int, int] | None = None
+    evaluator: str | None, weights: Path | None, size: tuple[int, int] | None = None, *, board_given: bool = False
 ) -> Evaluator:
     """The evaluator of ``--evaluator`` (with the heuristic, the weights of ``--weights``); bad input says why.
 
     Without ``--evaluator``, :func:`evaluator_name` chooses. With ``size``, an evaluator for
-    boards of another size is bad input too. Shared by the commands that take ``--evaluator``
+    boards of another size is bad input too; its message points to ``--rows`` and ``--cols``, or
+    with ``board_given`` (the size is that of a board given, not of options) to the heuristic.
+    Shared by the commands that take ``--evaluator``
     (``ai``, ``hint``, ``gui``, ``bench`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
@@ -403,7 +405,9 @@ def load_evaluator_option(
             chosen.check_size(*size)
         except InvalidBoardError as exc:
             rows, cols = chosen.shape or size
-            raise InvalidInputError(f"{exc}: use --rows {rows} --cols {cols}") from None
+            remedy = (f"search it with --evaluator heuristic, or give a {rows}x{cols} board" if board_given
+                      else f"use --rows {rows} --cols {cols}")  # fmt: skip
+            raise InvalidInputError(f"{exc}: {remedy}") from None
     return chosen
 
 
