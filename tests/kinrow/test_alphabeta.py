@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from plyground.errors import IllegalMoveError, InvalidInputError
@@ -111,6 +111,7 @@ def test_wins_at_matches_naive(board: Board, player: int, data: st.DataObject) -
 
 @pytest.mark.kernel
 @given(boards(fill=0.1, blocked=0.3), st.integers(0, 3))
+@example(([3, 3, 3, 2, 3, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0], 4, 3), 1)  # the only stone walled in: still a move
 def test_candidates_match_naive(board: Board, radius: int) -> None:
     cells, n, _ = board
     near = np.zeros(n * n, dtype=np.int32)

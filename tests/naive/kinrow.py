@@ -79,16 +79,18 @@ def evaluate(cells: list[int], n: int, k: int, player: int) -> int:
 def candidates(cells: list[int], n: int, radius: int) -> list[int]:
     """The empty cells (radius 0), or those within ``radius`` king steps of a stone.
 
-    Without a stone: the centre, or the first empty cell when the centre is blocked.
+    With none near a stone (no stone yet, or every stone walled in by blocked cells) while the board
+    has an empty cell: the centre, or the first empty cell when the centre is not empty.
     """
     empty = [i for i in range(n * n) if cells[i] == 0]
     if radius == 0:
         return empty
     stones = [divmod(i, n) for i in range(n * n) if cells[i] in (1, 2)]
-    if not stones:
-        centre = (n // 2) * n + n // 2
-        return [centre] if cells[centre] == 0 else empty[:1]
-    return [i for i in empty if any(max(abs(i // n - r), abs(i % n - c)) <= radius for r, c in stones)]
+    near = [i for i in empty if any(max(abs(i // n - r), abs(i % n - c)) <= radius for r, c in stones)]
+    if near:
+        return near
+    centre = (n // 2) * n + n // 2
+    return [centre] if cells[centre] == 0 else empty[:1]
 
 
 def minimax(

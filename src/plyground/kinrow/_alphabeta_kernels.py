@@ -215,10 +215,10 @@ def _candidates(cells, n, radius, near, out):
             out[count] = i
             count += 1
     centre = (n // 2) * n + n // 2
-    if count == 0 and cells[centre] == 0:  # no stone yet: any stone leaves an empty cell near it
+    if count == 0 and cells[centre] == 0:  # none near a stone: no stone yet, or stones walled in by blocked cells
         out[0] = centre
         count = 1
-    elif count == 0:  # no stone and a blocked centre: the first empty cell (none on a full board)
+    elif count == 0:  # and the centre not empty: the first empty cell (none on a full board)
         for i in range(n * n):
             if cells[i] == 0:
                 out[0] = i
