@@ -112,7 +112,7 @@ def assist(
         decision = ai.choose(board)
         assert decision.move is not None
         say(format_grid(board.to_rows()))
-        downgraded = ai.evaluator.searched_board(board) != board
+        downgraded = decision.searched is not None
         say(f"best move: {decision.move}   "
             f"({values_line(decision.values.items(), ai.evaluator.unit, downgraded=downgraded)})")  # fmt: skip
         while True:

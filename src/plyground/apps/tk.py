@@ -430,7 +430,7 @@ class GameWindow:
             return  # searched before the player changed the board
         controller.message = ""
         evaluator = self.engine.evaluator
-        downgraded = evaluator.searched_board(answer.board) != answer.board
+        downgraded = answer.decision.searched is not None
         self._values = values_line(answer.decision.values.items(), evaluator.unit, downgraded=downgraded)
         controller.move(answer.decision.move)
         self.ai_depth = answer.decision.depth

@@ -91,6 +91,9 @@ class Decision:
         tt_hits: transposition-table hits.
         evaluations: evaluations of leaves (heuristic or network).
         seconds: wall-clock time of the search.
+        searched: the board the search played in the given board's place (a network's
+            downgraded board: see :meth:`~plyground.g2048.Evaluator.searched_board`), or None
+            when it searched the given board itself; the values are those of this board.
     """
 
     move: Direction | None
@@ -100,6 +103,7 @@ class Decision:
     tt_hits: int = 0
     evaluations: int = 0
     seconds: float = 0.0
+    searched: Board | None = None
 
 
 Job = tuple[int, ...]
@@ -357,13 +361,15 @@ class Expectimax:
         with self._lock:
             self._ensure_tables()  # once, outside the time budget too
         start = time.perf_counter()
+        searched = self.evaluator.searched_board(board)
+        searched_or_none = searched if searched != board else None
         jobs = _board_jobs(board, self.workers)
         if not jobs:
-            return Decision(None, seconds=time.perf_counter() - start)
+            return Decision(None, seconds=time.perf_counter() - start, searched=searched_or_none)
         with self._lock:
-            return self._search(board, jobs, start)
+            return self._search(board, jobs, start, searched_or_none)
 
-    def _search(self, board: Board, jobs: tuple[Job, ...], start: float) -> Decision:
+    def _search(self, board: Board, jobs: tuple[Job, ...], start: float, searched: Board | None) -> Decision:
         tts, counters = self._ensure_tables()
         stop = np.zeros(1, dtype=np.uint8)
         search = self.evaluator.jobs_search(
@@ -417,6 +423,7 @@ class Expectimax:
             tt_hits=int(totals[S.TT_HITS]),
             evaluations=int(totals[S.EVALUATIONS]),
             seconds=seconds,
+            searched=searched,
         )
 
     def _run(self, call: Callable[[], None], stop: npt.NDArray[np.uint8], long: bool) -> None:

@@ -191,3 +191,19 @@ def test_searches_downgrade_from_16384_by_default_and_the_setting_is_checked() -
             net.downgrade_from = bad  # type: ignore[assignment]
     with pytest.raises(InvalidBoardError):
         net.downgraded(Board.from_rows([[2, 4], [8, 16]]))
+
+
+def test_a_decision_names_the_downgraded_board_it_searched() -> None:
+    from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.heuristic import Heuristic
+
+    net = NTupleNetwork(4, 4, seed=0)
+    late = Board.from_rows([[16384, 8192, 4096, 64], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]])
+    early = Board.from_rows([[1024, 512, 256, 64], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]])
+    over = Board.from_rows([[16384, 8192, 4096, 2], [2, 4, 8, 16], [32, 64, 128, 256], [4, 2, 4, 8]])
+    with Expectimax(depth=1, workers=1, evaluator=net) as ai:
+        assert ai.choose(late).searched == net.downgraded(late) != late
+        assert ai.choose(early).searched is None
+        assert ai.choose(over).move is None and ai.choose(over).searched == net.downgraded(over) != over
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
+        assert ai.choose(late).searched is None

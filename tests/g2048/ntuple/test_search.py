@@ -58,7 +58,9 @@ def assert_values_match(grid: list[list[int]], network: Network, depth: int, dow
     _, _, tuples, weights, stages, radix = network
     with Expectimax(depth=depth, workers=2, cutoff=0.0, evaluator=as_network(network, downgrade)) as ai:
         decision = ai.choose(Board.from_rows(grid))
-    expected = naive_search.root_values(searched(grid, downgrade), depth, tuples, weights, stages=stages, radix=radix)
+    played = searched(grid, downgrade)
+    expected = naive_search.root_values(played, depth, tuples, weights, stages=stages, radix=radix)
+    assert decision.searched == (Board.from_rows(played) if played != grid else None)
     assert list(decision.values) == list(expected)
     for move, value in expected.items():
         assert decision.values[move] == pytest.approx(value, rel=1e-9, abs=1e-6), move

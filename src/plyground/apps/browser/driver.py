@@ -383,7 +383,7 @@ def hint(
             shown = seen.rows
             summary.score, summary.max_tile = seen.score or 0, board.max_tile()
             decision = ai.choose(board)
-            draw_hint(page, decision, ai.evaluator.unit, downgraded=ai.evaluator.searched_board(board) != board)
+            draw_hint(page, decision, ai.evaluator.unit, downgraded=decision.searched is not None)
             if on_hint is not None:
                 on_hint(board, decision)
             if decision.move is None or seen.over:

@@ -353,10 +353,10 @@ def hint(
         decision = engine.choose(parsed)
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
     explanation = chosen.explain(parsed)
-    searched = chosen.searched_board(parsed)
+    searched = decision.searched
     answer: dict[str, Any] = {
         "board": parsed.to_text(),
-        "searched": searched.to_text() if searched != parsed else None,
+        "searched": searched.to_text() if searched is not None else None,
         "evaluator": evaluator,
         "best": decision.move,
         "move": decision.move,  # the old name of "best", kept for scripts that read it
@@ -372,12 +372,12 @@ def hint(
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
-    if searched != parsed:
+    if searched is not None:
         halved = "the tiles above the largest missing one halved (tile-downgrading)"
         typer.echo(f"searched as {searched.to_text()}: {halved}")
-    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0, downgraded=searched != parsed))
+    typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0, downgraded=searched is not None))
     if explanation.moves:
-        tiles = ", tiles as they are" if searched != parsed else ""
+        tiles = ", tiles as they are" if searched is not None else ""
         typer.echo(f"network value of each move (points + V of the board it leaves{tiles}):")
         typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
         for name, parts in explanation.moves.items():

@@ -249,10 +249,9 @@ class Lab:
         evaluator = fields.choice("evaluator", EVALUATORS, default=self.searches.default_for(board.rows, board.cols))
         decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
         network = self.searches.network
-        searched = network.searched_board(board) if evaluator == NTUPLE and network is not None else board
         hint: dict[str, Any] = {
             "board": board.to_rows(),
-            "searched": searched.to_rows() if searched != board else None,
+            "searched": decision.searched.to_rows() if decision.searched is not None else None,
             "evaluator": evaluator,
             "values": {move: finite(value) for move, value in decision.values.items()},
             "best": decision.move,
