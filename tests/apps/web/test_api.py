@@ -25,12 +25,15 @@ import pytest
 from anyio.from_thread import start_blocking_portal
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from starlette.requests import Request
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from plyground.apps.cli.main import main
 from plyground.apps.render import tile_colour
+from plyground.apps.web.guard import LOOPBACK_HOSTS, allowed_hosts
 from plyground.apps.web.server import Limits, create_app
+from plyground.apps.web.validation import ApiError, read_json_object
 from plyground.errors import install_command
 from plyground.g2048 import Board, Game, evaluate
 from plyground.g2048.evaluators import SHIPPED_FILE
@@ -40,6 +43,9 @@ from plyground.kinrow.players import RandomPlayer
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 FAST = Limits(search_ms=30, kinrow_ms=30, kinrow_iterations=300, kinrow_depth=2)
+LAB = "http://localhost:8048"  # a host name the lab answers (starlette's "testserver" is not one)
+WS_X = "/ws/2048/games/x/autoplay"
+HOSTS = LOOPBACK_HOSTS | {"testserver"}  # starlette's TestClient opens every WebSocket on ws://testserver
 TINY_TUPLES = [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]]
 
 
@@ -52,7 +58,7 @@ def tiny_network() -> NTupleNetwork:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(limits=FAST, search_slots=2)) as test_client:
+    with TestClient(create_app(limits=FAST, search_slots=2, hosts=HOSTS), base_url=LAB) as test_client:
         yield test_client
 
 
@@ -64,7 +70,9 @@ def network() -> NTupleNetwork:
 @pytest.fixture(scope="module")
 def network_client(network: NTupleNetwork) -> Iterator[TestClient]:
     """A lab whose AI may also search with the tiny network."""
-    with TestClient(create_app(limits=FAST, search_slots=2, network=network, network_name="net.npz")) as test_client:
+    with TestClient(
+        create_app(limits=FAST, search_slots=2, network=network, network_name="net.npz", hosts=HOSTS), base_url=LAB
+    ) as test_client:
         yield test_client
 
 
@@ -534,7 +542,7 @@ def test_an_unknown_game_id_is_not_found(client: TestClient, method: str, path: 
 
 
 def test_the_least_recently_used_game_is_forgotten_past_the_cap() -> None:
-    with TestClient(create_app(limits=Limits(games=2))) as small:
+    with TestClient(create_app(limits=Limits(games=2), hosts=HOSTS), base_url=LAB) as small:
         first, second = new_2048(small, seed=1), new_2048(small, seed=2)
         small.get(f"/api/2048/games/{first['id']}")  # now the second is the least recently used
         third = new_2048(small, seed=3)
@@ -556,6 +564,52 @@ def test_transport_errors_are_json(client: TestClient) -> None:
     assert_error(client.get("/static/missing.js"), 404)
 
 
+def test_requests_for_another_host_or_from_another_sites_page_are_refused(client: TestClient) -> None:
+    # Another site's page can reach a server on 127.0.0.1: by a form or a WebSocket (its Origin
+    # says so), or by a name of its own made to resolve to it (DNS rebinding: the Host says so).
+    body = {"rows": 2}
+    for host in ("evil.example", "evil.example:8048", "127.0.0.1.evil.example", ""):
+        answer = client.post("/api/2048/games", json=body, headers={"Host": host})
+        assert "answers requests for localhost or a loopback address" in assert_error(answer, 400), host
+    for origin in ("http://evil.example", "http://localhost:9999", "null", "https://localhost:8048"):
+        answer = client.post("/api/2048/games", json=body, headers={"Origin": origin})
+        assert "cross-origin request refused" in assert_error(answer, 403), origin
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(WS_X, headers={"Origin": origin}):
+            pass
+        assert refused.value.code == 4403
+    for host in ("localhost:8048", "127.0.0.1:8048", "[::1]:8048", "LOCALHOST:8048"):
+        same = {"Host": host, "Origin": f"http://{host}"}
+        assert client.post("/api/2048/games", json=body, headers=same).status_code == 201, host
+    assert client.get("/", headers={"Host": "127.0.0.1"}).status_code == 200  # no Origin: curl, scripts
+
+
+def test_a_lab_on_a_wildcard_address_answers_any_host_but_still_not_other_sites() -> None:
+    assert allowed_hosts("0.0.0.0") is None and allowed_hosts("::") is None
+    assert allowed_hosts("192.168.1.5") == LOOPBACK_HOSTS | {"192.168.1.5"}
+    assert allowed_hosts("[::1]") == LOOPBACK_HOSTS
+    with TestClient(create_app(limits=FAST, hosts=None), base_url="http://192.168.1.5:8048") as anywhere:
+        assert (
+            anywhere.post("/api/2048/games", json={}, headers={"Origin": "http://192.168.1.5:8048"}).status_code == 201
+        )
+        answer = anywhere.post("/api/2048/games", json={}, headers={"Origin": "http://evil.example"})
+        assert_error(answer, 403)
+
+
+def test_a_client_that_goes_away_mid_body_is_an_error_not_a_crash() -> None:
+    async def scenario() -> None:
+        messages = iter([{"type": "http.request", "body": b'{"ro', "more_body": True}, {"type": "http.disconnect"}])
+
+        async def receive() -> dict[str, Any]:
+            return next(messages)
+
+        request = Request({"type": "http", "method": "POST", "headers": []}, receive)
+        with pytest.raises(ApiError, match="went away before sending the whole body") as error:
+            await read_json_object(request)
+        assert error.value.status == 400
+
+    asyncio.run(scenario())
+
+
 def test_the_page_its_files_and_the_shared_palette_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "plyground lab" in page.text
@@ -573,7 +627,7 @@ def test_concurrent_requests_on_one_game_are_applied_one_at_a_time() -> None:
     async def scenario() -> tuple[list[httpx.Response], dict[str, Any], list[httpx.Response], dict[str, Any]]:
         app = create_app(limits=FAST)
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://lab") as http:
+        async with httpx.AsyncClient(transport=transport, base_url=LAB) as http:
             game = (await http.post("/api/2048/games", json={"seed": 12})).json()
             path = f"/api/2048/games/{game['id']}"
             calls = [http.post(f"{path}/move", json={"direction": d}) for d in ["left", "down", "right", "up"] * 5]
@@ -605,7 +659,7 @@ def test_a_long_search_does_not_hold_up_other_requests() -> None:
     async def scenario() -> tuple[float, float, list[float]]:
         app = create_app(limits=Limits(search_ms=2000), search_slots=1)
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://lab") as http:
+        async with httpx.AsyncClient(transport=transport, base_url=LAB) as http:
             game = (await http.post("/api/2048/games", json={"seed": 5})).json()
             await http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1})  # builds the tables
             for i in range(40):  # a fuller board: on an opening one, the cut-off ends every depth to 30 in 0.3 s
@@ -728,6 +782,8 @@ def test_plyground_web_serves_the_page_until_interrupted() -> None:
                 time.sleep(0.2)
         assert page.status_code == 200 and "plyground lab" in page.text
         assert httpx.post(f"{url}api/2048/games", json={"rows": 2}, timeout=10).status_code == 201
+        rebound = httpx.post(f"{url}api/2048/games", json={}, headers={"Host": f"evil.example:{port}"}, timeout=10)
+        assert rebound.status_code == 400 and "loopback" in rebound.json()["error"]
     finally:
         process.send_signal(2)  # Ctrl-C
         out, err = process.communicate(timeout=30)

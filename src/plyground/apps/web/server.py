@@ -7,7 +7,9 @@ simply redraws from each answer. Every body is a JSON object whose fields are ch
 by type and range, unknown fields included; every error is ``{"error": "<one line>"}``
 with a 4xx status (400 not JSON, 404 unknown game or path, 405 wrong method, 409 a move
 the game does not allow now, 413 body too large, 422 a bad field), never a traceback. A
-last-resort handler logs anything unexpected and answers a bare 500.
+last-resort handler logs anything unexpected and answers a bare 500. Before any route, a
+request for another host name (400) or from another site's page (403) is refused: see
+:mod:`~plyground.apps.web.guard`.
 
 Evaluators. The 2048 AI values the leaves of its search with the heuristic, or with an
 n-tuple network when the server was started with one (``plyground web`` starts with the
@@ -71,7 +73,7 @@ import errno
 import logging
 import socket
 import webbrowser
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +81,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -87,6 +90,7 @@ from starlette.websockets import WebSocket
 
 from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
 from plyground.apps.web.autoplay import run_autoplay
+from plyground.apps.web.guard import LOOPBACK_HOSTS, SameOriginGuard, allowed_hosts
 from plyground.apps.web.sessions import (
     DEFAULT_OPPONENT,
     EVALUATORS,
@@ -370,7 +374,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    # One line: the server logs the traceback itself (Starlette hands it the exception after this answer).
+    log.error("%s %s failed: %s", request.method, show(request.url.path, 80), type(exc).__name__)
     return JSONResponse({"error": "internal server error"}, status_code=500)
 
 
@@ -388,6 +393,7 @@ def create_app(
     search_slots: int | None = None,
     network: NTupleNetwork | None = None,
     network_name: str | None = None,
+    hosts: Collection[str] | None = LOOPBACK_HOSTS,
 ) -> Starlette:
     """The web lab as an ASGI app (serve it with uvicorn, or test it with starlette's TestClient).
 
@@ -400,6 +406,8 @@ def create_app(
         network: an n-tuple network that the 2048 AI may use instead of the heuristic
             (``"evaluator": "ntuple"``), on boards of its size.
         network_name: what the page calls the network (its file's name, say).
+        hosts: the host names the lab answers requests for (None: any); a request from
+            another site's page is refused whatever they are (see :mod:`~plyground.apps.web.guard`).
     """
     lab = Lab(limits=limits or Limits(), search_slots=search_slots, network=network, network_name=network_name)
 
@@ -428,7 +436,8 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {ApiError: _api_error, HTTPException: _http_error, Exception: _server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    guard = [Middleware(SameOriginGuard, hosts=hosts)]
+    app = Starlette(routes=routes, middleware=guard, exception_handlers=handlers, lifespan=lifespan)
     app.state.lab = lab
     return app
 
@@ -489,7 +498,7 @@ def serve(
 
     sock = _listen_socket(host, port)
     url = url_of(sock)
-    app = create_app(network=network, network_name=network_name)
+    app = create_app(network=network, network_name=network_name, hosts=allowed_hosts(host))
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on")
     print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
     if network is not None:

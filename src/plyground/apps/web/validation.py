@@ -81,18 +81,23 @@ async def read_json_object(request: Request) -> dict[str, Any]:
     """The JSON object in the body of ``request`` (an empty body reads as ``{}``).
 
     Raises:
-        ApiError: 413 a body over :data:`MAX_BODY_BYTES`, 400 not JSON, 422 not an object.
+        ApiError: 413 a body over :data:`MAX_BODY_BYTES`, 400 not JSON or not all sent, 422 not an object.
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise ApiError(413, f"the body is too large: at most {MAX_BODY_BYTES} bytes")
+    from starlette.requests import ClientDisconnect
+
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ApiError(413, f"the body is too large: at most {MAX_BODY_BYTES} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise ApiError(413, f"the body is too large: at most {MAX_BODY_BYTES} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # nobody is left to answer: no error to log either
+        raise ApiError(400, "the client went away before sending the whole body") from None
     body = b"".join(chunks)
     if not body.strip():
         return {}
