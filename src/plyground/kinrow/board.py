@@ -229,13 +229,23 @@ class State:
             IllegalMoveError: not a cell of the board.
         """
         text = text.strip().lower()
+        size = f"the {self.n}x{self.n} board"
         match = re.fullmatch(r"([a-t])\s*(\d{1,2})", text)
         if match is not None:
-            return self.index(int(match[2]) - 1, COLUMNS.index(match[1]))
+            row, col = int(match[2]) - 1, COLUMNS.index(match[1])
+            if not (0 <= row < self.n and 0 <= col < self.n):
+                last = COLUMNS[self.n - 1]
+                raise IllegalMoveError(f"{text} is off {size}: its columns are a to {last}, its rows 1 to {self.n}")
+            return self.index(row, col)
         match = re.fullmatch(r"(\d{1,2})\s*[, ]\s*(\d{1,2})", text)
         if match is not None:
-            return self.index(int(match[1]), int(match[2]))
-        raise IllegalMoveError(f"cannot read a move from {text!r}: write it like c2 (column, row) or 1,2 (row, col)")
+            row, col = int(match[1]), int(match[2])
+            if not (0 <= row < self.n and 0 <= col < self.n):
+                raise IllegalMoveError(f"{row},{col} is off {size}: row and column are from 0 to {self.n - 1}")
+            return self.index(row, col)
+        raise IllegalMoveError(
+            f"cannot read a move from {text!r}: write it like c2 (column, row from 1) or 1,2 (row, column from 0)"
+        )
 
     # -- changing ----------------------------------------------------------
 

@@ -59,10 +59,12 @@ def test_the_ai_moves_first_and_wins(capsys: pytest.CaptureFixture[str], monkeyp
 def test_bad_moves_are_explained_and_asked_again(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    status, out, _ = play(capsys, monkeypatch, "zz\nf1\na1\n\nc3\nc3\nhelp\nquit\n")
+    status, out, _ = play(capsys, monkeypatch, "zz\nf1\na0\n5,0\na1\n\nc3\nc3\nhelp\nquit\n")
     assert status == 0
-    assert "cannot read a move from 'zz'" in out
-    assert "cell (0, 5) is off the 5x5 board" in out
+    assert "cannot read a move from 'zz': write it like c2 (column, row from 1) or 1,2 (row, column from 0)" in out
+    assert "f1 is off the 5x5 board: its columns are a to e, its rows 1 to 5" in out  # in the notation typed
+    assert "a0 is off the 5x5 board: its columns are a to e, its rows 1 to 5" in out
+    assert "5,0 is off the 5x5 board: row and column are from 0 to 4" in out
     assert "a1 is taken" not in out  # a1 is empty when the person moves first...
     assert "c3 is taken" in out
     assert "'undo' to take back" in out

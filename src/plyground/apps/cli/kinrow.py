@@ -508,9 +508,9 @@ def pbrain(
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
 
-    Plays gomoku on boards from 5x5 to 20x20 (RECTSTART rectangles too) under the rule the
-    manager sends (INFO rule: free-style, exactly five or renju); every move arrives within
-    INFO timeout_turn and time_left.
+    Plays gomoku on boards from 5x5 to 20x20 (3x3 and 4x4 too, k then the side; RECTSTART
+    rectangles too) under the rule the manager sends (INFO rule: free-style, exactly five or
+    renju); every move arrives within INFO timeout_turn and time_left.
     """
     budget = _time_ms(time_ms, time_budget)
     named = None if player is None else player.strip().lower()
