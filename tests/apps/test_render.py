@@ -229,6 +229,25 @@ def test_a_video_into_a_missing_folder_is_refused(tmp_path: Path, replay: Replay
     assert list(tmp_path.iterdir()) == []
 
 
+def test_cli_video_of_a_damaged_replay_or_into_a_folder_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, long_replay: Replay
+) -> None:
+    prefix(long_replay, 20).save(tmp_path / "game.json")
+    record = json.loads((tmp_path / "game.json").read_text())
+    record["score"] += 4  # found only when the moves are played, after the file is read
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    status, _, err = run_cli(capsys, "2048", "video", str(tmp_path / "bad.json"), str(tmp_path / "v.gif"))
+    assert status != 0
+    assert_one_line_error(err, f"{tmp_path / 'bad.json'}: replay records a score of")  # the file named
+    assert err.startswith("error: ")  # no blank line from a progress bar that never started
+    (tmp_path / "folder.gif").mkdir()
+    status, _, err = run_cli(capsys, "2048", "video", str(tmp_path / "game.json"), str(tmp_path / "folder.gif"))
+    assert status != 0
+    assert_one_line_error(err, "folder.gif: it is a folder")
+    assert "frames" not in err  # refused before any frame is drawn
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.json", "folder.gif", "game.json"]
+
+
 def test_cli_video_shows_progress_and_the_length(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, long_replay: Replay
 ) -> None:

@@ -158,13 +158,15 @@ def check_video_path(path: str | os.PathLike[str]) -> Path:
     """``path`` as a Path when a video can be written there: ``.mp4`` or ``.gif``, in a folder that exists.
 
     Raises:
-        InvalidInputError: another suffix, or a folder that does not exist.
+        InvalidInputError: another suffix, a folder that does not exist, or a folder of that name.
     """
     target = Path(path)
     if target.suffix.lower() not in (".mp4", ".gif"):
         raise InvalidInputError(f"a video is written as .mp4 or .gif, got {target.name!r}")
     if not target.parent.is_dir():
         raise InvalidInputError(f"cannot write {target}: the folder {target.parent} does not exist")
+    if target.is_dir():
+        raise InvalidInputError(f"cannot write {target}: it is a folder")
     return target
 
 

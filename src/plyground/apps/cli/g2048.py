@@ -46,7 +46,7 @@ from plyground.apps.cli.options import (
     time_option,
 )
 from plyground.apps.text import format_grid
-from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError
+from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -480,8 +480,11 @@ def video(
 
     try:
         frames = render_replay(game, out, fps=fps, every=every, last=last, on_frame=on_frame)
+    except CorruptFileError as exc:  # found while its moves are played, before any frame
+        raise CorruptFileError(f"{replay}: {exc}") from None
     finally:
-        progress.stop()
+        if task:
+            progress.stop()
     seconds = frames / fps
     length = f"{int(seconds // 60)} min {seconds % 60:.1f} s" if seconds >= 60 else f"{seconds:.1f} s"
     typer.echo(f"{out}: {frames:,} frames at {fps:g} per second, {length}")
