@@ -290,3 +290,30 @@ def test_ctrl_c_or_sigterm_checkpoints_and_exits_128_plus_the_signal(
     assert out == ""
     games = NTupleNetwork.load(folder / "network.npz").trained.games
     assert games > 0 and f"interrupted after {games:,} games" in err
+
+
+def test_a_run_without_its_network_is_not_resumed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "run"
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, "--games", "5", "--out", str(folder))
+    assert status == 0, err
+    (folder / "network.npz").unlink()
+    files = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert {"run.json", "curve.csv", "recent.json"} <= set(files)
+    status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder), "--games", "10")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, f"{folder / 'network.npz'} is missing: the run cannot be resumed")
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == files  # the history is kept
+
+
+def test_a_goal_already_reached_trains_nothing_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "run"
+    status, _, err = run_cli(capsys, "2048", "learn", *SMALL, "--games", "5", "--out", str(folder))
+    assert status == 0, err
+    files = {path.name: path.read_bytes() for path in folder.iterdir()}
+    for goal, reached in ((("--games", "2"), "2 games"), (("--games", "5"), "5 games"), ((), "5 games")):
+        status, out, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(folder), *goal)
+        assert status == 0, err
+        assert f"nothing to train: {folder} already has 5 games in " in err
+        assert f"of training, at or past the goal of {reached}" in err and "learning in" not in err
+        assert out.startswith("5 games, ")
+        assert {path.name: path.read_bytes() for path in folder.iterdir()} == files  # the goal saved stays 5 games

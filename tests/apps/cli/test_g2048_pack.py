@@ -95,3 +95,89 @@ def test_the_command_names_every_setting_that_is_not_a_default() -> None:
         "plyground 2048 learn --games 7 --workers 1 --seed 9 --rows 2 --cols 4 --alpha 0.05 --alpha-step 100:0.01 "
         "--lambda 0.5 --horizon 3 --stage-tile 256 --p-four 0.2 --initial-value 100"
     )
+
+
+def _tiny_run(capsys: pytest.CaptureFixture[str], folder: Path) -> dict[str, bytes]:
+    """A training run of 5 games on 2x2 in ``folder``; its files' contents."""
+    status, _, err = run_cli(
+        capsys, "2048", "learn", "--rows", "2", "--cols", "2", "--seed", "3", "--games", "5", "--out", str(folder)
+    )
+    assert status == 0, err
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+def test_pack_never_writes_over_the_network_or_a_file_of_its_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _tiny_run(capsys, tmp_path / "run")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.npz").symlink_to(tmp_path / "run" / "network.npz")
+    cases = [
+        ("run", "run/network.npz", "is the network to pack"),
+        ("run/network.npz", "./run/../run/network.npz", "is the network to pack"),
+        ("run", "link.npz", "is the network to pack"),  # the network, through a link
+        ("link.npz", str(tmp_path / "run" / "network.npz"), "is the network to pack"),
+        ("run", "run/run.json", "is a file of the training run in run"),
+        ("run", "run/curve.csv", "is a file of the training run in run"),
+        ("run", "run/recent.json", "is a file of the training run in run"),
+    ]
+    for source, out, message in cases:
+        status, out_text, err = run_cli(capsys, "2048", "pack", source, "--out", out)
+        assert status == 2, (source, out, out_text)
+        assert_one_line_error(err, f"--out {out} {message}")
+        assert {path.name: path.read_bytes() for path in (tmp_path / "run").iterdir()} == files
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", "run", "--games", "6")
+    assert status == 0, err  # the run goes on
+    # A plain network file is not written over either; a new file in a run's folder is fine.
+    NTupleNetwork(2, 2, seed=1).save(tmp_path / "net.npz")
+    net = (tmp_path / "net.npz").read_bytes()
+    status, _, err = run_cli(capsys, "2048", "pack", "net.npz", "--out", "net.npz")
+    assert status == 2
+    assert_one_line_error(err, "--out net.npz is the network to pack")
+    assert (tmp_path / "net.npz").read_bytes() == net
+    status, _, err = run_cli(capsys, "2048", "pack", "run", "--out", "run/packed.pnet")
+    assert status == 0, err
+    assert read_header(tmp_path / "run" / "packed.pnet")["recipe"]["games"] == 6
+
+
+def test_samples_never_write_over_the_packed_network_the_network_or_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    files = _tiny_run(capsys, run)
+    out = str(tmp_path / "z.pnet")
+    cases = [
+        (out, "is the --out file"),
+        (str(tmp_path / "." / "z.pnet"), "is the --out file"),
+        (str(run / "network.npz"), "is the network to pack"),
+        (str(run / "run.json"), f"is a file of the training run in {run}"),
+        (str(run / "curve.csv"), f"is a file of the training run in {run}"),
+    ]
+    for samples, message in cases:
+        status, _, err = run_cli(capsys, "2048", "pack", str(run), "--out", out, "--samples", samples)
+        assert status == 2, samples
+        assert_one_line_error(err, f"--samples {samples} {message}")
+        assert not (tmp_path / "z.pnet").exists()
+        assert {path.name: path.read_bytes() for path in run.iterdir()} == files
+
+
+def test_an_empty_path_or_a_folder_is_refused_before_anything_is_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    _tiny_run(capsys, run)
+    (tmp_path / "adir").mkdir()
+    out = str(tmp_path / "z.pnet")
+    cases = [
+        (("--out", ""), "--out is empty"),
+        (("--out", str(tmp_path / "adir")), f"--out {tmp_path / 'adir'} is a folder"),
+        (("--out", str(run)), f"--out {run} is a folder"),
+        (("--out", out, "--samples", ""), "--samples is empty"),
+        (("--out", out, "--samples", str(tmp_path / "adir")), f"--samples {tmp_path / 'adir'} is a folder"),
+    ]
+    for args, message in cases:
+        status, _, err = run_cli(capsys, "2048", "pack", str(run), *args)
+        assert status == 2, args
+        assert_one_line_error(err, message)
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["adir", "run"]  # no packed file, no temporary one
+    assert list((tmp_path / "adir").iterdir()) == []

@@ -338,3 +338,18 @@ def test_docstring_examples() -> None:
     for module in (run,):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_a_run_that_lost_its_network_is_not_resumed(tmp_path: Path) -> None:
+    run = TrainingRun(tmp_path, SETTINGS)
+    run.run(games=60)
+    (tmp_path / "network.npz").unlink()  # its curve and recent games stay: not a run killed before a checkpoint
+    with pytest.raises(CorruptFileError, match=r"network\.npz is missing: the run cannot be resumed"):
+        TrainingRun(tmp_path)
+
+
+def test_done_is_for_the_saved_goal_or_the_one_given(tmp_path: Path) -> None:
+    run = TrainingRun(tmp_path, SETTINGS)
+    run.run(games=60)
+    assert run.done() and run.done(games=60) and run.done(games=2) and not run.done(games=61)
+    assert not run.done(minutes=1) and run.done(minutes=1e-9)

@@ -28,6 +28,8 @@ from plyground.apps.cli.stopping import ctrl_c_stops
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from plyground.g2048.ntuple import Report, TrainingRun
 
 __all__ = ["learn"]
@@ -99,6 +101,89 @@ def _draw_curve(run: TrainingRun) -> None:
         title=f"n-tuple network, {run.settings.rows}x{run.settings.cols}",
         window=run.settings.window,
     )
+
+
+def _summary(run: TrainingRun, report: Report) -> str:
+    """The run's games, moves and time of training, its recent results and where its network is."""
+    trained = run.network.trained
+    return (
+        f"{_count(trained.games, 'game')}, {_count(trained.moves, 'move')} "
+        f"in {_duration(trained.seconds)} of training: "
+        f"mean score {report.mean_score:,.0f} over the last {_count(report.window, 'game')}, {_shares(report)}; "
+        f"network in {run.network_file}"
+    )
+
+
+def _train(run: TrainingRun, workers: int, console: Console) -> Report:
+    """Train ``run`` to its goal with a progress bar (a log line a minute off a terminal); the last report.
+
+    Ctrl-C or SIGTERM checkpoints, says how to go on and exits with 128 + the signal (130 at once, on a
+    second Ctrl-C, keeping the last checkpoint).
+    """
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from plyground.apps.plots import Redraw
+
+    folder = run.folder
+    goal_games, goal_minutes = run.goal
+    by_games = goal_games is not None
+    total = float(goal_games) if goal_games is not None else 60 * (goal_minutes or 0.0)
+    again = f" --workers {workers}" if workers > 1 else ""  # workers are not a setting of the run
+    resume_hint = f"'plyground 2048 learn --resume --out {folder}{again}' goes on"
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(bar_width=20),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+    )
+
+    def on_first() -> None:
+        console.print("stopping: saving a checkpoint (Ctrl-C again to quit without it)", highlight=False)
+
+    plot = Redraw(
+        lambda: _draw_curve(run),
+        name="curve.png",
+        every=_PLOT_SECONDS,
+        warn=lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True),
+    )
+
+    try:
+        with ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
+            console.print(
+                f"learning in {folder}: {_describe(run)}, {workers} worker{'s' if workers > 1 else ''}",
+                highlight=False,
+                soft_wrap=True,
+            )
+            task = progress.add_task("games" if by_games else "training", total=total, note="")
+            last = [run.network.trained.moves, run.network.trained.seconds, 0.0]
+            logged = [time.monotonic()]
+
+            def on_progress(report: Report) -> None:
+                moves, seconds, rate = last
+                if report.seconds > seconds + 0.5:  # moves/s over the last half second or more
+                    rate = (report.moves - moves) / (report.seconds - seconds)
+                    last[:] = [report.moves, report.seconds, rate]
+                note = (
+                    f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
+                    f"{rate / 1e6:.2f} M moves/s"
+                )
+                progress.update(task, completed=report.games if by_games else report.seconds, note=note)
+                if not console.is_terminal and time.monotonic() - logged[0] >= _LOG_SECONDS:  # a log, not a bar
+                    console.print(f"{_duration(report.seconds)} of training: {note}", highlight=False, soft_wrap=True)
+                    logged[0] = time.monotonic()
+
+            on_progress(run.report())
+            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress, on_checkpoint=plot)
+            interrupted = stop.is_set()
+        plot(force=True)
+    except KeyboardInterrupt:
+        print(f"interrupted; the last checkpoint ({run.network_file}) is kept; {resume_hint}", file=sys.stderr)
+        raise typer.Exit(130) from None
+    if interrupted:
+        print(f"interrupted after {_summary(run, report)}; {resume_hint}", file=sys.stderr)
+        raise typer.Exit(128 + stop.signum)
+    return report
 
 
 def _alpha_steps(options: list[str]) -> tuple[tuple[int, float], ...]:
@@ -274,9 +359,7 @@ def learn(
     import datetime
 
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    from plyground.apps.plots import Redraw
     from plyground.core.files import data_dir
     from plyground.core.seeding import resolve_seed
     from plyground.g2048.ntuple import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
@@ -347,74 +430,22 @@ def learn(
         run = TrainingRun(folder, settings)
     if minutes is None and games is None and run.goal == (None, None):
         minutes = _DEFAULT_MINUTES
-    if minutes is not None or games is not None:
-        run.set_goal(games=games, minutes=minutes)
-    goal_games, goal_minutes = run.goal
-    by_games = goal_games is not None
-    total = float(goal_games) if goal_games is not None else 60 * (goal_minutes or 0.0)
-    again = f" --workers {workers}" if workers > 1 else ""  # workers are not a setting of the run
-    resume_hint = f"'plyground 2048 learn --resume --out {folder}{again}' goes on"
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(bar_width=20),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[note]}"),
-    )
-
-    def on_first() -> None:
-        console.print("stopping: saving a checkpoint (Ctrl-C again to quit without it)", highlight=False)
-
-    plot = Redraw(
-        lambda: _draw_curve(run),
-        name="curve.png",
-        every=_PLOT_SECONDS,
-        warn=lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True),
-    )
-
-    try:
-        with ctrl_c_stops(on_first) as stop, Progress(*columns, console=console) as progress:
-            console.print(
-                f"learning in {folder}: {_describe(run)}, {workers} worker{'s' if workers > 1 else ''}",
-                highlight=False,
-                soft_wrap=True,
-            )
-            task = progress.add_task("games" if by_games else "training", total=total, note="")
-            last = [run.network.trained.moves, run.network.trained.seconds, 0.0]
-            logged = [time.monotonic()]
-
-            def on_progress(report: Report) -> None:
-                moves, seconds, rate = last
-                if report.seconds > seconds + 0.5:  # moves/s over the last half second or more
-                    rate = (report.moves - moves) / (report.seconds - seconds)
-                    last[:] = [report.moves, report.seconds, rate]
-                note = (
-                    f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
-                    f"{rate / 1e6:.2f} M moves/s"
-                )
-                progress.update(task, completed=report.games if by_games else report.seconds, note=note)
-                if not console.is_terminal and time.monotonic() - logged[0] >= _LOG_SECONDS:  # a log, not a bar
-                    console.print(f"{_duration(report.seconds)} of training: {note}", highlight=False, soft_wrap=True)
-                    logged[0] = time.monotonic()
-
-            on_progress(run.report())
-            report = run.run(workers=workers, stop=stop.is_set, on_progress=on_progress, on_checkpoint=plot)
-            interrupted = stop.is_set()
-        plot(force=True)
-    except KeyboardInterrupt:
-        print(f"interrupted; the last checkpoint ({run.network_file}) is kept; {resume_hint}", file=sys.stderr)
-        raise typer.Exit(130) from None
-    trained = run.network.trained
-    summary = (
-        f"{_count(trained.games, 'game')}, {_count(trained.moves, 'move')} "
-        f"in {_duration(trained.seconds)} of training: "
-        f"mean score {report.mean_score:,.0f} over the last {_count(report.window, 'game')}, {_shares(report)}; "
-        f"network in {run.network_file}"
-    )
-    if interrupted:
-        print(f"interrupted after {summary}; {resume_hint}", file=sys.stderr)
-        raise typer.Exit(128 + stop.signum)
-    typer.echo(summary)
+    if run.done(games=games, minutes=minutes):  # only a resumed run can be: --games and --minutes count in all
+        trained = run.network.trained
+        goal_games, goal_minutes = (games, minutes) if games is not None or minutes is not None else run.goal
+        goal = _count(goal_games, "game") if goal_games is not None else _count(goal_minutes or 0.0, "minute")
+        console.print(
+            f"nothing to train: {folder} already has {_count(trained.games, 'game')} in "
+            f"{_duration(trained.seconds)} of training, at or past the goal of {goal}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        report = run.report()
+    else:
+        if minutes is not None or games is not None:
+            run.set_goal(games=games, minutes=minutes)
+        report = _train(run, workers, console)
+    typer.echo(_summary(run, report))
     if evaluate is not None:
         console.print(f"playing {evaluate:,} greedy games...", highlight=False)
         seed, p_four = evaluation_seed(run.settings), run.settings.p_four

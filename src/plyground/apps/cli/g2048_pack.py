@@ -9,6 +9,7 @@ and the commit of plyground that packed it. Registered on the ``2048`` app by
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 from pathlib import Path
@@ -128,12 +129,54 @@ def _recipe(network: NTupleNetwork, settings: LearnSettings | None) -> dict[str,
     return recipe
 
 
+def _written(path: Path) -> Path:
+    """The file that an atomic write to ``path`` replaces: a link there is replaced, not followed."""
+    return path.parent.resolve() / path.name
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether writing ``a`` replaces ``b``, or the file that ``b`` names (by a link or another path)."""
+    if _written(a) in (_written(b), b.resolve()):
+        return True
+    try:
+        return os.path.samefile(a, b)  # a hard link, or a case-insensitive file system
+    except OSError:  # either is not there
+        return False
+
+
+def _output_file(text: str, option: str, network: Path, run: Path | None) -> Path:
+    """The file that ``option`` names, refused before anything is written if writing it would lose something.
+
+    Raises:
+        InvalidInputError: an empty path, a folder, the network to pack, or a file of its training run
+            (``run``; one of its files by name, whether or not it exists yet).
+    """
+    if not text:
+        raise InvalidInputError(f"{option} is empty: give the file to write")
+    path = Path(text)
+    if path.is_dir():
+        raise InvalidInputError(f"{option} {text} is a folder: give the file to write")
+    if _same_file(path, network):
+        raise InvalidInputError(f"{option} {text} is the network to pack: give another file")
+    if run is not None:
+        from plyground.g2048.ntuple.run import RUN_FILES
+
+        if any(_same_file(path, run / name) for name in RUN_FILES):
+            raise InvalidInputError(f"{option} {text} is a file of the training run in {run}: give another file")
+    return path
+
+
 def pack(
     source: Annotated[
         str,
         typer.Argument(metavar="NETWORK", help="A trained network: its file, or the folder of its training run."),
     ],
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The packed network to write.")],
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out", metavar="FILE", help="The packed network to write (not the network packed, nor a file of its run)."
+        ),
+    ],
     step: Annotated[
         float,
         number_option(
@@ -154,7 +197,7 @@ def pack(
         ),
     ] = 0.0,
     samples: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--samples",
             metavar="FILE",
@@ -180,18 +223,24 @@ def pack(
     if step not in STEPS:
         raise InvalidInputError(f"--step must be a power of two from 2**-10 to 2**10, got {step:g}")
     path = network_path(source)
-    if path.name == "network.npz" and (path.parent / "run.json").is_file():  # a run: its settings make the recipe
-        run = TrainingRun(path.parent)
+    is_run = path.name == "network.npz" and (path.parent / "run.json").is_file()  # its settings make the recipe
+    run_folder = path.parent if is_run else None
+    out_file = _output_file(out, "--out", path, run_folder)
+    samples_file = None if samples is None else _output_file(samples, "--samples", path, run_folder)
+    if samples_file is not None and _same_file(samples_file, out_file):
+        raise InvalidInputError(f"--samples {samples} is the --out file: give each its own file")
+    if run_folder is not None:
+        run = TrainingRun(run_folder)
         network, settings = run.network, run.settings
     else:
         network, settings = NTupleNetwork.load(path), None
     recipe = _recipe(network, settings)
-    header = pack_network(network, out, step=step, prune=prune, recipe=recipe)
-    size = out.stat().st_size
-    if samples is not None:
-        write_json(samples, sample_afterstates(network, header), compact=True)
+    header = pack_network(network, out_file, step=step, prune=prune, recipe=recipe)
+    size = out_file.stat().st_size
+    if samples_file is not None:
+        write_json(samples_file, sample_afterstates(network, header), compact=True)
     typer.echo(
-        f"{out}: {header['count']:,} of {header['size']:,} weights kept ({header['count'] / header['size']:.1%}), "
+        f"{out_file}: {header['count']:,} of {header['size']:,} weights kept ({header['count'] / header['size']:.1%}), "
         f"within {header['max_error']:g} of the network's; {size / 1e6:.1f} MB"
     )
     if "command" in recipe:

@@ -49,7 +49,10 @@ from plyground.g2048.ntuple.settings import LearnSettings, check_steps
 from plyground.g2048.ntuple.training import LearnStats, check_positive_int, is_positive
 from plyground.g2048.ntuple.tuples import Cell
 
-__all__ = ["TrainingRun", "evaluation_seed", "play_greedy_games"]
+__all__ = ["RUN_FILES", "TrainingRun", "evaluation_seed", "play_greedy_games"]
+
+RUN_FILES = ("run.json", "network.npz", "recent.json", "curve.csv", "curve.png")
+"""The files of a run's folder: the four that :class:`TrainingRun` writes, and the plot that ``learn`` draws."""
 
 RUN_FILE = FileFormat("plyground.g2048.learn", 1, "the settings of a training run", "training run")
 """``run.json``: ``{"format": ..., "version": 1, "settings": {...}, "goal": {"games": N} or {"minutes": M}}``."""
@@ -64,7 +67,8 @@ class TrainingRun:
     Raises:
         InvalidInputError: bad settings, a new run in a folder that already holds one, or
             no run to resume.
-        CorruptFileError: a file of the folder cannot be read, or does not fit the others.
+        CorruptFileError: a file of the folder cannot be read, or does not fit the others (``network.npz``
+            missing beside a checkpoint's ``curve.csv`` or ``recent.json``).
     """
 
     def __init__(self, folder: str | os.PathLike[str], settings: LearnSettings | None = None) -> None:
@@ -109,9 +113,10 @@ class TrainingRun:
         """Where training stands now."""
         return self._recent.report(self.network.trained)
 
-    def done(self) -> bool:
-        """Whether the network has reached the goal."""
-        games, minutes = self.goal
+    def done(self, *, games: int | None = None, minutes: float | None = None) -> bool:
+        """Whether the network has reached the goal: ``games`` or ``minutes`` of training in all, else the saved one."""
+        if games is None and minutes is None:
+            games, minutes = self.goal
         trained = self.network.trained
         if games is not None:
             return trained.games >= games
@@ -282,8 +287,10 @@ class TrainingRun:
 
     def _load_network(self) -> NTupleNetwork:
         settings = self.settings
-        if not self.network_file.exists():  # killed before the first checkpoint
-            return settings.new_network()
+        if not self.network_file.exists():
+            if any((self.folder / name).exists() for name in ("curve.csv", "recent.json")):  # it had a checkpoint
+                raise CorruptFileError(f"{self.network_file} is missing: the run cannot be resumed")
+            return settings.new_network()  # killed before the first checkpoint
         tuples: Sequence[Sequence[Cell]] = settings.resolved_tuples
         return NTupleNetwork.load(
             self.network_file, rows=settings.rows, cols=settings.cols, tuples=tuples, stage_tiles=settings.stage_tiles
