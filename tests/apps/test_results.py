@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plyground.apps.results import SCHEMA_VERSION, ResultsStore, RunSettings, weights_hash
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError, InvalidInputError, PlygroundError
 from plyground.g2048 import Weights, default_weights
 from plyground.g2048.autoplay import GameSpec, play_spec
 
@@ -106,15 +106,43 @@ def test_a_newer_store_is_refused(tmp_path: Path) -> None:
         ResultsStore(path)
 
 
+@pytest.mark.parametrize("read_only", [False, True])
 @pytest.mark.parametrize("content", [b"not a database at all, just some text" * 50, b""])
-def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path, content: bytes) -> None:
-    path = tmp_path / "results.sqlite"
-    path.write_bytes(content)
-    if not content:  # an empty file is a new, empty SQLite database: made into a store
-        ResultsStore(path).close()
-        return
-    with pytest.raises(CorruptFileError, match="not a plyground results store"):
-        ResultsStore(path)
+def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path, content: bytes, read_only: bool) -> None:
+    path = tmp_path / "results.json"
+    path.write_bytes(content)  # an empty file too: SQLite would take it for an empty database, and fill it
+    with pytest.raises(CorruptFileError, match="not a plyground results store") as caught:
+        ResultsStore(path, read_only=read_only)
+    assert ("an empty file" in str(caught.value)) == (not content)
+    assert path.read_bytes() == content and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_a_new_store_is_made_whole_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "results.sqlite"
+    ResultsStore(path).close()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["results.sqlite"]
+    assert user_version(path) == SCHEMA_VERSION
+    with ResultsStore(path, read_only=True) as store:
+        assert store.runs() == []
+
+
+def test_a_read_only_store_creates_upgrades_and_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match=r"^no results store at "):
+        ResultsStore(tmp_path / "none.sqlite", read_only=True)
+    assert list(tmp_path.iterdir()) == []
+    path = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", path)
+    before = path.read_bytes()
+    with ResultsStore(path, read_only=True) as store:
+        runs = store.runs()  # version 1, read as it is: its runs are the heuristic's
+        with pytest.raises(PlygroundError, match="opened read-only"):
+            store.start_run(RunSettings(depth=1))
+    assert [len(run.games) for run in runs] == [3, 2] and {run.settings.evaluator for run in runs} == {"heuristic"}
+    assert path.read_bytes() == before and user_version(path) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]  # no journal left either
+    with ResultsStore(path) as store:  # opened to write: upgraded, the same runs
+        assert store.runs() == runs
+    assert user_version(path) == SCHEMA_VERSION
 
 
 def test_another_sqlite_database_is_refused(tmp_path: Path) -> None:

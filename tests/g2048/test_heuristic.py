@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,15 @@ from hypothesis import strategies as st
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.heuristic import FEATURES, Weights, default_weights, evaluate, line_table, lost_value
+from plyground.g2048.heuristic import (
+    FEATURES,
+    MAX_WEIGHT,
+    Weights,
+    default_weights,
+    evaluate,
+    line_table,
+    lost_value,
+)
 from tests.g2048.strategies import grids
 from tests.naive import heuristic_2048 as naive
 
@@ -92,6 +102,9 @@ def _file(tmp_path: Path, change: object) -> Path:
         (lambda d: d["weights"].update(empty="a lot"), "'empty' must be a finite number"),
         (lambda d: d["weights"].update(position=[[1, 2], [3, 4]]), "4x4 matrix"),
         (lambda d: d["weights"].update(game_over=-1), "'game_over' must be >= 0"),
+        (lambda d: d["weights"].update(empty=1e308), "'empty' must be a finite number from -1,000,000,000 to"),
+        (lambda d: d["weights"].update(rank_sum=-(10**400)), "'rank_sum' must be a finite number from"),
+        (lambda d: d["weights"]["position"][3].__setitem__(0, 1e10), "'position' must be a finite number from"),
         (lambda d: d.update(version=7), "unsupported weights version 7: written by a newer plyground"),
         (lambda d: d.update(version=0), "unsupported weights version 0, expected 1"),
         (lambda d: d.pop("version"), "unsupported weights version None, expected 1"),
@@ -104,6 +117,36 @@ def test_bad_weights_files_name_the_problem(tmp_path: Path, change: object, mess
     with pytest.raises(CorruptFileError, match=message) as info:
         Weights.load(path)
     assert str(info.value).count(str(path)) == 1 and "\n" not in str(info.value)
+
+
+def test_weights_are_checked_however_they_are_made() -> None:
+    fields = default_weights().to_dict()
+    with pytest.raises(InvalidInputError, match=r"^weight 'empty' must be a finite number from -1,000,000,000 to "):
+        Weights(**{**fields, "empty": 1e308})
+    with pytest.raises(InvalidInputError, match="'merges' must be a finite number"):
+        dataclasses.replace(default_weights(), merges=float("nan"))
+    with pytest.raises(InvalidInputError, match="'game_over' must be >= 0"):
+        dataclasses.replace(default_weights(), game_over=-1.0)
+    with pytest.raises(InvalidInputError, match="4x4 matrix"):
+        dataclasses.replace(default_weights(), position=((0.0,) * 4,) * 3)
+    exact = Weights(**{**fields, "empty": 1, "position": [[1, 0, 0, 0]] + [[0, 0, 0, 0]] * 3})
+    assert exact.empty == 1.0 and isinstance(exact.empty, float) and exact.position[0] == (1.0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_the_largest_weights_keep_every_value_below_2_to_the_53(sign: float) -> None:
+    top = Weights(
+        *(sign * MAX_WEIGHT for _ in range(5)), position=((sign * MAX_WEIGHT,) * 4,) * 4, game_over=MAX_WEIGHT
+    )
+    with pytest.raises(InvalidInputError, match="must be a finite number"):
+        dataclasses.replace(top, smoothness=math.nextafter(sign * MAX_WEIGHT, sign * math.inf))
+    zigzag = "32768 2 32768 2/2 32768 2 32768/32768 2 32768 2/2 32768 2 32768"  # the most monotonicity and rank_sum
+    values = [
+        lost_value(top, 4, 4),
+        evaluate(Board.parse(zigzag), top).total,
+        float(np.abs(line_table(top, 4, 4)).max()),
+    ]
+    assert all(math.isfinite(v) and abs(v) < 2**53 for v in values), values
 
 
 def test_weights_from_dict_errors_are_value_errors() -> None:

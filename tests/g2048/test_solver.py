@@ -189,9 +189,16 @@ def test_damaged_folders_give_one_line_errors(tmp_path: Path) -> None:
         Solution(folder)
 
     meta.write_text(json.dumps(data))
-    (folder / "values-0008.npy").write_bytes(b"garbage")
-    with pytest.raises(CorruptFileError, match=re.escape("values-0008.npy cannot be read")):
+    good = np.load(folder / "values-0008.npy")
+    (folder / "values-0008.npy").write_bytes(b"garbage")  # numpy would take it for a pickle, and say so
+    with pytest.raises(CorruptFileError, match=re.escape("values-0008.npy is damaged: it is not a NumPy array file")):
         Solution(folder).value(Board.parse("4 2/2 0"))
+    for bad, shown in ((np.nan, "nan"), (-1e300, "-1e+300"), (np.inf, "inf"), (1e300, "1e+300")):
+        np.save(folder / "values-0008.npy", np.where(np.arange(good.shape[0]) == 1, bad, good))  # one bad value
+        with pytest.raises(CorruptFileError, match=re.escape(f"values-0008.npy is damaged: it holds {shown}, not")):
+            Solution(folder).value(Board.parse("4 2/2 0"))
+    np.save(folder / "values-0008.npy", good)
+    assert Solution(folder).value(Board.parse("4 2/2 0")) >= 0
     (folder / "values-0008.npy").unlink()
     with pytest.raises(CorruptFileError, match=re.escape("values-0008.npy is missing")):
         Solution(folder).value(Board.parse("4 2/2 0"))

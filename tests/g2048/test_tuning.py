@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import Weights, default_weights
+from plyground.g2048.heuristic import MAX_WEIGHT
 from plyground.g2048.tuning import TUNED, Encoding, Tuner, TuneSettings, compare_weights
 
 pytest.importorskip("cma")
@@ -38,6 +39,16 @@ def test_decoding_keeps_signs_and_round_trips(vector: list[float]) -> None:
     again = encoding.encode(weights)
     for name, x, y in zip(TUNED, vector, again, strict=True):
         assert y == pytest.approx(abs(x) if name == "game_over" else x, abs=1e-9), name
+
+
+def test_decoding_keeps_every_weight_within_the_bound() -> None:
+    encoding = Encoding(default_weights())
+    far = encoding.decode([60.0] * len(TUNED))  # where CMA-ES might drift: weights are checked, so decoding clamps
+    assert far.empty == pytest.approx(MAX_WEIGHT) and far.monotonicity == pytest.approx(-MAX_WEIGHT)
+    for x in (1e6, -1e6):
+        weights = encoding.decode([x] * len(TUNED))
+        assert all(abs(getattr(weights, name)) <= MAX_WEIGHT for name in TUNED)
+    assert encoding.decode([1e6] * len(TUNED)).game_over == MAX_WEIGHT
 
 
 def test_log_scale_multiplies() -> None:

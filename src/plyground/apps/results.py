@@ -8,9 +8,15 @@ keeps every game it finished. A run whose evaluator is not the heuristic (an n-t
 network) uses no weights and stores none: its weights and hash read back as None.
 
 The schema version is SQLite's ``user_version`` (:data:`SCHEMA_VERSION`). Version 1
-(``tests/data/results_v1.sqlite`` keeps one) had no evaluator: opening such a store upgrades
-it in place, in one transaction, and its runs read as ``heuristic``, which is what they
-played. A store written by a newer plyground is refused in one line.
+(``tests/data/results_v1.sqlite`` keeps one) had no evaluator: opening such a store to write
+upgrades it in place, in one transaction, and its runs read as ``heuristic``, which is what
+they played (opened ``read_only``, it is read as it is). A store written by a newer plyground
+is refused in one line.
+
+A store is made only where no file is, whole beside it and then linked into place, so that
+a process opening the path at the same moment finds no file or a whole store. An existing
+file must be a store: another SQLite database, or an empty file (``: > results.json``, which
+SQLite would take for an empty database), is refused, never made into one.
 
 >>> import tempfile, os
 >>> from plyground.g2048.autoplay import GameSpec, play_spec
@@ -29,6 +35,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -149,31 +156,52 @@ class RunRecord:
 
 
 class ResultsStore:
-    """A results file, opened (and created when missing) for reading and appending.
+    """A results file, opened (and created when missing) for reading and appending, or only read.
 
     Args:
         path: the SQLite file (default: :func:`default_path`).
+        read_only: only read it: a missing store is an error, nothing is created, upgraded or
+            written (``report``).
 
-    A store of an older version is upgraded in place when it is opened (see the module).
+    A store of an older version is upgraded in place when it is opened to write (see the module).
 
     Raises:
-        CorruptFileError: not a results store, or one written by a newer plyground.
-        InvalidInputError: the path is a folder, the file cannot be opened, or an older
-            store cannot be upgraded (a read-only file, a store kept busy by another process).
+        CorruptFileError: not a results store (an empty file included), or one written by a
+            newer plyground.
+        InvalidInputError: the path is a folder, the file cannot be opened or made, an older
+            store cannot be upgraded (a read-only file, a store kept busy by another process),
+            or, ``read_only``, there is no store at the path.
         OSError: its folder cannot be created.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.read_only = read_only
         if self.path.is_dir():
             raise InvalidInputError(f"{self.path} is a folder, not a results store: give a file, like results.sqlite")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                self._create()
         try:
-            self._db = sqlite3.connect(self.path)
+            empty = self.path.stat().st_size == 0
+        except FileNotFoundError:
+            raise InvalidInputError(f"no results store at {self.path}") from None
+        if empty:  # SQLite would take it for an empty database, and write one into it
+            hint = "" if read_only else " (a store is made only where no file is: remove it or give another path)"
+            raise CorruptFileError(f"{self.path}: an empty file, not a plyground results store{hint}")
+        try:
+            if read_only:  # SQLite's read-only mode: nothing written, not even a journal
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            else:
+                self._db = sqlite3.connect(self.path)
         except sqlite3.OperationalError as exc:
             raise InvalidInputError(f"cannot open the results store {self.path}: {exc}") from None
         try:
             self._prepare()
+        except sqlite3.OperationalError as exc:  # locked, or a journal to roll back that read-only cannot
+            self._db.close()
+            raise InvalidInputError(f"cannot open the results store {self.path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise CorruptFileError(f"{self.path}: not a plyground results store ({exc})") from None
@@ -181,14 +209,37 @@ class ResultsStore:
             self._db.close()
             raise
 
+    def _create(self) -> None:
+        """A new store at the missing :attr:`path`: made whole beside it, then linked into place.
+
+        A process opening the path at the same moment finds no file or a whole store, never
+        the empty file SQLite starts with; one that made the store first keeps it.
+        """
+        tmp = self.path.with_name(f".{self.path.name}.{uuid.uuid4().hex}.tmp")
+        try:
+            db = sqlite3.connect(tmp)
+            try:
+                with db:
+                    db.executescript(_SCHEMA)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            finally:
+                db.close()
+            try:
+                os.link(tmp, self.path)
+            except FileExistsError:
+                pass  # made by another process in the meantime: that one is the store
+            except OSError:  # a file system without hard links: a rename, unless the store appeared
+                if not self.path.exists():
+                    os.replace(tmp, self.path)
+        except (sqlite3.Error, OSError) as exc:
+            raise InvalidInputError(f"cannot create the results store {self.path}: {exc}") from None
+        finally:
+            tmp.unlink(missing_ok=True)
+
     def _prepare(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and not tables:
-            with self._db:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            return
+        self._version = version
         if version > SCHEMA_VERSION:
             raise CorruptFileError(
                 f"{self.path}: written by a newer plyground (store version {version}, this one reads up to "
@@ -196,8 +247,9 @@ class ResultsStore:
             )
         if version < 1 or not {"runs", "games"} <= tables:
             raise CorruptFileError(f"{self.path}: not a plyground results store (no runs and games tables)")
-        if version < SCHEMA_VERSION:
+        if version < SCHEMA_VERSION and not self.read_only:
             self._upgrade()
+            self._version = SCHEMA_VERSION
 
     def _upgrade(self) -> None:
         """Bring a version-1 store to this version, in one transaction: its runs get the evaluator they used."""
@@ -232,6 +284,8 @@ class ResultsStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only:
+            raise PlygroundError(f"the results store {self.path} was opened read-only: it cannot be written")
         with self._db:
             yield self._db
 
@@ -297,9 +351,10 @@ class ResultsStore:
         ):
             games.setdefault(row[0], []).append(GameRow(*row[1:]))
         records = []
+        evaluator = "evaluator" if self._version >= 2 else f"'{_HEURISTIC}'"  # version 1, read as it is
         for row in self._db.execute(
-            "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, evaluator "
-            "FROM runs ORDER BY id"
+            "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, "
+            f"{evaluator} FROM runs ORDER BY id"
         ):
             heuristic = row[10] == _HEURISTIC
             records.append(

@@ -28,13 +28,19 @@ Weights live in a versioned JSON file (``weights/default.json`` is the default):
                  "rank_sum": -22.0, "position": [[0, 0, 0, 0], ...], "game_over": 0.0}}
 
 ``game_over`` (>= 0) is how far below the worst possible live board a lost board is valued.
+
+Every weight lies within ±:data:`MAX_WEIGHT` (10^9). A board's raw features, in absolute
+value and with every matrix entry counted, sum to less than 2^20 (1,019,765 at most on
+4×4, nearly all of it monotonicity and ``rank_sum``), so every value the search computes -
+a board's value, a lost board's, their averages - stays below 2^20 × 10^9 ≈ 1.05 × 10^15,
+under 2^53: far from overflowing, and a float64 there still holds every whole unit. Only
+the weights' ratios matter to the search, so larger weights can be scaled down to fit.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -51,6 +57,7 @@ from plyground.g2048.evaluator import Evaluator, Explanation, JobsSearch
 
 __all__ = [
     "FEATURES",
+    "MAX_WEIGHT",
     "MONO_POWER",
     "RANK_POWER",
     "Evaluation",
@@ -66,6 +73,8 @@ MONO_POWER = 4.0
 RANK_POWER = 3.5
 FEATURES: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank_sum", "position")
 """The named features, in the order they are reported."""
+MAX_WEIGHT = 1e9
+"""The largest magnitude of a weight: every value the search computes then stays below 2**53 (see the module)."""
 
 WEIGHTS_FILE = FileFormat("plyground.g2048.weights", 1, "a 2048 weights file", "weights")
 """The weights file: ``{"format": ..., "version": 1, "weights": {...}}``, with an optional ``note``."""
@@ -80,7 +89,11 @@ _EMPTY, _MERGES, _MONO_DOWN, _MONO_UP, _SMOOTH, _RANKS = range(6)
 class Weights:
     """The weight of every feature and the 4×4 positional matrix.
 
-    Build with :meth:`from_dict`, :meth:`load` or :func:`default_weights`.
+    Build with :meth:`from_dict`, :meth:`load` or :func:`default_weights`; however they are
+    built, every weight is checked to be a number within ±:data:`MAX_WEIGHT`.
+
+    Raises:
+        InvalidInputError: a weight out of range, a negative ``game_over``, a matrix not 4×4.
     """
 
     empty: float
@@ -90,6 +103,26 @@ class Weights:
     rank_sum: float
     position: tuple[tuple[float, ...], ...]
     game_over: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Check every weight, however the weights are made: the one place they are validated.
+
+        Raises:
+            InvalidInputError: a weight that is not a number within ±:data:`MAX_WEIGHT`, a
+                negative ``game_over``, or a ``position`` that is not 4×4.
+        """
+        for name in _SCALARS:
+            object.__setattr__(self, name, _weight(getattr(self, name), name))
+        if self.game_over < 0:
+            raise InvalidInputError(f"weight 'game_over' must be >= 0, got {self.game_over!r}")
+        matrix = self.position
+        if not (
+            isinstance(matrix, list | tuple)
+            and len(matrix) == 4
+            and all(isinstance(row, list | tuple) and len(row) == 4 for row in matrix)
+        ):
+            raise InvalidInputError("weight 'position' must be a 4x4 matrix (a list of 4 lists of 4 numbers)")
+        object.__setattr__(self, "position", tuple(tuple(_weight(v, "position") for v in row) for row in matrix))
 
     def to_dict(self) -> dict[str, Any]:
         """The ``weights`` object of the JSON file."""
@@ -102,7 +135,7 @@ class Weights:
         """Weights from the ``weights`` object of a weights file.
 
         Raises:
-            InvalidInputError: unknown or missing keys (all named), or a bad value.
+            InvalidInputError: unknown or missing keys (all named), or a bad value (see the class).
         """
         if not isinstance(data, Mapping):
             raise InvalidInputError(f"weights must be a JSON object, got {type(data).__name__}")
@@ -113,18 +146,7 @@ class Weights:
                 f"unknown {', '.join(unknown)}" if unknown else "",
             ]
             raise InvalidInputError(f"bad weight keys: {'; '.join(p for p in parts if p)}")
-        values: dict[str, Any] = {}
-        for name in _SCALARS:
-            values[name] = _finite(data[name], name)
-        if values["game_over"] < 0:
-            raise InvalidInputError(f"weight 'game_over' must be >= 0, got {values['game_over']}")
-        matrix = data["position"]
-        if not (
-            isinstance(matrix, list) and len(matrix) == 4 and all(isinstance(r, list) and len(r) == 4 for r in matrix)
-        ):
-            raise InvalidInputError("weight 'position' must be a 4x4 matrix (a list of 4 lists of 4 numbers)")
-        values["position"] = tuple(tuple(_finite(v, "position") for v in row) for row in matrix)
-        return cls(**values)
+        return cls(**{name: data[name] for name in _KEYS})
 
     def to_json(self) -> str:
         """The weights file as JSON text."""
@@ -168,9 +190,13 @@ class Weights:
         )
 
 
-def _finite(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidInputError(f"weight {name!r} must be a finite number, got {value!r}")
+def _weight(value: Any, name: str) -> float:
+    """``value`` as a float, if it is a weight: a number within ±:data:`MAX_WEIGHT` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) <= MAX_WEIGHT:  # NaN too
+        raise InvalidInputError(
+            f"weight {name!r} must be a finite number from {-MAX_WEIGHT:,.0f} to {MAX_WEIGHT:,.0f} "
+            f"(only the weights' ratios matter: scale them all down), got {value!r}"
+        )
     return float(value)
 
 

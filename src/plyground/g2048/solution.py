@@ -34,7 +34,16 @@ from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.board import DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.solver_estimate import FILE_BYTES, need_room
 
-__all__ = ["FORMAT", "MAX_CELLS", "AgeCounts", "Solution", "StartClass", "default_directory"]
+__all__ = [
+    "FORMAT",
+    "MAX_CELLS",
+    "AgeCounts",
+    "Solution",
+    "StartClass",
+    "check_values",
+    "default_directory",
+    "max_score",
+]
 
 FORMAT = "plyground.g2048.solution"
 VERSION = 1
@@ -128,6 +137,11 @@ class LayerFiles:
         atomic_write(self._path(kind, age), write)
 
     def load(self, kind: str, age: int) -> npt.NDArray[Any]:
+        """A layer's array, read whole; values are checked (:func:`check_values`) as they are read anyway.
+
+        Raises:
+            CorruptFileError: the file is missing, cannot be read, or is damaged (one line naming it).
+        """
         path = self._path(kind, age)
         dtype = np.float64 if kind == "values" else np.uint64
         try:
@@ -135,15 +149,64 @@ class LayerFiles:
         except FileNotFoundError:
             raise CorruptFileError(f"{path} is missing: the solution folder is incomplete") from None
         except (ValueError, OSError, EOFError) as exc:
-            raise CorruptFileError(f"{path} cannot be read ({exc})") from None
+            if isinstance(exc, OSError) and exc.errno is not None:  # permissions, a folder: not the file's fault
+                raise CorruptFileError(f"{path} cannot be read ({exc.strerror or exc})") from None
+            raise CorruptFileError(f"{path} is damaged: {_npy_problem(path, exc)}") from None
         if array.dtype != dtype or array.ndim != 1:
-            raise CorruptFileError(f"{path} holds {array.dtype} of shape {array.shape}, expected a 1-D {dtype}")
+            raise CorruptFileError(
+                f"{path} is damaged: it holds {array.dtype} of shape {array.shape}, expected a 1-D {dtype}"
+            )
+        if kind == "values":
+            check_values(array, path, max_score(self.rows, self.cols))
         if self.compact and kind != "values":
             array = _expand(array, self.rows, self.cols, path)
         return np.ascontiguousarray(array)
 
     def nbytes(self, kind: str, age: int) -> int:
         return self._path(kind, age).stat().st_size
+
+
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def _npy_problem(path: Path, exc: Exception) -> str:
+    """What is wrong with a ``.npy`` file that ``np.load`` refused, in words."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_NPY_MAGIC))
+    except OSError:
+        head = b""
+    if head != _NPY_MAGIC:  # numpy then takes it for a pickle, and says so
+        return "it is not a NumPy array file"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def max_score(rows: int, cols: int) -> int:
+    """A bound on any score of an R×C game, so on any expected future score.
+
+    A tile of rank ``r`` (``2**r``) brought ``(r - 1) * 2**r`` points at most, in the merges
+    that made it; a cell holds rank 15 at most and the final board R×C tiles, so a score
+    is at most ``R * C * 14 * 2**15`` (5,505,024 on 12 cells).
+
+    >>> max_score(2, 2)
+    1835008
+    """
+    return rows * cols * 14 * 2**15
+
+
+def check_values(values: Values, path: str | os.PathLike[str], most: float) -> None:
+    """Refuse values read from ``path`` that no solution holds: not finite, negative or above ``most``.
+
+    Raises:
+        CorruptFileError: one line naming the file and a bad value (the smallest or the largest).
+    """
+    if values.size == 0:
+        return
+    low, high = float(values.min()), float(values.max())  # NaN comes out of min() and fails both tests
+    if low >= 0.0 and high <= most:
+        return
+    bad = low if not low >= 0.0 else high
+    raise CorruptFileError(f"{path} is damaged: it holds {bad!r}, not an expected future score (0 to {most:,.0f})")
 
 
 def _compact(codes: Codes, rows: int, cols: int) -> Codes:

@@ -46,7 +46,7 @@ from plyground.core.stats import mean_interval
 from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError, install_command
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
 from plyground.g2048.board import check_p_four
-from plyground.g2048.heuristic import Weights, default_weights
+from plyground.g2048.heuristic import MAX_WEIGHT, Weights, default_weights
 
 __all__ = [
     "TUNED",
@@ -62,6 +62,7 @@ TUNED: tuple[str, ...] = ("empty", "merges", "monotonicity", "smoothness", "rank
 """The weights CMA-ES searches; the positional matrix is kept as in the base weights."""
 
 _LINEAR_SCALE = {"smoothness": 20.0, "game_over": 2000.0}  # weights that are zero in the base
+_LOG_MAX_WEIGHT = math.log(MAX_WEIGHT) - 1e-9  # exp() of it stays within MAX_WEIGHT, rounding included
 _SETTINGS_FILE = FileFormat("plyground.g2048.tune", 1, "the settings of a tuning run", "tuning run")
 _STATE_VERSION = 1
 
@@ -91,14 +92,15 @@ class Encoding:
         return vector
 
     def decode(self, vector: Sequence[float]) -> Weights:
-        """The weights of a vector: the base weights with the tuned ones replaced."""
+        """The weights of a vector: the base weights with the tuned ones replaced, each kept within
+        ±:data:`~plyground.g2048.heuristic.MAX_WEIGHT` (a weight can take no larger value)."""
         data = self.base.to_dict()
         for name, x in zip(TUNED, vector, strict=True):
             base = getattr(self.base, name)
             if base != 0:
-                data[name] = math.copysign(math.exp(min(float(x), 50.0)), base)
+                data[name] = math.copysign(math.exp(min(float(x), _LOG_MAX_WEIGHT)), base)
             else:
-                value = float(x) * _LINEAR_SCALE.get(name, 1.0)
+                value = max(-MAX_WEIGHT, min(float(x) * _LINEAR_SCALE.get(name, 1.0), MAX_WEIGHT))
                 data[name] = abs(value) if name == "game_over" else value
         return Weights.from_dict(data)
 

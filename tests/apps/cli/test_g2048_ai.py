@@ -26,6 +26,7 @@ from tests.apps.cli.test_main import assert_one_line_error, run_cli
 SMALL = ("--rows", "2", "--cols", "3", "--depth", "1")
 HINT_BOARD = "2 2 0/0 4 0/0 0 8"
 BAD_KEYS = '{"format": "plyground.g2048.weights", "version": 1, "weights": {"empty": 1}}'
+HUGE = default_weights().to_json().replace('"empty": 540.0', '"empty": 1e308')  # finite, but overflows a sum
 HELPS = [["2048", "--help"], ["2048", "ai", "--help"], ["2048", "hint", "--help"]]
 
 
@@ -170,6 +171,7 @@ def write(path: Path, text: str) -> Path:
             "written by a newer plyground",
         ),
         (lambda tmp: tmp, "cannot read weights file"),
+        (lambda tmp: write(tmp / "w.json", HUGE), "'empty' must be a finite number from -1,000,000,000 to"),
     ],
 )
 @pytest.mark.parametrize("command", [["ai", *SMALL], ["hint", HINT_BOARD, "--depth", "1"]])

@@ -161,6 +161,21 @@ def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest
     assert_one_line_error(err, "not a plyground results store")
 
 
+def test_report_and_bench_leave_an_empty_file_as_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "e.sqlite"
+    empty.touch()  # ': > e.sqlite': SQLite would take it for an empty database, and make it one
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(empty), "--no-plots")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, f"{empty}: an empty file, not a plyground results store")
+    other = tmp_path / "empty.json"
+    other.touch()
+    args = ("--games", "1", "--rows", "2", "--cols", "2", "--depth", "1", "--workers", "1")
+    status, out, err = run_cli(capsys, "2048", "bench", *args, "--db", str(other))
+    assert status == 2
+    assert_one_line_error(err, f"{other}: an empty file, not a plyground results store", "give another path")
+    assert empty.read_bytes() == other.read_bytes() == b"" and sorted(tmp_path.iterdir()) == [empty, other]
+
+
 def test_report_plots_that_cannot_be_written_are_one_clear_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

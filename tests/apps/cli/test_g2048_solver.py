@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from plyground.apps.cli.g2048_solver import parse_size
@@ -23,6 +25,15 @@ def solved_2x3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from plyground.g2048 import solve
 
     solve(2, 3, directory=folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def solved_2x2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("cli") / "2x2"
+    from plyground.g2048 import solve
+
+    solve(2, 2, directory=folder)
     return folder
 
 
@@ -231,6 +242,31 @@ def test_optimal_refuses_bad_boards_in_one_line(
     status, _, err = run_cli(capsys, "2048", "optimal", board, "--dir", str(solved_2x3))
     assert status == 2
     assert_one_line_error(err, *parts)
+
+
+@pytest.mark.parametrize(
+    ("bad", "part"),
+    [
+        (float("nan"), "it holds nan, not an expected future score (0 to 1,835,008)"),
+        (-1e300, "it holds -1e+300, not an expected future score"),
+        (1e300, "it holds 1e+300, not an expected future score"),
+        (None, "it is not a NumPy array file"),  # random bytes: numpy takes them for a pickle
+    ],
+)
+def test_optimal_refuses_damaged_values_in_one_line(
+    capsys: pytest.CaptureFixture[str], solved_2x2: Path, tmp_path: Path, bad: float | None, part: str
+) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(solved_2x2, folder)
+    for path in folder.glob("values-*.npy"):
+        if bad is None:
+            path.write_bytes(np.random.default_rng(1).bytes(path.stat().st_size))
+        else:
+            np.save(path, np.full_like(np.load(path), bad))
+    for extra in ([], ["--json"]):
+        status, out, err = run_cli(capsys, "2048", "optimal", "2 2/0 4", "--dir", str(folder), *extra)
+        assert status == 2 and out == ""
+        assert_one_line_error(err, f"{folder / 'values-0008.npy'} is damaged: {part}")
 
 
 def test_optimal_says_how_to_solve_a_size_first(

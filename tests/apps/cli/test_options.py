@@ -119,6 +119,15 @@ def test_bad_numbers_are_one_line_before_any_work(
     assert list(tmp_path.iterdir()) == []  # no run folder, no store, no save
 
 
+def test_a_number_just_out_of_range_is_shown_with_every_digit(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "hint", "2 2/0 4", "--time-ms", "3600000.5")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, "'--time-ms': must be a number more than 0, at most 3,600,000, got 3600000.5")
+    status, _, err = run_cli(capsys, "2048", "ai", "--p-four", "1.0000000001")  # {:g} showed 1, in range
+    assert status == 2
+    assert_one_line_error(err, "got 1.0000000001")
+
+
 def test_a_bench_with_an_infinite_budget_stores_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "results.sqlite"
     status, _, err = run_cli(capsys, "2048", "bench", "--games", "1", "--time-ms", "inf", "--db", str(db))
@@ -143,6 +152,9 @@ def test_the_range_is_said_the_same_way_in_the_help_and_the_errors() -> None:
     for bad in (float("nan"), float("inf"), -0.1, 1.5, [0.5, 2.0]):
         with pytest.raises(typer.BadParameter, match="must be a number from 0 to 1"):
             check(bad)
+    just_over = "must be a number more than 0, at most 3,600,000, got 3600000.5$"  # not 3.6e+06, which looks in range
+    with pytest.raises(typer.BadParameter, match=just_over):
+        number_check(0, 3_600_000, above=True)(3_600_000.5)
     huge = 10**400  # more than a float holds
     with pytest.raises(typer.BadParameter, match="must be an integer at most 64, got 1000"):
         number_check(None, 64, integer=True)(1000)

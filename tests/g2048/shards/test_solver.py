@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from plyground.core.run_many import Backend
-from plyground.errors import InvalidInputError
+from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.shards.solver import solve_sharded
 from plyground.g2048.shards.store import ShardFolder
 from plyground.g2048.solver import solve
@@ -166,3 +166,18 @@ def test_queries_read_the_sharded_folder(in_memory: Any, tmp_path: Path) -> None
     assert sharded.move_values(board) == memory.move_values(board)
     with pytest.raises(InvalidInputError, match="not a reachable 2x2 state"):
         sharded.value(Board.from_rows([[64, 0], [0, 0]]))
+
+
+@pytest.mark.parametrize("query", ["value", "afterstate_value"])
+def test_a_value_no_solution_holds_is_a_damaged_shard(tmp_path: Path, query: str) -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.shards.solution import open_solution
+
+    folder = solve_sharded(2, 2, tmp_path / "s", backend=Backend(workers=1), shards=2)
+    for age in folder.ages:  # checksums hold: the values were written so, not damaged on the disk
+        for shard in range(folder.shards):
+            n = folder.read_codes(folder.layer_path("states", age, shard), age).shape[0]
+            folder.write_values(folder.layer_path("values", age, shard), np.full(n, -1e300))
+    # value() reads the shard of the board; afterstate_value() the layers above it, merged from their shards.
+    with pytest.raises(CorruptFileError, match=r"/values-0000\d\.pgv is damaged: it holds -1e\+300, not an expected"):
+        getattr(open_solution(tmp_path / "s"), query)(Board.from_rows([[2, 2], [0, 4]]))

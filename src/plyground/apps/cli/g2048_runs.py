@@ -224,7 +224,7 @@ def report(
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
     if not no_plots:
         save_folder(plots, "write the plots")  # before the table: a folder that cannot be written is said at once
-    with ResultsStore(path) as store:
+    with ResultsStore(path, read_only=True) as store:  # a report creates, upgrades and writes nothing
         stored = store.runs()
     runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
     if last is not None:

@@ -129,7 +129,7 @@ def number_check(
         finite = isinstance(value, int) or math.isfinite(value)  # an int of any size is finite (and no float)
         ok = finite and (low is None or (value > low if above else value >= low)) and (high is None or value <= high)
         if not ok:
-            shown = f"{value:g}" if isinstance(value, float) else str(value)
+            shown = repr(value) if isinstance(value, float) else str(value)  # every digit: 3600000.5, not 3.6e+06
             raise typer.BadParameter(f"must be {kind} {text}, got {shown}")
 
     def check(value: Any) -> Any:

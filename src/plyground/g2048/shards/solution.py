@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.errors import InvalidBoardError
+from plyground.errors import CorruptFileError, InvalidBoardError
 from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.board import Board
 from plyground.g2048.shards import _shard_kernels as HK
 from plyground.g2048.shards.store import Codes, ShardFolder, Values, is_sharded
-from plyground.g2048.solution import Solution
+from plyground.g2048.solution import Solution, check_values, max_score
 
 __all__ = ["ShardedSolution", "open_solution"]
 
@@ -54,6 +54,13 @@ class ShardedSolution(Solution):
             return self._layers[age]
         empty: tuple[Codes, Values | None] = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
         layer = self.folder.layer(age) if age in self._ages else empty
+        if layer[1] is not None:
+            try:
+                check_values(layer[1], self.directory, max_score(self.rows, self.cols))
+            except CorruptFileError:  # name the shard's file: read them again, one by one (a damaged folder only)
+                for shard in range(self.folder.shards):
+                    self._shard_values(age, shard, self.folder.read_codes(self._shard_path(age, shard), age).shape[0])
+                raise
         self._layers[age] = layer
         if len(self._layers) > self._CACHED_LAYERS:
             self._layers.popitem(last=False)
@@ -67,9 +74,8 @@ class ShardedSolution(Solution):
         shard = int(HK._owner(code, self.folder.shards, self.folder.owner_shift))
         key = (age, shard)
         if key not in self._shard_cache:
-            codes = self.folder.read_codes(self.folder.layer_path("states", age, shard), age)
-            values = self.folder.read_values(self.folder.layer_path("values", age, shard), codes.shape[0])
-            self._shard_cache[key] = (codes, values)
+            codes = self.folder.read_codes(self._shard_path(age, shard), age)
+            self._shard_cache[key] = (codes, self._shard_values(age, shard, codes.shape[0]))
             if len(self._shard_cache) > 4 * self._CACHED_LAYERS:
                 self._shard_cache.popitem(last=False)
         codes, values = self._shard_cache[key]
@@ -77,6 +83,17 @@ class ShardedSolution(Solution):
         if k < 0:
             raise InvalidBoardError(f"{board.to_text()} is not a reachable {self.rows}x{self.cols} state")
         return float(values[k])
+
+    def _shard_path(self, age: int, shard: int, kind: str = "states") -> str:
+        """The file of one shard of a layer."""
+        return self.folder.layer_path(kind, age, shard)
+
+    def _shard_values(self, age: int, shard: int, n: int) -> Values:
+        """The values of one shard, checked: a shard's file is read whole, so all of them are."""
+        path = self._shard_path(age, shard, "values")
+        values = self.folder.read_values(path, n)
+        check_values(values, path, max_score(self.rows, self.cols))
+        return values
 
 
 def open_solution(directory: str | os.PathLike[str]) -> Solution:
