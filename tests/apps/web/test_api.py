@@ -607,7 +607,8 @@ def test_a_client_that_goes_away_mid_body_is_an_error_not_a_crash() -> None:
             await read_json_object(request)
         assert error.value.status == 400
 
-    asyncio.run(scenario())
+    with start_blocking_portal() as portal:  # its own thread and event loop, whatever runs in this one
+        portal.call(scenario)
 
 
 def test_the_page_its_files_and_the_shared_palette_are_served(client: TestClient) -> None:
