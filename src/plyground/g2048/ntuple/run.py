@@ -289,7 +289,11 @@ class TrainingRun:
         settings = self.settings
         if not self.network_file.exists():
             if any((self.folder / name).exists() for name in ("curve.csv", "recent.json")):  # it had a checkpoint
-                raise CorruptFileError(f"{self.network_file} is missing: the run cannot be resumed")
+                # (or was killed inside its first one, which the files cannot tell apart: the user can)
+                raise CorruptFileError(
+                    f"{self.network_file} is missing: the run cannot be resumed "
+                    "(to start it over, delete its curve.csv and recent.json)"
+                )
             return settings.new_network()  # killed before the first checkpoint
         tuples: Sequence[Sequence[Cell]] = settings.resolved_tuples
         return NTupleNetwork.load(
