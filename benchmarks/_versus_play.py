@@ -29,7 +29,7 @@ from typing import Any
 from plyground.core.files import FileFormat, read_json, write_json
 from plyground.errors import CorruptFileError, PlygroundError
 from plyground.g2048.board import Board, Direction
-from plyground.g2048.game import Game
+from plyground.g2048.game import Game, Replay
 
 SAVED_GAME = FileFormat("plyground.bench.versus_game", 1, "a game in progress of versus_nneonneo.py", "saved game")
 """A game in progress: its settings, the game (replay and spawn generator) and the search time so far."""
@@ -199,6 +199,19 @@ def read_saved(path: Path) -> dict[str, Any] | None:
     except (OSError, CorruptFileError) as error:
         raise PlygroundError(f"{path}: {error} (delete it to drop the game in progress)") from None
     return data
+
+
+def keep_replay(saved: dict[str, Any], path: Path) -> None:
+    """Write the replay of the game read by :func:`read_saved` to ``path``, a replay of ``plyground 2048``
+    (``plyground 2048 video`` draws it).
+
+    Raises:
+        PlygroundError: the saved game's replay is damaged, or ``path`` cannot be written.
+    """
+    try:
+        Replay.from_dict(saved["game"].get("replay")).save(path)
+    except (CorruptFileError, OSError) as error:
+        raise PlygroundError(f"cannot keep the replay in {path}: {error}") from None
 
 
 def saved_position(saved: dict[str, Any]) -> tuple[int, int]:

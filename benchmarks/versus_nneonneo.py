@@ -19,7 +19,8 @@ plyground's searches downgrade boards from 16384 on (see ``NTupleNetwork.downgra
 in progress is saved every ``--save-seconds`` (30) in ``--saved`` (plyground's data folder), and
 at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it where it was saved
 (``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when
-stopped. ``--alone`` plays plyground by itself on every core (``--workers``, default 2) at
+stopped. The replay of every finished game of the library or of plyground is kept in ``--saved``/replays
+(``plyground 2048 video`` draws it). ``--alone`` plays plyground by itself on every core (``--workers``, default 2) at
 ``--time-ms`` (default 20), logged apart (the shipped network's target at 20 ms). ``--only
 nneonneo`` (or ``plyground``) plays one side's games alone on its core, so that the side behind
 catches up while the other core does other work; with ``--both-cores`` it plays two of that side's
@@ -78,6 +79,7 @@ from _versus_play import (
     Stopped,
     evaluator_label,
     is_library,
+    keep_replay,
     load_library,
     nneonneo_child,
     play_nneonneo_program,
@@ -155,7 +157,7 @@ class Run:
                 for where in (self.saved_path(side, other) for other in range(LANES) if other != lane):
                     if (kept := read_saved(where)) is not None:  # resumed by its lane: its seed is taken
                         others.append(kept["settings"].get("seed"))
-                settings = self.next_game(path, mine, fresh, others)
+                settings = self.next_game(side, path, mine, fresh, others)
             self.playing[side, lane] = settings.get("seed")
             return settings
 
@@ -166,6 +168,7 @@ class Run:
 
     def next_game(
         self,
+        side: str,
         path: Path,
         mine: Callable[[dict[str, Any]], bool],
         fresh: dict[str, Any],
@@ -180,7 +183,7 @@ class Run:
         logged = [g for g in self.games() if mine(g)]
         saved = read_saved(path)
         if saved is not None and any(g.get("seed") == saved["settings"].get("seed") for g in logged):
-            path.unlink(missing_ok=True)
+            self.retire(side, path)
             saved = None
         if saved is None:
             seeds = [g.get("seed") or 0 for g in logged] + [seed or 0 for seed in taken]
@@ -211,9 +214,25 @@ class Run:
                 playing[name] = {"seed": seed, "moves": moves, "score": score, "file": str(path)}
         return playing
 
-    def finish(self, path: Path, game: dict[str, Any]) -> None:
-        """Log a game played to its end, then drop its saved copy."""
+    def replay_path(self, side: str, seed: Any) -> Path:
+        """Where the replay of ``side``'s finished game of ``seed`` is kept: ``--saved``/replays, one file a game."""
+        return self.saved_path(side).with_name("replays") / self.saved_path(f"{side}-seed{seed}").name
+
+    def finish(self, side: str, path: Path, game: dict[str, Any]) -> None:
+        """Log a game played to its end, keep its replay, then drop its saved copy."""
         self.append(game)
+        self.retire(side, path)
+
+    def retire(self, side: str, path: Path) -> None:
+        """Keep the replay of ``side``'s finished game saved in ``path`` (see :meth:`replay_path`), then delete
+        the file. A replay that cannot be written is said on stderr: the game is logged all the same."""
+        try:
+            if (saved := read_saved(path)) is not None:
+                kept = self.replay_path(side, saved["settings"].get("seed"))
+                keep_replay(saved, kept)
+                print(f"its replay: {kept}", file=sys.stderr, flush=True)
+        except PlygroundError as error:
+            print(f"warning: the replay is not kept: {error}", file=sys.stderr, flush=True)
         path.unlink(missing_ok=True)
 
     def child(self, target: Callable[..., None], args: tuple[Any, ...]) -> Any:
@@ -260,7 +279,7 @@ class Run:
                 outcome = self.child(nneonneo_child, (binary, settings, path, self.times, core))
                 if outcome is None:
                     return
-                self.finish(path, {"player": "nneonneo", "library": str(binary), **settings, **outcome})
+                self.finish("nneonneo", path, {"player": "nneonneo", "library": str(binary), **settings, **outcome})
             finally:
                 self.release("nneonneo", lane)
 
@@ -285,7 +304,7 @@ class Run:
                 outcome = self.child(plyground_child, (settings, self.args.evaluator, path, self.times, core))
                 if outcome is None:
                     return
-                self.finish(path, {"player": "plyground", **settings, **outcome})
+                self.finish(side, path, {"player": "plyground", **settings, **outcome})
             finally:
                 self.release(side, lane)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from plyground.g2048.game import Game
+from plyground.g2048.game import Game, Replay
 from tests.benchmarks import BENCHMARKS, load_common, load_helper, load_script
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
@@ -154,6 +154,11 @@ def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> N
     assert (ours["mode"], ours["seed"], ours["budget_ms"], ours["evaluator"]) == ("versus", 1, 1.0, "heuristic")
     assert ours["time_bank"] is True  # its mean time a move is the budget
     assert ours["score"] > 0 and ours["moves"] > 0
+    # Its replay is kept (nneonneo's program gives none): the game as logged, move by move.
+    [kept] = (tmp_path / "data" / "versus_nneonneo" / "replays").glob("*.json")
+    assert kept.name.startswith("plyground-versus-seed1-") and f"its replay: {kept}" in done.stderr
+    replayed = Replay.load(kept).play()
+    assert (replayed.seed, replayed.score, replayed.move_count) == (1, ours["score"], ours["moves"])
     line = json.loads(done.stdout.strip().splitlines()[-1])
     assert line["rows"]["nneonneo"]["games"] == 1 and line["rows"]["nneonneo"]["median_score"] == 20736
     # The log adds up: asked for 1 game each again, nothing is played; for 2, one more each.
@@ -294,7 +299,7 @@ def _wait_for_save(folder: Path, side: str, moves: int, process: subprocess.Pope
 
 
 def test_the_library_plays_plygrounds_games_and_they_resume_where_they_stopped(
-    fake_library: Path, tmp_path: Path
+    play: ModuleType, fake_library: Path, tmp_path: Path
 ) -> None:
     side = ("--nneonneo", str(fake_library), "--only", "nneonneo", "--games", "1", "--save-seconds", "0")
     whole = tmp_path / "whole"
@@ -306,6 +311,16 @@ def test_the_library_plays_plygrounds_games_and_they_resume_where_they_stopped(
     assert (game["seed"], game["score"], game["moves"]) == (1, twin.score, twin.move_count)
     assert game["max_tile"] == twin.board.max_tile() and game["resumed"] == 0
     assert game["library"] == str(fake_library) and _saved_files(whole / "saved", "nneonneo") == []
+    [kept] = (whole / "saved" / "replays").glob("nneonneo-seed1-*.json")
+    assert Replay.load(kept).play().board == twin.board
+    # Killed between logging a game and deleting its saved copy: the next run keeps its replay, plays the next seed.
+    kept.unlink()
+    body = {"settings": {"seed": 1}, "seconds": 1.0, "depths": 0, "resumed": 0, "game": twin.to_dict()}
+    play.write_json(whole / "saved" / kept.name.replace("-seed1", ""), play.SAVED_GAME.stamp(body), compact=True)
+    more = _run(*side[:4], "--games", "2", "--saved", str(whole / "saved"), folder=whole / "results")
+    assert more.returncode == 0, more.stderr
+    assert [g["seed"] for g in _logged(whole / "results")] == [1, 2] and _saved_files(whole / "saved", "nneonneo") == []
+    assert Replay.load(kept).play().board == twin.board
 
     # Stopped in the middle by SIGTERM: nothing logged, the game saved at once (not at its next save, an hour
     # away); the next run finishes the same game.
