@@ -21,7 +21,9 @@ at once when the run is stopped by Ctrl-C or SIGTERM; the next run resumes it wh
 (``kill -9`` loses at most the last interval). Only a game of nneonneo's program is lost when
 stopped. The replay of every finished game of the library or of plyground is kept in ``--saved``/replays
 (``plyground 2048 video`` draws it). ``--alone`` plays plyground by itself on every core (``--workers``, default 2) at
-``--time-ms`` (default 20), logged apart (the shipped network's target at 20 ms). ``--only
+``--time-ms`` (default 20), logged apart (the shipped network's target at 20 ms). Once a side
+has its games, its core plays the other side's (a second lane, as ``--both-cores``), so that neither core idles
+while the match needs games. ``--only
 nneonneo`` (or ``plyground``) plays one side's games alone on its core, so that the side behind
 catches up while the other core does other work; with ``--both-cores`` it plays two of that side's
 games at once, one on each core (each with its own seed and saved game), so that the side behind
@@ -48,6 +50,7 @@ games each); alone at 20 ms on both cores: >= 95% of games reach 16384 and >= 30
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import multiprocessing
 import os
@@ -314,11 +317,16 @@ class Run:
         jobs: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
         if self.args.alone:
             jobs.append((self.plyground_loop, ("alone", None)))
-        else:  # nneonneo on the first core, plyground on the second; with --both-cores, a second lane on the other
+        elif self.args.only is None:  # nneonneo on the first core, plyground on the second, then the other side
+            nneonneo = functools.partial(self.nneonneo_loop, self.args.nneonneo)
+            plyground = functools.partial(self.plyground_loop, "versus")
+            jobs.append((self.hand_over, (("nneonneo", nneonneo), ("plyground", plyground), cores[0])))
+            jobs.append((self.hand_over, (("plyground", plyground), ("nneonneo", nneonneo), cores[1])))
+        else:  # one side, on its core; with --both-cores, a second lane on the other
             lanes = range(LANES if self.args.both_cores else 1)
-            if self.args.only in (None, "nneonneo"):
+            if self.args.only == "nneonneo":
                 jobs += [(self.nneonneo_loop, (self.args.nneonneo, cores[lane], lane)) for lane in lanes]
-            if self.args.only in (None, "plyground"):
+            else:
                 jobs += [(self.plyground_loop, ("versus", cores[1 - lane], lane)) for lane in lanes]
 
         def guarded(job: Callable[..., None], job_args: tuple[Any, ...]) -> None:
@@ -344,6 +352,18 @@ class Run:
                 child.kill()
             for thread in threads:
                 thread.join(10)
+
+    def hand_over(
+        self, first: tuple[str, Callable[..., None]], then: tuple[str, Callable[..., None]], core: int
+    ) -> None:
+        """Play ``first``'s games on ``core`` (its first lane) until its row is full, then ``then``'s (a second
+        lane of the other side, as ``--both-cores``) until theirs is: a core is never idle while a side needs games.
+        """
+        (name, loop), (other, other_loop) = first, then
+        loop(core, 0)
+        if not self.stop.is_set():
+            print(f"{name} has its games: its core plays {other}'s too", file=sys.stderr, flush=True)
+            other_loop(core, 1)
 
     def halt(self) -> None:
         """Stop every game in progress: a saved game is saved after its move in progress; a game of the program

@@ -213,6 +213,21 @@ def test_only_plays_the_games_of_one_side(tmp_path: Path) -> None:
     assert [g["player"] for g in _logged(results)] == ["nneonneo", "nneonneo"]
 
 
+def test_a_side_with_its_games_hands_its_core_to_the_other(tmp_path: Path) -> None:
+    results, saved = tmp_path / "results", tmp_path / "saved"
+    command = [sys.executable, str(SCRIPT), "--nneonneo", str(FAKE), "--games", "2", "--time-ms", "1", "--evaluator",
+               "heuristic", "--save-seconds", "0.2", "--saved", str(saved), "--results", str(results)]  # fmt: skip
+    # nneonneo's (fake) games end at once; plyground's then take both cores: a second lane saves its own game.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_save(saved, "plyground-versus-2", 1, process)
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert "nneonneo has its games: its core plays plyground's too" in err
+    games = _logged(results)
+    assert sorted(g["seed"] for g in games if g["player"] == "plyground") == [1, 2]
+    assert sum(g["player"] == "nneonneo" for g in games) == 2 and _saved_files(saved, "plyground-versus") == []
+
+
 def test_both_cores_plays_two_games_of_one_side_at_once_on_seeds_of_their_own(tmp_path: Path) -> None:
     results = tmp_path / "results"
     side = ("--nneonneo", str(FAKE), "--only", "plyground", "--both-cores", "--time-ms", "1")
