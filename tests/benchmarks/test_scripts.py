@@ -47,10 +47,14 @@ class Data:
     """A folder with the 2x3 solution in ``2x3/``."""
     run: Path
     """A 2x4 training run folder with a learning curve of three rows."""
+    replay: Path
+    """A game of ``network_4x4`` searching one move deep (its greedy game), as a replay."""
 
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
+    from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.game import Game
     from plyground.g2048.ntuple import LearnSettings, NTupleNetwork, TrainingRun
     from plyground.g2048.solver import solve
 
@@ -64,7 +68,12 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
         network.save(paths[-1])
     solve(2, 3, directory=folder / "solutions" / "2x3")
     TrainingRun(folder / "run", LearnSettings(rows=2, cols=4, seed=1, report_games=50)).run(games=150)
-    return Data(paths[0], paths[1], folder / "solutions", folder / "run")
+    game = Game(seed=3)
+    with Expectimax(depth=1, workers=1, evaluator=f"ntuple:{paths[0]}") as ai:
+        while not game.over:
+            game.step(ai.choose(game.board).move)
+    game.replay.save(folder / "replay.json")
+    return Data(paths[0], paths[1], folder / "solutions", folder / "run", folder / "replay.json")
 
 
 @dataclass(frozen=True)
@@ -281,6 +290,13 @@ def _check_openings(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["judged"] >= 2 and line["forced_wins"] == 0 and not (folder / "openings.txt.judged").exists()
 
 
+def _check_review(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    # The game's own player, searched again as deep: it would have played every move as it did.
+    assert line["reviewed"] == 30 and line["moves"] > 30 and line["depth"] == 1 and line["score"] > 0
+    assert (line["played_otherwise"], line["total_cost"], line["costliest"]) == (0, 0.0, [])
+    assert "the search would have played otherwise 0 times in 30 moves" in stdout
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -290,6 +306,9 @@ SCRIPTS = [
            lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
                          "--save", str(f / "replays")],
            _check_strength),
+    Script("replay_review.py", "replay_review",
+           lambda d, f: [str(d.replay), "--last", "30", "--depth", "1", "--evaluator", f"ntuple:{d.network_4x4}"],
+           _check_review),
     Script("solver.py", "solver", lambda d, f: ["--sizes", "2x2", "--published-age", "20"], _check_solver),
     Script("shard_codec.py", "shard_codec",
            lambda d, f: ["--rows", "2", "--cols", "2", "--repeats", "1", "--levels", "3", "--long-levels"],
@@ -446,6 +465,30 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )  # fmt: skip
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
+
+
+def test_a_review_by_another_player_lists_the_costliest_moves_first(data: Data, tmp_path: Path) -> None:
+    done = run_script("replay_review.py", [str(data.replay), "--last", "40", "--evaluator", "heuristic", "--depth",
+                                           "2", "--top", "3"], tmp_path)  # fmt: skip
+    line = json_line(done, "replay_review", tmp_path)
+    costs = [row["cost"] for row in line["costliest"]]
+    assert line["played_otherwise"] > 0 and len(costs) == min(3, line["played_otherwise"])
+    assert costs == sorted(costs, reverse=True) and all(cost > 0 for cost in costs) and line["total_cost"] >= costs[0]
+    assert all(row["played"] != row["best"] for row in line["costliest"])
+    assert line["evaluator"] == "heuristic" and line["reviewed"] == 40
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [(None, "error: no replay at "), ("{", "error: "), ('{"format": "plyground.g2048.replay"}', "error: ")],
+)
+def test_a_review_of_a_missing_or_damaged_replay_is_one_line(text: str | None, message: str, tmp_path: Path) -> None:
+    replay = tmp_path / "replay.json"
+    if text is not None:
+        replay.write_text(text, encoding="utf-8")
+    done = run_script("replay_review.py", [str(replay), "--no-record"], tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+    assert str(replay) in done.stderr and "Traceback" not in done.stderr
 
 
 def test_searched_agreement_counts_the_same_moves_and_what_the_others_cost(data: Data) -> None:
