@@ -219,7 +219,7 @@ class Run:
 
     def replay_path(self, side: str, seed: Any) -> Path:
         """Where the replay of ``side``'s finished game of ``seed`` is kept: ``--saved``/replays, one file a game."""
-        return self.saved_path(side).with_name("replays") / self.saved_path(f"{side}-seed{seed}").name
+        return Path(self.args.saved) / "replays" / self.saved_path(f"{side}-seed{seed}").name
 
     def finish(self, side: str, path: Path, game: dict[str, Any]) -> None:
         """Log a game played to its end, keep its replay, then drop its saved copy."""
