@@ -46,7 +46,7 @@ def reviewed_positions(replay: Any, last: int) -> list[tuple[int, Any, str]]:
 
 def review(positions: list[tuple[int, Any, str]], ai: Any, on_position: Any = None) -> list[dict[str, Any]]:
     """Each position searched by ``ai``: its move number, empty cells, largest tile, the moves played and
-    searched best, each legal move's value and the played move's cost (the best value less its own)."""
+    searched best, and the played move's cost (the best value less its own)."""
     rows = []
     for number, board, played in positions:
         decision = ai.choose(board)
@@ -58,7 +58,6 @@ def review(positions: list[tuple[int, Any, str]], ai: Any, on_position: Any = No
             "played": played,
             "best": decision.move,
             "cost": max(values.values()) - values[played],
-            "values": values,
         })  # fmt: skip
         if on_position is not None:
             on_position()
@@ -129,7 +128,7 @@ def main() -> None:
         "evaluator": label,
         "played_otherwise": others,
         "total_cost": total,
-        "costliest": [{k: v for k, v in row.items() if k != "values"} for row in costliest],
+        "costliest": costliest,
     }
     print_json("replay_review", summary, args)
 
