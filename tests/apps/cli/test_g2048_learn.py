@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,7 +16,8 @@ import pytest
 
 from plyground.apps.cli.options import cores
 from plyground.errors import install_command
-from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
+from plyground.g2048.ntuple import LearnSettings, NTupleNetwork, TrainingRun
+from plyground.g2048.ntuple.packed import read_header
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "2", "--seed", "3")
@@ -317,3 +321,120 @@ def test_a_goal_already_reached_trains_nothing_and_says_so(tmp_path: Path, capsy
         assert f"of training, at or past the goal of {reached}" in err and "learning in" not in err
         assert out.startswith("5 games, ")
         assert {path.name: path.read_bytes() for path in folder.iterdir()} == files  # the goal saved stays 5 games
+
+
+THREE = ("--rows", "3", "--cols", "3")
+
+
+def _source_run(capsys: pytest.CaptureFixture[str], folder: Path, *more: str) -> None:
+    status, _, err = run_cli(
+        capsys, "2048", "learn", *THREE, "--seed", "5", "--games", "400", "--out", str(folder), *more
+    )
+    assert status == 0, err
+
+
+def test_from_a_run_goes_on_from_its_network_and_packs_with_a_recipe_that_does_it_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "a"
+    _source_run(capsys, source)
+    start = NTupleNetwork.load(source / "network.npz")
+    args = ("--from", str(source), "--seed", "7", "--alpha", "0.05", "--games", "600")
+    status, out, err = run_cli(capsys, "2048", "learn", *args, "--out", str(tmp_path / "b"))
+    assert status == 0, err
+    assert f"3x3 from the network {source} (400 games), 2 tuples, alpha 0.05, seed 7; goal 600 games in all" in err
+    assert out.startswith("600 games, ")
+    warm = NTupleNetwork.load(tmp_path / "b" / "network.npz")
+    by_hand = start.warm_start(seed=7)
+    by_hand.learn(200, alpha=0.05)
+    assert warm.trained.games == 600 and warm.weights.tobytes() == by_hand.weights.tobytes()
+    saved = json.loads((tmp_path / "b" / "run.json").read_text())["settings"]["start"]
+    assert saved["network"] == str(source) and saved["games"] == 400
+    assert saved["recipe"]["command"] == "plyground 2048 learn --games 400 --workers 1 --seed 5 --rows 3 --cols 3"
+
+    status, out, err = run_cli(capsys, "2048", "pack", str(tmp_path / "b"), "--out", str(tmp_path / "b.pnet"))
+    assert status == 0, err
+    recipe = read_header(tmp_path / "b.pnet")["recipe"]
+    assert recipe["command"] == (
+        f"plyground 2048 learn --games 600 --workers 1 --seed 7 --from {source} --rows 3 --cols 3 --alpha 0.05"
+    )
+    assert (
+        recipe["from"] == saved and recipe["from"]["weights_sha256"] == hashlib.sha256(start.weights.data).hexdigest()
+    )
+    words = shlex.split(recipe["command"])  # the recipe, run again, learns the same weights
+    status, _, err = run_cli(capsys, *words[1:], "--out", str(tmp_path / "again"))
+    assert status == 0, err
+    assert NTupleNetwork.load(tmp_path / "again" / "network.npz").weights.tobytes() == warm.weights.tobytes()
+
+
+def test_from_the_shipped_network_with_stages_added_and_the_default_goal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _source_run(capsys, tmp_path / "a")
+    status, _, err = run_cli(capsys, "2048", "pack", str(tmp_path / "a"), "--out", str(tmp_path / "a.pnet"))
+    assert status == 0, err
+    monkeypatch.setenv("PLYGROUND_NETWORK", str(tmp_path / "a.pnet"))  # what 'network' names
+    monkeypatch.setattr(TrainingRun, "run", lambda self, **kwargs: self.report())  # no minutes of training here
+    args = ("--from", "network", "--stage-tile", "256", "--seed", "2", "--out", str(tmp_path / "b"))
+    status, _, err = run_cli(capsys, "2048", "learn", *args)
+    assert status == 0, err
+    assert "3x3 from the shipped network (400 games), 2 tuples, 2 stages (from 256)" in err
+    data = json.loads((tmp_path / "b" / "run.json").read_text())
+    packed = read_header(tmp_path / "a.pnet")
+    seconds = packed["training"]["seconds"]
+    assert data["goal"] == {"minutes": round(seconds / 60 + 10, 1)}  # ten minutes more than it has
+    start = data["settings"]["start"]
+    assert start["network"] == "network" and start["weights_sha256"] == packed["weights_sha256"]
+    assert start["recipe"] == packed["recipe"] and data["settings"]["stage_tiles"] == [256]
+    assert NTupleNetwork.load(tmp_path / "b" / "network.npz").stage_tiles == (256,)
+
+
+@pytest.fixture(scope="module")
+def staged_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a 3x3 run of two stages (from 256), 400 games trained."""
+    folder = tmp_path_factory.mktemp("staged") / "run"
+    TrainingRun(folder, LearnSettings(rows=3, cols=3, seed=5, stage_tiles=(256,))).run(games=400)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (("--games", "400"), ("--games 400: the network", "has 400 games of training already", "give more")),
+        (("--minutes", "0.001"), ("--minutes 0.001: the network", "minutes of training already")),
+        (
+            ("--rows", "4"),
+            (
+                "--rows 4: the network",
+                "is 3x3",
+            ),
+        ),
+        (("--initial-value", "5"), ("--initial-value sets an untrained network",)),
+        (("--alpha-step", "100:0.01"), ("must come after the 400 games of the network the run starts from",)),
+        (("--stage-tile", "512"), ("has stages from 256: drop --stage-tile",)),
+    ],
+)
+def test_bad_options_from_a_network_are_one_line_and_write_nothing(
+    args: tuple[str, ...], parts: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _source_run(capsys, tmp_path / "a", "--stage-tile", "256")
+    status, _, err = run_cli(
+        capsys, "2048", "learn", "--from", str(tmp_path / "a"), *args, "--out", str(tmp_path / "b")
+    )
+    assert status == 2
+    assert_one_line_error(err, *parts)
+    assert not (tmp_path / "b").exists()
+
+
+def test_from_nothing_or_with_resume_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "2048", "learn", "--from", str(tmp_path / "none"), "--out", str(tmp_path / "b"))
+    assert status == 2
+    assert_one_line_error(err, f"n-tuple network file {tmp_path / 'none'} does not exist")
+    (tmp_path / "bad.npz").write_bytes(b"not a network")
+    status, _, err = run_cli(capsys, "2048", "learn", "--from", str(tmp_path / "bad.npz"), "--out", str(tmp_path / "b"))
+    assert status == 2
+    assert_one_line_error(err, "bad.npz is not a readable n-tuple network file")
+    _source_run(capsys, tmp_path / "a")
+    status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(tmp_path / "a"), "--from", "network")
+    assert status == 2
+    assert_one_line_error(err, "a resumed run keeps its settings: drop --from")

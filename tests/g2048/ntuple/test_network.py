@@ -122,6 +122,36 @@ def test_stages_added_to_a_trained_network_value_every_board_as_before_until_it_
         network.with_stages([256, 128])
 
 
+def test_a_warm_start_copies_the_weights_and_totals_with_a_stream_of_its_own() -> None:
+    network = NTupleNetwork(3, 3, SMALL, seed=6)
+    network.learn(200, alpha=0.5, tc=True)
+    before = network.weights.tobytes()
+    warm = network.warm_start(seed=9, tc=True)
+    assert warm.weights.tobytes() == before and warm.trained == network.trained and warm.uses_tc
+    assert warm.rng_state == 9 and network.rng_state != 9
+    assert warm.play_greedy(20, seed=2).scores.tolist() == network.play_greedy(20, seed=2).scores.tolist()
+    warm.learn(50, alpha=0.5, tc=True)
+    assert network.weights.tobytes() == before  # a copy: the original does not learn with it
+    assert warm.trained.games == network.trained.games + 50
+    twin, other = network.warm_start(seed=9, tc=True), network.warm_start(seed=10, tc=True)
+    twin.learn(50, alpha=0.5, tc=True)
+    other.learn(50, alpha=0.5, tc=True)
+    assert twin.weights.tobytes() == warm.weights.tobytes() != other.weights.tobytes()  # the games come from seed
+    plain = network.warm_start(seed=9)  # without tc, the TC sums are left behind
+    assert not plain.uses_tc and plain.weights.tobytes() == before
+    staged = network.warm_start(seed=9, stage_tiles=[128], tc=True)  # stages added, as by with_stages
+    assert staged.stage_tiles == (128,) and staged.weights[: 2 * TABLE].tobytes() == before
+    assert staged.rng_state == 9 and staged.uses_tc
+    again = staged.warm_start(seed=1, stage_tiles=[128])
+    assert again.stage_tiles == (128,) and again.weights.tobytes() == staged.weights.tobytes()
+    with pytest.raises(InvalidInputError, match=r"has stages from 128: a run from it keeps them \(got 256\)"):
+        staged.warm_start(seed=1, stage_tiles=[256])
+    with pytest.raises(InvalidInputError, match=r"\(got none\)"):
+        staged.warm_start(seed=1)
+    with pytest.raises(InvalidInputError, match="seed"):
+        network.warm_start(seed=-1)
+
+
 def _as_radix_16(weights: np.ndarray, tuples: list[list[tuple[int, int]]], radix: int) -> np.ndarray:
     """The weights of tables in ``radix`` spread into tables of radix 16 (0 at the exponents they cannot hold)."""
     parts, start = [], 0

@@ -18,6 +18,7 @@ from plyground.g2048.ntuple import (
     LearnSettings,
     NTupleNetwork,
     TrainingRun,
+    WarmStart,
     evaluation_seed,
     play_greedy_games,
     run,
@@ -353,3 +354,86 @@ def test_done_is_for_the_saved_goal_or_the_one_given(tmp_path: Path) -> None:
     run.run(games=60)
     assert run.done() and run.done(games=60) and run.done(games=2) and not run.done(games=61)
     assert not run.done(minutes=1) and run.done(minutes=1e-9)
+
+
+def _trained(games: int = 300) -> NTupleNetwork:
+    """A network of ``SETTINGS``'s size and tuples, trained for ``games`` games."""
+    network = SETTINGS.new_network()
+    network.learn(games, alpha=SETTINGS.alpha)
+    return network
+
+
+def _from(network: NTupleNetwork, **changes: object) -> LearnSettings:
+    """``SETTINGS`` for a run that starts from ``network``."""
+    return LearnSettings(**{**SETTINGS.__dict__, "start": WarmStart.of(network, "trained"), **changes})
+
+
+def test_a_run_from_a_trained_network_goes_on_from_it_and_resumes(tmp_path: Path) -> None:
+    network = _trained()
+    settings = _from(network, seed=11)
+    run = TrainingRun(tmp_path / "warm", settings, start=network)
+    # It checkpoints at once: killed now, it resumes from the network, not from zero.
+    assert sorted(p.name for p in (tmp_path / "warm").iterdir()) == [
+        "curve.csv",
+        "network.npz",
+        "recent.json",
+        "run.json",
+    ]
+    saved = TrainingRun(tmp_path / "warm")
+    assert saved.settings == settings and saved.network.trained == network.trained
+    assert saved.network.weights.tobytes() == network.weights.tobytes() and saved.network.rng_state == 11
+    assert run.done(games=300) and not run.done(games=301)
+    run.run(games=420)
+    assert run.network.trained.games == 420 and [row.games for row in run.curve] == [350, 400, 420]
+    assert network.trained.games == 300  # the network it started from did not learn
+    by_hand = network.warm_start(seed=11)  # the run learns as the copy of the network does
+    by_hand.learn(120, alpha=SETTINGS.alpha)
+    assert run.network.weights.tobytes() == by_hand.weights.tobytes()
+    saved.run(games=420)  # resumed from the first checkpoint: the same end
+    assert saved.network.weights.tobytes() == run.network.weights.tobytes()
+
+
+def test_a_run_from_a_trained_network_plays_better_than_one_from_zero(tmp_path: Path) -> None:
+    network = _trained(2000)
+    warm = TrainingRun(tmp_path / "warm", _from(network, seed=11), start=network)
+    warm.run(games=2050)
+    cold = TrainingRun(tmp_path / "cold", LearnSettings(**{**SETTINGS.__dict__, "seed": 11}))
+    cold.run(games=50)
+    seed = evaluation_seed(SETTINGS)
+    a, b = play_greedy_games(warm.network, 200, seed=seed), play_greedy_games(cold.network, 200, seed=seed)
+    assert a.mean_score > 1.2 * b.mean_score, (a.mean_score, b.mean_score)
+
+
+def test_a_run_with_stages_from_a_network_of_one_values_boards_as_it_did(tmp_path: Path) -> None:
+    network = _trained()
+    run = TrainingRun(tmp_path / "staged", _from(network, stage_tiles=(128,)), start=network)
+    assert run.network.stage_tiles == (128,) and TrainingRun(tmp_path / "staged").network.stage_tiles == (128,)
+    seed = evaluation_seed(SETTINGS)
+    assert play_greedy_games(run.network, 30, seed=seed) == play_greedy_games(network, 30, seed=seed)
+
+
+def test_a_start_that_the_settings_do_not_describe_is_refused(tmp_path: Path) -> None:
+    network = _trained()
+    with pytest.raises(InvalidInputError, match="needs settings whose start describes it"):
+        TrainingRun(tmp_path / "a", SETTINGS, start=network)
+    other = _trained(301)
+    with pytest.raises(InvalidInputError, match="has 301 games of training, not 300"):
+        TrainingRun(tmp_path / "b", _from(network), start=other)
+    twin = SETTINGS.new_network()  # the same games, other weights
+    twin.learn(300, alpha=0.2)
+    with pytest.raises(InvalidInputError, match="not those of trained"):
+        TrainingRun(tmp_path / "c", _from(network), start=twin)
+    small = NTupleNetwork(2, 2, seed=1)
+    with pytest.raises(InvalidInputError, match="a 2x2 network of 1 tuples: the settings are for 3x3 and 2 tuples"):
+        TrainingRun(tmp_path / "d", _from(network), start=small)
+    with pytest.raises(InvalidInputError, match="give start only to a new run"):
+        TrainingRun(tmp_path / "e", start=network)
+    assert not any((tmp_path / name).exists() for name in "abcde")  # nothing written for a refused run
+
+
+def test_a_run_from_a_trained_network_that_lost_it_is_not_started_over(tmp_path: Path) -> None:
+    network = _trained()
+    TrainingRun(tmp_path, _from(network), start=network)
+    (tmp_path / "network.npz").unlink()
+    with pytest.raises(CorruptFileError, match=r"network\.npz is missing: the run from the network trained cannot"):
+        TrainingRun(tmp_path)

@@ -12,6 +12,7 @@ from plyground.errors import InvalidInputError
 from plyground.g2048.ntuple import (
     LearnSettings,
     TrainingRun,
+    WarmStart,
     settings,
 )
 from tests.g2048.ntuple import SETTINGS
@@ -77,6 +78,43 @@ def test_td_lambda_settings_resolve_their_horizon_and_learn_as_the_network_does(
     plain = settings.new_network()
     plain.learn(120, alpha=settings.alpha)
     assert plain.weights.tobytes() != by_hand.weights.tobytes()
+
+
+SHA = "ab" * 32
+"""A checksum of the right form."""
+
+
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        ({"network": "", "weights_sha256": SHA, "games": 10}, "must be named"),
+        ({"network": "a", "weights_sha256": "AB" * 32, "games": 10}, "64 hexadecimal digits"),
+        ({"network": "a", "weights_sha256": SHA[:-1], "games": 10}, "64 hexadecimal digits"),
+        ({"network": "a", "weights_sha256": SHA, "games": -1}, "must be >= 0, got -1"),
+        ({"network": "a", "weights_sha256": SHA, "games": True}, "must be >= 0, got True"),
+        ({"network": "a", "weights_sha256": SHA, "games": 10, "recipe": [1]}, "must be an object"),
+        ({"network": "a", "weights_sha256": SHA, "games": 10, "recipe": {"x": float("nan")}}, "finite JSON"),
+        ({"network": "a", "weights_sha256": SHA}, "bad start: .*games"),
+        ({"network": "a", "weights_sha256": SHA, "games": 10, "size": 3}, "bad start: .*size"),
+        ("a", "start must be a WarmStart or None, got 'a'"),
+    ],
+)
+def test_a_bad_start_is_refused(start: object, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        LearnSettings(**{**SETTINGS.__dict__, "start": start})  # type: ignore[arg-type]
+
+
+def test_a_start_is_saved_and_read_back_and_its_games_come_before_the_alpha_steps(tmp_path: Path) -> None:
+    start = WarmStart("runs/a", SHA, 300, {"seed": 5, "command": "plyground 2048 learn --games 300"})
+    settings = LearnSettings(**{**SETTINGS.__dict__, "start": start, "alpha_steps": ((301, 0.01),)})
+    data = settings.to_json()
+    assert data["start"] == {"network": "runs/a", "weights_sha256": SHA, "games": 300, "recipe": dict(start.recipe)}
+    assert LearnSettings(**json.loads(json.dumps(data))).start == start  # as a resumed run reads run.json
+    assert "start" not in SETTINGS.to_json()  # run.json of a run from zero is as it was before starts
+    with pytest.raises(InvalidInputError, match="these settings start from the network runs/a: none is made anew"):
+        settings.new_network()
+    with pytest.raises(InvalidInputError, match="must come after the 300 games of the network the run starts from"):
+        LearnSettings(**{**SETTINGS.__dict__, "start": start, "alpha_steps": ((300, 0.01),)})
 
 
 def test_docstring_examples() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -30,7 +30,7 @@ from plyground.errors import InvalidInputError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from plyground.g2048.ntuple import Report, TrainingRun
+    from plyground.g2048.ntuple import NTupleNetwork, Report, TrainingRun, WarmStart
 
 __all__ = ["learn"]
 
@@ -82,11 +82,18 @@ def _describe(run: TrainingRun) -> str:
     stages = f", {len(tiles) + 1} stages (from {', '.join(map(str, tiles))})" if tiles else ""
     restarts = f", {_count(settings.restarts, 'restart')} a game" if settings.restarts else ""
     expected = ", expected updates" if settings.expected else ""
+    start = settings.start
+    warm = f" from {_network_name(start.network)} ({_count(start.games, 'game')})" if start is not None else ""
     return (
-        f"{settings.rows}x{settings.cols}, {_count(len(settings.resolved_tuples), 'tuple')}{stages}, "
+        f"{settings.rows}x{settings.cols}{warm}, {_count(len(settings.resolved_tuples), 'tuple')}{stages}, "
         f"alpha {settings.alpha:g}{steps}"
         f"{' with TC' if settings.tc else ''}{lam}{restarts}{expected}, seed {settings.seed}; goal {goal} in all"
     )
+
+
+def _network_name(text: str) -> str:
+    """``the shipped network`` for ``network``, else ``the network TEXT``."""
+    return "the shipped network" if text == "network" else f"the network {text}"
 
 
 def _draw_curve(run: TrainingRun) -> None:
@@ -186,6 +193,80 @@ def _train(run: TrainingRun, workers: int, console: Console) -> Report:
     return report
 
 
+def _start_network(text: str) -> tuple[NTupleNetwork, WarmStart]:
+    """The trained network that ``--from`` names and the record of it that the run keeps.
+
+    Its recipe comes from a packed file's header, or from the settings of the training run whose
+    ``network.npz`` it is.
+
+    Raises:
+        InvalidInputError: nothing there, or a network of another board than 2048's 4x4 to 2x2.
+        CorruptFileError: a file that is not a readable network.
+    """
+    from plyground.apps.cli.g2048_pack import recipe
+    from plyground.g2048.evaluators import NETWORK, load_evaluator, network_path, shipped_network_path
+    from plyground.g2048.ntuple import NTupleNetwork, TrainingRun, WarmStart
+    from plyground.g2048.ntuple.packed import MAGIC, read_header
+
+    path = shipped_network_path() if text == NETWORK else network_path(text)
+    network = load_evaluator(NETWORK if text == NETWORK else f"ntuple:{path}")
+    assert isinstance(network, NTupleNetwork)  # what "network" and "ntuple:PATH" name
+    with open(path, "rb") as handle:
+        packed = handle.read(len(MAGIC)) == MAGIC
+    made: dict[str, Any] = {}
+    if packed:
+        made = dict(read_header(path)["recipe"])
+    elif path.name == "network.npz" and (path.parent / "run.json").is_file():
+        made = recipe(network, TrainingRun(path.parent).settings)
+    return network, WarmStart.of(network, text, made)
+
+
+def _check_warm_options(
+    network: NTupleNetwork,
+    name: str,
+    *,
+    rows: int | None,
+    cols: int | None,
+    initial_value: float | None,
+    stage_tile: list[int] | None,
+) -> None:
+    """Refuse the options that a run from ``network`` cannot follow: another size, an initial value, other stages.
+
+    Raises:
+        InvalidInputError: naming the option.
+    """
+    for option, value, own in (("--rows", rows, network.rows), ("--cols", cols, network.cols)):
+        if value is not None and value != own:
+            raise InvalidInputError(f"{option} {value}: {_network_name(name)} is {network.rows}x{network.cols}")
+    if initial_value is not None:
+        raise InvalidInputError("--initial-value sets an untrained network: a run --from one takes none")
+    if network.stage_tiles and stage_tile and tuple(stage_tile) != network.stage_tiles:
+        tiles = ", ".join(map(str, network.stage_tiles))
+        raise InvalidInputError(f"{_network_name(name)} has stages from {tiles}: drop --stage-tile")
+
+
+def _warm_goal(network: NTupleNetwork, name: str, games: int | None, minutes: float | None) -> float | None:
+    """The ``--minutes`` of a run from ``network``: as given, else 10 more than it has; a goal reached is refused.
+
+    Raises:
+        InvalidInputError: ``--games`` or ``--minutes`` that the network has reached already.
+    """
+    trained = network.trained
+    if games is not None and games <= trained.games:
+        raise InvalidInputError(
+            f"--games {games:,}: {_network_name(name)} has {trained.games:,} games of training already, "
+            "and --games counts them: give more"
+        )
+    if minutes is not None and minutes * 60 <= trained.seconds:
+        raise InvalidInputError(
+            f"--minutes {minutes:g}: {_network_name(name)} has {trained.seconds / 60:,.1f} minutes of training "
+            "already, and --minutes counts them: give more"
+        )
+    if games is None and minutes is None:
+        return round(trained.seconds / 60 + _DEFAULT_MINUTES, 1)
+    return minutes
+
+
 def _alpha_steps(options: list[str]) -> tuple[tuple[int, float], ...]:
     """The ``GAMES:ALPHA`` options as pairs (checked further by ``LearnSettings``)."""
     steps = []
@@ -241,6 +322,16 @@ def learn(
     resume: Annotated[
         bool, typer.Option("--resume", help="Go on with the run in --out (default: the latest run).")
     ] = False,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="NETWORK",
+            help="Start from this trained network, not from zero: 'network' (the one shipped), a network file, a "
+            "training run's folder or 'latest'. Its size, tuples and stages hold (--stage-tile adds stages to a "
+            "network of one); its games and minutes count in --games, --minutes and --alpha-step.",
+        ),
+    ] = None,
     alpha: Annotated[
         float | None,
         number_option(
@@ -352,6 +443,7 @@ def learn(
     run loses at most the last interval: --resume goes on (its settings come from the
     folder; --games and --minutes count in all). With --workers 1 a resumed run ends as an
     uninterrupted one, bit for bit; --workers 2 learns on both cores, not reproducibly.
+    --from NETWORK starts from a trained network (its games and minutes count in all).
     """
     if minutes is not None and games is not None:
         raise InvalidInputError("give --minutes or --games, not both")
@@ -367,6 +459,7 @@ def learn(
     console = Console(stderr=True)
     if resume:
         options = {
+            "--from": start,
             "--alpha": alpha,
             "--tc/--no-tc": tc,
             "--lambda": td_lambda,
@@ -407,10 +500,14 @@ def learn(
             ]
             if clashes:
                 raise InvalidInputError(f"expected updates are TD(0): --expected takes no {' and no '.join(clashes)}")
+        warm, warm_start = (None, None) if start is None else _start_network(start)
+        if warm is not None and start is not None:
+            _check_warm_options(warm, start, rows=rows, cols=cols, initial_value=initial_value, stage_tile=stage_tile)
         settings = LearnSettings(
-            rows=4 if rows is None else rows,
-            cols=4 if cols is None else cols,
-            stage_tiles=tuple(stage_tile or ()),
+            rows=(4 if rows is None else rows) if warm is None else warm.rows,
+            cols=(4 if cols is None else cols) if warm is None else warm.cols,
+            tuples=None if warm is None else warm.tuples,
+            stage_tiles=tuple(stage_tile or ()) if warm is None or not warm.stage_tiles else warm.stage_tiles,
             alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
             alpha_steps=_alpha_steps(alpha_step or []),
             tc=bool(tc),
@@ -422,12 +519,15 @@ def learn(
             seed=resolve_seed(seed),
             initial_value=0.0 if initial_value is None else initial_value,
             checkpoint_minutes=5.0 if checkpoint_minutes is None else checkpoint_minutes,
+            start=warm_start,
         )
+        if warm is not None:
+            minutes = _warm_goal(warm, start or "", games, minutes)
         if out is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             out = data_dir() / "ntuple" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
         folder = out
-        run = TrainingRun(folder, settings)
+        run = TrainingRun(folder, settings, start=warm)
     if minutes is None and games is None and run.goal == (None, None):
         minutes = _DEFAULT_MINUTES
     if run.done(games=games, minutes=minutes):  # only a resumed run can be: --games and --minutes count in all

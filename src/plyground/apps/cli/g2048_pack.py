@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,7 +26,7 @@ from plyground.errors import InvalidInputError
 if TYPE_CHECKING:
     from plyground.g2048.ntuple import LearnSettings, NTupleNetwork
 
-__all__ = ["learn_command", "pack", "source_commit"]
+__all__ = ["learn_command", "pack", "recipe", "source_commit"]
 
 _PACKAGE = "plyground.g2048"
 
@@ -34,6 +35,7 @@ def learn_command(settings: LearnSettings, games: int) -> str:
     """The ``plyground 2048 learn`` command that trains this run's network to ``games`` games, on one worker.
 
     One worker makes the run reproducible bit for bit; the options are those that differ from the defaults.
+    A run from a trained network names it as ``--from`` did (the recipe's ``from`` pins it by its checksum).
 
     >>> from plyground.g2048.ntuple import LearnSettings
     >>> learn_command(LearnSettings(seed=3, tc=True, alpha=1.0, restarts=2), 1000)
@@ -43,6 +45,8 @@ def learn_command(settings: LearnSettings, games: int) -> str:
 
     default = LearnSettings(rows=settings.rows, cols=settings.cols, tc=settings.tc)
     words = ["plyground", "2048", "learn", "--games", str(games), "--workers", "1", "--seed", str(settings.seed)]
+    if settings.start is not None:
+        words += ["--from", settings.start.network]
     if (settings.rows, settings.cols) != (4, 4):
         words += ["--rows", str(settings.rows), "--cols", str(settings.cols)]
     if settings.tc:
@@ -115,18 +119,22 @@ def sample_afterstates(network: NTupleNetwork, header: dict[str, Any], count: in
     }
 
 
-def _recipe(network: NTupleNetwork, settings: LearnSettings | None) -> dict[str, Any]:
+def recipe(network: NTupleNetwork, settings: LearnSettings | None) -> dict[str, Any]:
+    """How ``network`` was made: its games, moves and minutes, the commit in use and, from its run's settings,
+    the seed, the command and the network the run started from (``from``: its name, checksum, games and recipe)."""
     trained = network.trained
-    recipe: dict[str, Any] = {
+    made: dict[str, Any] = {
         "games": trained.games,
         "moves": trained.moves,
         "minutes": round(trained.seconds / 60, 1),
         "commit": source_commit(),
     }
     if settings is not None:
-        recipe["seed"] = settings.seed
-        recipe["command"] = learn_command(settings, trained.games)
-    return recipe
+        made["seed"] = settings.seed
+        made["command"] = learn_command(settings, trained.games)
+        if settings.start is not None:
+            made["from"] = asdict(settings.start)
+    return made
 
 
 def _written(path: Path) -> Path:
@@ -234,8 +242,8 @@ def pack(
         network, settings = run.network, run.settings
     else:
         network, settings = NTupleNetwork.load(path), None
-    recipe = _recipe(network, settings)
-    header = pack_network(network, out_file, step=step, prune=prune, recipe=recipe)
+    made = recipe(network, settings)
+    header = pack_network(network, out_file, step=step, prune=prune, recipe=made)
     size = out_file.stat().st_size
     if samples_file is not None:
         write_json(samples_file, sample_afterstates(network, header), compact=True)
@@ -243,5 +251,5 @@ def pack(
         f"{out_file}: {header['count']:,} of {header['size']:,} weights kept ({header['count'] / header['size']:.1%}), "
         f"within {header['max_error']:g} of the network's; {size / 1e6:.1f} MB"
     )
-    if "command" in recipe:
-        typer.echo(f"recipe: {recipe['command']}")
+    if "command" in made:
+        typer.echo(f"recipe: {made['command']}")

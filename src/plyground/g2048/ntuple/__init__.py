@@ -30,7 +30,7 @@ from __future__ import annotations
 from plyground.g2048.ntuple.curve import Report, read_curve
 from plyground.g2048.ntuple.network import NTupleNetwork
 from plyground.g2048.ntuple.run import TrainingRun, evaluation_seed, play_greedy_games
-from plyground.g2048.ntuple.settings import LearnSettings, default_horizon
+from plyground.g2048.ntuple.settings import LearnSettings, WarmStart, default_horizon
 from plyground.g2048.ntuple.training import (
     MAX_HORIZON,
     MAX_RESTARTS,
@@ -70,6 +70,7 @@ __all__ = [
     "Training",
     "TrainingRun",
     "Tuples",
+    "WarmStart",
     "check_expected_updates",
     "check_lambda",
     "check_restarts",

@@ -306,6 +306,40 @@ class NTupleNetwork(Evaluator):
         out._downgrade_from = self._downgrade_from
         return out
 
+    def warm_start(self, *, seed: int, stage_tiles: Sequence[int] = (), tc: bool = False) -> NTupleNetwork:
+        """A copy of this network to go on learning from: its weights and training totals, a new stream of spawns.
+
+        Args:
+            seed: the start of the copy's stream of spawns.
+            stage_tiles: the copy's stages: this network's own, or later ones added to a network of
+                one stage (as by :meth:`with_stages`).
+            tc: keep this network's temporal-coherence sums (a network without them, such as a
+                packed one, starts new ones at its first TC update); without, the copy holds none.
+
+        Raises:
+            InvalidInputError: stages that this network cannot become, or a bad seed.
+        """
+        stage_tiles = check_stage_tiles(stage_tiles, self._rows, self._cols)
+        if stage_tiles == self._stage_tiles:
+            out = NTupleNetwork(
+                self._rows, self._cols, self._tuples, seed=0, stage_tiles=stage_tiles, radix=self._radix
+            )
+            out._weights = self._weights.copy()
+            out._tc = self._tc.copy() if self._tc is not None else None
+            out._trained = self._trained
+            out._downgrade_from = self._downgrade_from
+        elif self._stage_tiles:
+            raise InvalidInputError(
+                f"the network has stages from {', '.join(map(str, self._stage_tiles))}: a run from it keeps them "
+                f"(got {', '.join(map(str, stage_tiles)) or 'none'})"
+            )
+        else:
+            out = self.with_stages(stage_tiles)
+        if not tc:
+            out._tc = None
+        out._rng[0] = check_seed(seed)
+        return out
+
     def value(self, board: Board) -> float:
         """The network's value of a board (meant for afterstates: the expected points still to come).
 

@@ -30,6 +30,7 @@ game counts give the same curve too). With two workers it is faster but not repr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -64,14 +65,25 @@ _RECENT_FILE = FileFormat(
 class TrainingRun:
     """A training run in ``folder``: a new one with ``settings``, or the saved one (``settings=None``).
 
+    A new run whose settings have a :attr:`~LearnSettings.start` goes on from ``start``, that
+    trained network (see :meth:`NTupleNetwork.warm_start`): the run counts its games and time of
+    training on from the network's, and checkpoints at once, so that it resumes from there.
+
     Raises:
-        InvalidInputError: bad settings, a new run in a folder that already holds one, or
-            no run to resume.
+        InvalidInputError: bad settings, a new run in a folder that already holds one, no run
+            to resume, or a ``start`` that the settings do not describe (its size, tuples,
+            stages, games or weights).
         CorruptFileError: a file of the folder cannot be read, or does not fit the others (``network.npz``
-            missing beside a checkpoint's ``curve.csv`` or ``recent.json``).
+            missing beside a checkpoint's ``curve.csv`` or ``recent.json``, or in a run from a trained network).
     """
 
-    def __init__(self, folder: str | os.PathLike[str], settings: LearnSettings | None = None) -> None:
+    def __init__(
+        self,
+        folder: str | os.PathLike[str],
+        settings: LearnSettings | None = None,
+        *,
+        start: NTupleNetwork | None = None,
+    ) -> None:
         self.folder = Path(folder)
         self._goal: dict[str, float] = {}
         self.curve: list[Report]
@@ -79,6 +91,8 @@ class TrainingRun:
         self.reach_tiles: tuple[int, ...]
         """The tiles whose reach the curve records: those the board can hold (2048 to 16384 for older runs)."""
         if settings is None:
+            if start is not None:
+                raise InvalidInputError("a saved run goes on from its own network: give start only to a new run")
             self.settings = self._load_settings()
             self.network = self._load_network()
             self.curve, self.reach_tiles = self._load_curve()
@@ -87,10 +101,13 @@ class TrainingRun:
         if self.run_file.exists():
             raise InvalidInputError(f"{self.folder} already holds a training run: resume it, or choose another folder")
         self.settings = settings
-        self.network = settings.new_network()
+        self.network = settings.new_network() if start is None else _warm_network(settings, start)
         self.reach_tiles = reach_tiles(settings.rows, settings.cols)
         self._recent, self._recent_entries = RecentGames(settings.window, self.reach_tiles), []
         self.curve = []
+        if start is not None:  # the network first: a run.json always has its network.npz
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.checkpoint()
         self._write_settings()
 
     @property
@@ -288,6 +305,11 @@ class TrainingRun:
     def _load_network(self) -> NTupleNetwork:
         settings = self.settings
         if not self.network_file.exists():
+            if settings.start is not None:
+                raise CorruptFileError(
+                    f"{self.network_file} is missing: the run from the network {settings.start.network} cannot be "
+                    "resumed (start it again in another folder)"
+                )
             if any((self.folder / name).exists() for name in ("curve.csv", "recent.json")):  # it had a checkpoint
                 # (or was killed inside its first one, which the files cannot tell apart: the user can)
                 raise CorruptFileError(
@@ -334,6 +356,23 @@ class TrainingRun:
         if tiles is None:
             tiles = reach_tiles(self.settings.rows, self.settings.cols)
         return [report for report in curve if report.games <= games], tiles
+
+
+def _warm_network(settings: LearnSettings, start: NTupleNetwork) -> NTupleNetwork:
+    """The network a run of ``settings`` starts from: a copy of ``start``, checked against ``settings.start``."""
+    warm = settings.start
+    if warm is None:
+        raise InvalidInputError("a run from a trained network needs settings whose start describes it")
+    if start.shape != (settings.rows, settings.cols) or start.tuples != settings.resolved_tuples:
+        raise InvalidInputError(
+            f"the network is a {start.rows}x{start.cols} network of {len(start.tuples)} tuples: the settings "
+            f"are for {settings.rows}x{settings.cols} and {len(settings.resolved_tuples)} tuples"
+        )
+    if start.trained.games != warm.games:
+        raise InvalidInputError(f"the network has {start.trained.games:,} games of training, not {warm.games:,}")
+    if hashlib.sha256(start.weights.data).hexdigest() != warm.weights_sha256:
+        raise InvalidInputError(f"the network's weights are not those of {warm.network} (weights_sha256 differs)")
+    return start.warm_start(seed=settings.seed, stage_tiles=settings.stage_tiles, tc=settings.tc)
 
 
 def _run_json(data: Any) -> str:

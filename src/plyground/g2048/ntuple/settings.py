@@ -1,10 +1,13 @@
-"""The settings of a training run (:class:`LearnSettings`), saved in its ``run.json``."""
+"""The settings of a training run (:class:`LearnSettings`), saved in its ``run.json``, and where it started."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from plyground.errors import InvalidInputError
@@ -21,7 +24,45 @@ from plyground.g2048.ntuple.training import (
 )
 from plyground.g2048.ntuple.tuples import Tuples, check_stage_tiles, check_tuples, default_tuples
 
-__all__ = ["LearnSettings", "check_steps", "default_horizon"]
+__all__ = ["LearnSettings", "WarmStart", "check_steps", "default_horizon"]
+
+
+@dataclass(frozen=True)
+class WarmStart:
+    """The trained network a run started from (``plyground 2048 learn --from``), as ``run.json`` records it.
+
+    Attributes:
+        network: the network as ``--from`` named it (``network`` for the one shipped, else its path).
+        weights_sha256: the SHA-256 of its weights as float32 bytes (for a packed network, its
+            header's ``weights_sha256``): names the network whatever file holds it.
+        games: the games it had been trained for; the run counts on from them.
+        recipe: how it was made, from a packed network's header (empty when its file has none).
+    """
+
+    network: str
+    weights_sha256: str
+    games: int
+    recipe: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.network, str) or not self.network:
+            raise InvalidInputError(f"the network a run started from must be named, got {self.network!r}")
+        if not isinstance(self.weights_sha256, str) or not re.fullmatch(r"[0-9a-f]{64}", self.weights_sha256):
+            raise InvalidInputError(f"weights_sha256 must be 64 hexadecimal digits, got {self.weights_sha256!r}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 0:
+            raise InvalidInputError(f"the games of the network a run started from must be >= 0, got {self.games!r}")
+        if not isinstance(self.recipe, Mapping):
+            raise InvalidInputError(f"the recipe of a start network must be an object, got {self.recipe!r}")
+        try:
+            object.__setattr__(self, "recipe", json.loads(json.dumps(dict(self.recipe), allow_nan=False)))
+        except (TypeError, ValueError):
+            raise InvalidInputError("the recipe of a network a run started from must be finite JSON") from None
+
+    @classmethod
+    def of(cls, network: NTupleNetwork, name: str, recipe: Mapping[str, Any] | None = None) -> WarmStart:
+        """The record of a run that starts from ``network``, named ``name``, made by ``recipe``."""
+        digest = hashlib.sha256(network.weights.data).hexdigest()
+        return cls(name, digest, network.trained.games, dict(recipe or {}))
 
 
 @dataclass(frozen=True)
@@ -56,6 +97,9 @@ class LearnSettings:
             this (None: by time only); makes checkpoints happen at known game counts.
         report_games: a row of the curve every this many games.
         window: the curve's means and shares are over the last this many games.
+        start: the trained network the run started from (None: from an untrained one; a dict, as
+            ``run.json`` holds it, is read into a :class:`WarmStart`). Its games count in the run's
+            games, so the alpha steps must come after them.
     """
 
     rows: int = 4
@@ -76,6 +120,7 @@ class LearnSettings:
     checkpoint_games: int | None = None
     report_games: int = 1000
     window: int = 1000
+    start: WarmStart | None = None
 
     def __post_init__(self) -> None:
         tuples = default_tuples(self.rows, self.cols) if self.tuples is None else self.tuples
@@ -107,6 +152,20 @@ class LearnSettings:
             check_positive_int(self.checkpoint_games, "checkpoint_games")
         check_positive_int(self.report_games, "report_games")
         check_positive_int(self.window, "window")
+        start = self.start
+        if isinstance(start, Mapping):
+            try:
+                start = WarmStart(**start)
+            except TypeError as exc:
+                raise InvalidInputError(f"bad start: {exc}") from None
+            object.__setattr__(self, "start", start)
+        elif start is not None and not isinstance(start, WarmStart):
+            raise InvalidInputError(f"start must be a WarmStart or None, got {start!r}")
+        if start is not None and self.alpha_steps and self.alpha_steps[0][0] <= start.games:
+            raise InvalidInputError(
+                f"an alpha step must come after the {start.games:,} games of the network the run starts from, "
+                f"not at game {self.alpha_steps[0][0]:,}"
+            )
 
     @property
     def resolved_tuples(self) -> Tuples:
@@ -133,7 +192,13 @@ class LearnSettings:
         return next((start for start, _ in self.alpha_steps if start > games), None)
 
     def new_network(self) -> NTupleNetwork:
-        """An untrained network of these settings."""
+        """An untrained network of these settings.
+
+        Raises:
+            InvalidInputError: the settings start from a trained network, which they do not hold.
+        """
+        if self.start is not None:
+            raise InvalidInputError(f"these settings start from the network {self.start.network}: none is made anew")
         return NTupleNetwork(
             self.rows,
             self.cols,
@@ -149,6 +214,8 @@ class LearnSettings:
         data["tuples"] = [[list(cell) for cell in cells] for cells in self.resolved_tuples]
         data["alpha_steps"] = [list(step) for step in self.alpha_steps]
         data["stage_tiles"] = list(self.stage_tiles)
+        if self.start is None:
+            del data["start"]  # run.json as before warm starts
         return data
 
 
