@@ -426,7 +426,9 @@ def test_bad_options_from_a_network_are_one_line_and_write_nothing(
     assert not (tmp_path / "b").exists()
 
 
-def test_from_nothing_or_with_resume_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_from_nothing_or_with_resume_is_one_line_and_ntuple_names_a_network(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run_cli(capsys, "2048", "learn", "--from", str(tmp_path / "none"), "--out", str(tmp_path / "b"))
     assert status == 2
     assert_one_line_error(err, f"n-tuple network file {tmp_path / 'none'} does not exist")
@@ -438,3 +440,7 @@ def test_from_nothing_or_with_resume_is_one_line(tmp_path: Path, capsys: pytest.
     status, _, err = run_cli(capsys, "2048", "learn", "--resume", "--out", str(tmp_path / "a"), "--from", "network")
     assert status == 2
     assert_one_line_error(err, "a resumed run keeps its settings: drop --from")
+    named = f"ntuple:{tmp_path / 'a'}"  # as --evaluator names it
+    status, _, err = run_cli(capsys, "2048", "learn", "--from", named, "--games", "401", "--out", str(tmp_path / "c"))
+    assert status == 0, err
+    assert NTupleNetwork.load(tmp_path / "c" / "network.npz").trained.games == 401

@@ -204,12 +204,12 @@ def _start_network(text: str) -> tuple[NTupleNetwork, WarmStart]:
         CorruptFileError: a file that is not a readable network.
     """
     from plyground.apps.cli.g2048_pack import recipe
-    from plyground.g2048.evaluators import NETWORK, load_evaluator, network_path, shipped_network_path
+    from plyground.g2048.evaluators import NETWORK, NTUPLE_PREFIX, load_evaluator, network_path, shipped_network_path
     from plyground.g2048.ntuple import NTupleNetwork, TrainingRun, WarmStart
     from plyground.g2048.ntuple.packed import MAGIC, read_header
 
-    path = shipped_network_path() if text == NETWORK else network_path(text)
-    network = load_evaluator(NETWORK if text == NETWORK else f"ntuple:{path}")
+    path = shipped_network_path() if text == NETWORK else network_path(text.removeprefix(NTUPLE_PREFIX))
+    network = load_evaluator(NETWORK if text == NETWORK else f"{NTUPLE_PREFIX}{path}")
     assert isinstance(network, NTupleNetwork)  # what "network" and "ntuple:PATH" name
     with open(path, "rb") as handle:
         packed = handle.read(len(MAGIC)) == MAGIC
@@ -328,8 +328,9 @@ def learn(
             "--from",
             metavar="NETWORK",
             help="Start from this trained network, not from zero: 'network' (the one shipped), a network file, a "
-            "training run's folder or 'latest'. Its size, tuples and stages hold (--stage-tile adds stages to a "
-            "network of one); its games and minutes count in --games, --minutes and --alpha-step.",
+            "training run's folder or 'latest' (as --evaluator names them, 'ntuple:' optional). Its size, tuples "
+            "and stages hold (--stage-tile adds stages to a network of one); its games and minutes count in "
+            "--games, --minutes and --alpha-step.",
         ),
     ] = None,
     alpha: Annotated[
