@@ -286,7 +286,8 @@ def learn(
         float | None,
         number_option(
             "--minutes",
-            help="Train until the network has this many minutes of training in all, {range} (default 10).",
+            help="Train until the network has this many minutes of training in all, {range} (default 10; "
+            "with --from, 10 more than the network has).",
             low=0.001,
             high=1_000_000,
         ),
