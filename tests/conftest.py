@@ -5,7 +5,11 @@ ignored: Python then never raises KeyboardInterrupt, and the commands the tests 
 ignore Ctrl-C too. The Ctrl-C tests need it handled as in a terminal, so it is restored.
 
 A run in which no test ran (none collected, all deselected or all skipped) fails: a
-wrong path, marker or skip condition must not pass for a green run.
+wrong path, marker or skip condition must not pass for a green run. So does a run after
+which the git checkout it ran in holds a file that git would add and did not hold before
+(a test that wrote beside the sources instead of in its ``tmp_path``). Each test process has
+a data folder of its own (``PLYGROUND_DATA_DIR``, a temporary folder removed at its end), so that
+no test writes in the user's: a test that needs another sets it.
 
 The suite runs on up to four cores (pytest-xdist, ``-n auto`` in ``pyproject.toml``; ``-n 0``
 runs it in one process), a test file to a worker, so that a file's fixtures are made once.
@@ -24,10 +28,12 @@ run the first worker to collect the test starts them in a folder that the contro
 any worker can wait for them there, and the controller stops them at the end.
 """
 
+import atexit
 import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -39,6 +45,10 @@ settings.register_profile("default", max_examples=200, deadline=None)
 settings.register_profile("nojit", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+_DATA = tempfile.mkdtemp(prefix="plyground-test-data-")
+os.environ["PLYGROUND_DATA_DIR"] = _DATA  # the commands that the tests start inherit it
+atexit.register(shutil.rmtree, _DATA, ignore_errors=True)
+
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
@@ -46,6 +56,9 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 _RAN: list[int] = [0]  # tests whose body ran: passed, failed or xfailed
 _NONE_RAN: list[bool] = [False]
 
+
+_UNTRACKED: list[set[str] | None] = []  # the controller's: the checkout's untracked files when the run started
+_LEFT: list[str] = []  # untracked files that the run left in the checkout
 
 _NOJIT_TEST = "test_kernels_without_jit.py::test_kernel_tests_pass_without_jit"
 _FILE_SECONDS: dict[str, float] = {}  # with --record-file-costs: each file's seconds, setup and teardown included
@@ -119,6 +132,29 @@ def _record_file_costs(config: pytest.Config) -> None:
 _SHARED: list[Path] = []  # in the controller of a parallel run: the folder of the run without the JIT
 
 
+def _untracked(root: Path) -> set[str] | None:
+    """What the git checkout at ``root`` holds that git does not ignore and does not track (None outside one).
+
+    The files that git would add, and the folders at the top (git does not list an empty one).
+    """
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=120)
+
+    try:
+        done = git("status", "--porcelain", "--untracked-files=all")
+        if done.returncode != 0:
+            return None
+        folders = sorted(f"{path.name}/" for path in root.iterdir() if path.is_dir() and path.name != ".git")
+        ignored = git("check-ignore", *folders).stdout.split()
+        tracked = git("ls-files", "--", *folders).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    holding = {name.split("/")[0] + "/" for name in tracked}
+    untracked = {line[3:] for line in done.stdout.splitlines() if line.startswith("?? ")}
+    return untracked | {name for name in folders if name not in ignored and name not in holding}
+
+
 def _is_worker(config: pytest.Config) -> bool:
     """A worker of a parallel run (by its config: a pytest that a test starts inherits the worker's environment)."""
     return hasattr(config, "workerinput")
@@ -136,6 +172,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.record_file_costs and _costs_path(config) is None:
         raise pytest.UsageError("--record-file-costs: the pytest settings name no file_costs record")
 
+    if not _is_worker(config) and not config.option.collectonly:
+        _UNTRACKED.append(_untracked(config.rootpath))
     if not _is_worker(config) and getattr(config.option, "numprocesses", None) and not config.option.collectonly:
         _SHARED.append(Path(tempfile.mkdtemp(prefix="plyground-nojit-")))
         os.environ[nojit.SHARED] = str(_SHARED[0])  # the workers, started after this, inherit it
@@ -177,6 +215,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return  # a worker may run no test; the controller counts them all
     if session.config.option.record_file_costs and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         _record_file_costs(session.config)
+    before = _UNTRACKED[0] if _UNTRACKED else None
+    after = _untracked(session.config.rootpath) if before is not None else None
+    if before is not None and after is not None and after - before:
+        _LEFT[:] = sorted(after - before)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if _RAN[0] or exitstatus not in (pytest.ExitCode.OK, 5):
         return
     _NONE_RAN[0] = True
@@ -184,5 +227,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _LEFT:
+        shown = ", ".join(_LEFT[:5]) + (f" and {len(_LEFT) - 5} more" if len(_LEFT) > 5 else "")
+        terminalreporter.write_sep(
+            "=", f"error: the tests left files in the checkout (write in tmp_path instead): {shown}", red=True
+        )
     if _NONE_RAN[0]:
         terminalreporter.write_sep("=", "error: no test ran (none collected, or all deselected or skipped)", red=True)

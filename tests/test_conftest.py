@@ -125,3 +125,30 @@ def test_a_damaged_record_is_a_one_line_usage_error(tmp_path: Path, costs: str) 
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert "costs.json: not a JSON record of each test file's seconds" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+LEAVES = """\
+from pathlib import Path
+
+def test_writes_beside_itself():
+    Path(__file__).with_name("stray.txt").write_text("x")
+    (Path(__file__).parent / "plots").mkdir()  # an empty folder, which git does not list
+
+def test_writes_in_tmp_path(tmp_path):
+    (tmp_path / "fine.txt").write_text("x")
+"""
+
+
+@pytest.mark.parametrize("leaves", [True, False], ids=["leaves-files", "writes-in-tmp-path"])
+def test_a_run_that_leaves_files_in_the_checkout_fails(tmp_path: Path, leaves: bool) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    (tmp_path / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    source = LEAVES if leaves else LEAVES.replace("def test_writes_beside_itself", "def _not_a_test")
+    result = run_pytest(tmp_path, source)
+    message = "error: the tests left files in the checkout (write in tmp_path instead): plots/, stray.txt"
+    if leaves:
+        assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout + result.stderr
+        assert message in result.stdout and "2 passed" in result.stdout
+    else:
+        assert result.returncode == pytest.ExitCode.OK, result.stdout + result.stderr
+        assert "left files" not in result.stdout

@@ -150,7 +150,10 @@ def test_report_leaves_out_the_runs_without_games(tmp_path: Path, capsys: pytest
     assert "1 run without games not shown" in out
 
 
-def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_without_a_store_or_with_a_bad_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where the default plots folder would go
     status, _, err = run_cli(capsys, "2048", "report", "--db", str(tmp_path / "none.sqlite"))
     assert status == 2
     assert_one_line_error(err, "no results store", "bench")
@@ -159,6 +162,7 @@ def test_report_without_a_store_or_with_a_bad_one(tmp_path: Path, capsys: pytest
     status, _, err = run_cli(capsys, "2048", "report", "--db", str(bad))
     assert status == 2
     assert_one_line_error(err, "not a plyground results store")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.sqlite"]  # no plots folder for a bad store
 
 
 def test_report_and_bench_leave_an_empty_file_as_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

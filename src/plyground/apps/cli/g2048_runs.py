@@ -222,10 +222,10 @@ def report(
     path = db if db is not None else default_path()
     if not path.exists():
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
-    if not no_plots:
-        save_folder(plots, "write the plots")  # before the table: a folder that cannot be written is said at once
     with ResultsStore(path, read_only=True) as store:  # a report creates, upgrades and writes nothing
         stored = store.runs()
+    if not no_plots:  # once the store is read: a bad one leaves no folder behind
+        save_folder(plots, "write the plots")  # before the table: a folder that cannot be written is said at once
     runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
     if last is not None:
         runs = runs[-last:]
