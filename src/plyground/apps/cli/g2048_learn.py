@@ -530,6 +530,7 @@ def learn(
             out = data_dir() / "ntuple" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
         folder = out
         run = TrainingRun(folder, settings, start=warm)
+        del warm  # the run learns on a copy: the network it started from need not stay in memory (256 MiB on 4x4)
     if minutes is None and games is None and run.goal == (None, None):
         minutes = _DEFAULT_MINUTES
     if run.done(games=games, minutes=minutes):  # only a resumed run can be: --games and --minutes count in all
