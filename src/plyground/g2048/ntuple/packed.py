@@ -193,7 +193,8 @@ def pack(
     return header
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
+def _read(path: str | os.PathLike[str], *, body: bool = True) -> tuple[dict[str, Any], bytes]:
+    """The file's checked header and its body (``b""`` without ``body``: the body is not read)."""
     with open(path, "rb") as handle:
         if handle.read(len(MAGIC)) != MAGIC:
             raise CorruptFileError(f"{path} is not a packed n-tuple network (it does not start with {MAGIC!r})")
@@ -212,7 +213,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
             raise CorruptFileError(f"{path} is damaged: its header is not UTF-8 JSON") from None
         except CorruptFileError as exc:
             raise CorruptFileError(f"{path}: {exc}") from None
-        return header, handle.read()
+        return header, handle.read() if body else b""
 
 
 def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -222,7 +223,7 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
         FileNotFoundError: no such file.
         CorruptFileError: not a packed network, or a damaged header (one line, naming the file).
     """
-    header, _ = _read(path)
+    header, _ = _read(path, body=False)
     try:
         _check_header(header)
     except InvalidInputError as exc:
