@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -401,7 +402,7 @@ def staged_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("args", "parts"),
     [
         (("--games", "400"), ("--games 400: the network", "has 400 games of training already", "give more")),
-        (("--minutes", "0.001"), ("--minutes 0.001: the network", "minutes of training already")),
+        (("--minutes", "1.5"), ("--minutes 1.5: the network", "has 2.0 minutes of training already")),
         (
             ("--rows", "4"),
             (
@@ -418,6 +419,9 @@ def test_bad_options_from_a_network_are_one_line_and_write_nothing(
     args: tuple[str, ...], parts: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _source_run(capsys, tmp_path / "a", "--stage-tile", "256")
+    network = NTupleNetwork.load(tmp_path / "a" / "network.npz")  # two minutes of training, on any machine
+    network.loaded_from(tmp_path / "a" / "network.npz", dataclasses.replace(network.trained, seconds=120.0))
+    network.save(tmp_path / "a" / "network.npz")
     status, _, err = run_cli(
         capsys, "2048", "learn", "--from", str(tmp_path / "a"), *args, "--out", str(tmp_path / "b")
     )
