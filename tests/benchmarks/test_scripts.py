@@ -297,6 +297,20 @@ def _check_review(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert "the search would have played otherwise 0 times in 30 moves" in stdout
 
 
+def _check_corners(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [game] = line["games"]
+    tiles = [int(tile) for tile in game["tiles"]]
+    assert line["from"] == 8 and tiles[0] == 8 and tiles == [8 * 2**i for i in range(len(tiles))]
+    moves = [game["tiles"][str(tile)]["move"] for tile in tiles]
+    assert moves[0] > 0 and moves == sorted(moves) and moves[-1] <= game["moves"]
+    assert [row["tile"] for row in line["rows"]] == tiles
+    for row in line["rows"]:
+        assert row["games"] == 1 == row["corner"] + row["off_corner"]
+        went_on = row["corner_went_on"] + row["off_corner_went_on"]
+        assert went_on == (row["tile"] != tiles[-1])  # every tile but the largest made the next
+    assert "where each tile was first made" in stdout
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
@@ -309,6 +323,7 @@ SCRIPTS = [
     Script("replay_review.py", "replay_review",
            lambda d, f: [str(d.replay), "--last", "30", "--depth", "1", "--evaluator", f"ntuple:{d.network_4x4}"],
            _check_review),
+    Script("replay_corners.py", "replay_corners", lambda d, f: [str(d.replay), "--from", "8"], _check_corners),
     Script("solver.py", "solver", lambda d, f: ["--sizes", "2x2", "--published-age", "20"], _check_solver),
     Script("shard_codec.py", "shard_codec",
            lambda d, f: ["--rows", "2", "--cols", "2", "--repeats", "1", "--levels", "3", "--long-levels"],
@@ -476,6 +491,25 @@ def test_a_review_by_another_player_lists_the_costliest_moves_first(data: Data, 
     assert costs == sorted(costs, reverse=True) and all(cost > 0 for cost in costs) and line["total_cost"] >= costs[0]
     assert all(row["played"] != row["best"] for row in line["costliest"])
     assert line["evaluator"] == "heuristic" and line["reviewed"] == 40
+
+
+def test_a_big_tile_is_placed_where_it_was_first_made() -> None:
+    from plyground.g2048.game import Replay, Spawn
+
+    corners = load_script("replay_corners.py")
+    assert [corners.place(r, c, 3, 4) for r, c in ((0, 0), (2, 3), (0, 1), (1, 3), (1, 1), (1, 2))] == [
+        "corner", "corner", "edge", "edge", "middle", "middle"]  # fmt: skip
+    # 3x3: two 2s merge upwards into a 4 at the top edge's middle; then two 4s would not be made yet.
+    replay = Replay(rows=3, cols=3, seed=1, start=[Spawn(0, 1, 2), Spawn(2, 1, 2)],
+                    moves=[("up", Spawn(2, 2, 2)), ("right", Spawn(1, 0, 4))], score=4)  # fmt: skip
+    assert corners.big_tiles(replay, 4) == {4: {"move": 1, "place": "edge"}}
+    assert corners.big_tiles(replay, 8) == {}
+    games = [{"tiles": {4: {"move": 1, "place": "edge"}, 8: {"move": 9, "place": "corner"}}},
+             {"tiles": {4: {"move": 2, "place": "corner"}}}]  # fmt: skip
+    assert corners.summarize(games, 4) == [
+        {"tile": 4, "games": 2, "corner": 1, "corner_went_on": 0, "off_corner": 1, "off_corner_went_on": 1},
+        {"tile": 8, "games": 1, "corner": 1, "corner_went_on": 0, "off_corner": 0, "off_corner_went_on": 0},
+    ]
 
 
 @pytest.mark.parametrize(
