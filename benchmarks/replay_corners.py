@@ -39,15 +39,16 @@ def big_tiles(replay: Any, smallest: int) -> dict[int, dict[str, Any]]:
     """For each tile from ``smallest`` up that ``replay`` made: the move it first appeared at (0 for the
     start) and the place of its cell, as ``{tile: {"move": m, "place": p}}``."""
     found: dict[int, dict[str, Any]] = {}
-    moves = [0]
+    move = 0
 
     def on_step(game: Any) -> None:
+        nonlocal move
         board = game.board
         top = board.max_tile()
         if top >= smallest and top not in found:
             row, col = next((r, c) for r in range(board.rows) for c in range(board.cols) if board[r, c] == top)
-            found[top] = {"move": moves[0], "place": place(row, col, board.rows, board.cols)}
-        moves[0] += 1
+            found[top] = {"move": move, "place": place(row, col, board.rows, board.cols)}
+        move += 1
 
     replay.play(on_step=on_step)
     return found
