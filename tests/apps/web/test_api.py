@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # the HTTP client starlette.testclient is built on (httpx2 since Starlette 1.2)
 import pytest
 from anyio.from_thread import start_blocking_portal
 from hypothesis import given, settings
