@@ -294,6 +294,18 @@ def test_hint_on_a_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["best"] is None
 
 
+def test_hint_on_a_finished_4x4_board_with_the_network(capsys: pytest.CaptureFixture[str]) -> None:
+    finished = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"
+    status, out, err = run_cli(capsys, "2048", "hint", finished, "--depth", "1")
+    assert status == 0, err
+    assert out.rstrip().endswith("no legal move: the game is over")
+    assert "heuristic" not in out and "network value" not in out
+    status, out, err = run_cli(capsys, "2048", "hint", finished, "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["evaluator"] == "network" and data["best"] is None and data["values"] == {}
+
+
 def test_hint_on_an_empty_board_says_so_and_prints_no_negative_zero(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(capsys, "2048", "hint", "0 0/0 0", "--depth", "1")
     assert status == 0, err

@@ -383,6 +383,8 @@ def hint(
         for name, parts in explanation.moves.items():
             typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {_number(parts.value):>14}  {_number(parts.total):>14}")
         return
+    if not explanation.contributions:  # a network on a board with no legal move: no move to value
+        return
     typer.echo(f"heuristic value of the board, in {explanation.unit}:")
     width = max(len(feature) for feature in explanation.contributions)
     for feature, value in explanation.contributions.items():
