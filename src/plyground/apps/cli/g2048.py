@@ -376,20 +376,19 @@ def hint(
         halved = "the tiles above the largest missing one halved (tile-downgrading)"
         typer.echo(f"searched as {searched.to_text()}: {halved}")
     typer.echo(_hint_text(decision, ranked, chosen.unit, empty=parsed.tile_sum() == 0, downgraded=searched is not None))
-    if explanation.moves:
-        tiles = ", tiles as they are" if searched is not None else ""
-        typer.echo(f"network value of each move (points + V of the board it leaves{tiles}):")
-        typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
+    if explanation.total is None:  # a network: it values each legal move (none on a finished board)
+        if explanation.moves:
+            tiles = ", tiles as they are" if searched is not None else ""
+            typer.echo(f"network value of each move (points + V of the board it leaves{tiles}):")
+            typer.echo(f"  move    {'points':>8}  {'V':>14}  {'total':>14}")
         for name, parts in explanation.moves.items():
             typer.echo(f"  {name:<6}  {parts.points:>8,.0f}  {_number(parts.value):>14}  {_number(parts.total):>14}")
-        return
-    if not explanation.contributions:  # a network on a board with no legal move: no move to value
         return
     typer.echo(f"heuristic value of the board, in {explanation.unit}:")
     width = max(len(feature) for feature in explanation.contributions)
     for feature, value in explanation.contributions.items():
         typer.echo(f"  {feature:<{width}}  {_number(value):>14}")
-    typer.echo(f"  {'total':<{width}}  {_number(explanation.total or 0.0):>14}")
+    typer.echo(f"  {'total':<{width}}  {_number(explanation.total):>14}")
 
 
 def _number(value: float) -> str:
