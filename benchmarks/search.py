@@ -6,8 +6,8 @@ native search interleaved with it, and compares the wall times; then with two wo
 multi-core speed-up. Medians of the repeats. The "bound" column is the best speed-up two cores
 could reach with the jobs of two workers (see ``expectimax.root_groups``): the one-worker job
 (every move in one table) timed against the longer of the two-worker jobs, position by position;
-"at once" is the same with the two jobs of a position searched together on two threads by one kernel
-call: they slow each other down where they wait for the same memory (the network's weights).
+"at once" is the same with the two jobs of a position searched together on two threads (this one and a
+helper): they slow each other down where they wait for the same memory (the network's weights).
 
 With ``--network FILE`` (an n-tuple network, ``network.npz``) the same searches run with the
 network at the leaves too, timed against the heuristic's, with their own two-core speed-up.
@@ -22,6 +22,7 @@ two cores at least 1.6x one (the network at depth 3).
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import statistics
 import time
@@ -32,6 +33,7 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import add_record_options, build_native, print_json, run_native
+from plyground.core.crew import CREW
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
@@ -67,9 +69,9 @@ def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
     Times the one-worker job (every legal move in one table) and each two-worker job alone (one
     thread, median of ``repeats``, each in a fresh table), and compares the sums over the positions of
     the first with those of the longer of the second: even with free hand-offs, two workers cannot
-    beat it. Then the two jobs of a position searched at once, on two threads, by one kernel call
-    (what a two-worker search does, without the rest of ``choose``): the jobs slow each other down
-    where they wait for the same memory.
+    beat it. Then the two jobs of a position searched at once, on this thread and a helper of the
+    crew (what a two-worker search does, without the rest of ``choose``): the jobs slow each other
+    down where they wait for the same memory.
     """
     assert ai.depth is not None
     tts = np.zeros((2, 1 << 22), dtype=S.TT_DTYPE)
@@ -77,22 +79,22 @@ def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
     counters = np.zeros((2, 4), dtype=np.int64)
     stop = np.zeros(1, dtype=np.uint8)
     found = np.zeros((2, 4), dtype=np.float64)
-    ai.evaluator.prepare(4, 4)
+    evaluator = ai.evaluator_for(4, 4)
+    evaluator.prepare(4, 4)
 
     def run(search: JobsSearch, jobs: list[tuple[int, ...]]) -> float:
         moves = np.full((len(jobs), 4), -1, dtype=np.int64)
         for j, job in enumerate(jobs):
             moves[j, : len(job)] = job
+        claim = np.zeros(1, dtype=np.int64)
         start = time.perf_counter()
-        search(moves, ai.depth, tts, counters, stop, found, len(jobs))
+        CREW.run(functools.partial(search, moves, ai.depth, tts, counters, stop, found, claim), len(jobs) - 1)
         return time.perf_counter() - start
 
     one_core = two_cores = two_at_once = 0.0
     for bits in POSITIONS:
         board = Board(bits)
-        search = ai.evaluator.jobs_search(
-            board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed
-        )
+        search = evaluator.jobs_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed)
         jobs = root_groups(board, 2)
         one_core += statistics.median(run(search, root_groups(board, 1)) for _ in range(repeats))
         two_cores += max(statistics.median(run(search, [job]) for _ in range(repeats)) for job in jobs)
@@ -144,7 +146,7 @@ def main() -> None:
     network = f"ntuple:{args.network}" if args.network is not None else None
     if network is not None:
         try:
-            Expectimax(depth=1, evaluator=network).evaluator.check_size(4, 4)
+            Expectimax(depth=1, evaluator=network).evaluator_for(4, 4).check_size(4, 4)
         except PlygroundError as error:
             parser.exit(2, f"error: {error}\n")
 

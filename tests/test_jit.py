@@ -214,3 +214,41 @@ def test_every_module_a_kernel_file_imports_is_in_its_digest() -> None:
                 imported.add("/".join(module) + ".py")
     assert imported == set(_jit._COMPILED_IN)
     assert all((root / name).is_file() for name in _jit._COMPILED_IN)
+
+
+def test_fetch_add_gives_every_thread_a_different_value() -> None:
+    """Threads that take work with ``fetch_add`` at once never take the same piece, nor skip one."""
+    import threading
+
+    import numba
+    import numpy as np
+
+    from plyground._jit import fetch_add
+
+    @numba.njit(nogil=True)
+    def take_all(counter: np.ndarray, taken: np.ndarray) -> None:
+        while True:
+            piece = fetch_add(counter, 0, 1)
+            if piece >= taken.shape[0]:
+                return
+            taken[piece] += 1
+
+    counter, taken = np.zeros(1, dtype=np.int64), np.zeros(200_000, dtype=np.int64)
+    take_all(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))  # compiled before the threads start
+    threads = [threading.Thread(target=take_all, args=(counter, taken)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert (taken == 1).all()  # each piece taken exactly once
+    assert counter[0] == taken.shape[0] + 4  # and each thread's last look past the end counted
+    assert "atomicrmw add" in next(iter(take_all.inspect_llvm().values()))
+
+
+def test_fetch_add_without_the_jit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    fetch_add = _jit._make_fetch_add()
+    counter = np.array([5, 7], dtype=np.int64)
+    assert fetch_add(counter, 1, 3) == 7 and counter.tolist() == [5, 10]

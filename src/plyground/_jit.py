@@ -9,12 +9,16 @@ for the argument types it meets. Options (:data:`OPTIONS`):
 * ``nogil=True`` - kernels release the GIL, so threads can run them on every core;
 * no ``fastmath`` - search values must be exact and reproducible;
 * ``error_model="numpy"`` - no Python-style checks of division by zero in hot loops;
-* ``parallel=True`` only for the few kernels that share their work out over threads with
-  ``prange`` (``@kernel(..., threaded=True)``; run them with :func:`launch`).
+* no ``parallel=True``: kernels that share work out over threads are called from several
+  Python threads at once (they release the GIL) and claim their work with :func:`fetch_add`,
+  so that a thread that the operating system does not run holds up no other
+  (``plyground.core.crew``).
 
 :func:`prefetch` (imported from here by kernels) asks the processor to start loading an
 array element into the cache; kernels that read many scattered elements issue it as soon
-as they know where, so that the loads overlap.
+as they know where, so that the loads overlap. :func:`fetch_add` adds to an array element
+atomically and returns what it held: the threads running one kernel at once take their
+next piece of work with it.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (slow; used by the
 test-suite to cover kernel bodies).
@@ -36,9 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def kernel(
-    signature: Any = None, *, inline: bool = False, refcount: bool = True, threaded: bool = False
-) -> Callable[[F], F]:
+def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True) -> Callable[[F], F]:
     """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given.
 
     ``inline``: the kernel's body is compiled into every kernel that calls it (numba's
@@ -51,15 +53,10 @@ def kernel(
     a recursive search that takes 25 arrays (measured: the gomoku engine's search 1.1-1.3×
     faster without them). Only for kernels that create no array and return none: the arrays
     they are given belong to their caller, and stay alive while it runs.
-
-    ``threaded``: the kernel's ``prange`` loops run their iterations on several threads
-    (numba's ``parallel=True``); call it through :func:`launch`, which says how many.
     """
     options = {**OPTIONS, "inline": "always"} if inline else dict(OPTIONS)
     if not refcount:
         options["_nrt"] = False
-    if threaded:
-        options["parallel"] = True
 
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba
@@ -73,44 +70,6 @@ def kernel(
         return cast(F, numba.njit(signature, **options)(func))
 
     return wrap
-
-
-_LAUNCH_LOCK = threading.Lock()
-_threadsafe_layer: bool | None = None
-"""Whether numba's threading layer may start parallel kernels from several threads at once (None: not known yet)."""
-_launching = threading.local()
-"""The threads this thread last asked numba for (``threads``): numba keeps the setting per thread."""
-_JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT") == "1"
-
-
-def launch(threads: int, function: Callable[..., Any], *args: Any) -> Any:
-    """Call ``function(*args)``, a ``threaded`` kernel, with its ``prange`` loops on ``threads`` threads.
-
-    ``threads`` is capped at the threads numba may start (``NUMBA_NUM_THREADS``, by default the
-    machine's cores). numba starts parallel loops on its threading layer: OpenMP (GNU's
-    ``libgomp``, present wherever gcc is; after a loop its threads wait for the next one spinning,
-    about 10 ms by default (``GOMP_SPINCOUNT``), so that the next starts in microseconds) or TBB,
-    which threads may call at once; else its own ``workqueue``,
-    which cannot be entered by two threads at once (numba stops the process if they do) and
-    starts a loop in about 0.1 ms: launches are then taken one at a time.
-    """
-    global _threadsafe_layer
-    if _JIT_DISABLED:
-        return function(*args)  # plain Python: prange is range
-    if getattr(_launching, "threads", None) != threads:
-        import numba
-
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-        _launching.threads = threads
-    if _threadsafe_layer:
-        return function(*args)
-    with _LAUNCH_LOCK:
-        result = function(*args)
-        if _threadsafe_layer is None:
-            import numba
-
-            _threadsafe_layer = numba.threading_layer() in ("omp", "tbb")  # type: ignore[attr-defined]
-        return result
 
 
 _CHECKED: set[str] = set()
@@ -255,10 +214,58 @@ def _make_prefetch() -> Callable[..., None]:
     return cast(Callable[..., None], prefetch)
 
 
+_FETCH_ADD_LOCK = threading.Lock()
+
+
+def _python_fetch_add(array: Any, index: int, value: int) -> int:
+    """:func:`fetch_add` when kernels run as plain Python: the same, under a lock."""
+    with _FETCH_ADD_LOCK:
+        old = int(array[index])
+        array[index] = old + value
+        return old
+
+
+def _make_fetch_add() -> Callable[..., int]:
+    """An atomic add for numba kernels: ``fetch_add(array, index, value)``.
+
+    ``array`` is a one-dimensional int64 array, ``index`` an integer below its length and
+    ``value`` an integer (unchecked, as in any kernel). Adds ``value`` to ``array[index]`` as
+    one indivisible step (sequentially consistent) and returns the element's value before:
+    threads that call it at once on the same element each get a different value.
+    """
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return _python_fetch_add
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def fetch_add(typingctx: Any, array: Any, index: Any, value: Any) -> Any:
+        if not (
+            isinstance(array, types.Array)
+            and array.ndim == 1
+            and array.dtype == types.int64
+            and isinstance(index, types.Integer)
+            and isinstance(value, types.Integer)
+        ):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            addend = context.cast(builder, args[2], signature.args[2], types.int64)
+            return builder.atomic_rmw("add", builder.gep(data, [args[1]]), addend, "seq_cst")
+
+        return types.int64(array, index, value), codegen
+
+    return cast(Callable[..., int], fetch_add)
+
+
+_BUILDERS: dict[str, Callable[[], Any]] = {"prefetch": _make_prefetch, "fetch_add": _make_fetch_add}
+
+
 def __getattr__(name: str) -> Any:
-    """``prefetch`` is built on first use, so that importing this module does not load numba."""
-    if name == "prefetch":
-        value = _make_prefetch()
-        globals()["prefetch"] = value
+    """``prefetch`` and ``fetch_add`` are built on first use, so that importing this module does not load numba."""
+    if name in _BUILDERS:
+        value = _BUILDERS[name]()
+        globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

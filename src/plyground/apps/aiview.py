@@ -213,12 +213,14 @@ class LiveGame:
     def __init__(self, title: str) -> None:
         self.title = title
         self._start = time.perf_counter()
-        self._state: tuple[Board, int, int, Decision] | None = None
+        self._state: tuple[Board, int, int, Decision, float] | None = None
+        self._depths = 0
         self._lock = threading.Lock()
 
     def update(self, game: Game, decision: Decision) -> None:
         """Record the game after a move and the decision that made it."""
-        state = (game.board, game.score, game.move_count, decision)
+        self._depths += decision.depth
+        state = (game.board, game.score, game.move_count, decision, self._depths / max(1, game.move_count))
         with self._lock:
             self._state = state
 
@@ -230,13 +232,13 @@ class LiveGame:
         return None if state is None else state[:3]
 
     def renderable(self) -> RenderableType:
-        """The board next to the score, moves, last decision, speed and max tile."""
+        """The board next to the score, moves, last decision, mean depth, speed and max tile."""
         with self._lock:
             state = self._state
         elapsed = time.perf_counter() - self._start
         if state is None:
             return Panel(Text("waiting for the first move..."), title=self.title, expand=False)
-        board, score, moves, decision = state
+        board, score, moves, decision, mean_depth = state
         stats = Table(show_header=False, box=None, padding=(0, 1))
         stats.add_column(style="bold")
         stats.add_column(justify="right")
@@ -245,6 +247,7 @@ class LiveGame:
         stats.add_row("max tile", str(board.max_tile()))
         stats.add_row("last move", str(decision.move))
         stats.add_row("depth", str(decision.depth))
+        stats.add_row("mean depth", f"{mean_depth:.2f}")
         stats.add_row("moves/s", f"{moves / elapsed:,.1f}" if elapsed > 0 else "-")
         stats.add_row("elapsed", f"{elapsed:,.1f} s")
         layout = Table.grid(padding=(0, 2))

@@ -33,9 +33,9 @@ Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin 
 from __future__ import annotations
 
 import numpy as np
-from numba import from_dtype, prange, types
+from numba import from_dtype, types
 
-from plyground._jit import kernel
+from plyground._jit import fetch_add, kernel
 from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _points, _popcount
 from plyground.g2048._ntuple_kernels import STRIDE, _indices, _prefetch, _sum
@@ -203,18 +203,25 @@ def _search_move(b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_
     )  # fmt: skip
 
 
-@kernel(_SEARCH_JOBS_SIGNATURE, threaded=True)
+@kernel(_SEARCH_JOBS_SIGNATURE)
 def _search_jobs(
-    b, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts, counters, stop, values
+    b, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts, counters, stop, values, claim
 ):
-    """The root moves of ``b`` searched job by job, the jobs in parallel, as ``_search_kernels._search_jobs`` does."""
-    for j in prange(moves.shape[0]):
+    """The root moves of ``b`` searched job by job, each job taken from ``claim[0]``, as
+    ``_search_kernels._search_jobs`` does."""
+    while True:
+        j = fetch_add(claim, 0, 1)
+        if j >= moves.shape[0]:
+            return
         counts = counters[j]
         counts[GENERATION] += 1
         for k in range(moves.shape[1]):
             d = moves[j, k]
             if d < 0:
                 break
-            values[j, k] = _search_move(
+            value = _search_move(
                 b, d, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, seed, tts[j], counts, stop
             )
+            if stop[0]:
+                break  # cut short (see _search_kernels._search_jobs)
+            values[j, k] = value

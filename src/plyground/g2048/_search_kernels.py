@@ -16,7 +16,10 @@ State shared by one search lives in arrays owned by the caller:
 
 A decision searches its root moves in *jobs* (``_search_jobs``): a row of ``moves`` holds
 the moves of one job (then -1s), searched one after another in the job's own table
-(``tts[j]``, counters ``counters[j]``); the jobs run in parallel, one a thread.
+(``tts[j]``, counters ``counters[j]``). Several threads may run ``_search_jobs`` at once
+on the same arrays: each takes the next job not taken yet (``claim[0]``, with an atomic
+add) until none is left, so the jobs are shared out between the threads that run, and a
+thread that starts late takes none.
 
 Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin is
 ``tests/naive/expectimax_2048.py`` (no table, no cut-off, no sampling).
@@ -25,9 +28,9 @@ Kernels do no validation; :mod:`plyground.g2048.expectimax` does. The slow twin 
 from __future__ import annotations
 
 import numpy as np
-from numba import from_dtype, prange, types
+from numba import from_dtype, types
 
-from plyground._jit import kernel
+from plyground._jit import fetch_add, kernel
 from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _pick_cell, _popcount, _transpose
 
@@ -45,8 +48,11 @@ _EVALUATE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, _TAB
 _CHANCE_SIGNATURE = types.float64(types.uint64, types.int64, types.float64, *_SEARCH_ARGS)
 _SEARCH_MOVE_SIGNATURE = types.float64(types.uint64, types.int64, types.int64, *_SEARCH_ARGS)
 JOBS_ARGS = (types.int64[:, ::1], types.int64)  # moves, depth
-JOBS_STATE = (types.Array(from_dtype(TT_DTYPE), 2, "C"), types.int64[:, ::1], types.uint8[::1], types.float64[:, ::1])
-"""A jobs kernel's tables, counters, stop flag and values (one row a job)."""
+JOBS_STATE = (
+    types.Array(from_dtype(TT_DTYPE), 2, "C"), types.int64[:, ::1], types.uint8[::1], types.float64[:, ::1],
+    types.int64[::1],
+)  # fmt: skip
+"""A jobs kernel's tables, counters, stop flag, values (one row a job) and the count of the jobs taken."""
 _SEARCH_JOBS_SIGNATURE = types.void(types.uint64, *JOBS_ARGS, *_SEARCH_ARGS[:-3], *JOBS_STATE)
 
 _ROW_MASK = np.uint64(0xFFFF)
@@ -232,22 +238,30 @@ def _search_move(b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, m
     )
 
 
-@kernel(_SEARCH_JOBS_SIGNATURE, threaded=True)
+@kernel(_SEARCH_JOBS_SIGNATURE)
 def _search_jobs(
-    b, moves, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts, counters, stop, values
-):
-    """Search the root moves of ``b`` job by job, the jobs in parallel (see the module): ``values[j, k]`` is the
-    value of the move ``moves[j, k]``, searched ``depth`` moves deep in a fresh generation of the table ``tts[j]``.
+    b, moves, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts, counters, stop, values,
+    claim,
+):  # fmt: skip
+    """Search the root moves of ``b`` job by job (see the module), taking each next job from ``claim[0]``:
+    ``values[j, k]`` becomes the value of the move ``moves[j, k]``, searched ``depth`` moves deep in a fresh
+    generation of the table ``tts[j]``; a move whose search the stop flag cut short keeps the value it had.
 
     The job's counts are added to ``counters[j]``, whose generation goes up by one first.
     """
-    for j in prange(moves.shape[0]):
+    while True:
+        j = fetch_add(claim, 0, 1)
+        if j >= moves.shape[0]:
+            return
         counts = counters[j]
         counts[GENERATION] += 1
         for k in range(moves.shape[1]):
             d = moves[j, k]
             if d < 0:
                 break
-            values[j, k] = _search_move(
+            value = _search_move(
                 b, d, depth, rows, cols, table, w_mono, p_four, cutoff, lost, max_cells, seed, tts[j], counts, stop
             )
+            if stop[0]:
+                break  # the value may be cut short; one read after the search finished unstopped is not
+            values[j, k] = value

@@ -28,12 +28,13 @@ __all__ = ["Evaluator", "Explanation", "JobsSearch", "MoveValue", "Unit"]
 Unit: TypeAlias = Literal["heuristic units", "points"]
 """What an evaluator's values count."""
 
-JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, int], None]
-"""``search(moves, depth, tts, counters, stop, values, threads)``: a board's root moves searched
-``depth`` moves deep by the kernels, in jobs run in parallel on ``threads`` threads (see
-``_search_kernels``): the moves of row ``j`` of ``moves`` (int64, then -1s) one after another in
-a fresh generation of the transposition table ``tts[j]``, their counts added to ``counters[j]``,
-their values into ``values[j]``; ``stop`` is the search's stop flag."""
+JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, Any], None]
+"""``search(moves, depth, tts, counters, stop, values, claim)``: a board's root moves searched
+``depth`` moves deep by the kernels, in jobs (see ``_search_kernels``): the moves of row ``j`` of
+``moves`` (int64, then -1s) one after another in a fresh generation of the transposition table
+``tts[j]``, their counts added to ``counters[j]``, their values into ``values[j]``; ``stop`` is the
+search's stop flag. Each call takes the next job not taken yet (``claim[0]``) until none is left, so
+several threads may call it at once to share the jobs out (``plyground.core.crew``)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Expectimax search for 2048: a time budget or a fixed depth, on every core.
 
 >>> from plyground.g2048 import Board
->>> decision = Expectimax(depth=2, workers=1).choose(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"))
+>>> decision = Expectimax(depth=2, workers=1).choose(Board.parse("2 2 0/0 0 0/0 0 4"))
 >>> decision.move in decision.values, decision.depth
 (True, 2)
 
@@ -9,15 +9,27 @@ A *depth* counts moves: depth 1 values each move by the heuristic value of the b
 leaves, depth 2 adds every spawn and the best reply to it, and so on. The legal root moves
 are searched in groups (:func:`root_groups`): the moves of a group one after another in one
 transposition table, whose entries they share (two moves often lead to the same boards a few
-moves on), in a fresh table of its own, the groups in parallel: one kernel call searches
-them all, on as many threads (numba's ``prange``; on its OpenMP threading layer a parallel loop
-starts in microseconds, where a hand-off between Python threads takes 50-100). The groups
-depend on the board and the number of workers alone, so a fixed-depth decision is the same every
-time for a given number of workers. A timed search stops when a thread of its own (the alarm) sets its
-stop flag at the deadline.
+moves on), each group in a fresh table of its own.
 
-The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator`: the heuristic (the
-default) or a trained n-tuple network (``evaluator=``). A network trained by afterstate TD values an
+**On every core, and on a busy machine.** A depth is shared out between the workers only where
+that pays: a timed search shares out a depth predicted (from the depths before) to take half a
+millisecond or more, a fixed-depth search from depth :data:`SHARED_DEPTH` on; a shorter depth runs
+on the calling thread alone, every move in one table, as one worker would. A shared depth is
+searched by one kernel called on the calling thread and on helper threads of
+:data:`~plyground.core.crew.CREW` at once: each call takes the next group not taken yet, so a
+helper that the operating system does not run (other programs want the cores) holds nothing up,
+and the calling thread does its groups itself. The groups depend on the board, the number of
+workers and whether the depth is shared out (fixed by the depth when no time is given), so a
+fixed-depth decision is the same every time for a given number of workers.
+
+A timed search deepens one depth at a time, the best moves of the last depth first, and stops
+when a thread of its own (the alarm) sets its stop flag at the deadline. The depth it was
+searching then keeps the moves it finished: when they include the last depth's best move, the
+best of them is played (:attr:`Decision.move_depths` says which values are one depth deeper).
+
+The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator` (``evaluator=``): the
+heuristic or a trained n-tuple network; by default, as in the applications, the network shipped
+with plyground on 4×4 and the heuristic on the other boards. A network trained by afterstate TD values an
 afterstate as the expected sum of the points still to come, so with a network the search
 adds the points scored along the way: a move is worth ``points + V(afterstate)`` at depth
 1 (the network's own greedy choice), and deeper searches take the expectation over
@@ -27,26 +39,24 @@ board with no legal move is then worth 0 more points. The heuristic search adds 
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import itertools
 import math
 import os
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from plyground.core.crew import CREW
 from plyground.errors import InvalidInputError
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.evaluator import Evaluator
-from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.evaluator import Evaluator, JobsSearch
+from plyground.g2048.evaluators import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
@@ -57,9 +67,15 @@ MAX_WORKERS = len(DIRECTIONS)
 DEFAULT_CUTOFF = 1e-4
 DEFAULT_TT_BITS = 20
 LONG_SECONDS = 0.25
-"""A timed search with more time than this left searches its next depth on a helper thread (see ``_run``)."""
+"""A timed search with more time than this left searches its next depth on helper threads (see ``_run_depth``)."""
 LONG_DEPTH = 6
-"""A search of a fixed depth from this one up runs on a helper thread (see ``_run``)."""
+"""A search of a fixed depth from this one up runs on helper threads (see ``_run_depth``)."""
+SHARED_SECONDS = 0.0005
+"""A timed search shares out between its workers a depth predicted to take this long or more (see ``_shares_out``)."""
+SHARED_DEPTH = 3
+"""A search of a fixed depth shares it out between its workers from this depth on (see ``_shares_out``)."""
+MIN_GROWTH = 4.0
+"""The least growth of a search's time from one depth to the next that ``_shares_out`` predicts."""
 BANK_MOVES = 4.0
 """With ``time_bank``, at most this many moves' budgets are saved up."""
 BANK_DEBT = 0.5
@@ -86,7 +102,10 @@ class Decision:
         move: the chosen direction, None when no move is legal.
         values: each legal move's value at the completed depth: the expected heuristic value,
             or with a network the expected points to come (the move's points included).
-        depth: the deepest fully searched depth (0 when no move is legal).
+        depth: the deepest depth searched for every legal move (0 when no move is legal).
+        move_depths: the depth of each legal move's value: ``depth``, or one more for the moves a
+            search out of time had finished at the next depth (it searches the best moves first,
+            and plays the best of those when they include the best move of ``depth``).
         nodes: chance nodes visited (all depths, aborted ones included).
         tt_hits: transposition-table hits.
         evaluations: evaluations of leaves (heuristic or network).
@@ -99,6 +118,7 @@ class Decision:
     move: Direction | None
     values: dict[Direction, float] = field(default_factory=dict)
     depth: int = 0
+    move_depths: dict[Direction, int] = field(default_factory=dict)
     nodes: int = 0
     tt_hits: int = 0
     evaluations: int = 0
@@ -235,7 +255,8 @@ class Expectimax:
 
     Args:
         time_ms: per-move time budget; the search deepens one depth at a time and keeps
-            the deepest depth it finished (always at least depth 1).
+            the deepest depth it finished (always at least depth 1), and of the depth it
+            was searching the best moves it finished (see the module).
         time_bank: make ``time_ms`` the mean time a move: the time a move leaves (it stops
             when its next depth would not finish) goes to the next moves, up to
             :data:`BANK_MOVES` budgets (see :func:`next_bank`). Without it a move uses
@@ -243,20 +264,25 @@ class Expectimax:
             at a few milliseconds, where the first depth overruns.
         depth: a fixed depth (with ``time_ms``: the deepest depth to try). With neither,
             :func:`policy_depth` picks the depth from the board.
-        weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`).
+        weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`);
+            with weights the heuristic values the leaves on every board.
         workers: threads searching root moves in parallel (default: every core); at most
-            :data:`MAX_WORKERS` are started, as a board has at most four root moves.
+            :data:`MAX_WORKERS`, as a board has at most four root moves. Depths that take
+            less than half a millisecond run on the calling thread alone (see the module).
         p_four: the probability that a spawned tile is a 4.
         cutoff: boards reached with a smaller probability are evaluated, not searched.
         max_cells: search at most this many empty cells per spawn, drawn at random (None: all).
         tt_bits: each worker's transposition table has ``2**tt_bits`` entries.
         seed: seeds the cell sampling; the same seed gives the same decisions.
         evaluator: what values the leaves: an :class:`~plyground.g2048.evaluator.Evaluator`
-            (the heuristic, the default, or an n-tuple network), or its name for
-            :func:`~plyground.g2048.evaluators.load_evaluator` (``"heuristic"``,
-            ``"ntuple:PATH"``). With a network, values are expected points to come: each
-            move's points plus, at the horizon, the network's value of the afterstate, so
-            depth 1 plays the network's greedy move. ``weights`` set the heuristic's weights
+            (the heuristic or an n-tuple network), or its name for
+            :func:`~plyground.g2048.evaluators.load_evaluator` (``"heuristic"``, ``"network"``,
+            ``"ntuple:PATH"``). By default (None, and no ``weights``) the applications'
+            default: the network shipped with plyground on 4×4 boards, read once a process when
+            first needed, and the heuristic on the others (:meth:`evaluator_for`). With a
+            network, values are expected points to come: each move's points plus, at the
+            horizon, the network's value of the afterstate, so depth 1 plays the network's
+            greedy move. ``weights`` set the heuristic's weights
             and cannot come with another evaluator.
 
     Raises:
@@ -298,8 +324,9 @@ class Expectimax:
             raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
         if weights is not None and not isinstance(weights, Weights):
             raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
-        self.evaluator = load_evaluator(evaluator, weights=weights)
-        """What values the leaves."""
+        self._evaluator = None if evaluator is None and weights is None else load_evaluator(evaluator, weights=weights)
+        self._heuristic: Heuristic | None = None
+        self._shape = SHIPPED_SHAPE
         self.time_ms = time_ms
         self.time_bank = bool(time_bank)
         self.bank_ms = 0.0
@@ -313,8 +340,30 @@ class Expectimax:
         self.seed = seed
         self._tt_bits = tt_bits
         self._tables: tuple[npt.NDArray[np.void], npt.NDArray[np.int64]] | None = None
-        self._helper: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """What values the leaves: the evaluator given, or by default :meth:`evaluator_for` the board size searched
+        last (4×4 before any search)."""
+        return self.evaluator_for(*self._shape)
+
+    def evaluator_for(self, rows: int, cols: int) -> Evaluator:
+        """What values the leaves on boards of ``rows`` x ``cols``: the evaluator given, or by default the
+        network shipped with plyground on the board it plays (read once a process, on first use), the
+        heuristic elsewhere (see :func:`~plyground.g2048.evaluators.default_evaluator`).
+
+        Raises:
+            InvalidInputError: the shipped network is needed and missing.
+            CorruptFileError: the shipped network is needed and unreadable.
+        """
+        if self._evaluator is not None:
+            return self._evaluator
+        if default_evaluator(rows, cols) == NETWORK:
+            return load_evaluator(NETWORK, reuse=True)
+        if self._heuristic is None:
+            self._heuristic = Heuristic()
+        return self._heuristic
 
     @property
     def weights(self) -> Weights | None:
@@ -331,10 +380,7 @@ class Expectimax:
         return self._tables
 
     def close(self) -> None:
-        """Free the tables and stop the helper thread (a later :meth:`choose` makes them again)."""
-        if self._helper is not None:
-            self._helper.shutdown()
-            self._helper = None
+        """Free the tables (a later :meth:`choose` makes them again)."""
         self._tables = None
 
     def __enter__(self) -> Expectimax:
@@ -356,23 +402,24 @@ class Expectimax:
         """
         if not isinstance(board, Board):
             raise InvalidInputError(f"expected a Board, got {type(board).__name__}")
-        self.evaluator.check_size(board.rows, board.cols)
-        self.evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
+        evaluator = self.evaluator_for(board.rows, board.cols)
+        evaluator.check_size(board.rows, board.cols)
+        evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
         with self._lock:
             self._ensure_tables()  # once, outside the time budget too
+            self._shape = (board.rows, board.cols)
         start = time.perf_counter()
-        searched = self.evaluator.searched_board(board)
+        searched = evaluator.searched_board(board)
         searched_or_none = searched if searched != board else None
-        jobs = _board_jobs(board, self.workers)
-        if not jobs:
+        if not _board_jobs(board, 1):
             return Decision(None, seconds=time.perf_counter() - start, searched=searched_or_none)
         with self._lock:
-            return self._search(board, jobs, start, searched_or_none)
+            return self._search(board, evaluator, start, searched_or_none)
 
-    def _search(self, board: Board, jobs: tuple[Job, ...], start: float, searched: Board | None) -> Decision:
-        tts, counters = self._ensure_tables()
+    def _search(self, board: Board, evaluator: Evaluator, start: float, searched: Board | None) -> Decision:
+        counters = self._ensure_tables()[1]
         stop = np.zeros(1, dtype=np.uint8)
-        search = self.evaluator.jobs_search(
+        search = evaluator.jobs_search(
             board, p_four=self.p_four, cutoff=self.cutoff, max_cells=self.max_cells, seed=self.seed
         )
         allowed_ms = None if self.time_ms is None else self.time_ms + (self.bank_ms if self.time_bank else 0.0)
@@ -381,44 +428,52 @@ class Expectimax:
             depths = [self.depth if self.depth is not None else policy_depth(board)]
         else:
             depths = list(range(1, (self.depth or MAX_DEPTH) + 1))
-        if len(jobs) == 1 and len(jobs[0]) == 1:
+        alone = _board_jobs(board, 1)  # one job: every legal move, in one table
+        shared = _board_jobs(board, self.workers)
+        if len(alone[0]) == 1:
             depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
-        moves = _moves_array(jobs)
-        found = np.zeros(moves.shape, dtype=np.float64)
         counters[:, : S.GENERATION] = 0  # the counts of this decision, all depths
-        values: dict[Direction, float] = {}
+        values: dict[int, float] = {}  # by index into DIRECTIONS, at the completed depth
+        move_depths: dict[int, int] = {}
         completed = 0
-        previous_time = 0.0
+        times: list[float] = []
         armed = False
         try:
             for depth in depths:
                 depth_start = time.perf_counter()
                 if deadline is not None and completed:
-                    if depth_start + previous_time * 2.0 > deadline:
+                    if depth_start + times[-1] * 2.0 > deadline:
                         break  # the next depth would not finish in time
                     if not armed:  # the first depth always finishes; the others stop at the deadline
                         _ALARM.arm(deadline, stop)
                         armed = True
+                jobs = shared if len(shared) > 1 and _shares_out(depth, times, deadline is not None) else alone
+                if values:  # the best moves first: a depth cut short has searched them
+                    jobs = _best_first(jobs, values)
                 long = depth >= LONG_DEPTH if deadline is None else deadline - depth_start > LONG_SECONDS
-                self._run(functools.partial(search, moves, depth, tts, counters, stop, found, len(jobs)), stop, long)
-                if stop[0]:
-                    break  # out of time: this depth's values are not finished
-                by_move = {d: float(found[j, k]) for j, job in enumerate(jobs) for k, d in enumerate(job)}
-                values = {DIRECTIONS[d]: by_move[d] for d in sorted(by_move)}
+                found = self._run_depth(search, jobs, depth, stop, long)
+                searched_moves = {d: value for d, value in found.items() if not math.isnan(value)}
+                if len(searched_moves) < len(found):  # out of time: keep the moves this depth finished
+                    if _best(values) in searched_moves:  # else the depth before holds: it had the best move
+                        values.update(searched_moves)
+                        move_depths.update(dict.fromkeys(searched_moves, depth))
+                    break
+                values, move_depths = searched_moves, dict.fromkeys(searched_moves, depth)
                 completed = depth
-                previous_time = time.perf_counter() - depth_start
+                times.append(time.perf_counter() - depth_start)
         finally:
             if armed:
                 _ALARM.disarm(stop)
-        totals = counters[: len(jobs)].sum(axis=0)
-        best = max(values, key=lambda name: (values[name], -DIRECTIONS.index(name)))
+        totals = counters.sum(axis=0)
+        best = _best({d: values[d] for d in values if move_depths[d] == max(move_depths.values())})
         seconds = time.perf_counter() - start
         if self.time_bank and self.time_ms is not None:
             self.bank_ms = next_bank(self.bank_ms, self.time_ms, 1000.0 * seconds)
         return Decision(
-            move=best,
-            values=values,
+            move=DIRECTIONS[best],
+            values={DIRECTIONS[d]: values[d] for d in sorted(values)},
             depth=completed,
+            move_depths={DIRECTIONS[d]: move_depths[d] for d in sorted(move_depths)},
             nodes=int(totals[S.NODES]),
             tt_hits=int(totals[S.TT_HITS]),
             evaluations=int(totals[S.EVALUATIONS]),
@@ -426,26 +481,56 @@ class Expectimax:
             searched=searched,
         )
 
-    def _run(self, call: Callable[[], None], stop: npt.NDArray[np.uint8], long: bool) -> None:
-        """Run one depth's search ``call()``: on this thread, or on the helper thread when it may be ``long``.
+    def _run_depth(
+        self, search: JobsSearch, jobs: tuple[Job, ...], depth: int, stop: npt.NDArray[np.uint8], long: bool
+    ) -> dict[int, float]:
+        """Search the root moves of ``jobs`` ``depth`` moves deep: each move's value (NaN: cut short by ``stop``).
 
-        A kernel running on this thread cannot be interrupted: Ctrl-C waits for it. A long search runs on
-        the helper thread while this one waits, so that Ctrl-C stops it at once (through ``stop``).
+        The calling thread searches, and up to one helper a job more join it (:data:`~plyground.core.crew.CREW`);
+        a search that may be ``long`` runs on helpers alone while this thread waits, so that Ctrl-C stops it
+        at once (through ``stop``): a kernel running on this thread cannot be interrupted.
         """
-        if not long:
-            call()
-            return
-        if self._helper is None:
-            self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="expectimax")
-        future = self._helper.submit(call)
-        try:
-            while True:
-                try:  # a wait with a timeout, so that a Ctrl-C delivered to another thread is seen too
-                    future.result(timeout=0.1)
-                    return
-                except TimeoutError:
-                    pass
-        except BaseException:  # Ctrl-C: the search stops at once too
+        tts, counters = self._ensure_tables()
+        moves = _moves_array(jobs)
+        found = np.full(moves.shape, np.nan)
+        claim = np.zeros(1, dtype=np.int64)
+        threads = min(len(jobs), self.workers)
+
+        def interrupt() -> None:
             stop[0] = 1
-            concurrent.futures.wait([future])
-            raise
+
+        CREW.run(
+            functools.partial(search, moves, depth, tts, counters, stop, found, claim),
+            threads if long else threads - 1,
+            join=not long,
+            on_interrupt=interrupt,
+        )
+        return {d: float(found[j, k]) for j, job in enumerate(jobs) for k, d in enumerate(job)}
+
+
+def _best(values: dict[int, float]) -> int:
+    """The move (an index into DIRECTIONS) of the highest value; of equal values, the first in DIRECTIONS."""
+    return max(values, key=lambda d: (values[d], -d))
+
+
+def _best_first(jobs: tuple[Job, ...], values: dict[int, float]) -> tuple[Job, ...]:
+    """``jobs`` with each job's moves from the best by ``values`` to the worst, the job of the best move first."""
+    ordered = [tuple(sorted(job, key=lambda d: (-values[d], d))) for job in jobs]
+    return tuple(sorted(ordered, key=lambda job: (-values[job[0]], job[0])))
+
+
+def _shares_out(depth: int, times: list[float], timed: bool) -> bool:
+    """Whether the search of ``depth`` is shared out between the workers, or runs on the calling thread alone.
+
+    A timed search shares out a depth predicted to take :data:`SHARED_SECONDS` or more: the time of the
+    last depth (``times``, one a completed depth) times the growth from the one before (at least
+    :data:`MIN_GROWTH`); a hand-off to another thread costs tens of microseconds, more on a busy machine.
+    A search of a fixed depth shares out from :data:`SHARED_DEPTH` on, so that its values depend on the
+    board, the depth and the workers alone.
+    """
+    if not timed:
+        return depth >= SHARED_DEPTH
+    if not times:
+        return False
+    growth = max(MIN_GROWTH, times[-1] / times[-2]) if len(times) >= 2 and times[-2] > 0 else MIN_GROWTH
+    return times[-1] * growth >= SHARED_SECONDS

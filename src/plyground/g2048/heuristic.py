@@ -414,17 +414,16 @@ class Heuristic(Evaluator):
         return self._tables[key]
 
     def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
-        from plyground._jit import launch
         from plyground.g2048 import _search_kernels as S
 
         bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
         table, lost = self._table(rows, cols)
         monotonicity, sampling_seed = self.weights.monotonicity, np.uint64(seed)
 
-        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, threads: int) -> None:
-            launch(
-                threads, S._search_jobs, bits, moves, depth, rows, cols, table, monotonicity, p_four, cutoff, lost,
-                max_cells, sampling_seed, tts, counters, stop, values,
+        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
+            S._search_jobs(
+                bits, moves, depth, rows, cols, table, monotonicity, p_four, cutoff, lost, max_cells, sampling_seed,
+                tts, counters, stop, values, claim,
             )  # fmt: skip
 
         return search

@@ -19,7 +19,7 @@ from plyground.core.stats import reach_tiles
 from plyground.g2048 import DIRECTIONS, Board, Game, Replay, default_weights, evaluate
 from plyground.g2048 import autoplay as autoplay_module
 from plyground.g2048.autoplay import GameResult, play_game, summarize
-from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.heuristic import FEATURES
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
@@ -256,12 +256,13 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     assert status == 0
     data = json.loads(out)
     parsed = Board.parse(board)
-    with Expectimax(depth=depth, workers=1) as ai:
+    with Expectimax(depth=depth, workers=1, evaluator="heuristic") as ai:
         decision = ai.choose(parsed)
     assert set(data) == {
-        "board", "searched", "evaluator", "best", "move", "unit", "depth", "values", "nodes", "tt_hits", "seconds",
-        "evaluation",
+        "board", "searched", "evaluator", "best", "move", "unit", "depth", "move_depths", "values", "nodes",
+        "tt_hits", "seconds", "evaluation",
     }  # fmt: skip
+    assert data["move_depths"] == decision.move_depths == dict.fromkeys(decision.values, depth)
     assert data["evaluator"] == "heuristic" and data["unit"] == "heuristic units"
     assert data["searched"] is None  # the heuristic searches the board as it is
     assert data["board"] == parsed.to_text()
@@ -273,6 +274,18 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     evaluation = evaluate(parsed)
     assert data["evaluation"]["total"] == pytest.approx(evaluation.total)
     assert data["evaluation"]["contributions"] == pytest.approx(evaluation.contributions)
+
+
+def test_hint_marks_the_moves_that_a_depth_cut_short_finished() -> None:
+    from plyground.apps.cli.g2048 import _hint_text
+
+    values = {"up": 10.0, "right": 7.0, "down": 4.0}
+    decision = Decision("up", values, depth=4, move_depths={"up": 5, "right": 5, "down": 4}, nodes=9, seconds=0.02)
+    lines = _hint_text(decision, list(values.items()), "points", empty=False).splitlines()
+    assert lines[2].split() == ["up", "10.0", "(depth", "5)", "<-", "chosen"]
+    assert lines[3].split() == ["right", "7.0", "(depth", "5)"]
+    assert lines[4].split() == ["down", "4.0"]
+    assert lines[5].startswith("depth 4 completed (2 of the moves to depth 5): 9 nodes")
 
 
 def test_hint_with_a_time_budget(capsys: pytest.CaptureFixture[str]) -> None:
@@ -365,10 +378,16 @@ def test_the_live_view_shows_the_game_and_the_last_decision() -> None:
     view.update(game, decision)
     text = render(view.renderable())
     assert "2048 3x3" in text
-    for label in ("score", "moves", "max tile", "last move", "depth", "moves/s"):
-        assert label in text
+    for label in ("score", "moves", "max tile", "last move", "depth", "mean depth 1.00", "moves/s"):
+        assert label in " ".join(text.split())
     assert decision.move in text
     assert view.last == (game.board, game.score, 1)
+    with Expectimax(depth=2, workers=1) as ai:
+        deeper = ai.choose(game.board)
+    assert deeper.move is not None
+    game.step(deeper.move)
+    view.update(game, deeper)
+    assert "mean depth 1.50" in " ".join(render(view.renderable()).split())  # (1 + 2) / 2 moves
 
 
 def test_the_summary_view_of_one_game() -> None:

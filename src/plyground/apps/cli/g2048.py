@@ -362,6 +362,7 @@ def hint(
         "move": decision.move,  # the old name of "best", kept for scripts that read it
         "unit": chosen.unit,
         "depth": decision.depth,
+        "move_depths": decision.move_depths,
         "values": {move: value + 0.0 for move, value in ranked},  # + 0.0: no -0.0
         "nodes": decision.nodes,
         "tt_hits": decision.tt_hits,
@@ -414,11 +415,14 @@ def _hint_text(
         else f"expected value, in {unit} (not points)"
     )
     lines = [f"best move: {decision.move}", f"  move    {heading}"]
+    deeper = [move for move, depth in decision.move_depths.items() if depth > decision.depth]
     for move, value in ranked:
-        mark = "  <- chosen" if move == decision.move else ""
+        mark = f"  (depth {decision.depth + 1})" if move in deeper else ""
+        mark += "  <- chosen" if move == decision.move else ""
         lines.append(f"  {move:<6}  {_number(value):>14}{mark}")
+    further = f" ({len(deeper)} of the moves to depth {decision.depth + 1})" if deeper else ""
     lines.append(
-        f"depth {decision.depth} completed: {decision.nodes:,} nodes, {decision.tt_hits:,} TT hits, "
+        f"depth {decision.depth} completed{further}: {decision.nodes:,} nodes, {decision.tt_hits:,} TT hits, "
         f"{decision.seconds:.3f} s"
     )
     return "\n".join(lines)

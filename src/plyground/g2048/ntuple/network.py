@@ -371,17 +371,16 @@ class NTupleNetwork(Evaluator):
 
         It searches the :meth:`downgraded` board: the same moves are legal in both.
         """
-        from plyground._jit import launch
         from plyground.g2048 import _ntuple_search_kernels as NS  # here: learning does not load the search
 
         bits, rows, cols = np.uint64(self.downgraded(board).bits), self._rows, self._cols
         # The kernels' signatures take writable arrays; the search only reads them.
         weights, lookups, sampling_seed = self._weights, self._lookups, np.uint64(seed)
 
-        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, threads: int) -> None:
-            launch(
-                threads, NS._search_jobs, bits, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells,
-                sampling_seed, tts, counters, stop, values,
+        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
+            NS._search_jobs(
+                bits, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, sampling_seed, tts,
+                counters, stop, values, claim,
             )  # fmt: skip
 
         return search

@@ -1,0 +1,189 @@
+"""Expectimax on a busy machine: the default workers against one, with busy processes running beside them.
+
+Starts ``--busy`` processes that spin on a core each (default 2: on a 2-core machine, as a
+laptop with a build and a browser running), then plays ``--games`` paired games (the same
+seeds) at each budget of ``--time-ms``: with the default workers (every core, at most 4) and
+with one, alternately, one game at a time. Each game's score, largest tile, moves, time a move and
+completed depths are kept; a move's depth is the depth searched for every legal move
+(``Decision.depth``), and "deeper" counts the moves whose search out of time had also finished
+the best moves one depth more. ``--busy 0`` plays the same games on an otherwise idle machine.
+
+    python benchmarks/busy.py [--games 20] [--time-ms 10 20] [--busy 2] [--evaluator heuristic]
+                              [--max-moves N] [--seed 1] [--log FILE]
+
+``--log FILE`` appends each finished game as a JSON line (and skips the games it already holds:
+a stopped run goes on where it was). Target: the default at least as deep and as strong as one
+worker, loaded. The two-core speed-up without load is ``benchmarks/search.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from _common import add_record_options, print_json
+from plyground.core.stats import mean_interval
+from plyground.g2048 import Expectimax, Game
+from plyground.g2048.autoplay import play_game
+from plyground.g2048.expectimax import Decision
+
+SIDES = {"default": None, "one worker": 1}
+"""The two sides: their names and ``workers`` (None: Expectimax's default)."""
+
+
+def start_busy(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that spin until this one ends."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+    def stop() -> None:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+    atexit.register(stop)
+    return spinners
+
+
+def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | None) -> dict[str, Any]:
+    """One game of ``side`` at ``time_ms`` a move."""
+    depths: list[int] = []
+    deeper = 0
+
+    def on_move(game: Game, decision: Decision) -> None:
+        nonlocal deeper
+        depths.append(decision.depth)
+        deeper += max(decision.move_depths.values(), default=0) > decision.depth
+
+    with Expectimax(time_ms=time_ms, workers=SIDES[side], evaluator=evaluator) as ai:
+        ai.choose(Game(seed=seed).board)  # tables and kernels ready before the clock counts
+        result = play_game(ai, seed=seed, max_moves=max_moves, on_move=on_move)
+    return {
+        "side": side,
+        "time_ms": time_ms,
+        "seed": seed,
+        "score": result.score,
+        "max_tile": result.max_tile,
+        "moves": result.moves,
+        "ms_a_move": 1000 * result.seconds / max(1, result.moves),
+        "mean_depth": statistics.fmean(depths) if depths else 0.0,
+        "depth_1_share": depths.count(1) / len(depths) if depths else 0.0,
+        "deeper_share": deeper / len(depths) if depths else 0.0,
+    }
+
+
+def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """One side's games at one budget, summed up."""
+    scores = [g["score"] for g in games]
+    moves = sum(g["moves"] for g in games)
+    return {
+        "games": len(games),
+        "mean_score": statistics.fmean(scores),
+        "median_score": statistics.median(scores),
+        "reach_2048": sum(g["max_tile"] >= 2048 for g in games) / len(games),
+        "mean_depth": sum(g["mean_depth"] * g["moves"] for g in games) / moves,
+        "depth_1_share": sum(g["depth_1_share"] * g["moves"] for g in games) / moves,
+        "deeper_share": sum(g["deeper_share"] * g["moves"] for g in games) / moves,
+        "ms_a_move": sum(g["ms_a_move"] * g["moves"] for g in games) / moves,
+    }
+
+
+def read_log(path: Path | None) -> list[dict[str, Any]]:
+    if path is None or not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--time-ms", type=float, nargs="+", default=[10.0, 20.0])
+    parser.add_argument("--busy", type=int, default=2, help="spinning processes beside the games")
+    parser.add_argument("--evaluator", default="heuristic", help="heuristic, network or ntuple:PATH")
+    parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    parser.add_argument("--log", type=Path, help="append each game here as a JSON line; resume from it")
+    add_record_options(parser)
+    args = parser.parse_args()
+    if args.games < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
+        parser.error("--games is at least 1, --busy at least 0, and budgets are positive")
+    if args.max_moves is not None and args.max_moves < 1:
+        parser.error("--max-moves is at least 1")
+
+    done = read_log(args.log)
+    console = Console(stderr=True)
+    start_busy(args.busy)
+    games = list(done)
+    for time_ms in args.time_ms:
+        for seed in range(args.seed, args.seed + args.games):
+            for side in SIDES:
+                if any(g["side"] == side and g["time_ms"] == time_ms and g["seed"] == seed for g in done):
+                    continue
+                game = play(side, time_ms, seed, args.evaluator, args.max_moves)
+                games.append(game)
+                console.print(
+                    f"{side} {time_ms:g} ms seed {seed}: {game['score']:,} ({game['max_tile']}), "
+                    f"{game['moves']:,} moves, mean depth {game['mean_depth']:.2f}"
+                )
+                if args.log is not None:
+                    with open(args.log, "a", encoding="utf-8") as handle:
+                        handle.write(json.dumps(game) + "\n")
+
+    rows = []
+    table = Table(title=f"{args.evaluator}, {args.busy} busy processes, {os.cpu_count()} cores: default against one")
+    for name in ("ms", "side", "games", "mean depth", "depth 1", "deeper", "ms a move", "mean", "median", "2048"):
+        table.add_column(name, justify="right")
+    for time_ms in args.time_ms:
+        seeds = range(args.seed, args.seed + args.games)
+        chosen = {
+            side: [g for g in games if g["side"] == side and g["time_ms"] == time_ms and g["seed"] in seeds]
+            for side in SIDES
+        }
+        row: dict[str, Any] = {"time_ms": time_ms}
+        for side, side_games in chosen.items():
+            s = summary(side_games)
+            row[side] = s
+            table.add_row(
+                f"{time_ms:g}", side, str(s["games"]), f"{s['mean_depth']:.2f}", f"{s['depth_1_share']:.1%}",
+                f"{s['deeper_share']:.1%}", f"{s['ms_a_move']:.1f}", f"{s['mean_score']:,.0f}",
+                f"{s['median_score']:,.0f}", f"{s['reach_2048']:.0%}",
+            )  # fmt: skip
+        by_seed = {g["seed"]: g["score"] for g in chosen["one worker"]}
+        differences = [g["score"] - by_seed[g["seed"]] for g in chosen["default"] if g["seed"] in by_seed]
+        row["score_difference"] = statistics.fmean(differences) if differences else None
+        row["score_difference_95"] = mean_interval(differences)
+        row["depth_ratio"] = row["default"]["mean_depth"] / row["one worker"]["mean_depth"]
+        rows.append(row)
+    Console().print(table)
+    for row in rows:
+        interval = row["score_difference_95"]
+        spread = f" (95%: {interval[0]:+,.0f} to {interval[1]:+,.0f})" if interval else ""
+        print(
+            f"{row['time_ms']:g} ms: default / one worker, mean depth {row['depth_ratio']:.3f}; "
+            f"score difference {row['score_difference']:+,.0f}{spread}"
+        )
+    print_json(
+        "busy",
+        {
+            "evaluator": args.evaluator,
+            "busy": args.busy,
+            "games": args.games,
+            "seed": args.seed,
+            "max_moves": args.max_moves,
+            "rows": rows,
+        },
+        args,
+    )
+
+
+if __name__ == "__main__":
+    main()

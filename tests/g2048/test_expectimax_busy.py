@@ -1,0 +1,133 @@
+"""Expectimax on a busy machine: a depth cut short keeps what it finished, shallow depths stay on the calling
+thread, a search goes on without helpers, and ``Expectimax()`` plays with the evaluator the applications use."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from plyground.core.crew import CREW
+from plyground.g2048 import DIRECTIONS, Board
+from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
+from plyground.g2048.expectimax import MIN_GROWTH, SHARED_DEPTH, SHARED_SECONDS, Expectimax, _shares_out
+from plyground.g2048.heuristic import Heuristic, default_weights
+from plyground.g2048.ntuple import NTupleNetwork
+
+BOARDS = [Board(0x1000320145106789), Board(0x0021013212348765), Board(0x0001002301240567), Board(0x01200231456A789B)]
+
+
+class _OutOfTime(Heuristic):
+    """The heuristic, whose search at depth ``cut`` runs out of time after the moves it keeps (by their place in
+    the order searched), as a deadline does: their values stand, the others' are cut short."""
+
+    def __init__(self, cut: int, keep: list[int]) -> None:
+        super().__init__()
+        self.cut, self.keep = cut, keep
+        self.orders: list[list[int]] = []
+
+    def jobs_search(self, board: Board, **settings: Any) -> Any:
+        search = super().jobs_search(board, **settings)
+
+        def cut_short(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
+            search(moves, depth, tts, counters, stop, values, claim)
+            if depth == self.cut:
+                places = [(j, k) for j in range(moves.shape[0]) for k in range(moves.shape[1]) if moves[j, k] >= 0]
+                self.orders.append([int(moves[j, k]) for j, k in places])
+                for place, (j, k) in enumerate(places):
+                    if place not in self.keep:
+                        values[j, k] = np.nan
+                stop[0] = 1
+
+        return cut_short
+
+
+def _exact(board: Board, depth: int) -> dict[str, float]:
+    """Every move's value at ``depth`` (no cut-off: the values do not depend on the order of the search)."""
+    return Expectimax(depth=depth, workers=1, cutoff=0.0, evaluator=HEURISTIC).choose(board).values
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_depth_cut_short_keeps_the_best_moves_it_finished(board: Board) -> None:
+    before, after = _exact(board, 2), _exact(board, 3)
+    evaluator = _OutOfTime(cut=3, keep=[0, 1])
+    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=evaluator).choose(board)
+    searched = [DIRECTIONS[d] for d in evaluator.orders[0]]
+    assert searched == sorted(before, key=lambda m: (-before[m], DIRECTIONS.index(m)))  # the best first
+    finished = searched[:2]
+    assert decision.depth == 2
+    assert decision.move_depths == {m: 3 if m in finished else 2 for m in before}
+    assert decision.values == pytest.approx({m: after[m] if m in finished else before[m] for m in before})
+    assert decision.move == max(finished, key=lambda m: (after[m], -DIRECTIONS.index(m)))
+
+
+@pytest.mark.parametrize("keep", [[], [1, 2, 3]], ids=["none finished", "all but the best"])
+def test_without_the_best_move_a_depth_cut_short_leaves_the_depth_before(keep: list[int]) -> None:
+    board = BOARDS[0]
+    before = _exact(board, 2)
+    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=_OutOfTime(3, keep)).choose(board)
+    assert decision.depth == 2 and set(decision.move_depths.values()) == {2}
+    assert decision.values == pytest.approx(before)
+    assert decision.move == max(before, key=lambda m: (before[m], -DIRECTIONS.index(m)))
+
+
+def test_shallow_depths_run_on_the_calling_thread() -> None:
+    assert not _shares_out(1, [], timed=True)  # nothing measured yet: the first depth takes microseconds
+    assert not _shares_out(2, [1e-5], timed=True)
+    assert _shares_out(4, [SHARED_SECONDS / MIN_GROWTH], timed=True)
+    assert not _shares_out(4, [SHARED_SECONDS / (2 * MIN_GROWTH)], timed=True)
+    assert _shares_out(4, [SHARED_SECONDS / 100, SHARED_SECONDS / 10], timed=True)  # grew tenfold: so will the next
+    assert [_shares_out(depth, [], timed=False) for depth in (1, SHARED_DEPTH - 1, SHARED_DEPTH, 8)] == [
+        False,
+        False,
+        True,
+        True,
+    ]
+
+
+@pytest.mark.parametrize("depth", range(1, SHARED_DEPTH))
+def test_below_the_shared_depth_two_workers_search_as_one(depth: int) -> None:
+    for board in BOARDS:
+        one = Expectimax(depth=depth, workers=1, evaluator=HEURISTIC).choose(board)
+        two = Expectimax(depth=depth, workers=2, evaluator=HEURISTIC).choose(board)
+        assert (two.values, two.nodes) == (one.values, one.nodes)
+
+
+def test_a_search_with_no_free_helper_gives_what_it_gives_with_one() -> None:
+    expected = [Expectimax(depth=5, workers=2, evaluator=HEURISTIC).choose(board).values for board in BOARDS]
+    release, taken = threading.Event(), threading.Semaphore(0)
+    size = max(CREW.size, 3)
+
+    def occupy() -> None:
+        taken.release()
+        release.wait(timeout=60)
+
+    blocker = threading.Thread(target=CREW.run, args=(occupy, size), kwargs={"join": False})
+    blocker.start()
+    try:
+        for _ in range(size):
+            assert taken.acquire(timeout=60)  # every helper of the crew is busy elsewhere
+        assert CREW.size == size
+        alone = [Expectimax(depth=5, workers=2, evaluator=HEURISTIC).choose(board).values for board in BOARDS]
+    finally:
+        release.set()
+        blocker.join(timeout=60)
+    assert alone == expected
+
+
+def test_by_default_the_network_plays_4x4_and_the_heuristic_the_other_boards() -> None:
+    ai = Expectimax(depth=2, workers=1)
+    network = ai.evaluator_for(4, 4)
+    assert isinstance(network, NTupleNetwork) and network is load_evaluator(NETWORK, reuse=True)  # read once
+    assert Expectimax().evaluator_for(4, 4) is network
+    assert isinstance(ai.evaluator_for(3, 3), Heuristic)
+    board = Board.parse("2 2 0 4/0 4 8 16/0 0 0 32/0 0 2 64")
+    assert ai.choose(board).values == Expectimax(depth=2, workers=1, evaluator=NETWORK).choose(board).values
+    assert ai.evaluator is network and ai.weights is None
+    small = Board.parse("2 2 0/0 4 0/0 0 8")
+    assert ai.choose(small).values == Expectimax(depth=2, workers=1, evaluator=HEURISTIC).choose(small).values
+    assert isinstance(ai.evaluator, Heuristic)  # the board searched last
+    weighted = Expectimax(depth=2, workers=1, weights=default_weights())
+    assert isinstance(weighted.evaluator_for(4, 4), Heuristic)  # weights name the heuristic
