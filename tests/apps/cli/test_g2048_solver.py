@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shutil
 import signal
@@ -64,6 +66,9 @@ def test_solve_with_shards_equals_the_in_memory_solve(capsys: pytest.CaptureFixt
     assert status == 0, err
     assert "2048 2x2, p_four 0.1: solved" in out and "66.964" in out and "2 shards" in out
     assert json.loads((tmp_path / "sharded.json").read_text())["values"] == "f64"
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", *args, "--json")
+    assert status == 0, err
+    assert json.loads(out)["expected_score"] == pytest.approx(66.964, abs=5e-4)
     # Values stored as float32: the same expected score to the digits shown.
     status, out, err = run_cli(capsys, "2048", "solve", "2x2", *args[:-1], str(tmp_path / "f32"), "--values", "f32")
     assert status == 0, err
@@ -107,6 +112,46 @@ def test_solve_prints_its_folder_whole_in_80_columns(
     assert status == 0, err
     assert f"folder: {folder}" in out.splitlines()
     assert "…" not in out
+
+
+def test_solve_prints_its_summary_as_json_and_csv(capsys: pytest.CaptureFixture[str], solved_2x2: Path) -> None:
+    solution = Solution(solved_2x2)
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(solved_2x2), "--json", "--per-age")
+    assert status == 0, err
+    data = json.loads(out)  # stdout holds the one object: the progress is on stderr
+    assert (data["rows"], data["cols"], data["p_four"], data["solved"], data["complete"]) == (2, 2, 0.1, True, True)
+    assert (data["states"], data["states_unreduced"]) == (110, 662)
+    assert data["expected_score"] == pytest.approx(66.964, abs=5e-4) and data["folder"] == str(solved_2x2)
+    assert data["largest_age"] == solution.totals().age and data["code_bytes"] > 0
+    assert [age["age"] for age in data["ages"]] == [counts.age for counts in solution.counts()]
+    assert sum(age["states"] for age in data["ages"]) == 110
+
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(solved_2x2), "--csv")
+    assert status == 0, err
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert row["states"] == "110" and row["solved"] == "True" and float(row["expected_score"]) == data["expected_score"]
+
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(solved_2x2), "--csv", "--per-age")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "age,states,states_unreduced,terminal,terminal_unreduced,afterstates,afterstates_unreduced"
+    assert [int(line.split(",")[0]) for line in lines[1:]] == [counts.age for counts in solution.counts()]
+
+    status, out, err = run_cli(capsys, "2048", "solve", "2x2", "--dir", str(solved_2x2), "--json", "--csv")
+    assert status == 2 and out == ""
+    assert_one_line_error(err, "give --json or --csv, not both")
+
+
+def test_solve_json_of_an_unfinished_forward_pass(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["2048", "solve", "4x3", "--dir", str(tmp_path), "--forward-only", "--max-age", "20"]
+    status, out, err = run_cli(capsys, *args, "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert (data["solved"], data["complete"], data["expected_score"], data["states"]) == (False, False, None, 15013)
+    status, out, err = run_cli(capsys, *args, "--csv")
+    assert status == 0, err
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert row["expected_score"] == "" and row["folder"] == str(tmp_path)
 
 
 def test_solve_forward_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -5,13 +5,15 @@ Registered on the ``2048`` sub-app by :mod:`plyground.apps.cli.g2048`.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,6 +25,7 @@ from plyground.apps.cli.options import (
     backend_from_options,
     core_threads,
     number_option,
+    output_format,
     p_four_option,
     parse_bytes,
 )
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
     from plyground.g2048.solution import AgeCounts, Solution
     from plyground.g2048.solver import Progress as OnLayer
 
-__all__ = ["optimal", "parse_size", "solve"]
+__all__ = ["ages_csv", "optimal", "parse_size", "solve", "summary_csv", "summary_json"]
 
 _SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 
@@ -129,6 +132,13 @@ def solve(
         bool,
         typer.Option("--force", help="Start even a solve that the estimate says this machine cannot finish."),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary (and with --per-age each age) as one JSON object.")
+    ] = False,
+    as_csv: Annotated[
+        bool,
+        typer.Option("--csv", help="Print the summary as CSV: a header and one line (with --per-age, a line per age)."),
+    ] = False,
 ) -> None:
     """Solve a small board exactly: every reachable state's optimal expected score.
 
@@ -140,14 +150,17 @@ def solve(
     A solve first prints what it needs (states, disk, memory, time), and is refused when
     this machine has too little disk or memory (4x3 and 3x4: about 10^12 states, tens of
     TiB); --force starts it anyway. It stops cleanly, resumable, when the disk fills up.
+
+    --json and --csv print the summary for scripts (the progress stays on stderr).
     """
+    shown = output_format(as_json, as_csv)
     rows, cols = parse_size(size)
     if max_age is not None and not forward_only:
         raise InvalidInputError("--max-age limits the forward pass: give it with --forward-only")
     if shards is not None or dask_local is not None or scheduler is not None:
         _solve_sharded(
             rows, cols, directory, p_four, forward_only, max_age, shards, workers, dask_local, scheduler, per_age,
-            compact, values or "f64", worker_memory,
+            compact, values or "f64", worker_memory, shown,
         )  # fmt: skip
         return
     if worker_memory is not None:
@@ -194,11 +207,7 @@ def solve(
     except KeyboardInterrupt:
         print(f"interrupted: every finished age is saved in {folder}; run the same command to resume", file=sys.stderr)
         raise typer.Exit(130) from None
-    out = Console()
-    out.print(summary_table(solution, time.perf_counter() - start))
-    out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)  # whole, never cut
-    if per_age:
-        out.print(ages_table(solution.counts()))
+    _print_summary(solution, time.perf_counter() - start, per_age=per_age, shown=shown)
 
 
 def _solve_sharded(
@@ -216,6 +225,7 @@ def _solve_sharded(
     compact: bool,
     values: str,
     worker_memory: str | None,
+    shown: str,
 ) -> None:
     """``solve --shards/--dask-local/--scheduler``: the sharded solver, its tasks on processes or Dask."""
     if directory is None:
@@ -263,12 +273,23 @@ def _solve_sharded(
             file=sys.stderr,
         )
         raise typer.Exit(130) from None
-    solution = ShardedSolution(directory)
-    out = Console()
-    out.print(summary_table(solution, time.perf_counter() - start))
-    out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)
-    if per_age:
-        out.print(ages_table(solution.counts()))
+    _print_summary(ShardedSolution(directory), time.perf_counter() - start, per_age=per_age, shown=shown)
+
+
+def _print_summary(solution: Solution, seconds: float, *, per_age: bool, shown: str) -> None:
+    """The summary of a solve on stdout: as tables (then the folder, whole), as JSON or as CSV."""
+    if shown == "json":
+        typer.echo(json.dumps(summary_json(solution, seconds, per_age=per_age)))
+    elif shown == "csv":
+        typer.echo(ages_csv(solution.counts()) if per_age else summary_csv(solution, seconds), nl=False)
+    else:
+        from rich.console import Console
+
+        out = Console()
+        out.print(summary_table(solution, seconds))
+        out.print(f"folder: {solution.directory}", soft_wrap=True, highlight=False, markup=False)  # whole, never cut
+        if per_age:
+            out.print(ages_table(solution.counts()))
 
 
 def _progress(console: Console) -> tuple[Progress, OnLayer]:
@@ -331,6 +352,59 @@ def summary_table(solution: Solution, seconds: float) -> Table:
     table.add_row("code files", f"{codes / 2**20:,.1f} MiB", f"{per_code:.2f} bytes per board, {detail}")
     table.add_row("time", f"{seconds:,.1f} s", "")
     return table
+
+
+def summary_json(solution: Solution, seconds: float, *, per_age: bool = False) -> dict[str, Any]:
+    """What :func:`summary_table` shows, for scripts; ``per_age`` adds the counts of every age (``"ages"``).
+
+    ``expected_score`` is None until the solution is solved; ``code_bytes`` are the bytes of the
+    state and afterstate codes on disk.
+    """
+    totals = solution.totals()
+    stored = solution.stored_bytes()
+    counts = dataclasses.asdict(totals)
+    del counts["age"]
+    answer: dict[str, Any] = {
+        "rows": solution.rows,
+        "cols": solution.cols,
+        "p_four": solution.p_four,
+        "solved": solution.solved,
+        "complete": solution.complete,
+        **counts,
+        "largest_age": totals.age,
+        "expected_score": solution.expected_score() if solution.solved else None,
+        "code_bytes": stored["states"] + stored["after"],
+        "seconds": seconds,
+        "folder": str(solution.directory),
+    }
+    if per_age:
+        answer["ages"] = [dataclasses.asdict(row) for row in solution.counts()]
+    return answer
+
+
+def summary_csv(solution: Solution, seconds: float) -> str:
+    """The summary as CSV: a header, then one line (the keys and values of :func:`summary_json`).
+
+    An unsolved solution has an empty ``expected_score``.
+    """
+    summary = summary_json(solution, seconds)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(summary)
+    writer.writerow("" if value is None else value for value in summary.values())
+    return buffer.getvalue()
+
+
+def ages_csv(counts: list[AgeCounts]) -> str:
+    """The counts of every age as CSV: a header, then one line per age."""
+    from plyground.g2048.solution import AgeCounts
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(field.name for field in dataclasses.fields(AgeCounts))
+    for row in counts:
+        writer.writerow(dataclasses.astuple(row))
+    return buffer.getvalue()
 
 
 def ages_table(counts: list[AgeCounts]) -> Table:
