@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from plyground.apps.play import KEY_ACTIONS, WON_BANNER, Mode, PlayController, action_for
+from plyground.apps.play import HINT_MS, KEY_ACTIONS, WON_BANNER, Advisor, Hint, Mode, PlayController, action_for
 from plyground.apps.saves import Saves2048
-from plyground.g2048 import DIRECTIONS, Game
+from plyground.g2048 import DIRECTIONS, Expectimax, Game
 
 ARROWS = {"up": "KEY_UP", "right": "KEY_RIGHT", "down": "KEY_DOWN", "left": "KEY_LEFT"}
 WASD = {"up": "w", "right": "d", "down": "s", "left": "a"}
@@ -112,7 +112,7 @@ def test_an_illegal_move_changes_nothing(tmp_path: Path) -> None:
     assert controller.running
 
 
-@pytest.mark.parametrize("key", ["x", "KEY_F1", "\x1b", "KEY_RESIZE", "1", " ", "é"])
+@pytest.mark.parametrize("key", ["x", "KEY_F1", "\x1b", "KEY_RESIZE", "1", " ", "é", "?"])  # ? without an advisor
 def test_other_keys_do_nothing(key: str) -> None:
     controller = PlayController(Game(seed=4))
     controller.handle_key("KEY_LEFT" if "left" in controller.game.board.legal_moves() else "KEY_RIGHT")
@@ -317,6 +317,81 @@ def test_the_won_banner_shows_once_2048_is_reached(monkeypatch: pytest.MonkeyPat
     assert controller.banner == WON_BANNER  # play goes on, the banner stays
 
 
+# ----------------------------------------------------------------- hints
+
+WAIT = 120.0
+"""At most this long for a hint in a test (it comes in milliseconds; the bound only stops a broken test)."""
+
+
+def depth_one() -> Expectimax:
+    return Expectimax(depth=1, workers=1, evaluator="heuristic")
+
+
+def test_the_hint_key_shows_the_ais_move_and_the_values_of_the_moves() -> None:
+    controller = PlayController(Game(seed=21), advisor=Advisor(depth_one))
+    board, moves = controller.game.board, controller.game.move_count
+    controller.handle_key("?")
+    assert controller.hint_pending == board
+    assert controller.message.startswith("Thinking")
+    assert (controller.game.board, controller.game.move_count) == (board, moves)  # a hint plays nothing
+
+    assert controller.poll_hint(timeout=WAIT)
+    decision = depth_one().choose(board)
+    assert controller.message == Hint(board, decision, "heuristic units").text
+    assert controller.message.startswith(f"Hint: {decision.move}   expected value, in heuristic units")
+    values = controller.message.split(": ", 1)[1].split(" · ")
+    assert {value.split()[0] for value in values} == set(board.legal_moves())  # every legal move's value
+    assert controller.hint_pending is None
+    assert not controller.poll_hint()  # shown once
+
+
+def test_a_key_pressed_while_the_hint_is_searched_drops_it() -> None:
+    controller = PlayController(Game(seed=22), advisor=Advisor(depth_one))
+    controller.handle_key("?")
+    controller.handle_key(ARROWS[controller.game.board.legal_moves()[0]])
+    assert controller.hint_pending is None
+    assert not controller.poll_hint(timeout=0.0)
+    moved = controller.game.board
+    message = controller.message
+    assert not message.startswith("Hint")
+
+    controller.handle_key("?")  # the next hint is the new board's, whatever came of the first
+    assert controller.poll_hint(timeout=WAIT)
+    assert controller.message == Hint(moved, depth_one().choose(moved), "heuristic units").text
+
+
+def test_no_hint_on_a_finished_game() -> None:
+    controller = PlayController(Game(2, 2, seed=14), advisor=Advisor(depth_one))
+    play_to_the_end(controller)
+    controller.handle_key("?")
+    assert controller.message == "No move is left."
+    assert controller.hint_pending is None
+
+
+def test_an_advisor_that_cannot_start_says_why_and_the_game_goes_on() -> None:
+    def broken() -> Expectimax:
+        raise OSError("no network file")
+
+    controller = PlayController(Game(seed=23), advisor=Advisor(broken))
+    controller.handle_key("?")
+    assert controller.poll_hint(timeout=WAIT)
+    assert controller.message == "No hint: the AI cannot start: no network file"
+    controller.handle_key(ARROWS[controller.game.board.legal_moves()[0]])
+    assert controller.game.move_count == 1
+
+
+def test_the_default_advisor_searches_the_games_size_and_p_four() -> None:
+    game = Game(3, 3, seed=24, p_four=0.25)
+    advisor = Advisor.for_game(game)
+    engine = advisor._make_engine()
+    assert (engine.p_four, engine.time_ms, engine.evaluator.unit) == (0.25, HINT_MS, "heuristic units")
+    controller = PlayController(game, advisor=advisor)
+    controller.handle_key("?")
+    assert controller.poll_hint(timeout=WAIT)
+    assert controller.message.startswith("Hint: ") and "heuristic units" in controller.message
+    advisor.close()
+
+
 # ----------------------------------------------------------------- the real curses UI
 
 ARROW_BYTES = {"up": b"\x1bOA", "right": b"\x1bOC", "down": b"\x1bOB", "left": b"\x1bOD"}
@@ -408,3 +483,41 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert resumed.move_count == 2
     assert [move for move, _ in resumed.replay.moves] == [first, second]
     assert resumed.board == twin.board
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_the_hint_key_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "PLYGROUND_DATA_DIR": str(tmp_path)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    command = ["2048", "play", "--rows", "3", "--cols", "3", "--seed", "1", "--new"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "plyground.apps.cli.main", *command],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    reader = PtyReader(master)
+    try:
+        assert reader.wait_for(b"? hint", timeout=120), reader.text()
+        os.write(master, b"?")
+        assert reader.wait_for(b"Hint: ", timeout=120), reader.text()  # shown without another key
+        os.write(master, b"q")
+        status = process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, 9)
+            process.wait()
+        os.close(master)
+
+    assert status == 0, reader.text()
+    assert "Traceback" not in reader.text()

@@ -1,7 +1,8 @@
 """The interactive 2048 game in a terminal, drawn with curses.
 
-The game itself (keys, moves, undo, saves) is :class:`~plyground.apps.play.PlayController`;
-this module draws its state and feeds it keys. :func:`run` is the whole curses layer.
+The game itself (keys, moves, undo, saves, hints) is :class:`~plyground.apps.play.PlayController`;
+this module draws its state and feeds it keys, and while a hint is awaited looks for it
+between keys. :func:`run` is the whole curses layer.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import curses
 import os
+import textwrap
 from dataclasses import dataclass
 
-from plyground.apps.play import KEYS_HELP, PlayController
+from plyground.apps.play import HINT_HELP, KEYS_HELP, Advisor, PlayController
 
 __all__ = ["Palette", "draw", "run"]
 
@@ -22,11 +24,20 @@ __all__ = ["Palette", "draw", "run"]
 def run(controller: PlayController) -> None:
     """Play in the terminal until the player quits; the game is saved as it goes.
 
+    A controller without an :class:`~plyground.apps.play.Advisor` is given the default one of
+    its game, so that ``?`` shows the AI's suggested move; the advisor is closed at the end.
+
     Raises:
         curses.error: the terminal cannot be driven by curses.
     """
     os.environ.setdefault("ESCDELAY", "25")  # a lone Esc must not stall the keyboard
-    curses.wrapper(_loop, controller)
+    advisor = controller.advisor
+    if advisor is None:
+        advisor = controller.advisor = Advisor.for_game(controller.game)
+    try:
+        curses.wrapper(_loop, controller)
+    finally:
+        advisor.close()
 
 
 def _loop(screen: curses.window, controller: PlayController) -> None:
@@ -36,13 +47,15 @@ def _loop(screen: curses.window, controller: PlayController) -> None:
     palette = Palette.create()
     while controller.running:
         draw(screen, controller, palette)
+        screen.timeout(_POLL_MS if controller.hint_pending is not None else -1)  # a hint awaited: look for it
         try:
             key = screen.get_wch()
         except KeyboardInterrupt:
             controller.quit()
             break
         except curses.error:
-            continue  # no key after all (e.g. an interrupted read)
+            controller.poll_hint()
+            continue  # no key after all (the poll's time ran out, or an interrupted read)
         controller.handle_key(curses.keyname(key).decode("ascii", "replace") if isinstance(key, int) else key)
 
 
@@ -116,7 +129,9 @@ class Palette:
 
 # Cell height, cell width, gap between rows, gap between columns: the largest that fits is used.
 _LAYOUTS = ((3, 8, 1, 1), (1, 7, 0, 1))
-_TOP, _LEFT, _FOOTER = 3, 2, 5
+_TOP, _LEFT, _FOOTER = 3, 2, 6
+_POLL_MS = 50
+"""How often the screen looks for an awaited hint, in milliseconds."""
 
 
 def draw(screen: curses.window, controller: PlayController, palette: Palette) -> None:
@@ -142,8 +157,13 @@ def draw(screen: curses.window, controller: PlayController, palette: Palette) ->
     y = _TOP + board.rows * (cell_h + gap_y) - gap_y + 1
     _put(screen, y, _LEFT, controller.banner, curses.A_BOLD)
     _put(screen, y + 1, _LEFT, controller.prompt, curses.A_BOLD)
-    _put(screen, y + 2, _LEFT, controller.message)
-    _put(screen, y + 3, _LEFT, KEYS_HELP, curses.A_DIM)
+    message = textwrap.wrap(controller.message, max(1, width - _LEFT - 1)) or [""]  # a hint may take two lines
+    if len(message) > 2:
+        message = [message[0], textwrap.shorten(" ".join(message[1:]), max(10, width - _LEFT - 1))]
+    for i, line in enumerate(message):
+        _put(screen, y + 2 + i, _LEFT, line)
+    keys = f"{KEYS_HELP}   {HINT_HELP}" if controller.advisor is not None else KEYS_HELP
+    _put(screen, y + 4, _LEFT, keys, curses.A_DIM)
     screen.refresh()
 
 
