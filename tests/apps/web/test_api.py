@@ -492,6 +492,54 @@ def test_kinrow_alphabeta_beats_a_careless_player(client: TestClient) -> None:
     assert (game["result"], game["winner"]) == ("X", "ai")
 
 
+def test_kinrow_undo_takes_back_the_persons_move_and_the_ais_reply(client: TestClient) -> None:
+    game = new_kinrow(client, n=7, k=4, opponent="mcts", seed=5, iterations=300)
+    play, undo = (f"/api/kinrow/games/{game['id']}/{action}" for action in ("play", "undo"))
+    assert game["can_undo"] is False
+    assert "nothing to undo" in assert_error(client.post(undo, json={}), 409)
+    first = client.post(play, json={"row": 3, "col": 3}).json()
+    row, col = next((r, c) for r in range(7) for c in range(7) if not first["board"][r][c])
+    second = client.post(play, json={"row": row, "col": col}).json()
+    assert second["moves"] == 4 and second["can_undo"] is True and second["heatmap"] is not None
+
+    after = client.post(undo, json={}).json()
+    assert (after["board"], after["moves"], after["last_move"], after["to_move"]) == (
+        first["board"], 2, first["last_move"], "X",
+    )  # fmt: skip
+    assert (after["ai"], after["heatmap"], after["line"], after["can_undo"]) == (None, None, [], True)
+    assert client.get(f"/api/kinrow/games/{game['id']}").json() == after
+    after = client.post(undo, json={}).json()
+    assert (after["moves"], after["last_move"], after["can_undo"]) == (0, None, False)
+    assert not cells(after)
+    assert "nothing to undo" in assert_error(client.post(undo, json={}), 409)
+    assert client.post(play, json={"row": 3, "col": 3}).json()["moves"] == 2  # play goes on
+    assert "unknown field 'steps'" in assert_error(client.post(undo, json={"steps": 2}), 422)
+
+
+def test_kinrow_undo_keeps_the_ais_opening_move(client: TestClient) -> None:
+    game = new_kinrow(client, n=5, k=4, opponent="random", human_first=False, seed=6)
+    play, undo = (f"/api/kinrow/games/{game['id']}/{action}" for action in ("play", "undo"))
+    assert (game["moves"], game["can_undo"]) == (1, False)
+    assert "nothing to undo" in assert_error(client.post(undo, json={}), 409)
+    row, col = next((r, c) for r in range(5) for c in range(5) if not game["board"][r][c])
+    assert client.post(play, json={"row": row, "col": col}).json()["moves"] == 3
+    after = client.post(undo, json={}).json()
+    assert (after["board"], after["moves"], after["to_move"], after["can_undo"]) == (game["board"], 1, "O", False)
+
+
+def test_kinrow_undo_of_the_winning_move_takes_back_that_move_alone(client: TestClient) -> None:
+    line = [(2, 1), (2, 2), (2, 3), (2, 4)]
+    game = new_kinrow(client, n=7, k=4, opponent="random", seed=scripted_win_seed(7, 4, line))
+    play, undo = (f"/api/kinrow/games/{game['id']}/{action}" for action in ("play", "undo"))
+    for row, col in line:
+        game = client.post(play, json={"row": row, "col": col}).json()
+    assert (game["winner"], game["moves"]) == ("human", 7)
+    after = client.post(undo, json={}).json()  # no AI reply came after the winning move
+    assert (after["moves"], after["result"], after["winner"], after["to_move"]) == (6, None, None, "X")
+    assert cells(after) == {cell: stone for cell, stone in cells(game).items() if cell != (2, 4)}
+    assert client.post(play, json={"row": 2, "col": 4}).json()["winner"] == "human"
+
+
 def test_kinrow_bad_moves(client: TestClient) -> None:
     game = new_kinrow(client, n=5, k=3, opponent="random", seed=3)
     path = f"/api/kinrow/games/{game['id']}/play"
@@ -534,6 +582,7 @@ def test_kinrow_games_are_independent(client: TestClient) -> None:
         ("POST", "/api/2048/games/{id}/hint"),
         ("GET", "/api/kinrow/games/{id}"),
         ("POST", "/api/kinrow/games/{id}/play"),
+        ("POST", "/api/kinrow/games/{id}/undo"),
     ],
 )
 def test_an_unknown_game_id_is_not_found(client: TestClient, method: str, path: str) -> None:
@@ -730,6 +779,7 @@ def games(client: TestClient) -> dict[str, str]:
         "/api/2048/games/{2048}/hint",
         "/api/kinrow/games",
         "/api/kinrow/games/{kinrow}/play",
+        "/api/kinrow/games/{kinrow}/undo",
     ],
 )
 @settings(max_examples=40, deadline=None)

@@ -292,6 +292,30 @@ def test_kinrow_a_scripted_line_beats_the_random_player(new_page: Callable[[str]
     assert page.locator("#board-kinrow .cell:not([disabled])").count() == 0  # the game is over
 
 
+def test_kinrow_undo_takes_back_the_move_pair_by_button_and_key(new_page: Callable[[str], Any]) -> None:
+    page = new_page("?seed=26")
+    start_kinrow(page, n=7, k=4, opponent="random")
+    assert page.is_disabled("#undo-kinrow")  # nothing to undo yet
+    boards = []
+    for moves in (2, 4):
+        free = page.locator("#board-kinrow .cell:not([disabled])").first
+        free.click()
+        page.wait_for_function(
+            f"() => !window.plygroundLab.kinrow.busy && window.plygroundLab.kinrow.state.moves === {moves}"
+        )
+        boards.append(page.evaluate("() => window.plygroundLab.kinrow.state.board"))
+    assert not page.is_disabled("#undo-kinrow")
+    page.click("#undo-kinrow")
+    page.wait_for_function("() => !window.plygroundLab.kinrow.busy && window.plygroundLab.kinrow.state.moves === 2")
+    assert page.evaluate("() => window.plygroundLab.kinrow.state.board") == boards[0]
+    stones = page.eval_on_selector_all("#board-kinrow .cell", "cells => cells.map(c => c.textContent)")
+    assert stones.count("X") == 1 and stones.count("O") == 1
+    page.keyboard.press("u")
+    page.wait_for_function("() => !window.plygroundLab.kinrow.busy && window.plygroundLab.kinrow.state.moves === 0")
+    assert page.is_disabled("#undo-kinrow")
+    assert page.text_content("#status-kinrow") == "Your move: you play X, 4 in a row wins."
+
+
 def test_kinrow_mcts_reply_shows_its_visits_as_a_heat_map(
     new_page: Callable[[str], Any], screenshot_path: Callable[[str], Path]
 ) -> None:

@@ -48,6 +48,9 @@ POST      /api/kinrow/games/{id}/play        {row, col} -> game after the AI's r
                                              with the AI's search (ai), MCTS's heat map
                                              or the engine's line (409 a taken or
                                              forbidden cell)
+POST      /api/kinrow/games/{id}/undo        {} -> game without the person's last
+                                             move and the AI's reply (409 nothing
+                                             to undo)
 ========  =================================  ===========================================
 
 The k-in-a-row AI (``opponent``) is the engine (the default: threat solver and
@@ -57,7 +60,10 @@ the AI chose its last move: ``forced`` (a win or a block), and for the engine ``
 (forced, vcf, vct or search), ``depth``, ``value`` with ``win_in`` / ``loss_in`` (plies to
 a forced win or loss, else null), ``nodes`` and ``seconds``; ``line`` is then the
 engine's principal variation or threat line, [row, col] cells from the move it played.
-Under renju, ``forbidden`` lists X's forbidden points when X is to move.
+Under renju, ``forbidden`` lists X's forbidden points when X is to move. ``can_undo`` says
+whether the person has a move to take back: undo takes back their last move with the AI's
+reply to it (an AI that opened the game keeps its first move), and forgets the AI's last
+search (``ai``, ``heatmap`` and ``line`` are emptied).
 
 Caps keep one client from stalling the server (:class:`Limits`): 2048 searches take 1 to
 1000 ms; the k-in-a-row AI 1 to 500 ms per move, MCTS at most 20,000 iterations, alpha-beta
@@ -349,6 +355,15 @@ class Lab:
                     raise
             return JSONResponse(session.to_json(game_id))
 
+    async def undo_kinrow(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        session = self.games_kinrow.get(game_id)
+        Fields(await read_json_object(request))
+        async with session.lock:  # after the AI's reply in progress, if any
+            with _game_rules():
+                session.undo()
+            return JSONResponse(session.to_json(game_id))
+
     async def _ai_reply(self, session: KinrowSession) -> None:
         """The AI moves in ``session`` (whose lock the caller holds)."""
         reply = await self.searches.kinrow(session)
@@ -433,6 +448,7 @@ def create_app(
         Route(kinrow_games, lab.create_kinrow, methods=["POST"]),
         Route(kinrow_game, lab.get_kinrow),
         Route(f"{kinrow_game}/play", lab.play_kinrow, methods=["POST"]),
+        Route(f"{kinrow_game}/undo", lab.undo_kinrow, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {ApiError: _api_error, HTTPException: _http_error, Exception: _server_error}

@@ -43,7 +43,7 @@ import anyio
 import anyio.to_thread
 
 from plyground.apps.web.validation import ApiError, show
-from plyground.errors import InvalidBoardError
+from plyground.errors import InvalidBoardError, NothingToUndoError
 from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.alphabeta import AlphaBeta
@@ -283,7 +283,36 @@ class KinrowSession:
             "ai": self.last_ai,
             "heatmap": self.heatmap,
             "line": self.line,
+            "can_undo": self.human_moves > 0,
         }
+
+    @property
+    def human_moves(self) -> int:
+        """The moves the person has played (X plays the first move, O the second)."""
+        played = len(self.state.history)
+        return (played + 1) // 2 if self.human == X else played // 2
+
+    def undo(self) -> int:
+        """Take back the person's last move and the AI's reply to it (none when that move ended the game).
+
+        The AI's search of its last move is forgotten (``ai``, ``heatmap`` and ``line`` are
+        emptied); an AI that opened the game keeps its first move. Returns the moves taken back.
+
+        Raises:
+            NothingToUndoError: the person has not moved yet.
+        """
+        if self.human_moves == 0:
+            raise NothingToUndoError("nothing to undo: you have not played a move yet")
+        state = self.state
+        first = 0 if self.human == X else 1  # the person's moves are at first, first + 2, ... of the history
+        last = len(state.history) - 1
+        last -= (last - first) % 2  # the index of the person's last move
+        taken = len(state.history) - last
+        for _ in range(taken):
+            state.undo()
+        self.last_ai = self.heatmap = None
+        self.line = []
+        return taken
 
 
 @dataclass(frozen=True)

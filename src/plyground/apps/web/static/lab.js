@@ -450,8 +450,15 @@
       state.line = [];
       state.forbidden = [];
       this.render(state);
+      $("undo-kinrow").disabled = true;
       this.status("The AI is thinking…");
       return this.request(() => api("POST", `/api/kinrow/games/${state.id}/play`, { row, col }));
+    },
+
+    undo() {
+      const state = this.state;
+      if (!state || this.busy || !state.can_undo) return;
+      return this.request(() => api("POST", `/api/kinrow/games/${state.id}/undo`, {}));
     },
 
     render(state) {
@@ -502,6 +509,7 @@
         cell.addEventListener("click", () => this.play(r, c));
         board.append(cell);
       }));
+      $("undo-kinrow").disabled = this.busy || !state.can_undo;
       if (this.busy) return;
       const messages = {
         human: "You win!",
@@ -548,6 +556,13 @@
   };
 
   $("new-kinrow").addEventListener("click", () => kinrow.newGame());
+  $("undo-kinrow").addEventListener("click", () => kinrow.undo());
+  document.addEventListener("keydown", (event) => {
+    if (activeTab !== "kinrow" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (event.key === "u" || event.key === "U") kinrow.undo();
+  });
   $("show-heat").addEventListener("change", () => kinrow.state && kinrow.render(kinrow.state));
   $("kinrow-n").addEventListener("change", () => { $("kinrow-k").max = String(clamp($("kinrow-n"))); });
 
