@@ -100,6 +100,84 @@ def test_ansi_rendering() -> None:
     assert text is not None and text.startswith("score 0\n") and env.unwrapped.game.board.to_text() in text
 
 
+def test_render_modes_are_listed_and_a_bad_one_names_them() -> None:
+    assert env_module.Game2048Env.metadata["render_modes"] == ["ansi", "rgb_array"]
+    with pytest.raises(InvalidInputError, match="render_mode must be None, 'ansi' or 'rgb_array', got 'rgb'"):
+        env_module.Game2048Env(render_mode="rgb")
+
+
+def test_the_gymnasium_checker_passes_with_rgb_array_frames() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("plyground/2048-v0", rows=3, cols=4, render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def cell_box(row: int, col: int, *, header: int) -> tuple[slice, slice]:
+    """The pixels of the tile at (row, col) in an rgb_array frame."""
+    cell, gap = env_module.CELL_PIXELS, 6
+    top, left = header + gap + row * (cell + gap), gap + col * (cell + gap)
+    return slice(top, top + cell), slice(left, left + cell)
+
+
+def test_rgb_array_frames_show_each_tile_in_its_colour_with_its_number() -> None:
+    from plyground.g2048.picture import BACKGROUND, DARK_TEXT, LIGHT_TEXT, tile_colour
+
+    env = env_module.Game2048Env(rows=2, cols=3, render_mode="rgb_array")
+    assert env.render() is None  # before reset
+    _, info = env.reset(seed=4)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+    cell, header = env_module.CELL_PIXELS, env_module.CELL_PIXELS // 2
+    assert frame.shape == (header + 6 + 2 * (cell + 6), 6 + 3 * (cell + 6), 3)
+    assert tuple(frame[0, 0]) == BACKGROUND
+
+    board = env.game.board
+    drawn: dict[int, np.ndarray] = {}
+    for r, row in enumerate(board.to_rows()):
+        for c, value in enumerate(row):
+            tile = frame[cell_box(r, c, header=header)]
+            assert tuple(tile[cell // 8, cell // 2]) == tile_colour(value)  # its colour, above its number
+            ink = np.all(tile == (DARK_TEXT if value <= 4 else LIGHT_TEXT), axis=2)
+            assert ink.any() == bool(value)  # a number on a tile, none on an empty cell
+            drawn.setdefault(value, tile)
+            assert np.array_equal(drawn[value], tile)  # the same value, the same picture
+    assert len(drawn) > 1 and np.any(frame[:header] != BACKGROUND)  # the score line
+
+    for _ in range(30):  # a later frame has the same shape and shows the new board
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+    later = env.render()
+    assert isinstance(later, np.ndarray) and later.shape == frame.shape and not np.array_equal(later, frame)
+
+
+def test_rgb_array_numbers_are_told_apart() -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.picture import BACKGROUND, board_pixels
+
+    values = [2, 4, 8, 16, 128, 2048, 16384, 32768]
+    board = Board.from_rows([values[:4], values[4:]])
+    pixels = board_pixels(board, cell=64, gap=6)
+    tiles = [pixels[cell_box(r, c, header=0)] for r in range(2) for c in range(4)]
+    # What is neither the tile's fill nor the background (its rounded corners): the number.
+    text = [np.any(tile != tile[2, 32], axis=2) & np.any(tile != BACKGROUND, axis=2) for tile in tiles]
+    assert all(mask.sum() > 40 for mask in text)  # every number drawn big enough to read
+    assert len({mask.tobytes() for mask in text}) == len(values)  # and each its own digits
+    assert text[5][:, :4].sum() == 0 and text[5][:, -4:].sum() == 0  # 2048 fits inside its tile
+
+
+def test_rgb_array_without_pillow_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from plyground.errors import DependencyNotInstalled
+
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL fails
+    with pytest.raises(DependencyNotInstalled, match=r"Pillow: .*pip install .*\[video\]"):
+        env_module.Game2048Env(render_mode="rgb_array")
+    env_module.Game2048Env(render_mode="ansi")  # the other modes need no Pillow
+
+
 DOCUMENTED = """import gymnasium
 
 env = gymnasium.make("plyground.g2048.env:plyground/2048-v0", rows=4, cols=4)

@@ -20,6 +20,10 @@ move scored. ``info["action_mask"]`` (``int8``, 1 for a legal move) comes with e
 observation; an illegal move changes nothing and scores 0. An episode ends (terminated)
 when no move is legal. Each episode's spawns are drawn from the environment's
 ``np_random``: ``reset(seed=s)`` gives the same episode for the same actions.
+
+Render modes: ``"ansi"`` gives the score and the board as text, ``"rgb_array"`` a picture of
+them (``uint8`` of shape ``(height, width, 3)``, each tile in its colour with its number;
+drawn by :func:`plyground.g2048.picture.board_pixels`, which needs Pillow, the ``video`` extra).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import numpy.typing as npt
 from plyground.errors import DependencyNotInstalled, IllegalMoveError, InvalidInputError, install_command
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, check_p_four
 from plyground.g2048.game import Game
+from plyground.g2048.picture import board_pixels, require_pillow
 
 try:
     import gymnasium
@@ -39,24 +44,29 @@ try:
 except ImportError:  # pragma: no cover - exercised only without the extra
     raise DependencyNotInstalled(f"the Gymnasium environment needs gymnasium: {install_command('gym')}") from None
 
-__all__ = ["ENV_ID", "Game2048Env"]
+__all__ = ["CELL_PIXELS", "ENV_ID", "Game2048Env"]
 
 ENV_ID = "plyground/2048-v0"
 EXPONENTS = 16
+CELL_PIXELS = 64
+"""The side of a tile in an ``rgb_array`` frame, in pixels."""
 
 Observation = npt.NDArray[np.uint8]
+Frame = npt.NDArray[np.uint8]
 
 
 class Game2048Env(gymnasium.Env[Observation, np.int64]):
     """The 2048 game on a ``rows`` × ``cols`` board (2 to 4 each), spawning a 4 with probability ``p_four``.
 
-    ``render_mode="ansi"`` makes :meth:`render` return the board as text.
+    ``render_mode="ansi"`` makes :meth:`render` return the board as text, ``"rgb_array"`` as a
+    picture (:data:`CELL_PIXELS` a tile).
 
     Raises:
         InvalidInputError: a bad size, ``p_four`` or render mode.
+        DependencyNotInstalled: ``render_mode="rgb_array"`` without Pillow.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own class attribute
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own attribute
 
     def __init__(
         self, rows: int = 4, cols: int = 4, p_four: float = DEFAULT_P_FOUR, render_mode: str | None = None
@@ -65,7 +75,10 @@ class Game2048Env(gymnasium.Env[Observation, np.int64]):
             if isinstance(value, bool) or value not in (2, 3, 4):
                 raise InvalidInputError(f"{name} must be 2, 3 or 4, got {value!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidInputError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            modes = " or ".join(repr(mode) for mode in self.metadata["render_modes"])
+            raise InvalidInputError(f"render_mode must be None, {modes}, got {render_mode!r}")
+        if render_mode == "rgb_array":
+            require_pillow()  # said now, not at the first frame
         self.rows, self.cols = rows, cols
         self.p_four = check_p_four(p_four)
         self.render_mode = render_mode
@@ -120,10 +133,14 @@ class Game2048Env(gymnasium.Env[Observation, np.int64]):
             reward = game.step(direction)
         return self._observation(), float(reward), game.over, False, self._info()
 
-    def render(self) -> str | None:
-        """The board as text (with ``render_mode="ansi"``), else None."""
-        if self.render_mode != "ansi" or self._game is None:
+    def render(self) -> str | Frame | None:
+        """The score and the board: as text with ``render_mode="ansi"``, as an RGB picture with ``"rgb_array"``
+        (the same shape through the episodes of an environment); None without a render mode or before
+        the first :meth:`reset`."""
+        if self.render_mode is None or self._game is None:
             return None
+        if self.render_mode == "rgb_array":
+            return board_pixels(self._game.board, cell=CELL_PIXELS, score=self._game.score)
         return f"score {self._game.score}\n{self._game.board.to_text()}\n"
 
 
