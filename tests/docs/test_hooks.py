@@ -29,6 +29,7 @@ def load(name: str) -> ModuleType:
 
 benchmarks = load("benchmarks")
 doctests = load("doctests")
+roles = load("roles")
 
 
 def run(benchmark: str, date: str, commit: str, results: dict[str, Any], *, dirty: bool = False) -> str:
@@ -164,3 +165,62 @@ def test_doctests_are_fenced_as_code() -> None:
         "Sums.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nArgs:\n    x: a value.\n\n    >>> indented"
     )
     assert doctests.fence_doctests(">>> last\n") == "```pycon\n>>> last\n```"
+
+
+def test_sphinx_roles_become_cross_references_titled_as_sphinx_titles_them() -> None:
+    convert = roles.convert_roles
+
+    def ref(identifier: str, title: str) -> str:
+        return f'<autoref optional identifier="{identifier}"><code>{title}</code></autoref>'
+
+    assert convert("A :class:`~plyground.kinrow.State` and :func:`plyground.g2048.solve`.") == (
+        f"A {ref('plyground.kinrow.State', 'State')} and {ref('plyground.g2048.solve', 'plyground.g2048.solve')}."
+    )
+    assert convert(":meth:`Game.undo()`, :py:attr:`~a.B.c` :exc:`ValueError`") == (
+        f"{ref('Game.undo', 'Game.undo()')}, {ref('a.B.c', 'c')} {ref('ValueError', 'ValueError')}"
+    )
+    assert convert(":meth:`learn <a.N.learn>` :data:`!DRAW` :mod:`x<y>`") == (
+        f"{ref('a.N.learn', 'learn')} <code>DRAW</code> {ref('y', 'x')}"
+    )
+    for kind in ("class", "func", "meth", "mod", "data", "attr", "exc", "obj", "const"):
+        assert convert(f":{kind}:`~x.y`") == ref("x.y", "y")
+    assert convert("a < b: :class:`A<B>`") == f"a < b: {ref('B', 'A')}"  # the title is escaped
+    assert convert(":class:`List[int] <x>`") == ref("x", "List[int]")
+    assert convert("see :func:`f`") == f"see {ref('f', 'f')}"  # no scope: as written
+
+
+def test_sphinx_roles_in_code_become_their_bare_titles() -> None:
+    text = (
+        "Text :class:`~a.B`::\n\n    listing  (see :mod:`a.c`)\n    more :func:`~a.f`\n\nBack :data:`D`.\n"
+        "```python\nx = 1  # :class:`~a.B`\n```\n>>> f()  # :func:`~a.f`\n"
+        "Args:\n    x: a :class:`~a.B`.\n\n        Still the section: :class:`~a.C`.\n"
+    )
+    converted = roles.convert_roles(text)
+    assert not roles.ROLE.search(converted)
+    lines = converted.splitlines()
+    assert lines[2] == "    listing  (see a.c)" and lines[3] == "    more f"
+    assert "<autoref" in lines[0] and "<autoref" in lines[5]  # text before and after the block
+    assert lines[7] == "x = 1  # B" and lines[9] == ">>> f()  # f"
+    assert '"a.B"' in lines[11] and '"a.C"' in lines[13]  # an indented section is not code
+
+
+def test_sphinx_roles_resolve_in_the_scope_of_their_docstring() -> None:
+    import griffe
+
+    loader = griffe.GriffeLoader(search_paths=[str(DOCS.parent / "src")])
+    loader.load("plyground.g2048")
+    collection = loader.modules_collection
+    expectimax = collection.get_member("plyground.g2048.expectimax")
+    decision = collection.get_member("plyground.g2048.expectimax.Decision")
+    shards = collection.get_member("plyground.g2048.shards.solver")
+    assert roles.resolve("Expectimax", decision) == "plyground.g2048.expectimax.Expectimax"  # a module member
+    assert roles.resolve("Expectimax.choose", decision) == "plyground.g2048.expectimax.Expectimax.choose"
+    assert roles.resolve("Board", expectimax) == "plyground.g2048.board.Board"  # imported: where it is defined
+    assert roles.resolve("plyground.g2048.Game", expectimax) == "plyground.g2048.game.Game"  # a re-export
+    assert roles.resolve("._shard_kernels", shards) == "plyground.g2048.shards._shard_kernels"
+    assert roles.resolve("numpy.savez", expectimax) == "numpy.savez"  # not loaded: as written
+    converted = roles.convert_roles("The :class:`Decision` of :meth:`~Expectimax.choose`.", decision)
+    assert converted == (
+        'The <autoref optional identifier="plyground.g2048.expectimax.Decision"><code>Decision</code></autoref> of '
+        '<autoref optional identifier="plyground.g2048.expectimax.Expectimax.choose"><code>choose</code></autoref>.'
+    )

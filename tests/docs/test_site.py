@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,16 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     assert (site / "api" / "g2048" / "index.html").is_file()
     reference = (site / "api" / "g2048" / "index.html").read_text(encoding="utf-8")
     assert 'id="plyground.g2048.expectimax.Expectimax"' in reference  # the reference is generated, not empty
+    # The docstrings' Sphinx roles are cross-references (docs/hooks/roles.py), never raw text: in Markdown a
+    # role reads :class:<code>State</code>, or :mod:`name` in a code block.
+    raw = re.compile(r":(?:py:)?(?:class|func|meth|mod|data|attr|exc|obj|const):(?:<code>|`)")
+    left = {
+        page.relative_to(site).as_posix(): len(raw.findall(page.read_text(encoding="utf-8")))
+        for page in site.rglob("*.html")
+    }
+    assert not {page: count for page, count in left.items() if count}, "raw Sphinx roles in the site"
+    # :func:`~plyground.g2048.expectimax.root_groups` is a link titled with the last part of the name.
+    assert 'href="#plyground.g2048.expectimax.root_groups"><code>root_groups</code></a>' in reference
 
 
 def test_every_page_is_in_the_navigation() -> None:
