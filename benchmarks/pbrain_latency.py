@@ -8,12 +8,16 @@ read. Prints a table and one JSON line:
 
 * ``start_ms`` - from ``START`` to ``OK`` in a fresh process (the player made and its kernels
   loaded, or compiled on a first run: the brain does it before ``OK``, not in a timed move);
+* ``rule_move_ms`` - then, as Piskvork does, ``INFO timeout_turn`` (the last of ``--timeouts``)
+  and ``INFO rule`` (``--rule``) after ``START``, and ``BEGIN``: from writing them to reading
+  the move (the work of a new rule must not fall in this first move);
 * ``first_move_ms`` - the first ``TURN`` of that process, at the first timeout;
 * per timeout: the player's budget, the median and worst answer, the worst answer less the
   budget (what the margins must cover), the slack left before ``timeout_turn`` at the worst,
-  and the moves that came late (over ``timeout_turn``: must be 0).
+  and the moves that came late (over ``timeout_turn``: must be 0);
+* ``end_ms`` - from ``END`` to the process's exit.
 
-    python benchmarks/pbrain_latency.py [--timeouts 200,500,1000] [--moves 15] [--no-load]
+    python benchmarks/pbrain_latency.py [--timeouts 200,500,1000] [--moves 15] [--rule 1] [--no-load]
 """
 
 from __future__ import annotations
@@ -71,7 +75,7 @@ def opponent_move(state: State, rng: random.Random) -> int:
     return rng.choice(close or moves)
 
 
-def measure(player: str, timeouts: list[int], moves: int, seed: int) -> dict[str, Any]:
+def measure(player: str, timeouts: list[int], moves: int, seed: int, rule: int) -> dict[str, Any]:
     rng = random.Random(seed)
     command = [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", player]
     brain = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -86,6 +90,12 @@ def measure(player: str, timeouts: list[int], moves: int, seed: int) -> dict[str
         if out.readline().strip() != "OK":
             raise RuntimeError("the brain did not answer START with OK")
         start_ms = 1000 * (time.perf_counter() - start)
+        sent = time.perf_counter()
+        send.write(f"INFO timeout_turn {timeouts[-1]}\nINFO rule {rule}\nBEGIN\n")
+        send.flush()
+        read_move(out)
+        rule_move_ms = 1000 * (time.perf_counter() - sent)
+        send.write("INFO rule 0\n")
         for timeout in timeouts:
             send.write(f"INFO timeout_turn {timeout}\nRESTART\n")
             send.flush()
@@ -128,14 +138,24 @@ def measure(player: str, timeouts: list[int], moves: int, seed: int) -> dict[str
                     "messages": messages,
                 }
             )
+        ended = time.perf_counter()
         send.write("END\n")
         send.flush()
         brain.wait(timeout=30)
+        end_ms = 1000 * (time.perf_counter() - ended)
     finally:
         if brain.poll() is None:
             brain.kill()
             brain.wait()
-    return {"start_ms": round(start_ms, 1), "first_move_ms": round(first_move_ms or 0.0, 1), "rows": rows}
+    return {
+        "start_ms": round(start_ms, 1),
+        "rule": rule,
+        "rule_move_timeout": timeouts[-1],
+        "rule_move_ms": round(rule_move_ms, 1),
+        "first_move_ms": round(first_move_ms or 0.0, 1),
+        "end_ms": round(end_ms, 1),
+        "rows": rows,
+    }
 
 
 def main() -> None:
@@ -145,13 +165,14 @@ def main() -> None:
     parser.add_argument("--player", default=DEFAULT_KIND, help="the kind of player (default: %(default)s)")
     parser.add_argument("--no-load", action="store_true", help="no busy loop on the cores")
     parser.add_argument("--seed", type=int, default=1, help="seed of the opponent's moves (default: %(default)s)")
+    parser.add_argument("--rule", type=int, default=1, help="INFO rule sent after START (default: %(default)s)")
     add_record_options(parser)
     options = parser.parse_args()
     timeouts = [int(value) for value in options.timeouts.split(",")]
     load = 0 if options.no_load else os.cpu_count() or 1
     loops = busy_loops(load)
     try:
-        result = measure(options.player, timeouts, options.moves, options.seed)
+        result = measure(options.player, timeouts, options.moves, options.seed, options.rule)
     finally:
         for loop in loops:
             loop.kill()
@@ -172,7 +193,11 @@ def main() -> None:
         )
     console = Console()
     console.print(table)
-    console.print(f"START to OK: {result['start_ms']:.0f} ms; first move: {result['first_move_ms']:.0f} ms")
+    console.print(
+        f"START to OK: {result['start_ms']:.0f} ms; INFO rule {options.rule} after START, then BEGIN: "
+        f"{result['rule_move_ms']:.0f} ms (timeout_turn {timeouts[-1]}); first TURN: {result['first_move_ms']:.0f} ms; "
+        f"END to exit: {result['end_ms']:.0f} ms"
+    )
     print_json(
         "pbrain_latency",
         {

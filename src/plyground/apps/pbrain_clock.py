@@ -10,6 +10,10 @@ whole game; 0 = no limit) and ``time_left`` (what is left of it); a move that ar
   (``stop()``), and at the limit less :data:`ANSWER_MARGIN_MS` it answers a move of its
   own (:func:`fallback_move`) if the player still has not.
 
+The module also holds what the brain asks of its players outside the protocol: get ready
+for a game (:func:`prepare_player`, :func:`warm_up`), stop, use so much memory, and say
+what their search found (:func:`search_report`).
+
 The margins come from ``benchmarks/pbrain_latency.py``, which drives the brain process over
 pipes on a loaded machine and records the worst latency from the manager's line to the
 answer (see docs/kinrow.md, "The Gomocup brain").
@@ -20,12 +24,15 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from plyground.errors import ForbiddenMoveError
+from plyground.errors import ForbiddenMoveError, PlygroundError
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import MAX_TIME_MS
+from plyground.kinrow.limits import check_game
 from plyground.kinrow.players import Player
+from plyground.kinrow.rules import Rule
 from plyground.kinrow.selfplay import timed_choice
 
 __all__ = [
@@ -33,11 +40,14 @@ __all__ = [
     "STOP_MARGIN_MS",
     "Clock",
     "Search",
+    "Timer",
     "budget_from_timeout",
     "fallback_move",
     "prepare_player",
+    "search_report",
     "set_player_memory",
     "stop_player",
+    "warm_up",
 ]
 
 SAFETY_FRACTION = 0.8
@@ -126,6 +136,58 @@ def prepare_player(player: Player, state: State) -> None:
         prepare(state)
 
 
+def warm_up(make_player: Callable[[], Player], kind: str | None = None) -> list[str]:
+    """Do now what a brain's first ``START`` would: make a player and get it ready for each rule it plays.
+
+    The player's kernels are compiled (or loaded) when its module is imported, before this is
+    called; here its tables are built and each of its kernels run once, on a 15x15 board,
+    for every rule ``kind`` plays (all of them without ``kind``). Returns the rules' names.
+    """
+    ready = []
+    for rule in Rule:
+        try:
+            check_game(15, 5, rule, () if kind is None else (kind,))
+        except PlygroundError:
+            continue
+        prepare_player(make_player(), State(15, 5, rule=rule))
+        ready.append(rule.label)
+    return ready
+
+
+def search_report(player: Player, move: int, cells: int, point: Callable[[int], str]) -> str | None:
+    """``depth 9 score 123 nodes 45678 time 950ms pv 7,7 8,8``: what ``player`` says of its search for ``move``.
+
+    Only for a player whose ``last`` has ``depth``, ``value`` and ``pv``, and is about this
+    move (when it names one); None otherwise. ``point`` writes a cell of the ``cells`` as x,y.
+    """
+    info = getattr(player, "last", None)
+    if info is None or not all(hasattr(info, name) for name in ("depth", "value", "pv")):
+        return None
+    if getattr(info, "move", move) != move:
+        return None
+    parts = [f"depth {info.depth}", f"score {_shown(info.value)}"]
+    for name in ("nodes", "kind"):
+        value = getattr(info, name, None)
+        if value is not None:
+            parts.append(f"{name} {_shown(value)}")
+    seconds = getattr(info, "seconds", None)
+    if isinstance(seconds, int | float):
+        parts.append(f"time {round(1000 * seconds)}ms")
+    pv = [int(m) for m in info.pv if 0 <= int(m) < cells]
+    if pv:
+        parts.append("pv " + " ".join(point(m) for m in pv))
+    return " ".join(parts)
+
+
+def _shown(value: object) -> str:
+    """A number of a search report as the manager shows it: ``123``, ``0.52``, ``-inf``; text as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
 def set_player_memory(player: Player, max_memory: int) -> None:
     """Tell ``player`` the memory it may use (``INFO max_memory``, bytes; 0: no limit), if it has ``set_memory``."""
     set_memory = getattr(player, "set_memory", None)
@@ -155,14 +217,33 @@ def fallback_move(state: State) -> int:
     return min(moves, key=distance)
 
 
+class Timer:
+    """The brain's clock: what time it is, and waits until a time of that clock.
+
+    This one reads ``time.perf_counter()``; tests give the brain one that moves only when
+    they say, so that they check when the brain stops and overrules a player without
+    depending on how fast the machine runs.
+    """
+
+    def now(self) -> float:
+        """The time now, in seconds."""
+        return time.perf_counter()
+
+    def wait(self, event: threading.Event, until: float | None) -> bool:
+        """Wait until ``event`` is set or :meth:`now` reaches ``until`` (None: no limit); return whether it is set."""
+        return event.wait(None if until is None else max(0.0, until - self.now()))
+
+
 class Search:
     """``timed_choice(player, state)`` in a thread of its own, which :meth:`wait` waits for until a deadline.
 
     :meth:`wake` makes a :meth:`wait` in progress return early (the brain does on ``END``).
+    Deadlines are times of ``timer`` (by default a :class:`Timer`).
     """
 
-    def __init__(self, player: Player, state: State) -> None:
+    def __init__(self, player: Player, state: State, timer: Timer | None = None) -> None:
         self.player, self.state = player, state.copy()
+        self._timer = timer or Timer()
         self.move: int | None = None
         self.error: Exception | None = None
         self.done = threading.Event()
@@ -186,12 +267,11 @@ class Search:
         self._wake.set()
 
     def wait(self, until: float | None) -> bool:
-        """Wait until the search is done, :meth:`wake` is called, or ``time.perf_counter()`` reaches ``until``.
+        """Wait until the search is done, :meth:`wake` is called, or the timer reaches ``until``.
 
         Returns:
             Whether the search is done.
         """
-        timeout = None if until is None else max(0.0, until - time.perf_counter())
-        self._wake.wait(timeout)
+        self._timer.wait(self._wake, until)
         self._wake.clear()
         return self.done.is_set()

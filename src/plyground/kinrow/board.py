@@ -33,6 +33,7 @@ from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidBoardError, InvalidInputError, NothingToUndoError
 from plyground.kinrow import _kernels as K
 from plyground.kinrow import _renju_kernels as R
+from plyground.kinrow.limits import MAX_N, MIN_N
 from plyground.kinrow.rules import Rule, parse_rule
 
 __all__ = ["BLOCKED", "COLUMNS", "DRAW", "EMPTY", "MAX_N", "MIN_N", "O", "State", "X", "player_name", "zobrist"]
@@ -42,7 +43,6 @@ BLOCKED = 3
 """The value of a blocked cell in :attr:`State.cells`."""
 DRAW = 3
 """``State.result`` of a full board without a line (X and O for a win, None while the game goes on)."""
-MIN_N, MAX_N = 3, 20
 _SYMBOLS = {EMPTY: ".", X: "X", O: "O", BLOCKED: "#"}
 COLUMNS = "abcdefghijklmnopqrst"
 """The column letters, ``a`` for column 0."""

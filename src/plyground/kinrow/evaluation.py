@@ -20,7 +20,6 @@ thousandths of a logit. Other lines and renju keep the hand-made worth
 from __future__ import annotations
 
 import functools
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +27,7 @@ import numpy.typing as npt
 
 from plyground.errors import InvalidInputError
 from plyground.kinrow import _pattern_kernels as P
-from plyground.kinrow.patterns import Pattern, combination_values
+from plyground.kinrow.patterns import Pattern, code_multisets, combination_values
 from plyground.kinrow.rules import Rule
 
 __all__ = [
@@ -95,9 +94,9 @@ def cell_features(codes: tuple[int, ...]) -> tuple[int, ...]:
 @functools.cache
 def feature_table() -> npt.NDArray[np.int64]:
     """:func:`cell_features` of every combination of four codes, ``[NPAT**4, len(FEATURES)]`` (read-only)."""
-    out = np.zeros((P.NPAT**4, len(FEATURES)), dtype=np.int64)
-    for index, codes in enumerate(itertools.product(range(P.NPAT), repeat=4)):
-        out[index] = cell_features(codes)
+    codes, inverse = code_multisets()  # features count codes: one row per multiset of four codes
+    rows = np.array([cell_features(combo) for combo in codes], dtype=np.int64).reshape(-1, len(FEATURES))
+    out = np.ascontiguousarray(rows[inverse])
     out.setflags(write=False)
     return out
 

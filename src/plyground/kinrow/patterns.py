@@ -31,12 +31,14 @@ import numpy.typing as npt
 from plyground.errors import InvalidInputError
 from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.board import State, zobrist
+from plyground.kinrow.limits import PATTERN_MAX_K
 from plyground.kinrow.rules import Rule
 
 __all__ = [
     "DIRECTIONS",
     "Pattern",
     "PatternBoard",
+    "code_multisets",
     "combination_value",
     "combination_values",
     "packed",
@@ -44,7 +46,7 @@ __all__ = [
     "tables_for",
 ]
 
-MAX_K = 5
+MAX_K = PATTERN_MAX_K
 """The longest line the tables know: a key sees five cells on each side."""
 DIRECTIONS = ("row", "column", "diagonal", "anti-diagonal")
 
@@ -100,17 +102,33 @@ def combination_value(codes: tuple[int, ...], *, forbidden: bool = False) -> int
 
 def combination_values(rule: Rule = Rule.FREESTYLE) -> npt.NDArray[np.int64]:
     """:func:`combination_value` of every combination of four codes, for X (row 0) and O (row 1) under ``rule``."""
-    return _combination_values(Rule(rule))
+    return _combination_values(Rule(rule) is Rule.RENJU)  # only renju's forbidden points change a worth
 
 
 @functools.cache
-def _combination_values(rule: Rule) -> npt.NDArray[np.int64]:
-    out = np.zeros((2, P.NPAT**4), dtype=np.int64)
-    for index, codes in enumerate(itertools.product(range(P.NPAT), repeat=4)):
-        out[0, index] = combination_value(codes, forbidden=rule is Rule.RENJU)
-        out[1, index] = combination_value(codes)
+def _combination_values(forbidden: bool) -> npt.NDArray[np.int64]:
+    codes, inverse = code_multisets()
+    worth = [
+        [combination_value(combo, forbidden=forbidden) for combo in codes],
+        [combination_value(combo) for combo in codes],
+    ]
+    out = np.ascontiguousarray(np.array(worth, dtype=np.int64)[:, inverse])
     out.setflags(write=False)
     return out
+
+
+@functools.cache
+def code_multisets() -> tuple[list[tuple[int, ...]], npt.NDArray[np.intp]]:
+    """The combinations of four codes up to their order, and the one of each of the ``NPAT**4`` combinations.
+
+    A cell's worth and features depend on how many of its lines hold each code, not on
+    which line holds which: a table over every combination is built from one value per
+    multiset (1,001 of them, not 14,641), ``table = values[inverse]``.
+    """
+    combos = np.array(list(itertools.product(range(P.NPAT), repeat=4)), dtype=np.int64)
+    ordered = np.sort(combos, axis=1)
+    unique, inverse = np.unique(ordered, axis=0, return_inverse=True)
+    return [tuple(int(code) for code in row) for row in unique], inverse.reshape(-1)
 
 
 @functools.cache
@@ -127,14 +145,20 @@ def pattern_table(k: int, own: int, exact: bool) -> npt.NDArray[np.uint8]:
     if own not in (1, 2):
         raise InvalidInputError(f"own must be 1 (X) or 2 (O), got {own!r}")
     table = np.zeros(P.KEYS, dtype=np.uint8)
-    P._fill_table(k, own, bool(exact), table, fill_order(np.arange(P.KEYS, dtype=np.int64), own))
+    P._fill_table(k, own, bool(exact), table, _key_order(own))
     table.setflags(write=False)
     return table
 
 
+@functools.cache
+def _key_order(own: int) -> npt.NDArray[np.int64]:
+    """Every line key in :func:`fill_order` for ``own``: the same for every k and rule, made once (not to change)."""
+    return fill_order(np.arange(P.KEYS, dtype=np.int64), own)
+
+
 def fill_order(keys: npt.NDArray[np.int64], own: int) -> npt.NDArray[np.int64]:
     """``keys`` sorted by how many ``own`` stones they hold, most first: the order tables are filled in."""
-    stones = np.zeros(keys.shape, dtype=np.int64)
+    stones = np.zeros(keys.shape, dtype=np.int8)  # at most 10 (SLOTS): a small type sorts several times faster
     for slot in range(P.SLOTS):
         stones += (keys >> (2 * slot)) & 3 == own
     return np.ascontiguousarray(keys[np.argsort(-stones, kind="stable")])

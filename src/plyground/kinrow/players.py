@@ -21,6 +21,7 @@ from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import resolve_time_ms
+from plyground.kinrow.limits import PLAYER_KINDS
 
 __all__ = [
     "DEFAULT_KIND",
@@ -34,7 +35,6 @@ __all__ = [
     "make_player",
 ]
 
-PLAYER_KINDS = ("engine", "mcts", "alphabeta", "random", "first_legal", "human")
 DEFAULT_KIND = "engine"
 """The strongest player, the default of every front end: :class:`~plyground.kinrow.engine.Engine`."""
 ENGINE_TIME_MS = 1000.0

@@ -11,34 +11,59 @@ move, never with a silent forfeit.
 'X (first_legal) wins after 7 moves'
 >>> [record.name(move) for move in record.moves]
 ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3']
+
+A match's summary says how strong the first player is against the second
+(:attr:`MatchSummary.score`): its share of the points, draws counting half, with a 95%
+interval, and the Elo difference that share implies.
+
+>>> score_of(7, 1, 2).text()
+'75.0% (95% interval 44.2% to 91.9%), Elo +191 (-40 to +422)'
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+import os
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
+from plyground.core.files import FileFormat
 from plyground.core.seeding import resolve_seed
-from plyground.errors import ForbiddenMoveError, InvalidInputError, PlayerError
+from plyground.errors import CorruptFileError, ForbiddenMoveError, InvalidInputError, PlayerError
 from plyground.kinrow.board import COLUMNS, DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.players import Player
 from plyground.kinrow.rules import Rule, parse_rule
 
 __all__ = [
+    "GAME_FORMAT",
+    "MATCH_FORMAT",
     "GameRecord",
     "MatchSummary",
     "PlayerError",
     "PlayerFactory",
+    "Score",
     "SideSummary",
+    "games_csv",
+    "match_json",
     "play_game",
     "play_match",
+    "score_of",
     "summarize",
     "timed_choice",
 ]
+
+GAME_FORMAT = FileFormat("plyground.kinrow.game", 1, "a k-in-a-row game record", "game record")
+"""The file of one game (:meth:`GameRecord.save`): the board, the rule, the players, the moves and their times."""
+MATCH_FORMAT = FileFormat("plyground.kinrow.match", 1, "a k-in-a-row match summary", "match summary")
+"""The file of a match's summary (:func:`match_json`): what ``kinrow selfplay --json`` prints."""
+_RESULTS = {X: "X", O: "O", DRAW: "draw"}
 
 PlayerFactory = Callable[[int], Player]
 """Makes the player of one game from that game's seed."""
@@ -88,6 +113,66 @@ class GameRecord:
             return f"draw after {len(self.moves)} moves"
         winner = self.x_name if self.result == X else self.o_name
         return f"{player_name(self.result)} ({winner}) wins after {len(self.moves)} moves"
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON data: moves by name (``e5``), ``result`` ``X``, ``O`` or ``draw``.
+
+        >>> record = GameRecord(3, 3, "a", "b", (4, 0, 2, 6, 3, 5, 1, 7, 8), (0.5,) * 9, DRAW, seed=7)
+        >>> record.to_json()["moves"][:3], GameRecord.from_json(record.to_json()) == record
+        (['b2', 'a1', 'c1'], True)
+        """
+        return {
+            "n": self.n,
+            "k": self.k,
+            "rule": self.rule.label,
+            "x": self.x_name,
+            "o": self.o_name,
+            "seed": self.seed,
+            "result": _RESULTS[self.result],
+            "moves": [self.name(move) for move in self.moves],
+            "seconds": list(self.seconds),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        """The record of :meth:`to_json`'s data, its moves replayed (a game that cannot have been played is refused).
+
+        Raises:
+            CorruptFileError: a field missing or of the wrong kind, a move that cannot be
+                played, a result the moves do not give.
+        """
+        try:
+            rule = parse_rule(data["rule"])
+            state = State(data["n"], data["k"], rule=rule)
+            for text in data["moves"]:
+                state.play(state.parse_move(text))
+            seconds = tuple(float(second) for second in data["seconds"])
+            seed, x, o = data["seed"], str(data["x"]), str(data["o"])
+            result = {name: value for value, name in _RESULTS.items()}[data["result"]]
+        except (KeyError, TypeError, ValueError) as exc:  # ValueError: InvalidInputError, IllegalMoveError too
+            raise CorruptFileError(f"not a game record: {exc}") from None
+        if state.result != result or len(seconds) != len(state.history):
+            raise CorruptFileError("not a game record: the moves do not give its result and times")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise CorruptFileError(f"not a game record: seed {seed!r}")
+        return cls(state.n, state.k, x, o, state.history, seconds, result, seed, rule)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record to ``path``, atomically (:data:`GAME_FORMAT`)."""
+        GAME_FORMAT.write(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """The record saved in ``path``.
+
+        Raises:
+            CorruptFileError: not a game record of this format (one line, naming the file).
+        """
+        data = GAME_FORMAT.read(path)
+        try:
+            return cls.from_json(data)
+        except CorruptFileError as exc:
+            raise CorruptFileError(f"{path}: {exc}") from None
 
 
 def timed_choice(player: Player, state: State) -> tuple[int, float]:
@@ -179,6 +264,86 @@ class SideSummary:
 
 
 @dataclass(frozen=True)
+class Score:
+    """The first player's share of a match's points (a win 1, a draw 1/2), and the Elo difference it implies.
+
+    The interval is Wilson's 95% interval of a share, draws counted as half a win each: it
+    stays within 0 to 1 and is not empty after a clean sweep, and it is conservative when
+    games are drawn (it takes each game for a win or a loss). The Elo difference of a share
+    ``s`` is ``400 log10(s / (1 - s))``: infinite (None in JSON) for a share of 0 or 1.
+
+    Attributes:
+        rate: the share of the points, 0 to 1.
+        interval: its 95% interval.
+        elo: the Elo difference of ``rate``.
+        elo_interval: the Elo differences of the interval's ends.
+    """
+
+    rate: float
+    interval: tuple[float, float]
+    elo: float
+    elo_interval: tuple[float, float]
+
+    def text(self) -> str:
+        """``75.0% (95% interval 44.2% to 91.9%), Elo +191 (-40 to +422)``."""
+        low, high = self.interval
+        elo_low, elo_high = self.elo_interval
+        return (
+            f"{self.rate:.1%} (95% interval {low:.1%} to {high:.1%}), "
+            f"Elo {_elo_text(self.elo)} ({_elo_text(elo_low)} to {_elo_text(elo_high)})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The score as JSON data (an infinite Elo difference is None)."""
+        return {
+            "rate": self.rate,
+            "interval": list(self.interval),
+            "elo": _finite(self.elo),
+            "elo_interval": [_finite(value) for value in self.elo_interval],
+        }
+
+
+def _elo(share: float) -> float:
+    if share <= 0:
+        return -math.inf
+    if share >= 1:
+        return math.inf
+    return 400 * math.log10(share / (1 - share))
+
+
+def _elo_text(elo: float) -> str:
+    return ("+" if elo > 0 else "-") + "inf" if math.isinf(elo) else f"{elo:+.0f}"
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def score_of(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Score:
+    """The :class:`Score` of a player with these results.
+
+    Raises:
+        InvalidInputError: a count that is not a non-negative integer, no game, or a
+            confidence not strictly between 0 and 1.
+    """
+    for count in (wins, draws, losses):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidInputError(f"wins, draws and losses must be non-negative integers, got {count!r}")
+    if not 0 < confidence < 1:
+        raise InvalidInputError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
+    n = wins + draws + losses
+    if n == 0:
+        raise InvalidInputError("a score needs at least one game")
+    rate = (wins + draws / 2) / n
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low = 0.0 if rate == 0 else max(0.0, centre - half)
+    high = 1.0 if rate == 1 else min(1.0, centre + half)
+    return Score(rate, (low, high), _elo(rate), (_elo(low), _elo(high)))
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     """The games of a match and how each player did.
 
@@ -204,6 +369,11 @@ class MatchSummary:
     @property
     def draws(self) -> int:
         return sum(game.result == DRAW for game in self.games)
+
+    @property
+    def score(self) -> Score:
+        """How the first player (``first``) scored against the second: see :class:`Score`."""
+        return score_of(self.first.wins, self.first.draws, self.first.losses)
 
 
 def summarize(games: Sequence[GameRecord], *, swap: bool = False) -> MatchSummary:
@@ -269,3 +439,70 @@ def play_match(
         if on_game is not None:
             on_game(i, record)
     return summarize(records, swap=swap)
+
+
+def _ms_per_move(seconds: Sequence[float]) -> float | None:
+    return 1000 * sum(seconds) / len(seconds) if seconds else None
+
+
+def match_json(summary: MatchSummary) -> dict[str, Any]:
+    """The match for scripts: each player's results, the first player's score, and every game.
+
+    >>> summary = summarize([GameRecord(3, 3, "a", "b", (4, 0, 2, 6, 3, 5, 1, 7, 8), (0.5,) * 9, DRAW, seed=7)])
+    >>> data = match_json(summary)
+    >>> data["first"]["draws"], data["score"]["rate"], data["score"]["elo"], data["results"][0]["result"]
+    (1, 0.5, 0.0, 'draw')
+    """
+    first_game = summary.games[0]
+    return {
+        "n": first_game.n,
+        "k": first_game.k,
+        "rule": first_game.rule.label,
+        "swap": summary.swap,
+        "games": len(summary.games),
+        **{
+            which: {
+                "name": side.name,
+                "wins": side.wins,
+                "draws": side.draws,
+                "losses": side.losses,
+                "moves": side.moves,
+                "ms_per_move": _finite(1000 * side.mean_seconds),
+            }
+            for which, side in (("first", summary.first), ("second", summary.second))
+        },
+        "x_wins": summary.x_wins,
+        "o_wins": summary.o_wins,
+        "draws": summary.draws,
+        "score": summary.score.to_json(),
+        "results": [
+            {
+                "game": i,
+                "seed": game.seed,
+                "x": game.x_name,
+                "o": game.o_name,
+                "result": _RESULTS[game.result],
+                "moves": len(game.moves),
+                "x_ms_per_move": _ms_per_move(game.x_seconds),
+                "o_ms_per_move": _ms_per_move(game.o_seconds),
+            }
+            for i, game in enumerate(summary.games, start=1)
+        ],
+    }
+
+
+def games_csv(summary: MatchSummary) -> str:
+    """The games as CSV for scripts: a header, then one line per game (an empty field: no move).
+
+    >>> moves, seconds = (4, 0, 2, 6, 3, 5, 1, 7, 8), (0.5, 0.25) * 4 + (0.5,)
+    >>> print(games_csv(summarize([GameRecord(3, 3, "a", "b", moves, seconds, DRAW, seed=7)])), end="")
+    game,seed,x,o,result,moves,x_ms_per_move,o_ms_per_move
+    1,7,a,b,draw,9,500.0,250.0
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    rows = match_json(summary)["results"]
+    writer.writerow(["game", "seed", "x", "o", "result", "moves", "x_ms_per_move", "o_ms_per_move"])
+    for row in rows:
+        writer.writerow(["" if value is None else value for value in row.values()])
+    return buffer.getvalue()

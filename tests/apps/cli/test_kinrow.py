@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import io
+import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +17,7 @@ import pytest
 from plyground.kinrow import players
 from plyground.kinrow.board import State
 from plyground.kinrow.players import PLAYER_KINDS, FirstLegalPlayer, Player, RandomPlayer
-from plyground.kinrow.selfplay import play_match
+from plyground.kinrow.selfplay import MATCH_FORMAT, GameRecord, MatchSummary, match_json, play_match
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 BOARD_5 = ["   a b c d e", " 1 . . . . .", " 2 . . . . .", " 3 . . . . .", " 4 . . . . .", " 5 . . . . ."]
@@ -242,6 +246,97 @@ def test_a_failing_player_in_selfplay_is_a_one_line_error(
     assert_one_line_error(err, "X (broken) chose 99 on move 1: not a cell of the 3x3 board")
 
 
+SELFPLAY_ARGS = ["--n", "5", "--k", "4", "--x", "random", "--o", "first_legal", "--games", "4", "--seed", "2", "--swap"]
+
+
+def expected_match() -> MatchSummary:
+    def first_legal(seed: int) -> Player:
+        return FirstLegalPlayer()
+
+    return play_match(RandomPlayer, first_legal, 4, 5, 4, seed=2, swap=True)
+
+
+def test_selfplay_ends_with_the_score_and_its_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--quiet")
+    assert status == 0, err
+    expected = expected_match()
+    assert out.splitlines()[-1] == f"score of random against first_legal: {expected.score.text()}"
+
+
+def test_selfplay_json_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--json")
+    assert status == 0, err
+    (line,) = out.splitlines()  # one object, nothing else on stdout
+    data = json.loads(line)
+    expected = match_json(expected_match())
+    assert data["title"] == "k-in-a-row 5x5, 4 in a row: random vs first_legal, changing sides"
+    for key in ("n", "k", "rule", "swap", "games", "x_wins", "o_wins", "draws", "score"):
+        assert data[key] == expected[key], key
+    assert [data[side]["wins"] for side in ("first", "second")] == [expected[s]["wins"] for s in ("first", "second")]
+    timeless = ("x_ms_per_move", "o_ms_per_move")
+    assert [{k: v for k, v in game.items() if k not in timeless} for game in data["results"]] == [
+        {k: v for k, v in game.items() if k not in timeless} for game in expected["results"]
+    ]
+
+
+def test_selfplay_csv_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--csv")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    expected = match_json(expected_match())["results"]
+    assert [(row["game"], row["seed"], row["x"], row["result"]) for row in rows] == [
+        (str(game["game"]), str(game["seed"]), game["x"], game["result"]) for game in expected
+    ]
+
+
+def test_selfplay_saves_each_game_and_the_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "match"
+    status, _, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--quiet", "--save", str(folder))
+    assert status == 0, err
+    expected = expected_match()
+    names = sorted(path.name for path in folder.iterdir())
+    assert names == ["kinrow-5x5-match-seed2.json", *(f"kinrow-5x5-seed{seed}.json" for seed in (2, 3, 4, 5))]
+    for game in expected.games:
+        saved = GameRecord.load(folder / f"kinrow-5x5-seed{game.seed}.json")
+        assert replace(saved, seconds=game.seconds) == game
+    summary = MATCH_FORMAT.read(folder / "kinrow-5x5-match-seed2.json")
+    assert summary["games"] == 4 and summary["score"] == expected.score.to_json()
+    assert summary["title"].endswith("random vs first_legal, changing sides")
+
+
+def test_selfplay_interrupted_saves_and_prints_the_finished_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import plyground.kinrow.selfplay as selfplay_module
+
+    real = selfplay_module.play_game
+    played: list[int] = []
+
+    def interrupting(*args: object, **kwargs: object) -> object:
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(selfplay_module, "play_game", interrupting)
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--json", "--save", str(tmp_path))
+    assert status == 130
+    assert "interrupted: 2 of 4 games finished" in err
+    assert json.loads(out)["games"] == 2
+    assert MATCH_FORMAT.read(tmp_path / "kinrow-5x5-match-seed2.json")["games"] == 2
+    assert len(list(tmp_path.glob("kinrow-5x5-seed*.json"))) == 2
+
+
+def test_selfplay_refuses_a_save_folder_that_is_a_file_before_any_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--save", str(blocker))
+    assert status == 2 and out == ""
+    assert_one_line_error(err, f"cannot save games in {blocker}: it is a file, not a folder")
+
+
 # -- time budgets ---------------------------------------------------------------------------------
 
 
@@ -314,15 +409,19 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
         (["play", "--n", "2"], "'--n'"),
         (["play", "--n", "21"], "'--n'"),
         (["play", "--rule", "gomoku"], "unknown rule 'gomoku': the rules are freestyle (0), standard (1), renju (4)"),
-        (["play", "--rule", "renju", "--n", "15", "--k", "4"], "--rule renju is played with --k 5, got --k 4"),
+        (["play", "--rule", "renju", "--n", "15", "--k", "4"], "renju is played with k = 5, got k = 4"),
         (
             ["play", "--rule", "renju", "--n", "15", "--k", "5", "--opponent", "mcts"],
-            "mcts plays free-style and standard, not renju",
+            "mcts plays free-style and standard, not renju: choose engine, random or first_legal",
         ),
         (["selfplay", "--rule", "4", "--x", "random"], "alphabeta plays free-style and standard, not renju"),
         (["selfplay", "--rule", ""], "unknown rule ''"),
         (["play", "--k", "2"], "'--k'"),
-        (["play", "--n", "5", "--k", "6"], "--k 6 is more than --n 5"),
+        (["play", "--n", "5", "--k", "6"], "k must be an integer from 3 to n = 5, got 6"),
+        (["play", "--n", "9", "--k", "7"], "engine plays k from 3 to 5, got k = 7: choose mcts, alphabeta, random"),
+        (["play", "--n", "9", "--k", "6", "--opponent", "mcts", "--patterns"], "mcts with patterns plays k from 3"),
+        (["selfplay", "--k", "6"], "engine plays k from 3 to 5, got k = 6"),
+        (["selfplay", "--n", "20", "--k", "20", "--x", "random", "--o", "engine"], "engine plays k from 3 to 5"),
         (["play", "--opponent", "deep_blue"], "'--opponent'"),
         (["play", "--opponent", "human"], "'--opponent'"),
         (["play", "--first", "nobody"], "'--first'"),
@@ -336,7 +435,7 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
         (["selfplay", "--games", "0"], "'--games'"),
         (["selfplay", "--x", "human"], "'--x'"),
         (["selfplay", "--o", "nobody"], "'--o'"),
-        (["selfplay", "--n", "9", "--k", "10"], "--k 10 is more than --n 9"),
+        (["selfplay", "--n", "9", "--k", "10"], "k must be an integer from 3 to n = 9, got 10"),
         (["selfplay", "--time-budget", "0"], "'--time-budget'"),
         (["selfplay", "--time-budget", "inf"], "'--time-budget'"),
         (["selfplay", "--time-budget", "3601"], "'--time-budget'"),
@@ -347,6 +446,8 @@ def test_help_shows_time_ms_and_hides_time_budget(capsys: pytest.CaptureFixture[
         ),
         (["play", "--time-ms", "500", "--time-budget", "0.5"], "give --time-ms (milliseconds) or --time-budget"),
         (["selfplay", "--time-ms", "500", "--time-budget", "0.5"], "not both"),
+        (["selfplay", "--json", "--csv"], "give --json or --csv, not both"),
+        (["selfplay", "--seed", str(2**63 - 2), "--games", "3"], "the last game's seed would pass 2**63-1"),
         (["pbrain", "--time-ms", "500", "--time-budget", "0.5"], "not both"),
         (["pbrain", "--player", "random_walk"], "'--player'"),
         (["pbrain", "--n-iterations", "-3"], "'--n-iterations'"),
@@ -409,6 +510,47 @@ def test_help_does_not_import_numba_nor_the_game() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "LOADED [0, 0, 0, 0] []"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--n", "9", "--k", "7"],
+        ["play", "--rule", "renju", "--k", "4"],
+        ["selfplay", "--k", "6"],
+        ["selfplay", "--rule", "renju", "--x", "mcts", "--o", "engine", "--k", "5"],
+        ["pbrain", "--player", "nobody"],
+    ],
+)
+def test_a_game_no_player_can_play_is_refused_before_any_kernel_is_loaded(args: list[str]) -> None:
+    """On a first run the kernels take a minute to compile: a bad combination of options is refused first."""
+    script = (
+        "import sys\n"
+        "from plyground.apps.cli.main import main\n"
+        f"status = main({['kinrow', *args]!r})\n"
+        "loaded = sorted(m for m in sys.modules if m == 'numba' or m.startswith('plyground.kinrow.'))\n"
+        "print('LOADED', status, loaded)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip().splitlines()[-1] == "LOADED 2 ['plyground.kinrow.limits', 'plyground.kinrow.rules']"
+    assert_one_line_error(result.stderr)
+
+
+def test_pbrain_warm_up_readies_the_brain_and_exits(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Unread(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            raise AssertionError("--warm-up reads no command")
+
+    monkeypatch.setattr(sys, "stdin", Unread())
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--warm-up")
+    assert status == 0, err
+    (line,) = out.splitlines()
+    assert re.fullmatch(r"the engine brain is ready for freestyle, standard and renju \(\d+\.\d s\)", line), line
+    status, out, err = run_cli(capsys, "kinrow", "pbrain", "--warm-up", "--player", "alphabeta")
+    assert status == 0, err
+    assert re.fullmatch(r"the alphabeta brain is ready for freestyle and standard \(\d+\.\d s\)\n", out), out
 
 
 def test_the_command_line_knows_the_longest_budget() -> None:

@@ -6,10 +6,11 @@ Game modules are imported inside the commands, so that ``--help`` stays fast.
 from __future__ import annotations
 
 import itertools
-import math
 import sys
+import time
 from collections.abc import Callable
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -17,9 +18,14 @@ import typer
 from plyground.apps.cli import compile_kernels
 from plyground.apps.cli.options import (
     MAX_TIME_MS,
+    CsvOption,
+    JsonOption,
     depth_option,
     games_option,
     number_option,
+    output_format,
+    save_folder,
+    seed_limit,
     seed_option,
     time_option,
 )
@@ -27,12 +33,10 @@ from plyground.apps.cli.options import SeedOption as GamesSeedOption  # game i u
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
     from plyground.kinrow.board import State
     from plyground.kinrow.players import Player
     from plyground.kinrow.rules import Rule
-    from plyground.kinrow.selfplay import GameRecord, MatchSummary
+    from plyground.kinrow.selfplay import GameRecord
 
 __all__ = ["app"]
 
@@ -153,24 +157,15 @@ TimeBudgetOption = Annotated[
 ]
 
 
-def _check_k(n: int, k: int) -> None:
-    if k > n:
-        raise InvalidInputError(f"--k {k} is more than --n {n}: k is from 3 to the side of the board")
+def _check_game(n: int, k: int, rule: str, kinds: tuple[AI, ...], patterns: bool | None) -> Rule:
+    """The rule named by ``--rule``, once the board, k and rule are checked against the players that will play.
 
+    The check the brain makes too (:func:`plyground.kinrow.limits.check_game`), made before
+    any kernel is compiled or loaded: that module loads no game code.
+    """
+    from plyground.kinrow.limits import check_game
 
-def _check_rule(text: str, k: int, *kinds: AI) -> Rule:
-    """The rule named by ``--rule``, checked against k and the players that will play it."""
-    from plyground.kinrow.rules import Rule, parse_rule
-
-    rule = parse_rule(text)
-    if rule is Rule.RENJU and k != 5:
-        raise InvalidInputError(f"--rule renju is played with --k 5, got --k {k}")
-    searchers = [kind.value for kind in kinds if kind in (AI.mcts, AI.alphabeta)]
-    if rule is Rule.RENJU and searchers:
-        raise InvalidInputError(
-            f"{searchers[0]} plays free-style and standard, not renju; choose another player for --rule renju"
-        )
-    return rule
+    return check_game(n, k, rule, [kind.value for kind in kinds], patterns=patterns)
 
 
 def _rule_words(rule: Rule) -> str:
@@ -250,10 +245,9 @@ def play(
     Type moves like c2 (column letter, row number from 1 at the top); 'undo' takes back your
     last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
     """
-    _check_k(n, k)
+    chosen = _check_game(n, k, rule, (opponent,), patterns)
     budget = _time_ms(time_ms, time_budget, default=2000.0)
     _announce(opponent.value)
-    chosen = _check_rule(rule, k, opponent)  # after the compilation: importing the rules loads the board's kernels
     from plyground.kinrow.board import O, State, X
 
     ai = _factory(
@@ -375,20 +369,36 @@ def selfplay(
     evaluation: EvaluationOption = Evaluation.fitted,
     selective: SelectiveOption = True,
     rule: RuleOption = "freestyle",
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Folder for each game's record (DIR/kinrow-NxN-seedSEED.json) and the match's summary "
+            "(DIR/kinrow-NxN-match-seedSEED.json, SEED the first game's), written as each game ends.",
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Play a match between two players and print the results: wins, draws, losses and time per move.
 
     Both players of game i are made with seed --seed + i, so a seeded match without a time
     budget plays the same games again. A progress bar runs over the games and each game gets
-    a line, unless --quiet. Ctrl-C stops and prints the games finished so far (exit status 130).
+    a line, unless --quiet. The table is followed by the score of --x against --o (a draw
+    counts half) with its 95% interval, and the Elo difference they imply. --json and --csv
+    print the same for scripts: JSON the results, the score and each game, CSV a line per
+    game. Ctrl-C stops and prints the games finished so far (exit status 130).
     """
-    _check_k(n, k)
+    chosen = _check_game(n, k, rule, (x, o), patterns)
+    shown = output_format(as_json, as_csv)
+    seed_limit(seed, games)
+    folder = save_folder(save, "save games")
     budget = _time_ms(time_ms, time_budget)
     _announce(x.value, o.value)
-    chosen = _check_rule(rule, k, x, o)  # after the compilation: importing the rules loads the board's kernels
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plyground.apps.cli import kinrow_match
     from plyground.core.seeding import resolve_seed
     from plyground.kinrow.selfplay import play_match, summarize
 
@@ -419,17 +429,18 @@ def selfplay(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.fields[score]}"),
-        console=out if out.is_terminal else Console(stderr=True),
+        console=out if out.is_terminal and shown == "table" else Console(stderr=True),
         transient=True,
         disable=quiet,
     )
-    width = len(str(games))
 
     def on_game(i: int, record: GameRecord) -> None:
         records.append(record)
-        if not quiet:
-            out.print(_game_line(i, games, width, record), soft_wrap=True, markup=False)
         summary = summarize(records, swap=swap)
+        if folder is not None:
+            kinrow_match.save_game(folder, record, summary, title, base)
+        if not quiet and shown == "table":
+            out.print(kinrow_match.game_line(i, games, record), soft_wrap=True, markup=False)
         score = f"{x.value} {summary.first.wins} - {summary.second.wins} {o.value}, {summary.draws} drawn"
         progress.update(task, advance=1, score=score)
 
@@ -440,41 +451,9 @@ def selfplay(
     except KeyboardInterrupt:
         print(f"interrupted: {len(records)} of {games} games finished", file=sys.stderr)
         if records:
-            out.print(_results_table(summarize(records, swap=swap), title))
+            kinrow_match.print_match(out, summarize(records, swap=swap), title, shown)
         raise typer.Exit(130) from None
-    out.print(_results_table(summary, title))
-
-
-def _game_line(i: int, games: int, width: int, record: GameRecord) -> str:
-    """One game in a line: number, seed, players, result and mean time per move of each side."""
-    x_mean = _mean(record.x_seconds)
-    o_mean = _mean(record.o_seconds)
-    return (
-        f"game {i + 1:>{width}}/{games}  seed {record.seed}  X {record.x_name}, O {record.o_name}: "
-        f"{record.describe()}  (ms/move: X {x_mean}, O {o_mean})"
-    )
-
-
-def _mean(seconds: tuple[float, ...]) -> str:
-    return f"{1000 * sum(seconds) / len(seconds):,.2f}" if seconds else "-"
-
-
-def _results_table(summary: MatchSummary, title: str) -> Table:
-    """Wins, draws, losses and mean milliseconds per move of each player."""
-    from rich.table import Table
-
-    table = Table(title=title)
-    table.add_column("side")
-    table.add_column("player")
-    for name in ("wins", "draws", "losses", "games", "ms/move"):
-        table.add_column(name, justify="right")
-    sides = ("X then O", "O then X") if summary.swap else ("X", "O")
-    for side, player in zip(sides, (summary.first, summary.second), strict=True):
-        mean = "-" if math.isnan(player.mean_seconds) else f"{1000 * player.mean_seconds:,.2f}"
-        table.add_row(side, player.name, *map(str, (player.wins, player.draws, player.losses, player.games)), mean)
-    if summary.swap:
-        table.caption = f"X won {summary.x_wins}, O won {summary.o_wins}, {summary.draws} drawn"
-    return table
+    kinrow_match.print_match(out, summary, title, shown)
 
 
 # -- pbrain -----------------------------------------------------------------
@@ -505,25 +484,37 @@ def pbrain(
     evaluation: EvaluationOption = Evaluation.fitted,
     selective: SelectiveOption = True,
     seed: GamesSeedOption = None,
+    warm_up: Annotated[
+        bool,
+        typer.Option(
+            "--warm-up",
+            help="Compile (or load from the cache) everything the brain needs, build its tables, and exit: "
+            "run it once after installing, so that a manager's first START is answered in seconds.",
+        ),
+    ] = False,
 ) -> None:
     """Run a Gomocup brain: the Piskvork protocol on stdin and stdout (START, TURN, BOARD, INFO, END...).
 
     Plays gomoku on boards from 5x5 to 20x20 (3x3 and 4x4 too, k then the side; RECTSTART
     rectangles too) under the rule the manager sends (INFO rule: free-style, exactly five or
-    renju); every move arrives within INFO timeout_turn and time_left.
+    renju); every move arrives within INFO timeout_turn and time_left. The first start after
+    installing compiles the kernels (a minute or so); --warm-up does it beforehand.
     """
+    started = time.perf_counter()
     budget = _time_ms(time_ms, time_budget)
     named = None if player is None else player.strip().lower()
+    from plyground.kinrow.limits import PLAYER_KINDS  # loads no kernel: the option is checked first
+
+    if named is not None and (named not in PLAYER_KINDS or named == "human"):
+        why = "a person plays through the manager, not behind the brain" if named == "human" else "unknown kind"
+        known = ", ".join(k for k in PLAYER_KINDS if k != "human")
+        raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
     _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
     from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
-    from plyground.kinrow.players import PLAYER_KINDS
+    from plyground.apps.pbrain_clock import warm_up as warm_up_brain
 
     kind = DEFAULT_KIND if named is None else named
-    if kind not in PLAYER_KINDS or kind == "human":
-        why = "a person plays through the manager, not behind the brain" if kind == "human" else "unknown kind"
-        known = ", ".join(k for k in PLAYER_KINDS if k != "human")
-        raise typer.BadParameter(f"{player!r}: {why}; the kinds are {known}", param_hint="'--player'")
     _announce(kind)  # the default player's kernels (the others are loaded already)
 
     make = _factory(
@@ -542,6 +533,11 @@ def pbrain(
     def new_player() -> Player:
         return make(next(seeds) if seeds is not None else None)
 
-    status = run_brain(new_player)
+    if warm_up:
+        rules = warm_up_brain(new_player, kind)
+        named_rules = rules[0] if len(rules) == 1 else f"{', '.join(rules[:-1])} and {rules[-1]}"
+        typer.echo(f"the {kind} brain is ready for {named_rules} ({time.perf_counter() - started:.1f} s)")
+        return
+    status = run_brain(new_player, kind=kind)
     if status:
         raise typer.Exit(status)
