@@ -44,7 +44,13 @@ def _integer(value: object) -> bool:
 
 
 def check_game(
-    n: int, k: int, rule: Rule | str | int = Rule.FREESTYLE, kinds: Iterable[str] = (), *, patterns: bool | None = None
+    n: int,
+    k: int,
+    rule: Rule | str | int = Rule.FREESTYLE,
+    kinds: Iterable[str] = (),
+    *,
+    patterns: bool | None = None,
+    offered: Iterable[str] = PLAYER_KINDS,
 ) -> Rule:
     """The rule of a game of k in a row on an n×n board, once checked against each player of ``kinds``.
 
@@ -55,6 +61,7 @@ def check_game(
         kinds: the kinds of the game's players (:data:`PLAYER_KINDS`).
         patterns: the MCTS players' ``patterns`` (True needs k up to :data:`PATTERN_MAX_K`; None
             turns them on only where they apply).
+        offered: the kinds the caller offers, which a refusal suggests instead (default: all).
 
     Returns:
         The rule, parsed.
@@ -68,16 +75,17 @@ def check_game(
     if not _integer(k) or not MIN_K <= k <= n:
         raise InvalidInputError(f"k must be an integer from {MIN_K} to n = {n}, got {k!r}")
     chosen = parse_rule(rule)
+    choices = tuple(offered)
     if chosen is Rule.RENJU and k != RENJU_K:
         raise InvalidInputError(f"renju is played with k = {RENJU_K}, got k = {k}")
     for kind in dict.fromkeys(kinds):
         if kind not in PLAYER_KINDS:
             raise InvalidInputError(f"unknown player {kind!r}; known players: {', '.join(PLAYER_KINDS)}")
         if chosen is Rule.RENJU and kind not in RENJU_KINDS:
-            others = _others(RENJU_KINDS)
+            others = _others(tuple(kind for kind in choices if kind in RENJU_KINDS))
             raise InvalidInputError(f"{kind} plays free-style and standard, not renju: choose {others}")
         if k > PATTERN_MAX_K and kind in _PATTERN_KINDS:
-            others = _others(tuple(kind for kind in PLAYER_KINDS if kind not in _PATTERN_KINDS))
+            others = _others(tuple(kind for kind in choices if kind not in _PATTERN_KINDS))
             raise InvalidInputError(f"{kind} plays k from {MIN_K} to {PATTERN_MAX_K}, got k = {k}: choose {others}")
         if k > PATTERN_MAX_K and kind == "mcts" and patterns:
             raise InvalidInputError(

@@ -104,7 +104,6 @@ from plyground.apps.web.sessions import (
     MAX_GAMES,
     NTUPLE,
     OPPONENTS,
-    RENJU_OPPONENTS,
     RULES,
     GameStore,
     KinrowOptions,
@@ -118,7 +117,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoE
 from plyground.g2048 import DIRECTIONS, Game
 from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
-from plyground.kinrow.patterns import MAX_K
+from plyground.kinrow.limits import check_game
 
 if TYPE_CHECKING:
     from plyground.g2048.ntuple import NTupleNetwork
@@ -294,8 +293,6 @@ class Lab:
         n = fields.integer("n", MIN_N, MAX_N, default=7)
         k = fields.integer("k", 3, n, default=min(4, n))
         rule = fields.choice("rule", RULES, default="freestyle")
-        if rule == "renju" and k != 5:
-            raise ApiError(422, f"rule renju is played with k = 5, got k = {k}")
         options = KinrowOptions(
             opponent=fields.choice("opponent", OPPONENTS, default=DEFAULT_OPPONENT),
             time_ms=fields.integer("time_ms", 1, limits.kinrow_ms, default=min(300, limits.kinrow_ms)),
@@ -304,16 +301,10 @@ class Lab:
             seed=fields.optional_integer("seed", 0, MAX_SEED),
         )
         human_first = fields.boolean("human_first", default=True)
-        if rule == "renju" and options.opponent not in RENJU_OPPONENTS:
-            raise ApiError(
-                422,
-                f"opponent {options.opponent} plays free-style and standard, not renju: "
-                f"choose {' or '.join(RENJU_OPPONENTS)}",
-            )
-        if options.opponent == "engine" and k > MAX_K:
-            raise ApiError(
-                422, f"opponent engine plays k from 3 to {MAX_K}, got k = {k}: choose mcts, alphabeta or random"
-            )
+        try:  # the checks of every front end: a game the opponent cannot play is refused before it starts
+            check_game(n, k, rule, (options.opponent,), offered=OPPONENTS)
+        except InvalidInputError as error:
+            raise ApiError(422, str(error)) from None
         with _game_rules():
             session = KinrowSession(State(n, k, rule=rule), X if human_first else O, options)
         game_id = self.games_kinrow.add(session)

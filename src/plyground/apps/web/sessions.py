@@ -81,8 +81,6 @@ MAX_GAMES: Final = 500
 OPPONENTS: Final = ("engine", "mcts", "alphabeta", "random")
 """The AIs a k-in-a-row game may be played against (``opponent`` of a new game)."""
 DEFAULT_OPPONENT: Final = "engine"
-RENJU_OPPONENTS: Final = ("engine", "random")
-"""The AIs that play renju (MCTS and alpha-beta do not know its forbidden points)."""
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
 HEURISTIC: Final = "heuristic"
