@@ -62,7 +62,8 @@ def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | 
     def on_move(game: Game, decision: Decision) -> None:
         nonlocal deeper
         depths.append(decision.depth)
-        deeper += max(decision.move_depths.values(), default=0) > decision.depth
+        move_depths = getattr(decision, "move_depths", {})  # absent before 2026-12-06: run beside older code too
+        deeper += max(move_depths.values(), default=0) > decision.depth
 
     with Expectimax(time_ms=time_ms, workers=SIDES[side], evaluator=evaluator) as ai:
         ai.choose(Game(seed=seed).board)  # tables and kernels ready before the clock counts

@@ -311,9 +311,28 @@ def _check_corners(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert "where each tile was first made" in stdout
 
 
+def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [row] = line["rows"]
+    assert line["busy"] == 1 and row["time_ms"] == 2.0
+    for side in ("default", "one worker"):
+        assert row[side]["games"] == 1 and row[side]["mean_depth"] >= 1 and 0 <= row[side]["depth_1_share"] <= 1
+    games = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(game["side"] for game in games) == ["default", "one worker"]
+    assert all(game["moves"] == 20 and game["seed"] == 1 for game in games)  # --max-moves and --seed
+    again = run_script("busy.py", _busy_args(folder), folder)  # the log holds both games: none is played again
+    assert again.returncode == 0 and "seed 1:" not in again.stderr
+    assert (folder / "games.jsonl").read_text(encoding="utf-8").count("\n") == 2
+
+
+def _busy_args(folder: Path) -> list[str]:
+    return ["--games", "1", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic", "--max-moves", "20",
+            "--log", str(folder / "games.jsonl")]  # fmt: skip
+
+
 SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
+    Script("busy.py", "busy", lambda d, f: _busy_args(f), _check_busy),
     Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1", "--network", str(d.network_4x4)],
            _check_search),
     Script("strength.py", "strength",
