@@ -15,6 +15,12 @@ The results come back in the order of the jobs, whatever finished first, so the 
 jobs give the same results everywhere. ``on_result(index, result)`` is called in this
 process as each job finishes: progress bars and checkpoints hang off it.
 
+Ctrl-C is this process's to handle. A terminal sends it to every process of the command, the
+workers of a local pool or a local Dask cluster included: they ignore it from the moment they
+start, and this process, once interrupted, cancels the jobs and ends the workers, quietly. (A
+Ctrl-C in the seconds a local Dask cluster takes to start is ignored too: its processes are
+started by Dask's threads, and can only inherit the ignoring from this process.)
+
 >>> run_many(abs, [-3, 2, -1], workers=1)
 [3, 2, 1]
 """
@@ -22,11 +28,15 @@ process as each job finishes: progress bars and checkpoints hang off it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any, TypeVar
 
 from plyground.errors import DependencyNotInstalled, InvalidInputError, PlygroundError, install_command
@@ -87,7 +97,8 @@ class Backend:
             return f"Dask scheduler {self.scheduler}"
         if self.dask_local is not None:
             limit = "" if self.memory_limit is None else f", {self.memory_limit / 2**30:.2f} GiB each"
-            return f"a local Dask cluster of {self.dask_local} workers{limit}"
+            plural = "s" if self.dask_local != 1 else ""  # core: apps.text's counted() is not at hand
+            return f"a local Dask cluster of {self.dask_local} worker{plural}{limit}"
         workers = self.workers or os.cpu_count() or 1
         return "this process" if workers == 1 else f"{workers} local processes"
 
@@ -159,17 +170,23 @@ class Pool:
             elif (self.backend.workers or os.cpu_count() or 1) > 1:
                 context = multiprocessing.get_context("spawn")
                 self._local = self._stack.enter_context(
-                    ProcessPoolExecutor(max_workers=self.backend.workers or os.cpu_count(), mp_context=context)
+                    ProcessPoolExecutor(
+                        max_workers=self.backend.workers or os.cpu_count(),
+                        mp_context=context,
+                        initializer=_ignore_ctrl_c,
+                    )
                 )
         except BaseException:
             self._stack.close()
             raise
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._local is not None and exc[0] is not None:
-            self._local.shutdown(wait=False, cancel_futures=True)
-        self._stack.close()
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._local is not None and kind is not None:  # interrupted, or a job failed: no result is awaited
+            _end_workers(self._local)
+        self._stack.__exit__(kind, error, trace)
 
     def map(
         self, func: Callable[[T], R], jobs: Sequence[T], *, on_result: Callable[[int, R], None] | None = None
@@ -193,7 +210,8 @@ def _map_pool(
     pool: ProcessPoolExecutor, func: Callable[[T], R], jobs: list[T], on_result: Callable[[int, R], None] | None
 ) -> list[R]:
     results: dict[int, R] = {}
-    pending: dict[Future[R], int] = {pool.submit(func, job): index for index, job in enumerate(jobs)}
+    with _workers_start_deaf():  # submitting starts the workers
+        pending: dict[Future[R], int] = {pool.submit(func, job): index for index, job in enumerate(jobs)}
     try:
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -209,6 +227,83 @@ def _map_pool(
     return [results[index] for index in range(len(jobs))]
 
 
+def _ignore_ctrl_c() -> None:
+    """A pool worker's first step: ignore Ctrl-C (the parent handles it), and take signals again."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # also drops a Ctrl-C held back while the worker started
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _workers_start_deaf() -> Iterator[None]:
+    """While inside, the workers started from this thread start with Ctrl-C blocked; this process takes it on leaving.
+
+    A worker interrupted while it starts (importing plyground, loading its kernels) would print a
+    traceback; a blocked signal waits, inherited, until :func:`_ignore_ctrl_c` drops it. In the main
+    thread a Ctrl-C that comes meanwhile is held and raised here on leaving, so that no worker is
+    left half started.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        held.append(signum)
+
+    swap = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not None
+    previous = signal.signal(signal.SIGINT, hold) if swap else None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if swap:
+            signal.signal(signal.SIGINT, previous)
+        if held:
+            signal.raise_signal(signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _ignoring_ctrl_c() -> Iterator[None]:
+    """While inside, this process ignores Ctrl-C, and so do the processes it starts, to the end of their lives.
+
+    For a Dask cluster, whose processes are started by Dask's own threads (which signal masks do
+    not reach): a Ctrl-C while it starts is lost, where it would leave it half started.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _logger_level(name: str, level: int) -> Iterator[None]:
+    """While inside, the logger ``name`` has ``level``."""
+    logger = logging.getLogger(name)
+    previous = logger.level
+    logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel the jobs not started and end the pool's workers now: they ignore Ctrl-C, and would finish their jobs."""
+    workers = list((pool._processes or {}).values())  # no public way before Python 3.14's terminate_workers()
+    pool.shutdown(wait=False, cancel_futures=True)  # first: the pool then sees ended workers as shut down
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
+
+
 def _dask() -> Any:
     try:
         from dask import distributed
@@ -221,29 +316,36 @@ def _dask() -> Any:
 def _dask_client(backend: Backend) -> Iterator[Any]:
     """A Dask client: of a ``LocalCluster`` started here (closed after), or of the scheduler named."""
     distributed = _dask()
-    with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as quiet, contextlib.ExitStack() as stack:  # quiet until the cluster is closed
         if backend.dask_local is not None:
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=backend.dask_local,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    host="127.0.0.1",
-                    memory_limit=backend.memory_limit or "auto",
+            with _ignoring_ctrl_c():  # its processes start ignoring Ctrl-C, as this one does meanwhile
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=backend.dask_local,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address="127.0.0.1:0",  # a free port: Dask's 8787 may be another cluster's
+                        host="127.0.0.1",
+                        memory_limit=backend.memory_limit or "auto",
+                    )
                 )
-            )
-            client = stack.enter_context(distributed.Client(cluster))
-            from plyground.core._dask_quiet import QuietHeartbeatAtClose
+                client = stack.enter_context(distributed.Client(cluster))
+            from plyground.core._dask_quiet import IgnoreCtrlC, QuietClose
 
-            client.register_plugin(QuietHeartbeatAtClose())
+            client.register_plugin(QuietClose())
+            client.register_plugin(IgnoreCtrlC())  # a worker restarted later (past its memory limit) too
         else:
             try:
                 client = distributed.Client(backend.scheduler, timeout=_CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise PlygroundError(f"cannot reach the Dask scheduler {backend.scheduler}: {exc}") from None
             stack.enter_context(client)
-        yield client
+        try:
+            yield client
+        except BaseException:
+            if backend.dask_local is not None:  # its close kills workers in the middle of a job: no warning of it
+                quiet.enter_context(_logger_level("distributed", logging.ERROR))
+            raise
 
 
 def _map_dask(

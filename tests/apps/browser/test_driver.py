@@ -13,9 +13,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from http.server import ThreadingHTTPServer
 from typing import Any, TypeVar
 
 import pytest
@@ -24,6 +26,7 @@ from plyground.apps.browser import driver
 from plyground.apps.browser.driver import BrowserError, Summary, draw_hint, open_page, play, read_page
 from plyground.errors import DependencyNotInstalled
 from plyground.g2048 import Board, Expectimax
+from tests.apps.browser.conftest import QuietHandler
 from tests.apps.conftest import CHROMIUM, CHROMIUM_ARGS, missing
 
 pytestmark = pytest.mark.slow
@@ -240,32 +243,86 @@ def test_hint_mode_over_cdp_waits_for_the_person(debugged_chromium: str, game_si
     assert start is not None and end is not None and end.rows != start.rows
 
 
+def stop_browser(command: subprocess.Popen[str], signum: int) -> tuple[str, str]:
+    """Send ``signum`` as a terminal's Ctrl-C does (SIGINT: to the whole process group, Playwright's driver
+    included) or as ``kill`` does (SIGTERM: to the command alone); its stdout and stderr once it ended."""
+    try:
+        if signum == signal.SIGINT:
+            os.killpg(command.pid, signum)
+        else:
+            command.send_signal(signum)
+        return command.communicate(timeout=60)
+    finally:
+        if command.poll() is None:
+            os.killpg(command.pid, signal.SIGKILL)
+            command.wait()
+
+
+def start_browser(*args: str) -> subprocess.Popen[str]:
+    """``plyground 2048 browser ARGS`` in a process group of its own, as a terminal's foreground job."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "plyground.apps.cli.main", "2048", "browser", *args],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("mode", "signum"), [("play", signal.SIGINT), ("play", signal.SIGTERM), ("hint", signal.SIGINT)]
 )
 def test_ctrl_c_or_kill_stops_between_moves_with_a_summary(game_site: str, mode: str, signum: int) -> None:
     extra = ["--delay", "0.05"] if mode == "play" else ["--hint"]
-    command = subprocess.Popen(
-        [sys.executable, "-m", "plyground.apps.cli.main", "2048", "browser", game_site + "index.html?seed=6",
-         "--headless", "--depth", "1", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    command = start_browser(game_site + "index.html?seed=6", "--headless", "--depth", "1", *extra)
     assert command.stderr is not None
     started = "playing " if mode == "play" else "hints on "
-    try:
-        while not (line := command.stderr.readline()).startswith(started):  # the page is open, the game on
-            assert line, "the command ended before playing"
-        time.sleep(1.5)
-        command.send_signal(signum)
-        out, err = command.communicate(timeout=60)
-    finally:
-        command.kill()
+    while not (line := command.stderr.readline()).startswith(started):  # the page is open, the game on
+        assert line, "the command ended before playing"
+    out, err = stop_browser(command, signum)
     assert command.returncode == 128 + signum, err
     found = re.search(r"^interrupted: [\d,]+ points, max tile \d+, ([\d,]+) moves in [\d.]+ s$", err, re.M)
     assert found, err
-    assert (int(found[1].replace(",", "")) > 0) == (mode == "play"), err  # in hint mode nobody moved
+    assert mode == "play" or found[1] == "0", err  # in hint mode nobody moved
     # Stopped between two moves, not inside a call to the browser: nothing else is printed.
-    assert "Traceback" not in err and "Error" not in err and out == ""
+    assert "Traceback" not in err and "Error" not in err and "exception" not in err and out == ""
+    assert err.strip().splitlines()[-1] == found[0]
+
+
+@pytest.fixture
+def held_page() -> Iterator[tuple[str, threading.Event]]:
+    """A page whose server answers only once the test lets it: its URL, and an event set when it is asked for."""
+    asked, answer = threading.Event(), threading.Event()
+
+    class Held(QuietHandler):
+        def do_GET(self) -> None:
+            asked.set()
+            answer.wait(60)
+            self.send_error(404)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Held)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/held.html", asked
+    finally:
+        answer.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_ctrl_c_while_the_page_opens_is_one_line(held_page: tuple[str, threading.Event]) -> None:
+    url, asked = held_page
+    command = start_browser(url, "--headless", "--depth", "1")
+    assert asked.wait(240), "the browser never asked for the page"  # the command waits for it in page.goto
+    out, err = stop_browser(command, signal.SIGINT)
+    assert command.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err and "exception" not in err and out == ""
+    assert err.strip().splitlines()[-1].startswith("interrupted"), err
+
+
+def test_the_summary_counts_in_words() -> None:
+    assert Summary(1234, 128, 1, 2.0, "game over").line() == "game over: 1,234 points, max tile 128, 1 move in 2.0 s"
+    assert Summary(0, 2, 0, 0.0, "interrupted").line() == "interrupted: 0 points, max tile 2, 0 moves in 0.0 s"
 
 
 def test_stop_ends_a_game_between_two_moves(page: Any, game_site: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from plyground.apps.browser.page import SNAPSHOT_JS, PageBoard, read_snapshot, spawn_problem
-from plyground.apps.text import values_line
+from plyground.apps.text import counted, values_line
 from plyground.errors import DependencyNotInstalled, InvalidBoardError, PlygroundError, install_command
 from plyground.g2048 import Board, Decision, Expectimax
 
@@ -68,7 +68,7 @@ class Summary:
     def line(self) -> str:
         """One line for people: ``game over: 2,340 points, max tile 256, 187 moves in 41.2 s``."""
         return (
-            f"{self.stopped}: {self.score:,} points, max tile {self.max_tile}, {self.moves:,} moves "
+            f"{self.stopped}: {self.score:,} points, max tile {self.max_tile}, {counted(self.moves, 'move')} "
             f"in {self.seconds:.1f} s"
         )
 
@@ -92,7 +92,10 @@ def _launch(playwright: Any, chromium: str | None, headless: bool) -> Any:
     if chromium is not None and not os.path.exists(chromium):
         raise BrowserError(f"no browser at {chromium}")
     try:
-        return playwright.chromium.launch(executable_path=executable, headless=headless)
+        # Ctrl-C reaches the whole process group, Playwright's driver included: it must leave the
+        # browser to this process, which stops between two moves and closes it (the browser has a
+        # process group of its own, which the terminal's Ctrl-C does not reach)
+        return playwright.chromium.launch(executable_path=executable, headless=headless, handle_sigint=False)
     except Exception as error:  # Playwright raises its own Error, with a long message
         if executable is None:
             raise BrowserError(

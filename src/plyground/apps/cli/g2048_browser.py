@@ -107,10 +107,10 @@ def browser(
             first = wait_for_board(page)
             size = (len(first.rows), len(first.rows[0]))
             chosen = load_evaluator_option(evaluator, None, size=size, board_given=True)
-            console.print(f"playing {page.url}" if not hint_only else f"hints on {page.url} (Ctrl-C stops)")
             engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, evaluator=chosen)
             # from here the first Ctrl-C (or SIGTERM) stops between two moves, and the browser closes cleanly
             with engine, ctrl_c_stops() as stop, console.status("", spinner="dots") as status:
+                console.print(f"playing {page.url}" if not hint_only else f"hints on {page.url} (Ctrl-C stops)")
 
                 def moved(board: object, done: Summary) -> None:
                     status.update(f"move {done.moves:,}: {done.score:,} points, max tile {done.max_tile}")

@@ -8,9 +8,10 @@ from __future__ import annotations
 import errno
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from plyground import __version__
 from plyground.apps.cli import g2048, kinrow, web
@@ -34,7 +35,20 @@ BAD_PATH_ERRORS = frozenset(
 """What a path given on the command line can be wrong with: bad input (status 2), where a full disk
 or a port in use (the other ``OSError`` s) is a failure (status 1)."""
 
+
+class _Commands(typer.core.TyperGroup):
+    """The root group: a Ctrl-C that no command turned into its own summary line ends with ``interrupted``."""
+
+    def invoke(self, ctx: Any) -> Any:  # a click Context (typer carries its own click)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # e.g. while the kernels compile, before a command stops cleanly
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="plyground",
     help="Search-based game AI: an exact 2048 engine with expectimax and a solver, and k-in-a-row.",
     no_args_is_help=True,
@@ -71,7 +85,8 @@ def main(args: Sequence[str] | None = None) -> int:
 
     An error prints one line on stderr, ``error: <message>``, never a traceback: the
     status is 2 for bad input (a malformed board, a bad option value, a corrupt file, a
-    path that does not exist or cannot be written) and 1 for other failures.
+    path that does not exist or cannot be written) and 1 for other failures. Ctrl-C ends with
+    status 130 and one line (the command's summary, else ``interrupted``).
     """
     command = typer.main.get_command(app)
     try:
