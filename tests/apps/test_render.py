@@ -104,6 +104,27 @@ def test_cli_frames_and_video(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert_one_line_error(err, "missing.json")
 
 
+def test_cli_outputs_in_missing_folders_make_them(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the same for every command: --save, --frames, --db and a video's OUT make their missing folders
+    new = tmp_path / "new"
+    status, _, err = run_cli(
+        capsys, "2048", "ai", "--rows", "2", "--cols", "2", "--depth", "1", "--seed", "4", "--games", "1",
+        "--save", str(new / "replays"), "--frames", str(new / "frames"),
+    )  # fmt: skip
+    assert status == 0, err
+    status, _, err = run_cli(
+        capsys, "2048", "video", str(new / "replays" / "2048-2x2-seed4.json"), str(new / "videos" / "v.gif")
+    )
+    assert status == 0, err
+    status, _, err = run_cli(
+        capsys, "2048", "bench", "--rows", "2", "--cols", "2", "--depth", "1", "--games", "1", "--workers", "1",
+        "--db", str(new / "stores" / "results.sqlite"),
+    )  # fmt: skip
+    assert status == 0, err
+    assert sorted(path.name for path in new.iterdir()) == ["frames", "replays", "stores", "videos"]
+    assert (new / "videos" / "v.gif").is_file() and (new / "stores" / "results.sqlite").is_file()
+
+
 LONG_REPLAY = Path(__file__).parents[1] / "data" / "replay_4x4_long.json"
 
 
@@ -219,9 +240,19 @@ def test_a_video_gets_the_usual_permissions(tmp_path: Path, replay: Replay) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v.gif", "v.mp4"]
 
 
-def test_a_video_into_a_missing_folder_is_refused(tmp_path: Path, replay: Replay) -> None:
-    with pytest.raises(InvalidInputError, match=r"the folder .*nope does not exist"):
-        render_replay(replay, tmp_path / "nope" / "v.gif")
+def test_a_video_into_a_missing_folder_makes_it_and_a_file_in_the_way_is_refused(
+    tmp_path: Path, replay: Replay
+) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(InvalidInputError, match=r"cannot write .*v\.gif: .*file is a file, not a folder"):
+        render_replay(replay, tmp_path / "file" / "deeper" / "v.gif")
+    assert render_replay(replay, tmp_path / "new" / "deeper" / "v.gif", cell=16) == len(replay.moves) + 1
+    assert [p.name for p in (tmp_path / "new" / "deeper").iterdir()] == ["v.gif"]
+
+
+def test_bad_video_settings_leave_nothing(tmp_path: Path, replay: Replay) -> None:
+    with pytest.raises(InvalidInputError, match="every must be a positive integer"):
+        render_replay(replay, tmp_path / "new" / "v.gif", every=0)
     with pytest.raises(InvalidInputError, match="every must be a positive integer"):
         render_replay(replay, tmp_path / "v.gif", every=0)
     with pytest.raises(InvalidInputError, match="last must be a positive integer"):
@@ -272,8 +303,9 @@ def test_cli_video_shows_progress_and_the_length(
 @pytest.mark.parametrize(
     ("replay_name", "out_name", "parts", "named"),
     [
-        ("game.json", "nope/v.gif", ["cannot write", "the folder", "nope does not exist"], "nope/v.gif"),
+        ("game.json", "file/v.gif", ["cannot write", "file is a file, not a folder"], "file/v.gif"),
         ("missing.json", "v.gif", ["no replay at", "missing.json"], "missing.json"),
+        ("missing.json", "nope/v.gif", ["no replay at", "missing.json"], "missing.json"),  # and no folder made
         (".", "v.gif", ["cannot read the replay", "Is a directory"], None),
         ("bad.json", "v.gif", ["bad.json is not valid JSON"], "bad.json"),
         ("game.json", "v.avi", [".mp4 or .gif"], None),
@@ -286,6 +318,7 @@ def test_cli_video_errors_are_one_clear_line(
 ) -> None:  # fmt: skip
     replay.save(tmp_path / "game.json")
     (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "file").write_text("")
     status, out, err = run_cli(capsys, "2048", "video", str(tmp_path / replay_name), str(tmp_path / out_name))
     assert status == 2 and out == ""
     assert_one_line_error(err, *parts)

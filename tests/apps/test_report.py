@@ -1,4 +1,4 @@
-"""The report: statistics per run, the table, and the three plots, from the version-1 fixture store (upgraded)."""
+"""The report: statistics per run, the table, and the plots, from the version-1 fixture store (upgraded)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,18 @@ def test_plots_are_written_as_png(runs: list[RunRecord], tmp_path: Path) -> None
         data = path.read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000
     assert not list((tmp_path / "plots").glob(".*.tmp"))
+
+
+def test_the_score_is_plotted_against_the_budget_the_runs_had(runs: list[RunRecord], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    assert [run.settings.depth for run in runs] == [1, None] and runs[1].settings.time_ms is not None
+    folder = tmp_path / "plots"
+    write_plots(runs, folder)
+    paths = write_plots(runs[:1], folder)  # depth only: no empty picture against the time, and no earlier one
+    assert [path.name for path in paths] == ["score_distribution.png", "max_tile_shares.png", "score_vs_depth.png"]
+    assert sorted(path.name for path in folder.iterdir()) == sorted(path.name for path in paths)
+    paths = write_plots(runs[1:], folder)
+    assert [path.name for path in paths] == ["score_distribution.png", "max_tile_shares.png", "score_vs_time.png"]
 
 
 def test_plots_of_a_store_without_games(tmp_path: Path) -> None:

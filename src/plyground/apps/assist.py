@@ -32,7 +32,7 @@ BOARD_PROMPT = "board (rows separated by '/', e.g. 2 0 0 0/0 0 4 0/0 0 0 0/0 0 0
 
 @dataclass
 class AssistSummary:
-    """Moves played and points scored since the first board, and the largest tile."""
+    """Moves played and points scored since the first board, and the largest tile of the board now."""
 
     moves: int = 0
     score: int = 0
@@ -131,4 +131,4 @@ def assist(
             summary.moves += 1
             board = after
             break
-        summary.max_tile = max(summary.max_tile, board.max_tile())
+        summary.max_tile = board.max_tile()  # a whole board typed in starts again: its tiles count, not earlier ones

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from plyground.apps.text import counted
 from plyground.core.files import atomic_write
 from plyground.errors import DependencyNotInstalled, install_command
 
@@ -68,10 +69,10 @@ def learning_curve(
     picture = figure(8, 7)
     top, bottom = picture.subplots(2, 1, sharex=True)
     top.plot(games, means, color="tab:blue")
-    top.set(title=title, ylabel=f"mean score, last {window:,} games")
+    top.set(title=title, ylabel=f"mean score, last {counted(window, 'game')}")
     for tile, shares in reach.items():
         bottom.plot(games, shares, label=str(tile))
-    bottom.set(xlabel="games trained", ylabel=f"share reaching the tile, last {window:,} games", ylim=(0, 1))
+    bottom.set(xlabel="games trained", ylabel=f"share reaching the tile, last {counted(window, 'game')}", ylim=(0, 1))
     if reach:
         bottom.legend(loc="upper left")
     save(picture, path)
@@ -99,7 +100,7 @@ def tuning_curve(path: str | os.PathLike[str], history: Sequence[tuple[int, int,
     axes.plot([g for g, _ in best], [s for _, s in best], color="black", marker="o", label="best so far")
     means = [(g, statistics.fmean(s for h, _, s, *_ in history if h == g)) for g in generations]
     axes.plot([g for g, _ in means], [m for _, m in means], color="tab:orange", label="generation mean")
-    axes.set(title="CMA-ES tuning", xlabel="generation", ylabel=f"mean score over {games} games")
+    axes.set(title="CMA-ES tuning", xlabel="generation", ylabel=f"mean score over {counted(games, 'game')}")
     axes.legend()
     save(picture, path)
 

@@ -155,18 +155,22 @@ def video_positions(moves: int, *, every: int = 1, last: int | None = None) -> l
 
 
 def check_video_path(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a Path when a video can be written there: ``.mp4`` or ``.gif``, in a folder that exists.
+    """``path`` as a Path when a video can be written there: ``.mp4`` or ``.gif``, not a folder, and in a folder
+    that exists or can be made (:func:`render_replay` makes the missing ones).
 
     Raises:
-        InvalidInputError: another suffix, a folder that does not exist, or a folder of that name.
+        InvalidInputError: another suffix, a folder of that name, or a file where a folder should be.
     """
     target = Path(path)
     if target.suffix.lower() not in (".mp4", ".gif"):
         raise InvalidInputError(f"a video is written as .mp4 or .gif, got {target.name!r}")
-    if not target.parent.is_dir():
-        raise InvalidInputError(f"cannot write {target}: the folder {target.parent} does not exist")
     if target.is_dir():
         raise InvalidInputError(f"cannot write {target}: it is a folder")
+    existing = target.parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InvalidInputError(f"cannot write {target}: {existing} is a file, not a folder")
     return target
 
 
@@ -184,11 +188,12 @@ def render_replay(
 
     The format follows the suffix: ``.mp4`` (H.264 through imageio's ffmpeg) or ``.gif``. The
     frames are written one at a time (memory does not grow with the game), to a temporary
-    file that replaces ``path`` at the end. ``every`` and ``last`` choose the positions as
-    :func:`video_positions` does; ``on_frame(done, total)`` is called after each frame.
+    file that replaces ``path`` at the end; missing folders are made once the replay has been
+    played. ``every`` and ``last`` choose the positions as :func:`video_positions` does;
+    ``on_frame(done, total)`` is called after each frame.
 
     Raises:
-        InvalidInputError: another suffix, a bad ``fps``, ``every`` or ``last``, or a folder that does not exist.
+        InvalidInputError: another suffix, a bad ``fps``, ``every`` or ``last``, or a path that cannot be written.
         CorruptFileError: the replay cannot be played.
         DependencyNotInstalled: Pillow or imageio is missing.
     """
@@ -228,6 +233,7 @@ def render_replay(
                 on_frame(i + 1, len(positions))
 
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         if suffix == ".gif":
             atomic_write(target, lambda handle: _write_gif(handle, frames(), fps))
         else:

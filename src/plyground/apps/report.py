@@ -5,12 +5,14 @@ mean score with its 95% interval, median, the share of games reaching each tile 
 can hold), :func:`runs_table` the rich table that ``plyground 2048 report`` prints (one
 table on a wide terminal, a table of settings and one of scores on a narrow one: nothing is
 cut), :func:`runs_json` and :func:`runs_csv` the same for scripts, and :func:`write_plots`
-three pictures:
+the pictures:
 
 * ``score_distribution.png`` - the score histograms of the last runs;
 * ``max_tile_shares.png`` - for each run, the share of games ending on each largest tile;
 * ``score_vs_time.png`` - the mean score (95% interval) against the time budget per move,
-  one line per board size and evaluator (with the heuristic, per weights).
+  one line per board size and evaluator (with the heuristic, per weights), where runs had
+  a time budget;
+* ``score_vs_depth.png`` - the same against the search depth, where runs had a fixed depth.
 
 Every view names each run's evaluator (``heuristic``, ``network``, ``ntuple:PATH``). The
 weights hash is that of the heuristic's weights, so it is shown for heuristic runs only: a
@@ -38,8 +40,8 @@ from plyground.core.stats import REACH_TILES, ScoreSummary, reach_tiles, summari
 
 __all__ = ["PLOTS", "RunsView", "runs_csv", "runs_json", "runs_table", "summarize_run", "write_plots"]
 
-PLOTS: tuple[str, ...] = ("score_distribution.png", "max_tile_shares.png", "score_vs_time.png")
-"""The files :func:`write_plots` writes."""
+PLOTS: tuple[str, ...] = ("score_distribution.png", "max_tile_shares.png", "score_vs_time.png", "score_vs_depth.png")
+"""The files :func:`write_plots` writes: the last two only for the runs with a time budget, with a fixed depth."""
 _HISTOGRAM_RUNS = 6
 
 
@@ -269,14 +271,18 @@ def runs_csv(runs: Sequence[RunRecord]) -> str:
 
 
 def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> list[Path]:
-    """Write the three plots of :data:`PLOTS` into ``folder`` (created if needed); return their paths.
+    """Write the plots of :data:`PLOTS` that ``runs`` give into ``folder`` (created if needed); return their paths.
+
+    The score against the time budget is drawn only where runs had a time budget, the score
+    against the depth only where runs had a fixed depth; a plot of :data:`PLOTS` not drawn is
+    removed from ``folder`` (an earlier report's picture would not show these runs).
 
     Raises:
         DependencyNotInstalled: matplotlib is missing.
     """
     target = Path(folder)
     played = [run for run in runs if run.games]
-    paths = [target / name for name in PLOTS]
+    written = [target / name for name in PLOTS[:2]]
 
     figure = plots.figure()
     axes = figure.add_subplot()
@@ -285,7 +291,7 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     axes.set(title="Score distribution (last runs)", xlabel="final score", ylabel="games")
     if played:
         axes.legend(fontsize="small")
-    plots.save(figure, paths[0])
+    plots.save(figure, written[0])
 
     figure = plots.figure()
     axes = figure.add_subplot()
@@ -302,26 +308,44 @@ def write_plots(runs: Sequence[RunRecord], folder: str | os.PathLike[str]) -> li
     axes.set(title="Largest tile at the end of the game", xlabel="share of games", xlim=(0, 1))
     if tiles:
         axes.legend(title="max tile", fontsize="small", loc="lower right")
-    plots.save(figure, paths[1])
+    plots.save(figure, written[1])
 
+    timed = [(run, run.settings.time_ms) for run in played if run.settings.time_ms is not None]
+    if timed:
+        written.append(target / PLOTS[2])
+        _score_against(timed, written[-1], "the time budget", "ms per move", log=True)
+    searched = [(run, float(run.settings.depth)) for run in played if run.settings.depth is not None]
+    if searched:
+        written.append(target / PLOTS[3])
+        _score_against(searched, written[-1], "the search depth", "depth", log=False)
+    for name in PLOTS:
+        if target / name not in written:
+            (target / name).unlink(missing_ok=True)
+    return written
+
+
+def _score_against(runs: list[tuple[RunRecord, float]], path: Path, what: str, unit: str, *, log: bool) -> None:
+    """The mean score (95% interval) of ``runs`` against their setting, one line per board size and evaluator."""
     figure = plots.figure()
     axes = figure.add_subplot()
     lines: dict[tuple[int, int, str], list[tuple[float, ScoreSummary]]] = {}
-    for run in played:
-        if run.settings.time_ms is not None:
-            method = f"weights {run.weights_hash}" if run.settings.uses_weights else run.settings.evaluator
-            key = (run.settings.rows, run.settings.cols, method)
-            lines.setdefault(key, []).append((run.settings.time_ms, summarize_run(run)))
+    for run, setting in runs:
+        method = f"weights {run.weights_hash}" if run.settings.uses_weights else run.settings.evaluator
+        key = (run.settings.rows, run.settings.cols, method)
+        lines.setdefault(key, []).append((setting, summarize_run(run)))
     for (rows, cols, method), points in sorted(lines.items()):
         points.sort(key=lambda point: point[0])
-        times = [time for time, _ in points]
+        settings = [setting for setting, _ in points]
         means = [summary.mean_score for _, summary in points]
         low = [summary.mean_score - (summary.interval or (summary.mean_score, 0))[0] for _, summary in points]
         high = [(summary.interval or (0, summary.mean_score))[1] - summary.mean_score for _, summary in points]
-        axes.errorbar(times, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} {method}")
-    axes.set(title="Mean score (95% interval) against the time budget", xlabel="ms per move", ylabel="mean score")
-    if lines:
+        axes.errorbar(settings, means, yerr=[low, high], marker="o", capsize=3, label=f"{rows}x{cols} {method}")
+    axes.set(title=f"Mean score (95% interval) against {what}", xlabel=unit, ylabel="mean score")
+    if log:
         axes.set_xscale("log")
-        axes.legend(fontsize="small")
-    plots.save(figure, paths[2])
-    return paths
+    else:  # depths: whole numbers
+        depths = sorted({setting for _, setting in runs})
+        axes.set_xticks(depths)
+        axes.set_xlim(depths[0] - 0.5, depths[-1] + 0.5)
+    axes.legend(fontsize="small")
+    plots.save(figure, path)

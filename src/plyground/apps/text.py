@@ -1,4 +1,4 @@
-"""Plain-text views of 2048 boards, for output that is read by people and by scripts alike.
+"""Plain-text views of 2048 boards, for output that is read by people and by scripts alike, and counts in words.
 
 >>> print(format_grid([[2, 0], [0, 16]]))
 +----+----+
@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["format_grid", "values_line"]
+__all__ = ["counted", "format_grid", "values_line"]
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` (with thousands separators) and ``noun``, plural unless the count is 1.
+
+    >>> counted(1, "move"), counted(0, "game"), counted(12345, "frame")
+    ('1 move', '0 games', '12,345 frames')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def format_grid(rows: list[list[int]]) -> str:

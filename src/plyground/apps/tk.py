@@ -127,7 +127,8 @@ class GameWindow:
             raise InvalidInputError(f"delay_ms must be a non-negative integer, got {delay_ms!r}")
         p_four = controller.game.p_four
         heuristic = evaluator if isinstance(evaluator, Heuristic) else None
-        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=heuristic)
+        named = heuristic if heuristic is not None else "heuristic"  # Expectimax's own default on 4x4: the network
+        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=named)
         """The AI's search with the heuristic at the leaves."""
         self.network_engine: Expectimax | None = None
         """The AI's search with the n-tuple network at the leaves (None without a network)."""

@@ -3,7 +3,8 @@
 :class:`BoardCanvas` is the drawing of :class:`plyground.apps.tk.GameWindow`: tiles are
 scaled to the canvas and each number gets the largest font that fits its tile; the colours
 are the shared palette of :mod:`plyground.apps.render`. An :class:`Announcement` (the win,
-the game over, the new-game question) is drawn over the board with its buttons.
+the game over, the new-game question) is drawn with its buttons on an opaque banner across
+the middle of the board, which is dimmed around it: no tile's number shows through the text.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class BoardCanvas:
         self.canvas = tk.Canvas(parent, width=110 * cols, height=110 * rows, background=PAGE, highlightthickness=0)
         self.cell = 0
         """The side of a tile in pixels, as last drawn."""
-        self._fonts: dict[int, tkfont.Font] = {}
+        self._fonts: dict[tuple[int, bool], tkfont.Font] = {}
         self._font_sizes: dict[tuple[int, str], int] = {}
 
     def draw(self, board: Board, announcement: Announcement | None = None) -> None:
@@ -94,28 +95,39 @@ class BoardCanvas:
             self._announce(announcement, left, top, board_w, board_h)
 
     def _announce(self, announcement: Announcement, left: int, top: int, width: int, height: int) -> None:
+        """The board dimmed, and over its middle an opaque banner with the title, the detail and the buttons."""
         canvas = self.canvas
         canvas.create_rectangle(
             left, top, left + width, top + height, fill=PAGE, stipple="gray50", outline="", tags=("overlay",)
         )
         title = announcement.title
         size = max(12, height // 8)
-        while size > 10 and self._font(size).measure(title) > width * 0.9:  # the title fits the board
+        while size > 10 and self._font(size).measure(title) > width * 0.8:  # the title fits the banner
             size -= 2
+        title_font, detail_font = self._font(size), self._font(max(9, size // 2), bold=False)
+        title_h, detail_h = title_font.metrics("linespace"), detail_font.metrics("linespace")
+        button_h = max((button.winfo_reqheight() for button in announcement.buttons), default=0)
+        pad = max(6, size // 3)
+        banner_h = pad + title_h + detail_h + (pad + button_h if announcement.buttons else 0) + pad
+        inset = max(2, width // 40)
+        y0 = top + (height - banner_h) // 2
+        _rounded(
+            canvas, left + inset, y0, left + width - inset, y0 + banner_h, pad, fill=PAGE, tags=("overlay", "banner")
+        )
         middle = left + width / 2
         dark = hex_colour(DARK_TEXT)
-        canvas.create_text(middle, top + height * 0.3, text=title, font=self._font(size), fill=dark, tags=("overlay",))
+        y: float = y0 + pad
+        canvas.create_text(middle, y, text=title, font=title_font, fill=dark, anchor="n", tags=("overlay",))
+        y += title_h
         canvas.create_text(
-            middle,
-            top + height * 0.3 + size * 1.2,
-            text=announcement.detail,
-            font=(FONT_FAMILY, max(9, size // 2)),
-            fill=dark,
-            tags=("overlay",),
+            middle, y, text=announcement.detail, font=detail_font, fill=dark, anchor="n", tags=("overlay",)
         )
-        spacing = width / (len(announcement.buttons) + 1)
-        for i, button in enumerate(announcement.buttons, start=1):
-            canvas.create_window(left + spacing * i, top + height * 0.68, window=button, tags=("overlay",))
+        y += detail_h + pad + button_h / 2
+        widths = [button.winfo_reqwidth() for button in announcement.buttons]
+        x = middle - (sum(widths) + pad * (len(widths) - 1)) / 2  # side by side, centred
+        for button, button_w in zip(announcement.buttons, widths, strict=True):
+            canvas.create_window(x + button_w / 2, y, window=button, tags=("overlay",))
+            x += button_w + pad
 
     def shown_rows(self, rows: int, cols: int) -> list[list[int]]:
         """The board as the canvas shows it, read from its items (0 for an empty cell)."""
@@ -154,10 +166,14 @@ class BoardCanvas:
         """Free the fonts (in the Tk thread: Tcl aborts when an interpreter's objects are freed elsewhere)."""
         self._fonts.clear()
 
-    def _font(self, size: int) -> tkfont.Font:
-        if size not in self._fonts:
-            self._fonts[size] = tkfont.Font(root=self.canvas, family=FONT_FAMILY, size=-size, weight="bold")
-        return self._fonts[size]
+    def _font(self, size: int, *, bold: bool = True) -> tkfont.Font:
+        """The font of ``size`` pixels, bold unless asked otherwise."""
+        key = (size, bold)
+        if key not in self._fonts:
+            self._fonts[key] = tkfont.Font(
+                root=self.canvas, family=FONT_FAMILY, size=-size, weight="bold" if bold else "normal"
+            )
+        return self._fonts[key]
 
 
 def _rounded(

@@ -68,6 +68,16 @@ def test_a_whole_board_starts_again_and_game_over_stops(capsys: pytest.CaptureFi
     assert "game over: no move is left" in out
 
 
+def test_the_max_tile_is_the_board_s_after_a_whole_board_starts_again() -> None:
+    lines = iter(["left 1 3 2", "2 0 0/0 0 0/0 0 0", "q"])
+    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+        summary = assist(
+            ai, lambda prompt: next(lines, None), lambda line: None, board=Board.parse("2 2 0/0 0 0/0 0 0")
+        )
+    assert (summary.moves, summary.score, summary.max_tile) == (1, 4, 2)
+    assert summary.line() == "1 move, 4 points scored, max tile 2"
+
+
 def test_the_board_option_and_the_end_of_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

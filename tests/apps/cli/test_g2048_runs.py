@@ -44,6 +44,31 @@ def test_pool_and_dask_give_the_same_stored_games(
     assert "2048 bench run 1" in out and "2x3" in out
 
 
+def test_one_game_is_one_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "results.sqlite"
+    args = ("--games", "1", "--seed", "3", "--rows", "2", "--cols", "2", "--depth", "1", "--workers", "1")
+    status, _, err = run_cli(capsys, "2048", "bench", *args, "--db", str(db))
+    assert status == 0, err
+    assert "run 1: 1 game of 2x2 at depth 1, seeds 3 to 3," in err
+
+
+def test_report_draws_its_plots_in_the_data_folder_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plyground.core.files import data_dir
+
+    db = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "results_v1.sqlite", db)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    status, out, err = run_cli(capsys, "2048", "report", "--db", str(db))
+    assert status == 0, err
+    assert (data_dir() / "report" / "score_distribution.png").exists()
+    assert f"plots: {data_dir() / 'report'}" in out
+    assert list(work.iterdir()) == []  # nothing in the working folder (a clone, say)
+
+
 def test_report_prints_every_run_and_writes_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "old.sqlite"
     shutil.copy(DATA / "results_v1.sqlite", db)  # written by an earlier run of plyground
@@ -54,6 +79,7 @@ def test_report_prints_every_run_and_writes_plots(tmp_path: Path, capsys: pytest
     assert sorted(path.name for path in plots.iterdir()) == [
         "max_tile_shares.png",
         "score_distribution.png",
+        "score_vs_depth.png",
         "score_vs_time.png",
     ]
     status, out, _ = run_cli(capsys, "2048", "report", "--db", str(db), "--last", "1", "--no-plots")

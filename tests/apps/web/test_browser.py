@@ -166,9 +166,7 @@ def test_a_swipe_moves_the_tiles_and_a_tap_does_not(new_page: Callable[[str], An
     assert sum(state["board"][r][c] != moved[r][c] for r in range(4) for c in range(4)) == 1  # the spawn
 
 
-def test_hint_shows_the_four_values_and_the_heuristic_chart(
-    new_page: Callable[[str], Any], screenshot_path: Callable[[str], Path]
-) -> None:
+def test_hint_shows_the_four_values_and_the_heuristic_chart(new_page: Callable[[str], Any]) -> None:
     seed = first_seed(lambda board: len(board.legal_moves()) == 4)
     page = new_page(f"?seed={seed}")
     page.click("#hint")
@@ -180,6 +178,30 @@ def test_hint_shows_the_four_values_and_the_heuristic_chart(
     assert bars == ["empty", "merges", "monotonicity", "smoothness", "rank_sum", "position"]
     assert page.locator("#hint-chart .bar.positive").count() >= 1
     assert page.locator("#evaluator-control").is_hidden()  # this server has no network
+
+
+@pytest.fixture(scope="module")
+def shipped_lab_url() -> Iterator[str]:
+    """The URL of a web lab as ``plyground web`` serves it: its 4x4 AI with the network shipped with plyground."""
+    from plyground.g2048.evaluators import load_evaluator
+    from plyground.g2048.ntuple import NTupleNetwork
+
+    network = load_evaluator("network")
+    assert isinstance(network, NTupleNetwork) and network.path is not None
+    with serving(create_app(network=network, network_name=network.path.name)) as url:
+        yield url
+
+
+def test_the_lab_as_served_hints_with_the_shipped_network(
+    new_page: Callable[..., Any], shipped_lab_url: str, screenshot_path: Callable[[str], Path]
+) -> None:
+    page = new_page("?seed=5", url=shipped_lab_url)
+    for moves in range(1, 9):  # a few moves: a board with some tiles
+        press(page, state_2048(page)["legal"][0], moves)
+    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "ntuple"
+    page.click("#hint")
+    page.wait_for_selector("#hint-chart .bar[data-direction]")
+    assert (page.text_content("#hint-chart-title") or "").startswith("Network")
     path = screenshot_path("web-2048.png")
     page.screenshot(path=str(path), full_page=True)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
@@ -247,6 +269,52 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
     page.wait_for_function("() => window.plygroundLab.g2048.state.rows === 4")
     assert not page.is_disabled("#evaluator") and page.input_value("#evaluator") == "ntuple"
     assert page.locator("#evaluator-note").is_hidden()
+
+
+def bar_widths(page: Any) -> dict[str, float]:
+    """The width of each move's bar in the hint chart, as a share of its track."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        "#hint-chart .bar",
+        "bars => Object.fromEntries(bars.map(b => [b.dataset.direction, parseFloat(b.style.width) / 100]))",
+    )
+
+
+def test_the_network_s_close_values_are_drawn_from_a_labelled_axis_below_them(new_page: Callable[..., Any]) -> None:
+    page = new_page()
+    show = "afterstates => window.plygroundLab.g2048.showAfterstates(afterstates)"
+    close = {"up": 176_000.0, "left": 179_000.0, "down": 178_250.0}
+    page.evaluate(show, {move: {"points": 0, "value": total, "total": total} for move, total in close.items()})
+    widths = bar_widths(page)
+    assert widths["left"] == pytest.approx(1.0, abs=0.02)  # the largest value fills its track
+    assert widths["up"] == pytest.approx(0.2, abs=0.02)  # the axis: a quarter of the spread below the smallest
+    assert widths["down"] == pytest.approx(0.8, abs=0.02)
+    assert page.text_content("#hint-chart .axis-low") == "175,250"
+    assert page.text_content("#hint-chart .axis-high") == "179,000"
+    spread = {"up": -50.0, "left": 100.0}  # both signs: bars from a zero in the middle, and no axis row
+    page.evaluate(show, {move: {"points": 0, "value": total, "total": total} for move, total in spread.items()})
+    widths = bar_widths(page)
+    assert widths == pytest.approx({"up": 0.25, "left": 0.5}, abs=0.02)
+    assert page.locator("#hint-chart .axis").count() == 0
+
+
+def test_a_budget_out_of_range_is_refused_with_a_message_not_changed(new_page: Callable[..., Any]) -> None:
+    page = new_page()
+    page.fill("#budget", "-5")
+    page.dispatch_event("#budget", "change")
+    page.click("#autoplay")
+    assert page.is_visible("#budget-error")
+    assert page.text_content("#budget-error") == "The budget (ms per move) is a whole number from 1 to 1000, not -5."
+    assert page.get_attribute("#budget", "aria-invalid") == "true" and page.input_value("#budget") == "-5"
+    assert page.evaluate("() => window.plygroundLab.g2048.socket") is None  # no autoplay with another budget
+    assert state_2048(page)["moves"] == 0
+    page.fill("#budget", "7")
+    page.eval_on_selector("#delay", "input => { input.value = '0'; input.dispatchEvent(new Event('input')); }")
+    assert page.is_hidden("#budget-error") and page.get_attribute("#budget", "aria-invalid") == "false"
+    page.click("#autoplay")
+    page.wait_for_function("() => window.plygroundLab.g2048.stats !== null && window.plygroundLab.g2048.stats")
+    assert page.evaluate("() => window.plygroundLab.g2048.stats.time_ms") == 7
+    page.click("#autoplay")
+    page.wait_for_function("() => window.plygroundLab.g2048.socket === null")
 
 
 def test_two_pages_play_independent_games(new_page: Callable[[str], Any]) -> None:

@@ -45,7 +45,7 @@ from plyground.apps.cli.options import (
     seed_limit,
     time_option,
 )
-from plyground.apps.text import format_grid
+from plyground.apps.text import counted, format_grid
 from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError, PlygroundError
 
 if TYPE_CHECKING:
@@ -131,7 +131,8 @@ def play(
         typer.echo(f"2048 {rows}x{cols}: game over with {game.score} points (best {controller.best}).")
     else:
         typer.echo(
-            f"2048 {rows}x{cols}: {game.score} points after {game.move_count} moves (best {controller.best}); "
+            f"2048 {rows}x{cols}: {game.score} points after {counted(game.move_count, 'move')} "
+            f"(best {controller.best}); "
             "saved: 'plyground 2048 play' resumes it."
         )
 
@@ -231,9 +232,9 @@ def ai(
         if view is not None and view.last is not None:
             board, score, moves = view.last
             console.print(aiview.board_grid(board))
-            print(f"interrupted after {moves:,} moves with a score of {score:,}", file=sys.stderr)
+            print(f"interrupted after {counted(moves, 'move')} with a score of {score:,}", file=sys.stderr)
         else:
-            print(f"interrupted: {len(results)} of {games} games finished", file=sys.stderr)
+            print(f"interrupted: {len(results)} of {counted(games, 'game')} finished", file=sys.stderr)
         if results:
             _print_games(console, results, shown, title)
         raise typer.Exit(130) from None
@@ -298,7 +299,7 @@ def _play_with_progress(
         task = progress.add_task("games", total=games, mean="-", current="")
 
         def on_move(game: Game, decision: Decision) -> None:
-            current = f"game {len(into) + 1}: {game.move_count:,} moves, score {game.score:,}"
+            current = f"game {len(into) + 1}: {counted(game.move_count, 'move')}, score {game.score:,}"
             progress.update(task, current=current)
 
         for i in range(games):
@@ -433,7 +434,9 @@ def video(
     replay: Annotated[
         Path, typer.Argument(metavar="REPLAY", help="A saved replay (from --save or the game's replay).")
     ],
-    out: Annotated[Path, typer.Argument(metavar="OUT", help="The video: OUT.mp4 or OUT.gif, in a folder that exists.")],
+    out: Annotated[
+        Path, typer.Argument(metavar="OUT", help="The video: OUT.mp4 or OUT.gif (missing folders are made).")
+    ],
     fps: Annotated[float, number_option("--fps", help="Positions per second, {range}.", low=0.1, high=120)] = 4.0,
     every: Annotated[
         int,
@@ -492,7 +495,7 @@ def video(
             progress.stop()
     seconds = frames / fps
     length = f"{int(seconds // 60)} min {seconds % 60:.1f} s" if seconds >= 60 else f"{seconds:.1f} s"
-    typer.echo(f"{out}: {frames:,} frames at {fps:g} per second, {length}")
+    typer.echo(f"{out}: {counted(frames, 'frame')} at {fps:g} per second, {length}")
 
 
 @app.command(short_help="Play 2048 in a desktop window, or let the AI play.")
@@ -571,7 +574,8 @@ def gui(
         typer.echo(f"2048 {rows}x{cols}: game over with {game.score} points (best {controller.best}).")
     else:
         typer.echo(
-            f"2048 {rows}x{cols}: {game.score} points after {game.move_count} moves (best {controller.best}); "
+            f"2048 {rows}x{cols}: {game.score} points after {counted(game.move_count, 'move')} "
+            f"(best {controller.best}); "
             "saved: 'plyground 2048 gui' or 'play' resumes it."
         )
 

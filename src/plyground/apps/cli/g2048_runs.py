@@ -47,6 +47,7 @@ from plyground.apps.cli.options import (
     seed_option,
     time_option,
 )
+from plyground.apps.text import counted
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -132,7 +133,8 @@ def bench(
     with ResultsStore(db) as store:
         run_id = store.start_run(settings)
         console.print(
-            f"run {run_id}: {games} games of {rows}x{cols} at {settings.budget}, seeds {first} to {first + games - 1}, "
+            f"run {run_id}: {counted(games, 'game')} of {rows}x{cols} at {settings.budget}, "
+            f"seeds {first} to {first + games - 1}, "
             f"on {backend.describe()}, evaluator {name}; results in {store.path}",
             highlight=False,
             soft_wrap=True,
@@ -156,7 +158,8 @@ def bench(
                 print("interrupted before the first game finished: nothing stored", file=sys.stderr)
             else:
                 print(
-                    f"interrupted: {len(finished)} of {games} games finished and stored (run {run_id})", file=sys.stderr
+                    f"interrupted: {len(finished)} of {counted(games, 'game')} finished and stored (run {run_id})",
+                    file=sys.stderr,
                 )
             raise typer.Exit(130) from None
         except BaseException:
@@ -198,9 +201,13 @@ def _print_runs(runs: list[RunRecord], shown: str, title: str) -> None:
 def report(
     db: DbOption = None,
     plots: Annotated[
-        Path,
-        typer.Option(metavar="DIR", help="Folder for the plots (score distribution, max-tile shares, score vs time)."),
-    ] = Path("2048-report"),
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Folder for the plots: score distribution, max-tile shares, score vs time (default: report in the "
+            "user data folder).",
+        ),
+    ] = None,
     last: Annotated[
         int | None, number_option("--last", help="Only the last N runs, {range}.", low=1, high=None, integer=True)
     ] = None,
@@ -217,6 +224,7 @@ def report(
     """
     from plyground.apps.report import write_plots
     from plyground.apps.results import ResultsStore, default_path
+    from plyground.core.files import data_dir
 
     shown = output_format(as_json, as_csv)
     path = db if db is not None else default_path()
@@ -224,6 +232,7 @@ def report(
         raise InvalidInputError(f"no results store at {path}: run 'plyground 2048 bench' first (or give --db)")
     with ResultsStore(path, read_only=True) as store:  # a report creates, upgrades and writes nothing
         stored = store.runs()
+    plots = plots if plots is not None else data_dir() / "report"
     if not no_plots:  # once the store is read: a bad one leaves no folder behind
         save_folder(plots, "write the plots")  # before the table: a folder that cannot be written is said at once
     runs = [run for run in stored if run.games]  # a bench that failed before its first game left an empty run
@@ -370,8 +379,8 @@ def tune(
         tuner = Tuner(out, settings, base=load_weights(weights))
         folder = out
         console.print(
-            f"tuning in {folder}: {settings.generations} generations of {settings.population} candidates, "
-            f"{settings.games} games each at "
+            f"tuning in {folder}: {counted(settings.generations, 'generation')} of {settings.population} candidates, "
+            f"{counted(settings.games, 'game')} each at "
             f"{f'depth {settings.depth}' if settings.depth is not None else f'{settings.time_ms:g} ms/move'}, "
             f"on {backend.describe()}",
             highlight=False,
@@ -413,7 +422,9 @@ def tune(
         raise typer.Exit(130) from None
     best = tuner.best_weights()
     assert best is not None  # every evaluation is done
-    typer.echo(f"best mean score {best[1]:,.1f} over {settings.games} games; weights in {folder / 'best.json'}")
+    typer.echo(
+        f"best mean score {best[1]:,.1f} over {counted(settings.games, 'game')}; weights in {folder / 'best.json'}"
+    )
     if validate is not None:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("validation games", total=2 * validate, note="default vs tuned")

@@ -54,9 +54,33 @@
     return value;
   }
 
+  // The whole number in a number field when it is within the field's range; else null, and the field's note
+  // (the element "<id>-error") says what is wrong: a value out of range is refused, never changed.
+  function readWhole(input, what) {
+    const text = input.value.trim();
+    const value = Number(text);
+    const low = Number(input.min), high = Number(input.max);
+    const ok = text !== "" && Number.isInteger(value) && value >= low && value <= high;
+    input.setAttribute("aria-invalid", String(!ok));
+    const note = $(`${input.id}-error`);
+    note.hidden = ok;
+    note.textContent = ok ? "" : `${what} is a whole number from ${low} to ${high}, not ${text || "nothing"}.`;
+    return ok ? value : null;
+  }
+
   function formatNumber(value, digits = 1) {
     if (value === null || value === undefined) return "–";
     return Number(value).toLocaleString("en-US", { maximumFractionDigits: digits });
+  }
+
+  // Where bars of these values start: zero, unless all are positive and close beside their size; then a quarter
+  // of their spread below the smallest (a tenth below, when they are all equal), so that differences show.
+  function barBase(values) {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    if (!(low > 0)) return 0;
+    const base = high > low ? low - (high - low) / 4 : low * 0.9;
+    return Math.max(0, base);
   }
 
   function element(tag, className, text) {
@@ -257,6 +281,8 @@
       $("hint-chart-title").textContent = "Heuristic of the board";
       const chart = $("hint-chart");
       chart.replaceChildren();
+      chart.classList.remove("from-base"); // contributions of both signs: bars from a zero in the middle
+      chart.dataset.base = "0";
       const parts = Object.entries(evaluation.contributions);
       const scale = Math.max(1e-9, ...parts.map(([, value]) => Math.abs(value || 0)));
       for (const [name, value] of parts) {
@@ -272,23 +298,37 @@
         element("span", "value total", formatNumber(evaluation.total)));
     },
 
-    // The network's value of each legal move: the points it scores + V of the board it leaves.
+    // The network's value of each legal move: the points it scores + V of the board it leaves. Values of one sign
+    // that are close (176k against 179k) are drawn from an axis a bit below the smallest, labelled under the bars:
+    // from zero they would look the same.
     showAfterstates(afterstates) {
       $("hint-chart-title").textContent = "Network: points + value of the board each move leaves";
       const chart = $("hint-chart");
       chart.replaceChildren();
       const moves = DIRECTIONS.filter((direction) => direction in afterstates);
-      const scale = Math.max(1e-9, ...moves.map((direction) => Math.abs(afterstates[direction].total || 0)));
+      const totals = moves.map((direction) => afterstates[direction].total || 0);
+      const base = barBase(totals);
+      const high = Math.max(...totals);
+      const scale = Math.max(1e-9, ...totals.map(Math.abs));
+      chart.classList.toggle("from-base", base > 0);
+      chart.dataset.base = String(base);
       for (const direction of moves) {
         const { points, value, total } = afterstates[direction];
         const track = element("div", "track");
         const bar = element("div", `bar ${total >= 0 ? "positive" : "negative"}`);
-        bar.style.width = `${(50 * Math.abs(total || 0)) / scale}%`;
+        const share = base > 0 ? (100 * (total - base)) / Math.max(1e-9, high - base) : (50 * Math.abs(total)) / scale;
+        bar.style.width = `${share}%`;
         bar.dataset.direction = direction;
         bar.title = `${direction}: ${formatNumber(points, 0)} points + V ${formatNumber(value)}`;
         track.append(bar);
         chart.append(element("span", "label", `${ARROWS[direction]} ${direction}`), track,
           element("span", "value", formatNumber(total)));
+      }
+      if (base > 0) {
+        const axis = element("div", "axis");
+        axis.append(element("span", "axis-low", formatNumber(base, 0)), element("span", "axis-high",
+          formatNumber(high, 0)));
+        chart.append(element("span", "label axis-label", "axis"), axis, element("span"));
       }
     },
 
@@ -297,19 +337,24 @@
       else this.startAutoplay();
     },
 
+    // The autoplay settings; null while the budget is not a valid number (its note says why).
     settings() {
-      return { time_ms: clamp($("budget")), delay_ms: clamp($("delay")), evaluator: this.evaluator() };
+      const timeMs = readWhole($("budget"), "The budget (ms per move)");
+      if (timeMs === null) return null;
+      return { time_ms: timeMs, delay_ms: clamp($("delay")), evaluator: this.evaluator() };
     },
 
     startAutoplay() {
       if (!this.state || this.state.over) return;
+      const settings = this.settings();
+      if (settings === null) return;
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       const socket = new WebSocket(`${scheme}://${location.host}/ws/2048/games/${this.state.id}/autoplay`);
       this.socket = socket;
       $("autoplay").textContent = "Stop autoplay";
       $("autoplay").classList.add("active");
       $("undo").disabled = true;
-      socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "start", ...this.settings() })));
+      socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "start", ...settings })));
       socket.addEventListener("message", (event) => {
         const message = JSON.parse(event.data);
         if (message.game && this.state && message.game.id !== this.state.id) return; // a game left behind
@@ -347,8 +392,9 @@
 
     sendSettings() {
       $("delay-value").textContent = `${$("delay").value} ms`;
-      if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-        this.socket.send(JSON.stringify({ type: "settings", ...this.settings() }));
+      const settings = this.settings(); // a bad budget is said, and not sent: the autoplay keeps the last one
+      if (settings !== null && this.socket && this.socket.readyState === WebSocket.OPEN) {
+        this.socket.send(JSON.stringify({ type: "settings", ...settings }));
       }
     },
   };
