@@ -17,6 +17,18 @@ from typing import IO, TYPE_CHECKING, Any
 
 from plyground.core.files import atomic_path, atomic_write
 from plyground.errors import DependencyNotInstalled, InvalidInputError, install_command
+from plyground.g2048.picture import (
+    BACKGROUND,
+    DARK_TEXT,
+    EMPTY_COLOUR,
+    LIGHT_TEXT,
+    TILE_COLOURS,
+    board_pixels,
+    pillow,
+    require_pillow,
+    text_colour,
+    tile_colour,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -39,94 +51,15 @@ __all__ = [
     "video_positions",
 ]
 
-BACKGROUND = (187, 173, 160)
-EMPTY_COLOUR = (205, 193, 180)
-TILE_COLOURS: tuple[tuple[int, int, int], ...] = (
-    EMPTY_COLOUR,  # 0: empty
-    (238, 228, 218),  # 2
-    (237, 224, 200),  # 4
-    (242, 177, 121),  # 8
-    (245, 149, 99),  # 16
-    (246, 124, 95),  # 32
-    (246, 94, 59),  # 64
-    (237, 207, 114),  # 128
-    (237, 204, 97),  # 256
-    (237, 200, 80),  # 512
-    (237, 197, 63),  # 1024
-    (237, 194, 46),  # 2048
-    (181, 137, 214),  # 4096
-    (160, 110, 200),  # 8192
-    (128, 80, 180),  # 16384
-    (96, 60, 150),  # 32768
-    (60, 40, 110),  # 65536
-)
-"""The colour of a tile ``2**e`` at index e, 0 for an empty cell, up to 65536."""
-DARK_TEXT, LIGHT_TEXT = (119, 110, 101), (249, 246, 242)
-
-
-def tile_colour(value: int) -> tuple[int, int, int]:
-    """The fill colour of a tile (0 for an empty cell)."""
-    exponent = value.bit_length() - 1 if value else 0
-    return TILE_COLOURS[min(exponent, len(TILE_COLOURS) - 1)]
-
-
-def text_colour(value: int) -> tuple[int, int, int]:
-    """The colour of a tile's number: dark on the light tiles 2 and 4, light on the others."""
-    return DARK_TEXT if value <= 4 else LIGHT_TEXT
-
-
-def require_pillow() -> None:
-    """Check that Pillow is installed, before any work that ends in a picture.
-
-    Raises:
-        DependencyNotInstalled: Pillow is missing.
-    """
-    _pillow()
-
-
-def _pillow() -> Any:
-    try:
-        from PIL import Image, ImageDraw, ImageFont
-    except ImportError:
-        raise DependencyNotInstalled(f"pictures need Pillow: {install_command('video')}") from None
-    return Image, ImageDraw, ImageFont
-
 
 def render_board(board: Board, *, cell: int = 96, gap: int = 8, score: int | None = None) -> Image:
-    """An RGB picture of ``board``: ``cell`` pixels per tile, ``gap`` between tiles, the score above if given."""
-    image_module, draw_module, _ = _pillow()
-    rows = board.to_rows()
-    header = cell // 2 if score is not None else 0
-    width = gap + len(rows[0]) * (cell + gap)
-    height = header + gap + len(rows) * (cell + gap)
-    image: Image = image_module.new("RGB", (width, height), BACKGROUND)
-    if score is not None:
-        draw = draw_module.Draw(image)
-        font = _font(max(10, cell // 4))
-        draw.text((width / 2, header / 2 + gap / 2), f"score {score:,}", fill=LIGHT_TEXT, font=font, anchor="mm")
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            image.paste(_tile(value, cell), (gap + c * (cell + gap), header + gap + r * (cell + gap)))
-    return image
+    """An RGB picture of ``board``: ``cell`` pixels per tile, ``gap`` between tiles, the score above if given.
 
-
-@functools.lru_cache(maxsize=16)
-def _font(size: int) -> Any:
-    return _pillow()[2].load_default(size=size)
-
-
-@functools.lru_cache(maxsize=128)
-def _tile(value: int, cell: int) -> Image:
-    """One tile on the background, drawn once per value and size: its rounded square and its number."""
-    image_module, draw_module, _ = _pillow()
-    image: Image = image_module.new("RGB", (cell, cell), BACKGROUND)
-    draw = draw_module.Draw(image)
-    draw.rounded_rectangle((0, 0, cell - 1, cell - 1), radius=cell // 16, fill=tile_colour(value))
-    if value:
-        text = str(value)
-        font = _font(max(8, int(cell * (0.45 if len(text) <= 2 else 1.4 / len(text)))))
-        draw.text((cell / 2, cell / 2), text, fill=text_colour(value), font=font, anchor="mm")
-    return image
+    Drawn by :func:`plyground.g2048.picture.board_pixels`, the Gymnasium environment's pictures too.
+    """
+    image_module = pillow()[0]
+    picture: Image = image_module.fromarray(board_pixels(board, cell=cell, gap=gap, score=score))
+    return picture
 
 
 def save_frame(board: Board, path: str | os.PathLike[str], *, score: int | None = None, cell: int = 96) -> None:
@@ -204,7 +137,7 @@ def render_replay(
     for name, value in (("every", every), ("last", last)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
-    _pillow()
+    pillow()
     if suffix == ".mp4":
         try:
             import imageio_ffmpeg  # type: ignore[import-untyped]
@@ -263,7 +196,7 @@ def _write_mp4(imageio_ffmpeg: Any, target: Path, frames: Iterator[Image], fps: 
 @functools.cache
 def _gif_palette() -> Any:
     """One palette for every frame: the colours drawn, and the blends of each text colour with its tiles."""
-    image_module, _, _ = _pillow()
+    image_module, _, _ = pillow()
     colours = [BACKGROUND, *TILE_COLOURS, DARK_TEXT, LIGHT_TEXT]
     pairs = [(DARK_TEXT, tile) for tile in TILE_COLOURS[1:3]]  # dark numbers on 2 and 4
     pairs += [(LIGHT_TEXT, fill) for fill in (*TILE_COLOURS[3:], BACKGROUND)]  # light ones, and the score

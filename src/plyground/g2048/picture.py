@@ -1,4 +1,5 @@
-"""Pictures of 2048 boards as arrays of pixels: the Gymnasium environment's ``rgb_array`` render mode.
+"""Pictures of 2048 boards as arrays of pixels: the Gymnasium environment's ``rgb_array`` frames, and
+every front end's colours and pictures (``plyground.apps.render`` makes its PNGs and videos of them).
 
 :func:`board_pixels` draws a board in the classic game's colours, each tile with its number,
 and returns an ``(height, width, 3)`` array of ``uint8``. The numbers are drawn with Pillow
@@ -26,7 +27,9 @@ __all__ = [
     "LIGHT_TEXT",
     "TILE_COLOURS",
     "board_pixels",
+    "pillow",
     "require_pillow",
+    "text_colour",
     "tile_colour",
 ]
 
@@ -69,16 +72,26 @@ def tile_colour(value: int) -> Colour:
     return TILE_COLOURS[min(exponent, len(TILE_COLOURS) - 1)]
 
 
+def text_colour(value: int) -> Colour:
+    """The colour of a tile's number: dark on the light tiles 2 and 4, light on the others."""
+    return DARK_TEXT if value <= 4 else LIGHT_TEXT
+
+
 def require_pillow() -> None:
-    """Check that Pillow is there, before an environment that will draw is made.
+    """Check that Pillow is there, before any work that ends in a picture (an environment that will draw, a video).
 
     Raises:
         DependencyNotInstalled: Pillow is missing (the message gives the command that installs it).
     """
-    _pillow()
+    pillow()
 
 
-def _pillow() -> Any:
+def pillow() -> Any:
+    """Pillow's ``Image``, ``ImageDraw`` and ``ImageFont`` modules.
+
+    Raises:
+        DependencyNotInstalled: Pillow is missing (the message gives the command that installs it).
+    """
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
@@ -117,20 +130,20 @@ def board_pixels(board: Board, *, cell: int = 64, gap: int = 6, score: int | Non
 
 @functools.lru_cache(maxsize=16)
 def _font(size: int) -> Any:
-    return _pillow()[2].load_default(size=size)
+    return pillow()[2].load_default(size=size)
 
 
 @functools.lru_cache(maxsize=256)
 def _tile_pixels(value: int, cell: int) -> npt.NDArray[np.uint8]:
     """One tile on the background, drawn once per value and size: its rounded square and its number."""
-    image_module, draw_module, _ = _pillow()
+    image_module, draw_module, _ = pillow()
     image = image_module.new("RGB", (cell, cell), BACKGROUND)
     draw = draw_module.Draw(image)
     draw.rounded_rectangle((0, 0, cell - 1, cell - 1), radius=cell // 16, fill=tile_colour(value))
     if value:
         text = str(value)
         font = _font(max(8, int(cell * (0.45 if len(text) <= 2 else 1.4 / len(text)))))
-        draw.text((cell / 2, cell / 2), text, fill=DARK_TEXT if value <= 4 else LIGHT_TEXT, font=font, anchor="mm")
+        draw.text((cell / 2, cell / 2), text, fill=text_colour(value), font=font, anchor="mm")
     pixels = np.asarray(image, dtype=np.uint8)
     pixels.flags.writeable = False  # shared by every frame
     return pixels
@@ -138,7 +151,7 @@ def _tile_pixels(value: int, cell: int) -> npt.NDArray[np.uint8]:
 
 def _score_pixels(score: int, width: int, height: int) -> npt.NDArray[np.uint8]:
     """The line ``score N`` centred on the background."""
-    image_module, draw_module, _ = _pillow()
+    image_module, draw_module, _ = pillow()
     image = image_module.new("RGB", (width, height), BACKGROUND)
     font = _font(max(10, height // 2))
     draw_module.Draw(image).text((width / 2, height / 2), f"score {score:,}", fill=LIGHT_TEXT, font=font, anchor="mm")
