@@ -1,15 +1,22 @@
 """Expectimax on a busy machine: the default workers against one, with busy processes running beside them.
 
 Starts ``--busy`` processes that spin on a core each (default 2: on a 2-core machine, as a
-laptop with a build and a browser running), then plays ``--games`` paired games (the same
-seeds) at each budget of ``--time-ms``: with the default workers (every core, at most 4) and
-with one, alternately, one game at a time. Each game's score, largest tile, moves, time a move and
-completed depths are kept; a move's depth is the depth searched for every legal move
-(``Decision.depth``), and "deeper" counts the moves whose search out of time had also finished
-the best moves one depth more. ``--busy 0`` plays the same games on an otherwise idle machine.
+laptop with a build and a browser running), then compares the default workers (every core, at
+most 4) with one at each budget of ``--time-ms``, in two ways:
 
-    python benchmarks/busy.py [--games 20] [--time-ms 10 20] [--busy 2] [--evaluator heuristic]
-                              [--max-moves N] [--seed 1] [--log FILE]
+* **depth**: ``--positions`` positions of one game (the evaluator's game at depth 2 from seed
+  0, spread evenly over it) searched by both, position by position, so that both meet the same
+  boards under the same load: the mean completed depth (the depth searched for every legal
+  move, ``Decision.depth``), the share of moves at depth 1, "deeper" (the moves whose search
+  out of time had also finished the best moves one depth more) and the mean time a move;
+* **games**: ``--games`` paired games (the same seeds), alternately, one game at a time: each
+  game's score, largest tile, moves, time a move and mean depth (a game's depth depends on
+  the boards it meets, so the depth above is the paired one).
+
+``--busy 0`` does the same on an otherwise idle machine.
+
+    python benchmarks/busy.py [--games 20] [--positions 300] [--time-ms 10 20] [--busy 2]
+                              [--evaluator heuristic] [--max-moves N] [--seed 1] [--log FILE]
 
 ``--log FILE`` appends each finished game as a JSON line (and skips the games it already holds:
 a stopped run goes on where it was). Target: the default at least as deep and as strong as one
@@ -33,7 +40,7 @@ from rich.table import Table
 
 from _common import add_record_options, print_json
 from plyground.core.stats import mean_interval
-from plyground.g2048 import Expectimax, Game
+from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
 from plyground.g2048.expectimax import Decision
 
@@ -82,6 +89,40 @@ def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | 
     }
 
 
+def positions(evaluator: str, count: int) -> list[Board]:
+    """``count`` positions spread evenly over the game of ``evaluator`` at depth 2 from seed 0."""
+    with Expectimax(depth=2, workers=1, evaluator=evaluator) as ai:
+        boards: list[Board] = []
+        play_game(ai, seed=0, on_move=lambda game, decision: boards.append(game.board))
+    live = [board for board in boards if board.legal_moves()]
+    step = max(1, len(live) // count)
+    return live[::step][:count]
+
+
+def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, dict[str, float]]:
+    """Both sides' searches of ``boards`` at ``time_ms``, a board at a time by each in turn."""
+    seen: dict[str, list[Decision]] = {side: [] for side in SIDES}
+    ais = {side: Expectimax(time_ms=time_ms, workers=workers, evaluator=evaluator) for side, workers in SIDES.items()}
+    for ai in ais.values():
+        ai.choose(boards[0])  # tables and kernels ready
+    for board in boards:
+        for side, ai in ais.items():
+            seen[side].append(ai.choose(board))
+    for ai in ais.values():
+        ai.close()
+    result = {}
+    for side, decisions in seen.items():
+        deeper = [max(getattr(d, "move_depths", {}).values(), default=0) > d.depth for d in decisions]
+        result[side] = {
+            "positions": len(decisions),
+            "mean_depth": statistics.fmean(d.depth for d in decisions),
+            "depth_1_share": sum(d.depth == 1 for d in decisions) / len(decisions),
+            "deeper_share": sum(deeper) / len(decisions),
+            "ms_a_move": 1000 * statistics.fmean(d.seconds for d in decisions),
+        }
+    return result
+
+
 def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     """One side's games at one budget, summed up."""
     scores = [g["score"] for g in games]
@@ -106,7 +147,8 @@ def read_log(path: Path | None) -> list[dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=20, help="paired games a budget (0: none)")
+    parser.add_argument("--positions", type=int, default=300, help="positions searched by both, a budget")
     parser.add_argument("--time-ms", type=float, nargs="+", default=[10.0, 20.0])
     parser.add_argument("--busy", type=int, default=2, help="spinning processes beside the games")
     parser.add_argument("--evaluator", default="heuristic", help="heuristic, network or ntuple:PATH")
@@ -115,14 +157,22 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="append each game here as a JSON line; resume from it")
     add_record_options(parser)
     args = parser.parse_args()
-    if args.games < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
-        parser.error("--games is at least 1, --busy at least 0, and budgets are positive")
+    if args.games < 0 or args.positions < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
+        parser.error("--games is at least 0, --positions at least 1, --busy at least 0, and budgets are positive")
     if args.max_moves is not None and args.max_moves < 1:
         parser.error("--max-moves is at least 1")
 
     done = read_log(args.log)
     console = Console(stderr=True)
+    boards = positions(args.evaluator, args.positions)
     start_busy(args.busy)
+    searched = {}
+    for time_ms in args.time_ms:
+        searched[time_ms] = depths(boards, time_ms, args.evaluator)
+        console.print(
+            f"{time_ms:g} ms, {len(boards)} positions: mean depth "
+            + ", ".join(f"{side} {row['mean_depth']:.3f}" for side, row in searched[time_ms].items())
+        )
     games = list(done)
     for time_ms in args.time_ms:
         for seed in range(args.seed, args.seed + args.games):
@@ -140,7 +190,18 @@ def main() -> None:
                         handle.write(json.dumps(game) + "\n")
 
     rows = []
-    table = Table(title=f"{args.evaluator}, {args.busy} busy processes, {os.cpu_count()} cores: default against one")
+    title = f"{args.evaluator}, {args.busy} busy processes, {os.cpu_count()} cores: default against one worker"
+    depth_table = Table(title=f"{title}, the same {len(boards)} positions")
+    for name in ("ms", "side", "mean depth", "depth 1", "deeper", "ms a move"):
+        depth_table.add_column(name, justify="right")
+    for time_ms, by_side in searched.items():
+        for side, r in by_side.items():
+            depth_table.add_row(
+                f"{time_ms:g}", side, f"{r['mean_depth']:.3f}", f"{r['depth_1_share']:.1%}",
+                f"{r['deeper_share']:.1%}", f"{r['ms_a_move']:.2f}",
+            )  # fmt: skip
+    Console().print(depth_table)
+    table = Table(title=f"{title}, {args.games} paired games")
     for name in ("ms", "side", "games", "mean depth", "depth 1", "deeper", "ms a move", "mean", "median", "2048"):
         table.add_column(name, justify="right")
     for time_ms in args.time_ms:
@@ -149,7 +210,13 @@ def main() -> None:
             side: [g for g in games if g["side"] == side and g["time_ms"] == time_ms and g["seed"] in seeds]
             for side in SIDES
         }
-        row: dict[str, Any] = {"time_ms": time_ms}
+        row: dict[str, Any] = {"time_ms": time_ms, "positions": searched[time_ms]}
+        row["positions_depth_ratio"] = (
+            searched[time_ms]["default"]["mean_depth"] / searched[time_ms]["one worker"]["mean_depth"]
+        )
+        if not chosen["default"] or not chosen["one worker"]:
+            rows.append(row)
+            continue
         for side, side_games in chosen.items():
             s = summary(side_games)
             row[side] = s
@@ -164,20 +231,24 @@ def main() -> None:
         row["score_difference_95"] = mean_interval(differences)
         row["depth_ratio"] = row["default"]["mean_depth"] / row["one worker"]["mean_depth"]
         rows.append(row)
-    Console().print(table)
+    if args.games:
+        Console().print(table)
     for row in rows:
-        interval = row["score_difference_95"]
-        spread = f" (95%: {interval[0]:+,.0f} to {interval[1]:+,.0f})" if interval else ""
-        print(
-            f"{row['time_ms']:g} ms: default / one worker, mean depth {row['depth_ratio']:.3f}; "
-            f"score difference {row['score_difference']:+,.0f}{spread}"
-        )
+        line = f"{row['time_ms']:g} ms: default / one worker, mean depth on the same positions "
+        line += f"{row['positions_depth_ratio']:.3f}"
+        if "score_difference" in row:
+            interval = row["score_difference_95"]
+            spread = f" (95%: {interval[0]:+,.0f} to {interval[1]:+,.0f})" if interval else ""
+            line += f"; in games, mean depth {row['depth_ratio']:.3f}, "
+            line += f"score difference {row['score_difference']:+,.0f}{spread}"
+        print(line)
     print_json(
         "busy",
         {
             "evaluator": args.evaluator,
             "busy": args.busy,
             "games": args.games,
+            "positions": len(boards),
             "seed": args.seed,
             "max_moves": args.max_moves,
             "rows": rows,

@@ -313,7 +313,10 @@ def _check_corners(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     [row] = line["rows"]
-    assert line["busy"] == 1 and row["time_ms"] == 2.0
+    assert line["busy"] == 1 and row["time_ms"] == 2.0 and line["positions"] == 5
+    for side in ("default", "one worker"):
+        assert row["positions"][side]["positions"] == 5 and row["positions"][side]["mean_depth"] >= 1
+    assert row["positions_depth_ratio"] > 0
     for side in ("default", "one worker"):
         assert row[side]["games"] == 1 and row[side]["mean_depth"] >= 1 and 0 <= row[side]["depth_1_share"] <= 1
     games = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -325,8 +328,8 @@ def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 
 def _busy_args(folder: Path) -> list[str]:
-    return ["--games", "1", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic", "--max-moves", "20",
-            "--log", str(folder / "games.jsonl")]  # fmt: skip
+    return ["--games", "1", "--positions", "5", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic",
+            "--max-moves", "20", "--log", str(folder / "games.jsonl")]  # fmt: skip
 
 
 SCRIPTS = [
