@@ -23,9 +23,9 @@ class _OutOfTime(Heuristic):
     """The heuristic, whose search at depth ``cut`` runs out of time after the moves it keeps (by their place in
     the order searched), as a deadline does: their values stand, the others' are cut short."""
 
-    def __init__(self, cut: int, keep: list[int]) -> None:
+    def __init__(self, cut: int, keep: list[int], shift: float = 0.0) -> None:
         super().__init__()
-        self.cut, self.keep = cut, keep
+        self.cut, self.keep, self.shift = cut, keep, shift
         self.orders: list[list[int]] = []
 
     def jobs_search(self, board: Board, **settings: Any) -> Any:
@@ -37,8 +37,7 @@ class _OutOfTime(Heuristic):
                 places = [(j, k) for j in range(moves.shape[0]) for k in range(moves.shape[1]) if moves[j, k] >= 0]
                 self.orders.append([int(moves[j, k]) for j, k in places])
                 for place, (j, k) in enumerate(places):
-                    if place not in self.keep:
-                        values[j, k] = np.nan
+                    values[j, k] = values[j, k] + self.shift if place in self.keep else np.nan
                 stop[0] = 1
 
         return cut_short
@@ -52,22 +51,30 @@ def _exact(board: Board, depth: int) -> dict[str, float]:
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_depth_cut_short_keeps_the_best_moves_it_finished(board: Board) -> None:
     before, after = _exact(board, 2), _exact(board, 3)
-    evaluator = _OutOfTime(cut=3, keep=[0, 1])
+    order = sorted(before, key=lambda m: (-before[m], DIRECTIONS.index(m)))  # the best first
+    finished = order[:2]
+    # Shifted up, the best finished move is worth the most of all: the finished moves keep their deeper values.
+    shift = max(before.values()) - min(after[m] for m in finished) + 1.0
+    evaluator = _OutOfTime(cut=3, keep=[0, 1], shift=shift)
     decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=evaluator).choose(board)
-    searched = [DIRECTIONS[d] for d in evaluator.orders[0]]
-    assert searched == sorted(before, key=lambda m: (-before[m], DIRECTIONS.index(m)))  # the best first
-    finished = searched[:2]
+    assert [DIRECTIONS[d] for d in evaluator.orders[0]] == order
     assert decision.depth == 2
     assert decision.move_depths == {m: 3 if m in finished else 2 for m in before}
-    assert decision.values == pytest.approx({m: after[m] if m in finished else before[m] for m in before})
+    assert decision.values == pytest.approx({m: after[m] + shift if m in finished else before[m] for m in before})
     assert decision.move == max(finished, key=lambda m: (after[m], -DIRECTIONS.index(m)))
+    assert decision.move == max(decision.values, key=lambda m: (decision.values[m], -DIRECTIONS.index(m)))
 
 
-@pytest.mark.parametrize("keep", [[], [1, 2, 3]], ids=["none finished", "all but the best"])
-def test_without_the_best_move_a_depth_cut_short_leaves_the_depth_before(keep: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("keep", "shift"),
+    [([], 0.0), ([1, 2, 3], 0.0), ([0, 1], -1e6)],
+    ids=["none finished", "all but the best", "the best finished worth less than another before"],
+)
+def test_a_depth_cut_short_that_says_no_more_leaves_the_depth_before(keep: list[int], shift: float) -> None:
     board = BOARDS[0]
     before = _exact(board, 2)
-    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=_OutOfTime(3, keep)).choose(board)
+    evaluator = _OutOfTime(3, keep, shift)
+    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=evaluator).choose(board)
     assert decision.depth == 2 and set(decision.move_depths.values()) == {2}
     assert decision.values == pytest.approx(before)
     assert decision.move == max(before, key=lambda m: (before[m], -DIRECTIONS.index(m)))

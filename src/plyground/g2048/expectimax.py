@@ -23,9 +23,11 @@ workers and whether the depth is shared out (fixed by the depth when no time is 
 fixed-depth decision is the same every time for a given number of workers.
 
 A timed search deepens one depth at a time, the best moves of the last depth first, and stops
-when a thread of its own (the alarm) sets its stop flag at the deadline. The depth it was
-searching then keeps the moves it finished: when they include the last depth's best move, the
-best of them is played (:attr:`Decision.move_depths` says which values are one depth deeper).
+when a thread of its own (the alarm) sets its stop flag at the deadline. The moves that the depth
+it was searching finished then keep their deeper values when they include the last depth's best
+move and the best of them is still worth the most of all; otherwise the last depth's values
+stand. Either way the move played is the one of the highest value (:attr:`Decision.move_depths`
+says which values are one depth deeper).
 
 The leaves are valued by an :class:`~plyground.g2048.evaluator.Evaluator` (``evaluator=``): the
 heuristic or a trained n-tuple network; by default, as in the applications, the network shipped
@@ -104,8 +106,8 @@ class Decision:
             or with a network the expected points to come (the move's points included).
         depth: the deepest depth searched for every legal move (0 when no move is legal).
         move_depths: the depth of each legal move's value: ``depth``, or one more for the moves a
-            search out of time had finished at the next depth (it searches the best moves first,
-            and plays the best of those when they include the best move of ``depth``).
+            search out of time had finished at the next depth (it searches the best moves first;
+            see the module for when it keeps them). ``move`` is always the move of the highest value.
         nodes: chance nodes visited (all depths, aborted ones included).
         tt_hits: transposition-table hits.
         evaluations: evaluations of leaves (heuristic or network).
@@ -453,9 +455,10 @@ class Expectimax:
                 long = depth >= LONG_DEPTH if deadline is None else deadline - depth_start > LONG_SECONDS
                 found = self._run_depth(search, jobs, depth, stop, long)
                 searched_moves = {d: value for d, value in found.items() if not math.isnan(value)}
-                if len(searched_moves) < len(found):  # out of time: keep the moves this depth finished
-                    if _best(values) in searched_moves:  # else the depth before holds: it had the best move
-                        values.update(searched_moves)
+                if len(searched_moves) < len(found):  # out of time: keep what this depth finished, if it says more
+                    merged = values | searched_moves
+                    if _best(values) in searched_moves and _best(merged) in searched_moves:
+                        values = merged
                         move_depths.update(dict.fromkeys(searched_moves, depth))
                     break
                 values, move_depths = searched_moves, dict.fromkeys(searched_moves, depth)
@@ -465,7 +468,7 @@ class Expectimax:
             if armed:
                 _ALARM.disarm(stop)
         totals = counters.sum(axis=0)
-        best = _best({d: values[d] for d in values if move_depths[d] == max(move_depths.values())})
+        best = _best(values)
         seconds = time.perf_counter() - start
         if self.time_bank and self.time_ms is not None:
             self.bank_ms = next_bank(self.bank_ms, self.time_ms, 1000.0 * seconds)

@@ -189,7 +189,9 @@ def test_the_evaluator_from_a_file(tmp_path: Path) -> None:
     assert isinstance(Expectimax(evaluator="heuristic").evaluator, Heuristic)
     assert load_evaluator(None) == load_evaluator("heuristic") == Heuristic()
     heuristic = Expectimax(depth=2, workers=1, evaluator="heuristic").choose(board).values
-    assert heuristic == Expectimax(depth=2, workers=1).choose(board).values
+    assert heuristic == Expectimax(depth=2, workers=1, weights=Heuristic().weights).choose(board).values
+    shipped = Expectimax(depth=2, workers=1, evaluator="network").choose(board).values
+    assert shipped == Expectimax(depth=2, workers=1).choose(board).values  # by default, as the commands: on 4x4
 
 
 def test_bad_evaluators(tmp_path: Path) -> None:
