@@ -74,7 +74,7 @@ LONG_DEPTH = 6
 """A search of a fixed depth from this one up runs on helper threads (see ``_run_depth``)."""
 SHARED_SECONDS = 0.0005
 """A timed search shares out between its workers a depth predicted to take this long or more (see ``_shares_out``)."""
-SHARED_DEPTH = 3
+SHARED_DEPTH = 4
 """A search of a fixed depth shares it out between its workers from this depth on (see ``_shares_out``)."""
 MIN_GROWTH = 4.0
 """The least growth of a search's time from one depth to the next that ``_shares_out`` predicts."""
