@@ -35,6 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressC
 from rich.table import Table
 from rich.text import Text
 
+from plyground.apps.text import counted
 from plyground.g2048 import Board, Decision, Game
 from plyground.g2048.autoplay import GameResult, Summary
 
@@ -96,7 +97,8 @@ def result_line(result: GameResult) -> str:
     """One line on a finished game: score, max tile, moves, time, speed, depth and seed."""
     speed = result.moves / result.seconds if result.seconds > 0 else 0.0
     return (
-        f"score {result.score:,}, max tile {result.max_tile}, {result.moves:,} moves in {result.seconds:.1f} s "
+        f"score {result.score:,}, max tile {result.max_tile}, {counted(result.moves, 'move')} "
+        f"in {result.seconds:.1f} s "
         f"({speed:,.0f} moves/s), mean depth {result.mean_depth:.1f}, seed {result.seed}"
     )
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from plyground.apps.saves import Saves2048
-from plyground.apps.text import values_line
+from plyground.apps.text import counted, values_line
 from plyground.errors import IllegalMoveError, NothingToUndoError
 from plyground.g2048 import WIN_TILE, Board, Decision, Expectimax, Game
 
@@ -258,7 +258,9 @@ class PlayController:
                     if seed is not None or p_four is not None
                     else ""
                 )
-                controller.message = f"Resumed your {saves.size} game after {resumed.game.move_count} moves{note}."
+                controller.message = (
+                    f"Resumed your {saves.size} game after {counted(resumed.game.move_count, 'move')}{note}."
+                )
             return controller
         game = _new_game(saves.rows, saves.cols, seed=seed, p_four=p_four)
         controller = cls(game, best=resumed.best, saves=saves, warnings=resumed.warnings)

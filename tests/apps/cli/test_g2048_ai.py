@@ -476,3 +476,9 @@ def test_ai_with_a_time_bank_plays_at_its_budget_on_average(
     moves = sum(game["moves"] for game in data["results"])
     assert moves > 20 and 0.5 < 1000 * seconds / moves / 5 < 2  # the mean at the budget, within the bank's bounds
     assert len(banked) == moves  # the engine kept the bank: one update a move
+
+
+def test_a_game_of_one_move_is_one_move() -> None:
+    line = aiview.result_line(GameResult(7, 4, 4, 1, 0.5, 1.0, Replay(2, 2, seed=7)))
+    assert "1 move in 0.5 s" in line and "1 moves" not in line
+    assert "2 moves in" in aiview.result_line(GameResult(7, 8, 4, 2, 0.5, 1.0, Replay(2, 2, seed=7)))

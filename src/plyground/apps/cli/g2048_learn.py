@@ -25,6 +25,7 @@ from plyground.apps.cli.options import (
     seed_option,
 )
 from plyground.apps.cli.stopping import ctrl_c_stops
+from plyground.apps.text import counted
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def _train(run: TrainingRun, workers: int, console: Console) -> Report:
                     rate = (report.moves - moves) / (report.seconds - seconds)
                     last[:] = [report.moves, report.seconds, rate]
                 note = (
-                    f"{report.games:,} games, mean {report.mean_score:,.0f}, {_shares(report)}, "
+                    f"{counted(report.games, 'game')}, mean {report.mean_score:,.0f}, {_shares(report)}, "
                     f"{rate / 1e6:.2f} M moves/s"
                 )
                 progress.update(task, completed=report.games if by_games else report.seconds, note=note)
@@ -254,7 +255,7 @@ def _warm_goal(network: NTupleNetwork, name: str, games: int | None, minutes: fl
     trained = network.trained
     if games is not None and games <= trained.games:
         raise InvalidInputError(
-            f"--games {games:,}: {_network_name(name)} has {trained.games:,} games of training already, "
+            f"--games {games:,}: {_network_name(name)} has {counted(trained.games, 'game')} of training already, "
             "and --games counts them: give more"
         )
     if minutes is not None and minutes * 60 <= trained.seconds:
@@ -557,7 +558,7 @@ def learn(
         low, high = result.interval
         reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
         typer.echo(
-            f"greedy 1-ply play, {result.games:,} games: mean score {result.mean_score:,.1f} "
+            f"greedy 1-ply play, {counted(result.games, 'game')}: mean score {result.mean_score:,.1f} "
             f"(95% interval {low:,.1f} to {high:,.1f}); {f'reached {reach}; ' if reach else ''}"
             f"max tile {result.max_tile}"
         )

@@ -29,6 +29,7 @@ from plyground.apps.cli.options import (
     p_four_option,
     parse_bytes,
 )
+from plyground.apps.text import counted
 from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
@@ -257,7 +258,8 @@ def _solve_sharded(
 
     console = Console(stderr=True)
     console.print(
-        f"sharded solve in {directory}, {shards or 16} shards an age, on {backend.describe()}", highlight=False
+        f"sharded solve in {directory}, {counted(shards or 16, 'shard')} an age, on {backend.describe()}",
+        highlight=False,
     )
     start = time.perf_counter()
     progress, on_layer = _progress(console)

@@ -30,6 +30,7 @@ from plyground.apps.cli.options import (
     time_option,
 )
 from plyground.apps.cli.options import SeedOption as GamesSeedOption  # game i uses seed+i
+from plyground.apps.text import counted
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -267,11 +268,6 @@ def play(
         raise typer.Exit(130) from None
 
 
-def _moves(count: int) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{count} move" if count == 1 else f"{count} moves"
-
-
 def _play(state: State, ai: Player, *, human: int) -> None:
     """The game loop: the person types moves and commands, the AI answers, until the game ends or they leave."""
     from plyground.errors import IllegalMoveError
@@ -297,7 +293,7 @@ def _play(state: State, ai: Player, *, human: int) -> None:
         try:
             text = input(f"your move ({you}): ")
         except EOFError:
-            typer.echo(f"\ngame left after {_moves(len(state.history))}")
+            typer.echo(f"\ngame left after {counted(len(state.history), 'move')}")
             return
         if not sys.stdin.isatty():  # a script: show what it typed, as a terminal would
             typer.echo(text)
@@ -305,7 +301,7 @@ def _play(state: State, ai: Player, *, human: int) -> None:
         if not command:
             continue
         if command in ("quit", "q", "exit"):
-            typer.echo(f"game left after {_moves(len(state.history))}")
+            typer.echo(f"game left after {counted(len(state.history), 'move')}")
             return
         if command in ("help", "?"):
             typer.echo(_HELP)
@@ -449,7 +445,7 @@ def selfplay(
             task = progress.add_task("games", total=games, score="")
             summary = play_match(x_factory, o_factory, games, n, k, seed=base, swap=swap, rule=chosen, on_game=on_game)
     except KeyboardInterrupt:
-        print(f"interrupted: {len(records)} of {games} games finished", file=sys.stderr)
+        print(f"interrupted: {len(records)} of {counted(games, 'game')} finished", file=sys.stderr)
         if records:
             kinrow_match.print_match(out, summarize(records, swap=swap), title, shown)
         raise typer.Exit(130) from None
