@@ -12,7 +12,14 @@ import pytest
 from plyground.core.crew import CREW
 from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
-from plyground.g2048.expectimax import MIN_GROWTH, SHARED_DEPTH, SHARED_SECONDS, Expectimax, _shares_out
+from plyground.g2048.expectimax import (
+    MIN_GROWTH,
+    SHARED_DEPTH,
+    SHARED_SECONDS,
+    SHARED_SPEEDUP,
+    Expectimax,
+    _shares_out,
+)
 from plyground.g2048.heuristic import Heuristic, default_weights
 from plyground.g2048.ntuple import NTupleNetwork
 
@@ -81,17 +88,24 @@ def test_a_depth_cut_short_that_says_no_more_leaves_the_depth_before(keep: list[
 
 
 def test_shallow_depths_run_on_the_calling_thread() -> None:
-    assert not _shares_out(1, [], timed=True)  # nothing measured yet: the first depth takes microseconds
-    assert not _shares_out(2, [1e-5], timed=True)
-    assert _shares_out(4, [SHARED_SECONDS / MIN_GROWTH], timed=True)
-    assert not _shares_out(4, [SHARED_SECONDS / (2 * MIN_GROWTH)], timed=True)
-    assert _shares_out(4, [SHARED_SECONDS / 100, SHARED_SECONDS / 10], timed=True)  # grew tenfold: so will the next
-    assert [_shares_out(depth, [], timed=False) for depth in (1, SHARED_DEPTH - 1, SHARED_DEPTH, 8)] == [
+    left = 1.0  # a second left: every depth below can finish
+    assert not _shares_out(1, [], left)  # nothing measured yet: the first depth takes microseconds
+    assert not _shares_out(2, [1e-5], left)
+    assert _shares_out(4, [SHARED_SECONDS / MIN_GROWTH], left)
+    assert not _shares_out(4, [SHARED_SECONDS / (2 * MIN_GROWTH)], left)
+    assert _shares_out(4, [SHARED_SECONDS / 100, SHARED_SECONDS / 10], left)  # grew tenfold: so will the next
+    assert [_shares_out(depth, [], None) for depth in (1, SHARED_DEPTH - 1, SHARED_DEPTH, 8)] == [
         False,
         False,
         True,
         True,
     ]
+
+
+def test_a_depth_that_cannot_finish_even_shared_runs_on_one_thread_best_move_first() -> None:
+    predicted = 0.01  # the last depth took 2.5 ms, and grows at least fourfold
+    assert _shares_out(5, [predicted / MIN_GROWTH], predicted / SHARED_SPEEDUP)  # two threads finish it just in time
+    assert not _shares_out(5, [predicted / MIN_GROWTH], 0.99 * predicted / SHARED_SPEEDUP)
 
 
 @pytest.mark.parametrize("depth", range(1, SHARED_DEPTH))

@@ -13,8 +13,9 @@ moves on), each group in a fresh table of its own.
 
 **On every core, and on a busy machine.** A depth is shared out between the workers only where
 that pays: a timed search shares out a depth predicted (from the depths before) to take half a
-millisecond or more, a fixed-depth search from depth :data:`SHARED_DEPTH` on; a shorter depth runs
-on the calling thread alone, every move in one table, as one worker would. A shared depth is
+millisecond or more and to finish in the time left, a fixed-depth search from depth
+:data:`SHARED_DEPTH` on; another depth runs on the calling thread alone, every move in one table,
+as one worker would. A shared depth is
 searched by one kernel called on the calling thread and on helper threads of
 :data:`~plyground.core.crew.CREW` at once: each call takes the next group not taken yet, so a
 helper that the operating system does not run (other programs want the cores) holds nothing up,
@@ -77,6 +78,8 @@ SHARED_SECONDS = 0.0005
 SHARED_DEPTH = 4
 """A search of a fixed depth shares it out between its workers from this depth on (see ``_shares_out``)."""
 MIN_GROWTH = 4.0
+SHARED_SPEEDUP = 1.5
+"""How much faster ``_shares_out`` takes a depth shared out between two threads to be, to tell whether it can finish."""
 """The least growth of a search's time from one depth to the next that ``_shares_out`` predicts."""
 BANK_MOVES = 4.0
 """With ``time_bank``, at most this many moves' budgets are saved up."""
@@ -449,7 +452,8 @@ class Expectimax:
                     if not armed:  # the first depth always finishes; the others stop at the deadline
                         _ALARM.arm(deadline, stop)
                         armed = True
-                jobs = shared if len(shared) > 1 and _shares_out(depth, times, deadline is not None) else alone
+                left = None if deadline is None else deadline - depth_start
+                jobs = shared if len(shared) > 1 and _shares_out(depth, times, left) else alone
                 if values:  # the best moves first: a depth cut short has searched them
                     jobs = _best_first(jobs, values)
                 long = depth >= LONG_DEPTH if deadline is None else deadline - depth_start > LONG_SECONDS
@@ -522,18 +526,22 @@ def _best_first(jobs: tuple[Job, ...], values: dict[int, float]) -> tuple[Job, .
     return tuple(sorted(ordered, key=lambda job: (-values[job[0]], job[0])))
 
 
-def _shares_out(depth: int, times: list[float], timed: bool) -> bool:
+def _shares_out(depth: int, times: list[float], left: float | None) -> bool:
     """Whether the search of ``depth`` is shared out between the workers, or runs on the calling thread alone.
 
-    A timed search shares out a depth predicted to take :data:`SHARED_SECONDS` or more: the time of the
-    last depth (``times``, one a completed depth) times the growth from the one before (at least
-    :data:`MIN_GROWTH`); a hand-off to another thread costs tens of microseconds, more on a busy machine.
-    A search of a fixed depth shares out from :data:`SHARED_DEPTH` on, so that its values depend on the
-    board, the depth and the workers alone.
+    A search of a fixed depth (``left`` None) shares out from :data:`SHARED_DEPTH` on, so that its
+    values depend on the board, the depth and the workers alone. A timed search, with ``left``
+    seconds left, shares out a depth predicted to take :data:`SHARED_SECONDS` or more (a hand-off to
+    another thread costs tens of microseconds, more on a busy machine) when two threads could finish
+    it in time (:data:`SHARED_SPEEDUP`); a depth that cannot finish is searched the best move first by
+    one thread, whose moves finished are what the search keeps, and which no other thread of the search
+    slows down where the cores are busy. The prediction is the time of the last depth (``times``, one a
+    completed depth) times the growth from the one before (at least :data:`MIN_GROWTH`).
     """
-    if not timed:
+    if left is None:
         return depth >= SHARED_DEPTH
     if not times:
         return False
     growth = max(MIN_GROWTH, times[-1] / times[-2]) if len(times) >= 2 and times[-2] > 0 else MIN_GROWTH
-    return times[-1] * growth >= SHARED_SECONDS
+    predicted = times[-1] * growth
+    return predicted >= SHARED_SECONDS and predicted <= SHARED_SPEEDUP * left
