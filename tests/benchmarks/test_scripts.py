@@ -327,6 +327,21 @@ def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (folder / "games.jsonl").read_text(encoding="utf-8").count("\n") == 2
 
 
+def _check_tour(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    from readme_tour import tour, until_stopped
+
+    [row] = line["rows"]
+    assert row == {"command": ".venv/bin/plyground --help", "seconds": row["seconds"], "status": 0}
+    assert line["met"] and 0 < line["longest_s"] == row["seconds"] <= line["target_s"] == 30
+    commands = tour(common.ROOT / "README.md")
+    assert commands[0] == ".venv/bin/plyground --help" and len(commands) > 15
+    assert not any("#" in command or "pip install" in command for command in commands)  # comments and set-up out
+    stopped = {command for command in commands if until_stopped(command)}
+    assert "plyground 2048 play" in stopped and "plyground web" in stopped and "plyground kinrow pbrain" in stopped
+    assert not any(command.startswith("plyground 2048 ai --games") for command in stopped)
+
+
 def _busy_args(folder: Path) -> list[str]:
     return ["--games", "1", "--positions", "5", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic",
             "--max-moves", "20", "--log", str(folder / "games.jsonl")]  # fmt: skip
@@ -336,6 +351,7 @@ SCRIPTS = [
     Script("engine.py", "engine", lambda d, f: ["--moves", "2000", "--naive-moves", "200", "--repeats", "1"],
            _check_engine),
     Script("busy.py", "busy", lambda d, f: _busy_args(f), _check_busy),
+    Script("readme_tour.py", "readme_tour", lambda d, f: ["--busy", "0", "--first", "1"], _check_tour),
     Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1", "--network", str(d.network_4x4)],
            _check_search),
     Script("strength.py", "strength",

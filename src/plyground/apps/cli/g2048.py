@@ -100,7 +100,8 @@ def play(
 ) -> None:
     """Play 2048 in the terminal; the game is saved after every move and resumed next time.
 
-    Keys: arrows, WASD or hjkl move; u undoes; n starts a new game; q quits (the game is kept).
+    Keys: arrows, WASD or hjkl move; u undoes; ? shows the AI's hint; n starts a new game; q quits (the game is
+    kept).
     Saves live in the user data folder, or in $PLYGROUND_DATA_DIR when set.
     """
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
