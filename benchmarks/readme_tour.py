@@ -90,9 +90,8 @@ def main() -> None:
     longest = max((row["seconds"] for row in timed), default=0.0)
     met = all(row["status"] == 0 and row["seconds"] <= args.target for row in timed)
     print(f"longest {longest:.1f} s; every command within {args.target:g} s and without error: {met}")
-    print_json(
-        "readme_tour", {"busy": args.busy, "target_s": args.target, "longest_s": longest, "met": met, "rows": rows}, args
-    )
+    results = {"busy": args.busy, "target_s": args.target, "longest_s": longest, "met": met, "rows": rows}
+    print_json("readme_tour", results, args)
 
 
 if __name__ == "__main__":
