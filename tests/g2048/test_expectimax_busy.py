@@ -14,10 +14,14 @@ from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
 from plyground.g2048.expectimax import (
     MIN_GROWTH,
+    MIN_SPEEDUP,
+    RATE_SECONDS,
+    RETRY_EVERY,
     SHARED_DEPTH,
     SHARED_SECONDS,
     SHARED_SPEEDUP,
     Expectimax,
+    _Rates,
     _shares_out,
 )
 from plyground.g2048.heuristic import Heuristic, default_weights
@@ -106,6 +110,21 @@ def test_a_depth_that_cannot_finish_even_shared_runs_on_one_thread_best_move_fir
     predicted = 0.01  # the last depth took 2.5 ms, and grows at least fourfold
     assert _shares_out(5, [predicted / MIN_GROWTH], predicted / SHARED_SPEEDUP)  # two threads finish it just in time
     assert not _shares_out(5, [predicted / MIN_GROWTH], 0.99 * predicted / SHARED_SPEEDUP)
+
+
+def test_a_search_shares_out_only_where_it_measured_that_it_pays() -> None:
+    rates = _Rates()
+    assert rates.speedup == SHARED_SPEEDUP and rates.pays  # nothing measured: the prior
+    rates.record(False, 1_000_000, 0.1)  # ten million nodes a second alone
+    rates.record(True, 10, RATE_SECONDS / 2)  # too short a depth to tell
+    assert rates.speedup == SHARED_SPEEDUP
+    rates.record(True, 1_600_000, 0.1)  # sixteen million shared out: it pays
+    assert rates.speedup == pytest.approx(1.6) and rates.pays
+    for _ in range(30):  # the machine got busy: shared out, barely faster than alone
+        rates.record(True, 1_050_000, 0.1)
+    assert rates.speedup < MIN_SPEEDUP and not rates.pays
+    assert [rates.retry() for _ in range(2 * RETRY_EVERY)] == ([False] * (RETRY_EVERY - 1) + [True]) * 2
+    assert not _shares_out(5, [0.002], 0.006, speedup=1.0) and _shares_out(5, [0.002], 0.006, speedup=1.6)
 
 
 @pytest.mark.parametrize("depth", range(1, SHARED_DEPTH))

@@ -13,9 +13,10 @@ moves on), each group in a fresh table of its own.
 
 **On every core, and on a busy machine.** A depth is shared out between the workers only where
 that pays: a timed search shares out a depth predicted (from the depths before) to take half a
-millisecond or more and to finish in the time left, a fixed-depth search from depth
-:data:`SHARED_DEPTH` on; another depth runs on the calling thread alone, every move in one table,
-as one worker would. A shared depth is
+millisecond or more and to finish in the time left, while sharing out has been measured to gain
+(``_Rates``: the nodes a second of its depths alone and shared out); a fixed-depth search shares
+out from depth :data:`SHARED_DEPTH` on. Another depth runs on the calling thread alone, every move
+in one table, as one worker would. A shared depth is
 searched by one kernel called on the calling thread and on helper threads of
 :data:`~plyground.core.crew.CREW` at once: each call takes the next group not taken yet, so a
 helper that the operating system does not run (other programs want the cores) holds nothing up,
@@ -78,9 +79,17 @@ SHARED_SECONDS = 0.0005
 SHARED_DEPTH = 4
 """A search of a fixed depth shares it out between its workers from this depth on (see ``_shares_out``)."""
 MIN_GROWTH = 4.0
-SHARED_SPEEDUP = 1.5
-"""How much faster ``_shares_out`` takes a depth shared out between two threads to be, to tell whether it can finish."""
 """The least growth of a search's time from one depth to the next that ``_shares_out`` predicts."""
+SHARED_SPEEDUP = 1.5
+"""How much faster a depth shared out is taken to be, until a search has measured it (see ``_Rates``)."""
+MIN_SPEEDUP = 1.15
+"""A timed search shares depths out only where that was measured to gain this much (see ``_Rates``)."""
+RETRY_EVERY = 20
+"""Of the depths that sharing out would not gain enough on, every this many is shared out to measure again."""
+RATE_SECONDS = 0.0005
+"""Only the depths that took this long or more count towards a search's rates (see ``_Rates``)."""
+RATE_WEIGHT = 0.2
+"""The weight of the last depth in a search's running mean of its rates."""
 BANK_MOVES = 4.0
 """With ``time_bank``, at most this many moves' budgets are saved up."""
 BANK_DEBT = 0.5
@@ -345,6 +354,7 @@ class Expectimax:
         self.seed = seed
         self._tt_bits = tt_bits
         self._tables: tuple[npt.NDArray[np.void], npt.NDArray[np.int64]] | None = None
+        self._rates = _Rates()
         self._lock = threading.Lock()
 
     @property
@@ -453,11 +463,18 @@ class Expectimax:
                         _ALARM.arm(deadline, stop)
                         armed = True
                 left = None if deadline is None else deadline - depth_start
-                jobs = shared if len(shared) > 1 and _shares_out(depth, times, left) else alone
+                share = len(shared) > 1 and _shares_out(depth, times, left, self._rates.speedup)
+                if share and left is not None and not self._rates.pays:  # measured not to pay: now and then, again
+                    share = self._rates.retry()
+                jobs = shared if share else alone
                 if values:  # the best moves first: a depth cut short has searched them
                     jobs = _best_first(jobs, values)
                 long = depth >= LONG_DEPTH if deadline is None else deadline - depth_start > LONG_SECONDS
+                nodes = int(counters[:, S.NODES].sum())
                 found = self._run_depth(search, jobs, depth, stop, long)
+                if left is not None:
+                    nodes = int(counters[:, S.NODES].sum()) - nodes
+                    self._rates.record(share, nodes, time.perf_counter() - depth_start)
                 searched_moves = {d: value for d, value in found.items() if not math.isnan(value)}
                 if len(searched_moves) < len(found):  # out of time: keep what this depth finished, if it says more
                     merged = values | searched_moves
@@ -526,14 +543,61 @@ def _best_first(jobs: tuple[Job, ...], values: dict[int, float]) -> tuple[Job, .
     return tuple(sorted(ordered, key=lambda job: (-values[job[0]], job[0])))
 
 
-def _shares_out(depth: int, times: list[float], left: float | None) -> bool:
+class _Rates:
+    """How fast a timed search's depths went, in nodes a second: on the calling thread alone, and shared out.
+
+    Each is a running mean (weight :data:`RATE_WEIGHT`) over the depths that took
+    :data:`RATE_SECONDS` or more. Their ratio is what sharing a depth out gains on this machine now:
+    about 1.6 on two idle cores, less where other programs take them.
+    """
+
+    def __init__(self) -> None:
+        self.alone: float | None = None
+        self.shared: float | None = None
+        self.declined = 0
+
+    @property
+    def speedup(self) -> float:
+        """The shared rate over the rate alone; :data:`SHARED_SPEEDUP` before both are measured."""
+        if self.alone is None or self.shared is None:
+            return SHARED_SPEEDUP
+        return self.shared / self.alone
+
+    @property
+    def pays(self) -> bool:
+        """Whether sharing out gains at least :data:`MIN_SPEEDUP`."""
+        return self.speedup >= MIN_SPEEDUP
+
+    def retry(self) -> bool:
+        """Whether to share out once more a depth that :attr:`pays` declines: every :data:`RETRY_EVERY`, to measure
+        again (the other programs may have ended)."""
+        self.declined += 1
+        if self.declined < RETRY_EVERY:
+            return False
+        self.declined = 0
+        return True
+
+    def record(self, shared: bool, nodes: int, seconds: float) -> None:
+        """Count a depth of ``nodes`` nodes that took ``seconds``, shared out or not."""
+        if seconds < RATE_SECONDS or nodes <= 0:
+            return
+        rate = nodes / seconds
+        before = self.shared if shared else self.alone
+        after = rate if before is None else before + RATE_WEIGHT * (rate - before)
+        if shared:
+            self.shared = after
+        else:
+            self.alone = after
+
+
+def _shares_out(depth: int, times: list[float], left: float | None, speedup: float = SHARED_SPEEDUP) -> bool:
     """Whether the search of ``depth`` is shared out between the workers, or runs on the calling thread alone.
 
     A search of a fixed depth (``left`` None) shares out from :data:`SHARED_DEPTH` on, so that its
     values depend on the board, the depth and the workers alone. A timed search, with ``left``
     seconds left, shares out a depth predicted to take :data:`SHARED_SECONDS` or more (a hand-off to
-    another thread costs tens of microseconds, more on a busy machine) when two threads could finish
-    it in time (:data:`SHARED_SPEEDUP`); a depth that cannot finish is searched the best move first by
+    another thread costs tens of microseconds, more on a busy machine) when the threads, ``speedup``
+    times as fast as one, could finish it in time; a depth that cannot finish is searched the best move first by
     one thread, whose moves finished are what the search keeps, and which no other thread of the search
     slows down where the cores are busy. The prediction is the time of the last depth (``times``, one a
     completed depth) times the growth from the one before (at least :data:`MIN_GROWTH`).
@@ -544,4 +608,4 @@ def _shares_out(depth: int, times: list[float], left: float | None) -> bool:
         return False
     growth = max(MIN_GROWTH, times[-1] / times[-2]) if len(times) >= 2 and times[-2] > 0 else MIN_GROWTH
     predicted = times[-1] * growth
-    return predicted >= SHARED_SECONDS and predicted <= SHARED_SPEEDUP * left
+    return predicted >= SHARED_SECONDS and predicted <= speedup * left
