@@ -8,7 +8,8 @@ most 4) with one at each budget of ``--time-ms``, in two ways:
   0, spread evenly over it) searched by both, position by position, so that both meet the same
   boards under the same load: the mean completed depth (the depth searched for every legal
   move, ``Decision.depth``), the share of moves at depth 1, "deeper" (the moves whose search
-  out of time had also finished the best moves one depth more) and the mean time a move;
+  out of time had also finished the best moves one depth more) and the mean time a move; and
+  the mean of the paired differences of depth, position by position, with its 95% interval;
 * **games**: ``--games`` paired games (the same seeds), alternately, one game at a time: each
   game's score, largest tile, moves, time a move and mean depth (a game's depth depends on
   the boards it meets, so the depth above is the paired one).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -99,7 +101,7 @@ def positions(evaluator: str, count: int) -> list[Board]:
     return live[::step][:count]
 
 
-def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, dict[str, float]]:
+def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, Any]:
     """Both sides' searches of ``boards`` at ``time_ms``, a board at a time by each in turn."""
     seen: dict[str, list[Decision]] = {side: [] for side in SIDES}
     ais = {side: Expectimax(time_ms=time_ms, workers=workers, evaluator=evaluator) for side, workers in SIDES.items()}
@@ -110,7 +112,10 @@ def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, dic
             seen[side].append(ai.choose(board))
     for ai in ais.values():
         ai.close()
-    result = {}
+    result: dict[str, Any] = {}
+    differences = [a.depth - b.depth for a, b in zip(seen["default"], seen["one worker"], strict=True)]
+    result["depth_difference"] = statistics.fmean(differences)
+    result["depth_difference_95"] = mean_interval(differences)
     for side, decisions in seen.items():
         deeper = [max(getattr(d, "move_depths", {}).values(), default=0) > d.depth for d in decisions]
         result[side] = {
@@ -171,7 +176,7 @@ def main() -> None:
         searched[time_ms] = depths(boards, time_ms, args.evaluator)
         console.print(
             f"{time_ms:g} ms, {len(boards)} positions: mean depth "
-            + ", ".join(f"{side} {row['mean_depth']:.3f}" for side, row in searched[time_ms].items())
+            + ", ".join(f"{side} {searched[time_ms][side]['mean_depth']:.3f}" for side in SIDES)
         )
     games = list(done)
     for time_ms in args.time_ms:
@@ -195,7 +200,8 @@ def main() -> None:
     for name in ("ms", "side", "mean depth", "depth 1", "deeper", "ms a move"):
         depth_table.add_column(name, justify="right")
     for time_ms, by_side in searched.items():
-        for side, r in by_side.items():
+        for side in SIDES:
+            r = by_side[side]
             depth_table.add_row(
                 f"{time_ms:g}", side, f"{r['mean_depth']:.3f}", f"{r['depth_1_share']:.1%}",
                 f"{r['deeper_share']:.1%}", f"{r['ms_a_move']:.2f}",
@@ -236,6 +242,8 @@ def main() -> None:
     for row in rows:
         line = f"{row['time_ms']:g} ms: default / one worker, mean depth on the same positions "
         line += f"{row['positions_depth_ratio']:.3f}"
+        low, high = row["positions"]["depth_difference_95"] or (math.nan, math.nan)
+        line += f" (default - one worker: {row['positions']['depth_difference']:+.3f}, 95%: {low:+.3f} to {high:+.3f})"
         if "score_difference" in row:
             interval = row["score_difference_95"]
             spread = f" (95%: {interval[0]:+,.0f} to {interval[1]:+,.0f})" if interval else ""

@@ -316,7 +316,7 @@ def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["busy"] == 1 and row["time_ms"] == 2.0 and line["positions"] == 5
     for side in ("default", "one worker"):
         assert row["positions"][side]["positions"] == 5 and row["positions"][side]["mean_depth"] >= 1
-    assert row["positions_depth_ratio"] > 0
+    assert row["positions_depth_ratio"] > 0 and -30 <= row["positions"]["depth_difference"] <= 30
     for side in ("default", "one worker"):
         assert row[side]["games"] == 1 and row[side]["mean_depth"] >= 1 and 0 <= row[side]["depth_1_share"] <= 1
     games = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
