@@ -5,19 +5,22 @@ laptop with a build and a browser running), then compares the default workers (e
 most 4) with one at each budget of ``--time-ms``, in two ways:
 
 * **depth**: ``--positions`` positions of one game (the evaluator's game at depth 2 from seed
-  0, spread evenly over it) searched by both, position by position, so that both meet the same
-  boards under the same load: the mean completed depth (the depth searched for every legal
-  move, ``Decision.depth``), the share of moves at depth 1, "deeper" (the moves whose search
-  out of time had also finished the best moves one depth more) and the mean time a move; and
-  the mean of the paired differences of depth, position by position, with its 95% interval;
+  0, spread evenly over it) searched by both, position by position (each side first on every
+  other one), so that both meet the same boards under the same load: the mean completed depth
+  (the depth searched for every legal move, ``Decision.depth``), the share of moves at depth 1,
+  "deeper" (the moves whose search out of time had also finished the best moves one depth more)
+  and the mean time a move; and the mean of the paired differences of depth, position by
+  position, with its 95% interval;
 * **games**: ``--games`` paired games (the same seeds), alternately, one game at a time: each
   game's score, largest tile, moves, time a move and mean depth (a game's depth depends on
   the boards it meets, so the depth above is the paired one).
 
-``--busy 0`` does the same on an otherwise idle machine.
+``--busy 0`` does the same on an otherwise idle machine; ``--same`` gives both sides one worker,
+so that the two sides differ by chance alone: the comparison's own spread (the side named
+"default" is then one worker too).
 
     python benchmarks/busy.py [--games 20] [--positions 300] [--time-ms 10 20] [--busy 2]
-                              [--evaluator heuristic] [--max-moves N] [--seed 1] [--log FILE]
+                              [--evaluator heuristic] [--max-moves N] [--seed 1] [--log FILE] [--same]
 
 ``--log FILE`` appends each finished game as a JSON line (and skips the games it already holds:
 a stopped run goes on where it was). Target: the default at least as deep and as strong as one
@@ -107,9 +110,10 @@ def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, Any
     ais = {side: Expectimax(time_ms=time_ms, workers=workers, evaluator=evaluator) for side, workers in SIDES.items()}
     for ai in ais.values():
         ai.choose(boards[0])  # tables and kernels ready
-    for board in boards:
-        for side, ai in ais.items():
-            seen[side].append(ai.choose(board))
+    for index, board in enumerate(boards):
+        order = list(ais) if index % 2 == 0 else list(reversed(ais))  # each side first on half the positions
+        for side in order:
+            seen[side].append(ais[side].choose(board))
     for ai in ais.values():
         ai.close()
     result: dict[str, Any] = {}
@@ -160,6 +164,9 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     parser.add_argument("--log", type=Path, help="append each game here as a JSON line; resume from it")
+    parser.add_argument(
+        "--same", action="store_true", help="both sides with one worker: the spread of the comparison itself"
+    )
     add_record_options(parser)
     args = parser.parse_args()
     if args.games < 0 or args.positions < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
@@ -167,6 +174,8 @@ def main() -> None:
     if args.max_moves is not None and args.max_moves < 1:
         parser.error("--max-moves is at least 1")
 
+    if args.same:
+        SIDES["default"] = 1  # an A/A comparison: what differs between two runs of the same search
     done = read_log(args.log)
     console = Console(stderr=True)
     boards = positions(args.evaluator, args.positions)
@@ -254,6 +263,7 @@ def main() -> None:
         "busy",
         {
             "evaluator": args.evaluator,
+            "same": args.same,
             "busy": args.busy,
             "games": args.games,
             "positions": len(boards),

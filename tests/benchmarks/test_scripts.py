@@ -313,7 +313,7 @@ def _check_corners(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     [row] = line["rows"]
-    assert line["busy"] == 1 and row["time_ms"] == 2.0 and line["positions"] == 5
+    assert line["busy"] == 1 and row["time_ms"] == 2.0 and line["positions"] == 5 and line["same"] is False
     for side in ("default", "one worker"):
         assert row["positions"][side]["positions"] == 5 and row["positions"][side]["mean_depth"] >= 1
     assert row["positions_depth_ratio"] > 0 and -30 <= row["positions"]["depth_difference"] <= 30
