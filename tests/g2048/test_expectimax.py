@@ -21,7 +21,6 @@ from plyground.g2048.evaluators import HEURISTIC
 from plyground.g2048.expectimax import (
     BANK_DEBT,
     BANK_MOVES,
-    PAIR_SHARING,
     Decision,
     Expectimax,
     next_bank,
@@ -29,6 +28,7 @@ from plyground.g2048.expectimax import (
     root_groups,
 )
 from plyground.g2048.heuristic import Weights, default_weights, lost_value
+from plyground.g2048.sharing import PAIR_SHARING
 from tests.g2048.strategies import grids
 from tests.naive import expectimax_2048 as naive
 

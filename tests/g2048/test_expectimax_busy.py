@@ -12,7 +12,10 @@ import pytest
 from plyground.core.crew import CREW
 from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
-from plyground.g2048.expectimax import (
+from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.heuristic import Heuristic, default_weights
+from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.sharing import (
     MIN_GROWTH,
     MIN_SPEEDUP,
     RATE_SECONDS,
@@ -20,12 +23,9 @@ from plyground.g2048.expectimax import (
     SHARED_DEPTH,
     SHARED_SECONDS,
     SHARED_SPEEDUP,
-    Expectimax,
-    _Rates,
-    _shares_out,
+    Rates,
+    shares_out,
 )
-from plyground.g2048.heuristic import Heuristic, default_weights
-from plyground.g2048.ntuple import NTupleNetwork
 
 BOARDS = [Board(0x1000320145106789), Board(0x0021013212348765), Board(0x0001002301240567), Board(0x01200231456A789B)]
 
@@ -93,12 +93,12 @@ def test_a_depth_cut_short_that_says_no_more_leaves_the_depth_before(keep: list[
 
 def test_shallow_depths_run_on_the_calling_thread() -> None:
     left = 1.0  # a second left: every depth below can finish
-    assert not _shares_out(1, [], left)  # nothing measured yet: the first depth takes microseconds
-    assert not _shares_out(2, [1e-5], left)
-    assert _shares_out(4, [SHARED_SECONDS / MIN_GROWTH], left)
-    assert not _shares_out(4, [SHARED_SECONDS / (2 * MIN_GROWTH)], left)
-    assert _shares_out(4, [SHARED_SECONDS / 100, SHARED_SECONDS / 10], left)  # grew tenfold: so will the next
-    assert [_shares_out(depth, [], None) for depth in (1, SHARED_DEPTH - 1, SHARED_DEPTH, 8)] == [
+    assert not shares_out(1, [], left)  # nothing measured yet: the first depth takes microseconds
+    assert not shares_out(2, [1e-5], left)
+    assert shares_out(4, [SHARED_SECONDS / MIN_GROWTH], left)
+    assert not shares_out(4, [SHARED_SECONDS / (2 * MIN_GROWTH)], left)
+    assert shares_out(4, [SHARED_SECONDS / 100, SHARED_SECONDS / 10], left)  # grew tenfold: so will the next
+    assert [shares_out(depth, [], None) for depth in (1, SHARED_DEPTH - 1, SHARED_DEPTH, 8)] == [
         False,
         False,
         True,
@@ -108,12 +108,12 @@ def test_shallow_depths_run_on_the_calling_thread() -> None:
 
 def test_a_depth_that_cannot_finish_even_shared_runs_on_one_thread_best_move_first() -> None:
     predicted = 0.01  # the last depth took 2.5 ms, and grows at least fourfold
-    assert _shares_out(5, [predicted / MIN_GROWTH], predicted / SHARED_SPEEDUP)  # two threads finish it just in time
-    assert not _shares_out(5, [predicted / MIN_GROWTH], 0.99 * predicted / SHARED_SPEEDUP)
+    assert shares_out(5, [predicted / MIN_GROWTH], predicted / SHARED_SPEEDUP)  # two threads finish it just in time
+    assert not shares_out(5, [predicted / MIN_GROWTH], 0.99 * predicted / SHARED_SPEEDUP)
 
 
 def test_a_search_shares_out_only_where_it_measured_that_it_pays() -> None:
-    rates = _Rates()
+    rates = Rates()
     assert rates.speedup == SHARED_SPEEDUP and rates.pays  # nothing measured: the prior
     rates.record(False, 1_000_000, 0.1)  # ten million nodes a second alone
     rates.record(True, 10, RATE_SECONDS / 2)  # too short a depth to tell
@@ -124,7 +124,7 @@ def test_a_search_shares_out_only_where_it_measured_that_it_pays() -> None:
         rates.record(True, 1_050_000, 0.1)
     assert rates.speedup < MIN_SPEEDUP and not rates.pays
     assert [rates.retry() for _ in range(2 * RETRY_EVERY)] == ([False] * (RETRY_EVERY - 1) + [True]) * 2
-    assert not _shares_out(5, [0.002], 0.006, speedup=1.0) and _shares_out(5, [0.002], 0.006, speedup=1.6)
+    assert not shares_out(5, [0.002], 0.006, speedup=1.0) and shares_out(5, [0.002], 0.006, speedup=1.6)
 
 
 @pytest.mark.parametrize("depth", range(1, SHARED_DEPTH))

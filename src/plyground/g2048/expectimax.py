@@ -12,17 +12,16 @@ transposition table, whose entries they share (two moves often lead to the same 
 moves on), each group in a fresh table of its own.
 
 **On every core, and on a busy machine.** A depth is shared out between the workers only where
-that pays: a timed search shares out a depth predicted (from the depths before) to take half a
-millisecond or more and to finish in the time left, while sharing out has been measured to gain
-(``_Rates``: the nodes a second of its depths alone and shared out); a fixed-depth search shares
-out from depth :data:`SHARED_DEPTH` on. Another depth runs on the calling thread alone, every move
-in one table, as one worker would. A shared depth is
-searched by one kernel called on the calling thread and on helper threads of
-:data:`~plyground.core.crew.CREW` at once: each call takes the next group not taken yet, so a
-helper that the operating system does not run (other programs want the cores) holds nothing up,
-and the calling thread does its groups itself. The groups depend on the board, the number of
-workers and whether the depth is shared out (fixed by the depth when no time is given), so a
-fixed-depth decision is the same every time for a given number of workers.
+that pays (:mod:`plyground.g2048.sharing`): a timed search shares out a depth predicted to take
+half a millisecond or more and to finish in the time left, while sharing out has been measured to
+gain; a fixed-depth search shares out from depth 4 on. Another depth runs on the calling thread
+alone, every move in one table, as one worker would. A shared depth is searched by one kernel
+called on the calling thread and on helper threads of :data:`~plyground.core.crew.CREW` at once:
+each call takes the next group not taken yet, so a helper that the operating system does not run
+(other programs want the cores) holds nothing up, and the calling thread does its groups itself.
+The groups depend on the board, the number of workers and whether the depth is shared out (fixed
+by the depth when no time is given), so a fixed-depth decision is the same every time for a given
+number of workers.
 
 A timed search deepens one depth at a time, the best moves of the last depth first, and stops
 when a thread of its own (the alarm) sets its stop flag at the deadline. The moves that the depth
@@ -44,7 +43,6 @@ board with no legal move is then worth 0 more points. The heuristic search adds 
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import os
 import threading
@@ -56,12 +54,12 @@ import numpy.typing as npt
 
 from plyground.core.crew import CREW
 from plyground.errors import InvalidInputError
-from plyground.g2048 import _kernels as K
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.evaluator import Evaluator, JobsSearch
 from plyground.g2048.evaluators import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
+from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
 
@@ -74,22 +72,6 @@ LONG_SECONDS = 0.25
 """A timed search with more time than this left searches its next depth on helper threads (see ``_run_depth``)."""
 LONG_DEPTH = 6
 """A search of a fixed depth from this one up runs on helper threads (see ``_run_depth``)."""
-SHARED_SECONDS = 0.0005
-"""A timed search shares out between its workers a depth predicted to take this long or more (see ``_shares_out``)."""
-SHARED_DEPTH = 4
-"""A search of a fixed depth shares it out between its workers from this depth on (see ``_shares_out``)."""
-MIN_GROWTH = 4.0
-"""The least growth of a search's time from one depth to the next that ``_shares_out`` predicts."""
-SHARED_SPEEDUP = 1.5
-"""How much faster a depth shared out is taken to be, until a search has measured it (see ``_Rates``)."""
-MIN_SPEEDUP = 1.15
-"""A timed search shares depths out only where that was measured to gain this much (see ``_Rates``)."""
-RETRY_EVERY = 20
-"""Of the depths that sharing out would not gain enough on, every this many is shared out to measure again."""
-RATE_SECONDS = 0.0005
-"""Only the depths that took this long or more count towards a search's rates (see ``_Rates``)."""
-RATE_WEIGHT = 0.2
-"""The weight of the last depth in a search's running mean of its rates."""
 BANK_MOVES = 4.0
 """With ``time_bank``, at most this many moves' budgets are saved up."""
 BANK_DEBT = 0.5
@@ -138,78 +120,6 @@ class Decision:
     evaluations: int = 0
     seconds: float = 0.0
     searched: Board | None = None
-
-
-Job = tuple[int, ...]
-"""Root moves (indices into DIRECTIONS) searched one after another in one table."""
-
-
-PAIR_SHARING = 0.4
-"""The part of the cheaper move's predicted cost that two opposite root moves save in one table.
-
-See :func:`root_groups`."""
-
-
-def root_groups(board: Board, workers: int) -> list[Job]:
-    """How the legal root moves of ``board`` are split into jobs for ``workers`` threads.
-
-    One worker searches every move in one table; three or more search each move alone. Two
-    split the moves into the two jobs predicted to take the most equal times: a move is
-    predicted to cost the square of the empty cells it leaves (where the tiles spawn, at the
-    first chance node and, mostly, at the next), and two opposite moves (up and down, or right
-    and left) in one job :data:`PAIR_SHARING` of the cheaper one's cost less than their sum,
-    as they lead to many of the same boards, which the job's table then holds once (measured
-    on positions of games: the longer job is then 0.56 of one worker's nodes at depth 3,
-    against 0.62 when the vertical pair is always split from the horizontal one; the best split
-    of each board, known only once it is searched, would give 0.54). The first job holds the
-    first legal move; of two splits predicted alike, the one whose first job has fewer moves
-    wins, then the one whose first job's moves come first. Within a job the moves keep the
-    order of DIRECTIONS.
-    """
-    return list(_board_jobs(board, workers))
-
-
-def _board_jobs(board: Board, workers: int) -> tuple[Job, ...]:
-    """:func:`root_groups` as a tuple, from the cache."""
-    return _jobs(K._afterstate_empties(np.uint64(board.bits), board.rows, board.cols), workers)
-
-
-@functools.cache
-def _jobs(empties: tuple[int, ...], workers: int) -> tuple[Job, ...]:
-    """The jobs of :func:`root_groups` for a board whose moves leave ``empties`` empty cells (-1: illegal)."""
-    legal = tuple(d for d in range(len(DIRECTIONS)) if empties[d] >= 0)
-    if workers == 1 or len(legal) <= 1:
-        return (legal,) if legal else ()
-    if workers > 2:
-        return tuple((d,) for d in legal)
-    cost = {d: empties[d] * empties[d] for d in legal}
-
-    def job_cost(job: Job) -> float:
-        total = float(sum(cost[d] for d in job))
-        if len(job) == 2 and (job[1] - job[0]) % 2 == 0:  # opposite moves (DIRECTIONS: up, right, down, left)
-            total -= PAIR_SHARING * min(cost[d] for d in job)
-        return total
-
-    splits = []
-    for size in range(1, len(legal)):
-        for rest in itertools.combinations(legal[1:], size - 1):
-            first = (legal[0], *rest)
-            splits.append((first, tuple(d for d in legal if d not in first)))
-    return min(splits, key=lambda split: max(job_cost(job) for job in split))
-
-
-@functools.cache
-def _moves_array(jobs: tuple[Job, ...]) -> npt.NDArray[np.int64]:
-    """The moves of ``jobs`` as the search kernels take them: a row a job, padded with -1 (never written)."""
-    moves = np.full((len(jobs), len(DIRECTIONS)), -1, dtype=np.int64)
-    for j, job in enumerate(jobs):
-        moves[j, : len(job)] = job
-    return moves
-
-
-def _max_jobs(workers: int) -> int:
-    """The most jobs :func:`root_groups` makes for ``workers`` threads (one table each)."""
-    return 1 if workers == 1 else 2 if workers == 2 else len(DIRECTIONS)
 
 
 class _Alarm:
@@ -354,7 +264,7 @@ class Expectimax:
         self.seed = seed
         self._tt_bits = tt_bits
         self._tables: tuple[npt.NDArray[np.void], npt.NDArray[np.int64]] | None = None
-        self._rates = _Rates()
+        self._rates = Rates()
         self._lock = threading.Lock()
 
     @property
@@ -388,7 +298,7 @@ class Expectimax:
     def _ensure_tables(self) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]:
         """A transposition table and counters for each job (see :func:`root_groups`), made on first use."""
         if self._tables is None:
-            jobs = _max_jobs(self.workers)
+            jobs = max_jobs(self.workers)
             tts = np.zeros((jobs, 1 << self._tt_bits), dtype=S.TT_DTYPE)
             tts["generation"] = -1  # no entry is valid; also touches every page now, not during a timed search
             self._tables = tts, np.zeros((jobs, 4), dtype=np.int64)
@@ -426,7 +336,7 @@ class Expectimax:
         start = time.perf_counter()
         searched = evaluator.searched_board(board)
         searched_or_none = searched if searched != board else None
-        if not _board_jobs(board, 1):
+        if not board_jobs(board, 1):
             return Decision(None, seconds=time.perf_counter() - start, searched=searched_or_none)
         with self._lock:
             return self._search(board, evaluator, start, searched_or_none)
@@ -443,8 +353,8 @@ class Expectimax:
             depths = [self.depth if self.depth is not None else policy_depth(board)]
         else:
             depths = list(range(1, (self.depth or MAX_DEPTH) + 1))
-        alone = _board_jobs(board, 1)  # one job: every legal move, in one table
-        shared = _board_jobs(board, self.workers)
+        alone = board_jobs(board, 1)  # one job: every legal move, in one table
+        shared = board_jobs(board, self.workers)
         if len(alone[0]) == 1:
             depths = depths[:1] if deadline is None else [1]  # nothing to choose: value it cheaply
         counters[:, : S.GENERATION] = 0  # the counts of this decision, all depths
@@ -463,7 +373,7 @@ class Expectimax:
                         _ALARM.arm(deadline, stop)
                         armed = True
                 left = None if deadline is None else deadline - depth_start
-                share = len(shared) > 1 and _shares_out(depth, times, left, self._rates.speedup)
+                share = len(shared) > 1 and shares_out(depth, times, left, self._rates.speedup)
                 if share and left is not None and not self._rates.pays:  # measured not to pay: now and then, again
                     share = self._rates.retry()
                 jobs = shared if share else alone
@@ -515,7 +425,7 @@ class Expectimax:
         at once (through ``stop``): a kernel running on this thread cannot be interrupted.
         """
         tts, counters = self._ensure_tables()
-        moves = _moves_array(jobs)
+        moves = moves_array(jobs)
         found = np.full(moves.shape, np.nan)
         claim = np.zeros(1, dtype=np.int64)
         threads = min(len(jobs), self.workers)
@@ -541,71 +451,3 @@ def _best_first(jobs: tuple[Job, ...], values: dict[int, float]) -> tuple[Job, .
     """``jobs`` with each job's moves from the best by ``values`` to the worst, the job of the best move first."""
     ordered = [tuple(sorted(job, key=lambda d: (-values[d], d))) for job in jobs]
     return tuple(sorted(ordered, key=lambda job: (-values[job[0]], job[0])))
-
-
-class _Rates:
-    """How fast a timed search's depths went, in nodes a second: on the calling thread alone, and shared out.
-
-    Each is a running mean (weight :data:`RATE_WEIGHT`) over the depths that took
-    :data:`RATE_SECONDS` or more. Their ratio is what sharing a depth out gains on this machine now:
-    about 1.6 on two idle cores, less where other programs take them.
-    """
-
-    def __init__(self) -> None:
-        self.alone: float | None = None
-        self.shared: float | None = None
-        self.declined = 0
-
-    @property
-    def speedup(self) -> float:
-        """The shared rate over the rate alone; :data:`SHARED_SPEEDUP` before both are measured."""
-        if self.alone is None or self.shared is None:
-            return SHARED_SPEEDUP
-        return self.shared / self.alone
-
-    @property
-    def pays(self) -> bool:
-        """Whether sharing out gains at least :data:`MIN_SPEEDUP`."""
-        return self.speedup >= MIN_SPEEDUP
-
-    def retry(self) -> bool:
-        """Whether to share out once more a depth that :attr:`pays` declines: every :data:`RETRY_EVERY`, to measure
-        again (the other programs may have ended)."""
-        self.declined += 1
-        if self.declined < RETRY_EVERY:
-            return False
-        self.declined = 0
-        return True
-
-    def record(self, shared: bool, nodes: int, seconds: float) -> None:
-        """Count a depth of ``nodes`` nodes that took ``seconds``, shared out or not."""
-        if seconds < RATE_SECONDS or nodes <= 0:
-            return
-        rate = nodes / seconds
-        before = self.shared if shared else self.alone
-        after = rate if before is None else before + RATE_WEIGHT * (rate - before)
-        if shared:
-            self.shared = after
-        else:
-            self.alone = after
-
-
-def _shares_out(depth: int, times: list[float], left: float | None, speedup: float = SHARED_SPEEDUP) -> bool:
-    """Whether the search of ``depth`` is shared out between the workers, or runs on the calling thread alone.
-
-    A search of a fixed depth (``left`` None) shares out from :data:`SHARED_DEPTH` on, so that its
-    values depend on the board, the depth and the workers alone. A timed search, with ``left``
-    seconds left, shares out a depth predicted to take :data:`SHARED_SECONDS` or more (a hand-off to
-    another thread costs tens of microseconds, more on a busy machine) when the threads, ``speedup``
-    times as fast as one, could finish it in time; a depth that cannot finish is searched the best move first by
-    one thread, whose moves finished are what the search keeps, and which no other thread of the search
-    slows down where the cores are busy. The prediction is the time of the last depth (``times``, one a
-    completed depth) times the growth from the one before (at least :data:`MIN_GROWTH`).
-    """
-    if left is None:
-        return depth >= SHARED_DEPTH
-    if not times:
-        return False
-    growth = max(MIN_GROWTH, times[-1] / times[-2]) if len(times) >= 2 and times[-2] > 0 else MIN_GROWTH
-    predicted = times[-1] * growth
-    return predicted >= SHARED_SECONDS and predicted <= speedup * left
