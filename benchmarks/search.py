@@ -37,8 +37,7 @@ from plyground.core.crew import CREW
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.evaluator import JobsSearch
-from plyground.g2048.expectimax import Expectimax, root_groups
+from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -94,7 +93,7 @@ def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
     one_core = two_cores = two_at_once = 0.0
     for bits in POSITIONS:
         board = Board(bits)
-        search = evaluator.jobs_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=ai.max_cells, seed=ai.seed)
+        search = ai.jobs_search(board, evaluator)
         jobs = root_groups(board, 2)
         one_core += statistics.median(run(search, root_groups(board, 1)) for _ in range(repeats))
         two_cores += max(statistics.median(run(search, [job]) for _ in range(repeats)) for job in jobs)

@@ -211,3 +211,29 @@ def test_imports_flow_one_way() -> None:
 def test_no_module_over_600_lines() -> None:
     long = long_modules()
     assert not long, f"modules over {MAX_LINES} lines (split them where they do two jobs): {long}"
+
+
+def _functions(path: Path) -> set[str]:
+    """The names of the functions a module defines at its top level."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def test_one_expectimax_search_for_every_evaluator() -> None:
+    """The 2048 search is written once (``_search_kernels``): an evaluator brings leaf kernels, never a search."""
+    searches = sorted(
+        str(path.relative_to(SRC))
+        for path in (SRC / "plyground" / "g2048").rglob("*.py")
+        if _functions(path) & {"_chance", "_search_move", "_search_jobs", "_leaves"}
+    )
+    assert searches == ["plyground/g2048/_search_kernels.py"]
+    compiled = sorted(
+        str(path.relative_to(SRC))
+        for path in (SRC / "plyground").rglob("*.py")
+        if "search_kernel(" in path.read_text(encoding="utf-8") and path.name != "_search_kernels.py"
+    )
+    assert compiled == [
+        "plyground/g2048/_heuristic_kernels.py",
+        "plyground/g2048/_ntuple_leaf_kernels.py",
+        "plyground/g2048/expectimax.py",
+    ]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import hashlib
+import inspect
 import os
 import sys
 import threading
@@ -40,7 +41,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True) -> Callable[[F], F]:
+def kernel(
+    signature: Any = None, *, inline: bool = False, refcount: bool = True, compiles_in: tuple[Any, ...] = ()
+) -> Callable[[F], F]:
     """Decorate a kernel, compiled eagerly when ``signature`` (a string or numba signature) is given.
 
     ``inline``: the kernel's body is compiled into every kernel that calls it (numba's
@@ -53,10 +56,17 @@ def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True
     a recursive search that takes 25 arrays (measured: the gomoku engine's search 1.1-1.3×
     faster without them). Only for kernels that create no array and return none: the arrays
     they are given belong to their caller, and stay alive while it runs.
+
+    ``compiles_in``: kernels of other modules that this one compiles in, not by name (a search
+    compiled for an evaluator's leaf kernels). It is cached only when each of them is in a kernel
+    file of plyground (whose changes :func:`drop_stale_cache` watches); else, compiled anew in each
+    process, it can never run stale code.
     """
     options = {**OPTIONS, "inline": "always"} if inline else dict(OPTIONS)
     if not refcount:
         options["_nrt"] = False
+    if not all(_watched(other) for other in compiles_in):
+        options["cache"] = False
 
     def wrap(func: F) -> F:
         import numba  # here, so that checking the cache (below) does not load numba
@@ -70,6 +80,15 @@ def kernel(signature: Any = None, *, inline: bool = False, refcount: bool = True
         return cast(F, numba.njit(signature, **options)(func))
 
     return wrap
+
+
+def _watched(function: Any) -> bool:
+    """Whether ``function`` (a kernel, or its Python function) is in a kernel file of plyground.
+
+    Those are the files whose changes :func:`drop_stale_cache` watches.
+    """
+    path = os.path.abspath(inspect.getfile(getattr(function, "py_func", function)))
+    return path.startswith(_PACKAGE + os.sep) and path.endswith("kernels.py")
 
 
 _CHECKED: set[str] = set()

@@ -35,7 +35,7 @@ def test_the_constants_are_defined_here_only() -> None:
 
 
 def test_the_search_kernels_name_their_counters() -> None:
-    for name in ("_search_kernels.py", "_ntuple_search_kernels.py"):
+    for name in ("_search_kernels.py", "_heuristic_kernels.py", "_ntuple_leaf_kernels.py"):
         text = (SRC / "g2048" / name).read_text(encoding="utf-8")
         assert not re.search(r"counters\[\d", text), name  # NODES, TT_HITS, EVALUATIONS, GENERATION
 

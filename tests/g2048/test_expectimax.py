@@ -180,7 +180,7 @@ def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
     board = Board(0x0001002301240567)  # four legal moves, boards that meet again a few moves on
     ai = Expectimax(evaluator=HEURISTIC, depth=5, workers=workers, tt_bits=18)
     decision = ai.choose(board)
-    search = ai.evaluator.jobs_search(board, p_four=ai.p_four, cutoff=ai.cutoff, max_cells=0, seed=0)
+    search = ai.jobs_search(board, ai.evaluator)
     tts = np.zeros((1, 1 << 18), dtype=S.TT_DTYPE)
     tts["generation"] = -1
     counters, stop, found = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.uint8), np.zeros((1, 4))
@@ -276,7 +276,7 @@ def test_a_first_search_spends_none_of_its_budget_on_what_it_builds(monkeypatch:
 def test_a_network_loads_its_search_kernels_when_prepared() -> None:
     code = (
         "import sys; from plyground.g2048.ntuple.network import NTupleNetwork\n"
-        "network = NTupleNetwork(2, 2, seed=1); kernels = 'plyground.g2048._ntuple_search_kernels'\n"
+        "network = NTupleNetwork(2, 2, seed=1); kernels = 'plyground.g2048._ntuple_leaf_kernels'\n"
         "assert kernels not in sys.modules; network.prepare(2, 2); assert kernels in sys.modules"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -11,6 +11,7 @@ import pytest
 
 from plyground.core.crew import CREW
 from plyground.g2048 import DIRECTIONS, Board
+from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic, default_weights
@@ -30,17 +31,17 @@ from plyground.g2048.sharing import (
 BOARDS = [Board(0x1000320145106789), Board(0x0021013212348765), Board(0x0001002301240567), Board(0x01200231456A789B)]
 
 
-class _OutOfTime(Heuristic):
-    """The heuristic, whose search at depth ``cut`` runs out of time after the moves it keeps (by their place in
-    the order searched), as a deadline does: their values stand, the others' are cut short."""
+class _OutOfTime(Expectimax):
+    """A timed search with the heuristic whose depth ``cut`` runs out of time after the moves it keeps (by their
+    place in the order searched), as a deadline does: their values stand, the others' are cut short."""
 
     def __init__(self, cut: int, keep: list[int], shift: float = 0.0) -> None:
-        super().__init__()
+        super().__init__(time_ms=60_000, workers=1, cutoff=0.0, evaluator=HEURISTIC)
         self.cut, self.keep, self.shift = cut, keep, shift
         self.orders: list[list[int]] = []
 
-    def jobs_search(self, board: Board, **settings: Any) -> Any:
-        search = super().jobs_search(board, **settings)
+    def jobs_search(self, board: Board, evaluator: Evaluator) -> Any:
+        search = super().jobs_search(board, evaluator)
 
         def cut_short(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
             search(moves, depth, tts, counters, stop, values, claim)
@@ -66,9 +67,9 @@ def test_a_depth_cut_short_keeps_the_best_moves_it_finished(board: Board) -> Non
     finished = order[:2]
     # Shifted up, the best finished move is worth the most of all: the finished moves keep their deeper values.
     shift = max(before.values()) - min(after[m] for m in finished) + 1.0
-    evaluator = _OutOfTime(cut=3, keep=[0, 1], shift=shift)
-    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=evaluator).choose(board)
-    assert [DIRECTIONS[d] for d in evaluator.orders[0]] == order
+    ai = _OutOfTime(cut=3, keep=[0, 1], shift=shift)
+    decision = ai.choose(board)
+    assert [DIRECTIONS[d] for d in ai.orders[0]] == order
     assert decision.depth == 2
     assert decision.move_depths == {m: 3 if m in finished else 2 for m in before}
     assert decision.values == pytest.approx({m: after[m] + shift if m in finished else before[m] for m in before})
@@ -84,8 +85,7 @@ def test_a_depth_cut_short_keeps_the_best_moves_it_finished(board: Board) -> Non
 def test_a_depth_cut_short_that_says_no_more_leaves_the_depth_before(keep: list[int], shift: float) -> None:
     board = BOARDS[0]
     before = _exact(board, 2)
-    evaluator = _OutOfTime(3, keep, shift)
-    decision = Expectimax(time_ms=60_000, workers=1, cutoff=0.0, evaluator=evaluator).choose(board)
+    decision = _OutOfTime(3, keep, shift).choose(board)
     assert decision.depth == 2 and set(decision.move_depths.values()) == {2}
     assert decision.values == pytest.approx(before)
     assert decision.move == max(before, key=lambda m: (before[m], -DIRECTIONS.index(m)))

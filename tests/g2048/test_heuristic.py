@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
-from plyground.g2048 import _search_kernels as S
+from plyground.g2048 import _heuristic_kernels as HK
 from plyground.g2048.heuristic import (
     FEATURES,
     MAX_WEIGHT,
@@ -63,7 +63,7 @@ def test_evaluate_matches_naive(grid: list[list[int]], w: Weights) -> None:
 @given(grids(), weights())
 def test_table_evaluation_matches_naive(grid: list[list[int]], w: Weights) -> None:
     board = Board.from_rows(grid)
-    value = S._evaluate(
+    value = HK._evaluate(
         np.uint64(board.bits), board.rows, board.cols, line_table(w, board.rows, board.cols), w.monotonicity
     )
     expected, contributions = naive.evaluate(grid, _naive_weights(w))

@@ -470,7 +470,7 @@ def _learn(
 def _expected_target(after, rows, cols, p_four, weights, lookups, positions, afters, points):
     """The expected ``points + V`` of the greedy move after every spawn on ``after`` (0 where no move is left).
 
-    The chance node of depth 1 of the n-tuple search (``_ntuple_search_kernels._chance``,
+    The chance node of depth 1 of the search with a network (``_search_kernels._chance``,
     without its table, which would keep values the learning has since changed): cell by
     cell in reading order, ``(1 - p_four) * best(2 there) + p_four * best(4 there)``, the
     sum divided by the number of empty cells (0 on a full board). ``positions``, ``afters``

@@ -16,25 +16,36 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from plyground.errors import InvalidBoardError
 from plyground.g2048.board import Board, Direction
 
-__all__ = ["Evaluator", "Explanation", "JobsSearch", "MoveValue", "Unit"]
+__all__ = ["Evaluator", "Explanation", "Leaf", "MoveValue", "Unit"]
 
 Unit: TypeAlias = Literal["heuristic units", "points"]
 """What an evaluator's values count."""
 
-JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, Any], None]
-"""``search(moves, depth, tts, counters, stop, values, claim)``: a board's root moves searched
-``depth`` moves deep by the kernels, in jobs (see ``_search_kernels``): the moves of row ``j`` of
-``moves`` (int64, then -1s) one after another in a fresh generation of the transposition table
-``tts[j]``, their counts added to ``counters[j]``, their values into ``values[j]``; ``stop`` is the
-search's stop flag. Each call takes the next job not taken yet (``claim[0]``) until none is left, so
-several threads may call it at once to share the jobs out (``plyground.core.crew``)."""
+
+@dataclass(frozen=True, eq=False)
+class Leaf:
+    """What a search needs of an evaluator to value its leaves on boards of one size.
+
+    Attributes:
+        kernels: the evaluator's leaf kernels (a ``_search_kernels.LeafKernels``), from which the
+            search is compiled: it knows them, never the evaluator's type.
+        data: the tables and numbers the kernels read (of the type ``kernels.data_type``); the search
+            only reads them, so several searches may use them at once.
+        lost: the value of a board with no legal move.
+        scratch: the int64 scratch the kernels need for a leaf.
+    """
+
+    kernels: Any
+    data: tuple[Any, ...]
+    lost: float
+    scratch: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,7 +112,7 @@ class Evaluator(abc.ABC):
 
     A subclass says its :attr:`name`, the board size it plays (:attr:`shape`, None for every
     size), whether its values are points to come (:attr:`values_points`), and gives
-    :meth:`value`, :meth:`explain` and :meth:`jobs_search`.
+    :meth:`value`, :meth:`explain` and :meth:`leaf`.
     """
 
     @property
@@ -163,13 +174,12 @@ class Evaluator(abc.ABC):
         downgrades late boards: see :meth:`~plyground.g2048.ntuple.NTupleNetwork.downgraded`)."""
         return board
 
-    def prepare(self, rows: int, cols: int) -> None:  # noqa: B027 - an optional hook
-        """Build what searching boards of this size needs, before a timed search starts (default: nothing)."""
+    def prepare(self, rows: int, cols: int) -> None:
+        """Build what searching boards of this size needs (:meth:`leaf`), before a timed search starts."""
+        self.leaf(rows, cols)
 
     @abc.abstractmethod
-    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
-        """The kernel search of ``board``'s root moves with this evaluator at the leaves.
-
-        The board is checked by the caller; the returned function only reads the
-        evaluator's tables, so that several searches may run it at once.
-        """
+    def leaf(self, rows: int, cols: int) -> Leaf:
+        """Its leaf kernels and their data for boards of ``rows`` x ``cols`` (checked by the caller), built
+        once a size: what :class:`~plyground.g2048.expectimax.Expectimax` searches with. Importing the
+        kernels compiles the search for them (from numba's cache after the first run)."""

@@ -47,7 +47,9 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -56,12 +58,20 @@ from plyground.core.crew import CREW
 from plyground.errors import InvalidInputError
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.evaluator import Evaluator, JobsSearch
+from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.evaluators import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
+
+JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, Any], None]
+"""``search(moves, depth, tts, counters, stop, values, claim)``: a board's root moves searched
+``depth`` moves deep by the kernels, in jobs (see ``_search_kernels``): the moves of row ``j`` of
+``moves`` (int64, then -1s) one after another in a fresh generation of the transposition table
+``tts[j]``, their counts added to ``counters[j]``, their values into ``values[j]``; ``stop`` is the
+search's stop flag. Each call takes the next job not taken yet (``claim[0]``) until none is left, so
+several threads may call it at once to share the jobs out (``plyground.core.crew``)."""
 
 MAX_DEPTH = 30
 MAX_WORKERS = len(DIRECTIONS)
@@ -341,12 +351,30 @@ class Expectimax:
         with self._lock:
             return self._search(board, evaluator, start, searched_or_none)
 
+    def jobs_search(self, board: Board, evaluator: Evaluator) -> JobsSearch:
+        """The kernel search of ``board``'s root moves with ``evaluator`` at the leaves and this AI's settings.
+
+        It searches the evaluator's :meth:`~plyground.g2048.evaluator.Evaluator.searched_board` (a
+        network's downgraded board: the same moves are legal). The board is checked by the caller.
+        """
+        leaf = evaluator.leaf(board.rows, board.cols)
+        kernel = S.search_kernel(leaf.kernels)
+        bits, rows, cols = np.uint64(evaluator.searched_board(board).bits), board.rows, board.cols
+        data, lost, scratch = leaf.data, leaf.lost, leaf.scratch
+        p_four, cutoff, max_cells, seed = self.p_four, self.cutoff, self.max_cells, np.uint64(self.seed)
+
+        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
+            kernel(
+                bits, moves, depth, rows, cols, data, p_four, cutoff, lost, max_cells, seed, scratch, tts, counters,
+                stop, values, claim,
+            )  # fmt: skip
+
+        return search
+
     def _search(self, board: Board, evaluator: Evaluator, start: float, searched: Board | None) -> Decision:
         counters = self._ensure_tables()[1]
         stop = np.zeros(1, dtype=np.uint8)
-        search = evaluator.jobs_search(
-            board, p_four=self.p_four, cutoff=self.cutoff, max_cells=self.max_cells, seed=self.seed
-        )
+        search = self.jobs_search(board, evaluator)
         allowed_ms = None if self.time_ms is None else self.time_ms + (self.bank_ms if self.time_bank else 0.0)
         deadline = start + allowed_ms / 1000.0 if allowed_ms is not None else None
         if deadline is None:

@@ -53,7 +53,7 @@ import numpy.typing as npt
 from plyground.core.files import FileFormat
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048.board import Board
-from plyground.g2048.evaluator import Evaluator, Explanation, JobsSearch
+from plyground.g2048.evaluator import Evaluator, Explanation, Leaf
 
 __all__ = [
     "FEATURES",
@@ -373,7 +373,7 @@ class Heuristic(Evaluator):
             raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
         self.weights = weights if weights is not None else default_weights()
         """The weights of the features."""
-        self._tables: dict[tuple[int, int], tuple[npt.NDArray[np.float64], float]] = {}
+        self._leaves: dict[tuple[int, int], Leaf] = {}
 
     @property
     def name(self) -> str:
@@ -393,7 +393,7 @@ class Heuristic(Evaluator):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.weights = state["weights"]
-        self._tables = {}
+        self._leaves = {}
 
     def value(self, board: Board) -> float:
         self.check_board(board)
@@ -404,26 +404,12 @@ class Heuristic(Evaluator):
         evaluation = evaluate(board, self.weights)
         return Explanation(self.name, self.unit, evaluation.total, dict(evaluation.contributions))
 
-    def prepare(self, rows: int, cols: int) -> None:
-        self._table(rows, cols)
-
-    def _table(self, rows: int, cols: int) -> tuple[npt.NDArray[np.float64], float]:
+    def leaf(self, rows: int, cols: int) -> Leaf:
+        """The heuristic's leaf kernels, with its line table and lost value for ``rows`` x ``cols`` (once a size)."""
         key = (rows, cols)
-        if key not in self._tables:
-            self._tables[key] = (line_table(self.weights, rows, cols), lost_value(self.weights, rows, cols))
-        return self._tables[key]
+        if key not in self._leaves:
+            from plyground.g2048 import _heuristic_kernels as HK  # here: the search compiles on first use
 
-    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
-        from plyground.g2048 import _search_kernels as S
-
-        bits, rows, cols = np.uint64(board.bits), board.rows, board.cols
-        table, lost = self._table(rows, cols)
-        monotonicity, sampling_seed = self.weights.monotonicity, np.uint64(seed)
-
-        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
-            S._search_jobs(
-                bits, moves, depth, rows, cols, table, monotonicity, p_four, cutoff, lost, max_cells, sampling_seed,
-                tts, counters, stop, values, claim,
-            )  # fmt: skip
-
-        return search
+            data = (line_table(self.weights, rows, cols), float(self.weights.monotonicity))
+            self._leaves[key] = Leaf(HK.LEAF, data, lost_value(self.weights, rows, cols))
+        return self._leaves[key]

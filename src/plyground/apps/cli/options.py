@@ -393,7 +393,7 @@ def load_evaluator_option(
     if evaluator == NETWORK or evaluator.startswith(NTUPLE_PREFIX):  # a bad name is refused below, uncompiled
         compile_kernels(
             (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"),
-            (_PACKAGE, "_ntuple_search_kernels.py", "n-tuple search"),
+            (_PACKAGE, "_ntuple_leaf_kernels.py", "n-tuple search"),
             (_PACKAGE, "_packed_kernels.py", "packed network"),
         )
     try:

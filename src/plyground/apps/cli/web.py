@@ -50,7 +50,7 @@ def web(
         raise DependencyNotInstalled(f"the web lab needs starlette and uvicorn: {install_command('web')}") from None
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"),
-        ("plyground.g2048", "_search_kernels.py", "2048 search"),
+        ("plyground.g2048", "_heuristic_kernels.py", "2048 search"),
         ("plyground.kinrow", "_kernels.py", "k-in-a-row"),
         ("plyground.kinrow", "_mcts_kernels.py", "MCTS"),
         ("plyground.kinrow", "_alphabeta_kernels.py", "alpha-beta"),

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import _ntuple_kernels as NK
 from plyground.g2048.board import DEFAULT_P_FOUR, Board, check_p_four
-from plyground.g2048.evaluator import Evaluator, Explanation, JobsSearch, MoveValue
+from plyground.g2048.evaluator import Evaluator, Explanation, Leaf, MoveValue
 from plyground.g2048.ntuple import fileformat
 from plyground.g2048.ntuple.training import (
     GameResults,
@@ -362,28 +362,12 @@ class NTupleNetwork(Evaluator):
             moves[move] = MoveValue(points, self.value(after))
         return Explanation(self.name, self.unit, moves=moves)
 
-    def prepare(self, rows: int, cols: int) -> None:
-        """Load the search's kernels (a tenth of a second from numba's cache), before a timed search starts."""
-        from plyground.g2048 import _ntuple_search_kernels  # noqa: F401 - imported for its kernels
+    def leaf(self, rows: int, cols: int) -> Leaf:
+        """The network's leaf kernels with its own arrays (see the Evaluator); ``rows`` x ``cols`` is its size."""
+        from plyground.g2048 import _ntuple_leaf_kernels as LK  # here: learning does not load the search
 
-    def jobs_search(self, board: Board, *, p_four: float, cutoff: float, max_cells: int, seed: int) -> JobsSearch:
-        """The kernel search of ``board``'s root moves with this network at the leaves (see the Evaluator).
-
-        It searches the :meth:`downgraded` board: the same moves are legal in both.
-        """
-        from plyground.g2048 import _ntuple_search_kernels as NS  # here: learning does not load the search
-
-        bits, rows, cols = np.uint64(self.downgraded(board).bits), self._rows, self._cols
         # The kernels' signatures take writable arrays; the search only reads them.
-        weights, lookups, sampling_seed = self._weights, self._lookups, np.uint64(seed)
-
-        def search(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
-            NS._search_jobs(
-                bits, moves, depth, rows, cols, weights, lookups, p_four, cutoff, max_cells, sampling_seed, tts,
-                counters, stop, values, claim,
-            )  # fmt: skip
-
-        return search
+        return Leaf(LK.LEAF, (self._weights, self._lookups), 0.0, self._lookups.shape[0])
 
     def learn(
         self,
