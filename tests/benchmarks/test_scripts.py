@@ -342,6 +342,16 @@ def _check_tour(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert not any(command.startswith("plyground 2048 ai --games") for command in stopped)
 
 
+def _check_search_versus(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    """A checkout against itself: the same trees searched, in times of the same order."""
+    assert [(row["evaluator"], row["depth"]) for row in line["rows"]] == [("heuristic", 2), ("network", 1)]
+    for row in line["rows"]:
+        assert row["evaluations"] == row["other_evaluations"] > 0
+        low, high = row["ratio_range"]
+        assert 0 < low <= row["ratio"] <= high
+    assert line["rounds"] == 2 and len(line["other_commit"]) == 40
+
+
 def _busy_args(folder: Path) -> list[str]:
     return ["--games", "1", "--positions", "5", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic",
             "--max-moves", "20", "--log", str(folder / "games.jsonl")]  # fmt: skip
@@ -354,6 +364,10 @@ SCRIPTS = [
     Script("readme_tour.py", "readme_tour", lambda d, f: ["--busy", "0", "--first", "1"], _check_tour),
     Script("search.py", "search", lambda d, f: ["--depths", "2", "--repeats", "1", "--network", str(d.network_4x4)],
            _check_search),
+    Script("search_versus.py", "search_versus",
+           lambda d, f: ["--against", str(ROOT), "--rounds", "2", "--repeats", "1", "--heuristic-depths", "2",
+                         "--network-depths", "1"],
+           _check_search_versus),
     Script("strength.py", "strength",
            lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
                          "--save", str(f / "replays")],
