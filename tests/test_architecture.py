@@ -10,6 +10,7 @@ counts for the module it names (``from plyground.g2048 import Board``: the packa
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -237,3 +238,16 @@ def test_one_expectimax_search_for_every_evaluator() -> None:
         "plyground/g2048/_ntuple_leaf_kernels.py",
         "plyground/g2048/expectimax.py",
     ]
+
+
+def test_applications_never_ask_an_evaluators_type() -> None:
+    """Apps use an evaluator's kind, name, explain() and JSON; only training (which makes networks) names a type."""
+    asking = re.compile(r"isinstance\([^)]*\b(Heuristic|NTupleNetwork|Evaluator)\b|\btype\([^)]*evaluator")
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in sorted((SRC / "plyground" / "apps").rglob("*.py"))
+        if path.name != "g2048_learn.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if asking.search(line)
+    ]
+    assert not found, "\n".join(found)

@@ -126,9 +126,9 @@ class GameWindow:
         if not (isinstance(delay_ms, int) and delay_ms >= 0):
             raise InvalidInputError(f"delay_ms must be a non-negative integer, got {delay_ms!r}")
         p_four = controller.game.p_four
-        heuristic = evaluator if isinstance(evaluator, Heuristic) else None
-        named = heuristic if heuristic is not None else "heuristic"  # Expectimax's own default on 4x4: the network
-        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=named)
+        heuristic = evaluator if evaluator is not None and evaluator.kind == "heuristic" else None
+        leaves = heuristic if heuristic is not None else Heuristic()  # not Expectimax's default: the network on 4x4
+        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=leaves)
         """The AI's search with the heuristic at the leaves."""
         self.network_engine: Expectimax | None = None
         """The AI's search with the n-tuple network at the leaves (None without a network)."""

@@ -110,9 +110,10 @@ def _finite(value: float) -> float | None:
 class Evaluator(abc.ABC):
     """What values the leaves of an expectimax search (see the module).
 
-    A subclass says its :attr:`name`, the board size it plays (:attr:`shape`, None for every
-    size), whether its values are points to come (:attr:`values_points`), and gives
-    :meth:`value`, :meth:`explain` and :meth:`leaf`.
+    A subclass says its :attr:`name` and :attr:`kind`, the board size it plays (:attr:`shape`, None
+    for every size), whether its values are points to come (:attr:`values_points`), and gives
+    :meth:`value`, :meth:`explain` and :meth:`leaf`. Applications use only these (and
+    :meth:`to_json`), never an evaluator's type.
     """
 
     @property
@@ -121,9 +122,23 @@ class Evaluator(abc.ABC):
         """The evaluator in words: ``heuristic``, or ``n-tuple network FILE``."""
 
     @property
+    def kind(self) -> str:
+        """Its kind, as commands and the web lab name it: ``heuristic`` or ``network`` (default: :attr:`name`)."""
+        return self.name
+
+    @property
     def label(self) -> str:
         """A short name for a window or a page (default: :attr:`name`)."""
         return self.name
+
+    def to_json(self) -> dict[str, Any]:
+        """What a page shows of it: its ``kind``, ``name``, ``label``, ``unit`` and the ``rows`` and ``cols`` it
+        plays (None for every size)."""
+        rows, cols = self.shape if self.shape is not None else (None, None)
+        return {"kind": self.kind, "name": self.name, "label": self.label, "unit": self.unit} | {
+            "rows": rows,
+            "cols": cols,
+        }
 
     @property
     def shape(self) -> tuple[int, int] | None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2 as httpx  # the HTTP client starlette.testclient is built on (httpx2 since Starlette 1.2)
 import pytest
 from anyio.from_thread import start_blocking_portal
@@ -33,9 +34,10 @@ from plyground.apps.cli.main import main
 from plyground.apps.render import tile_colour
 from plyground.apps.web.guard import LOOPBACK_HOSTS, allowed_hosts
 from plyground.apps.web.server import Limits, create_app
+from plyground.apps.web.sessions import Searches
 from plyground.apps.web.validation import ApiError, read_json_object
 from plyground.errors import install_command
-from plyground.g2048 import Board, Game, evaluate
+from plyground.g2048 import Board, Decision, Expectimax, Game, evaluate
 from plyground.g2048.evaluators import SHIPPED_FILE
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.kinrow import State
@@ -311,11 +313,21 @@ def test_autoplay_of_an_unknown_game_is_refused(client: TestClient) -> None:
 def test_the_evaluators_the_server_has(client: TestClient, network_client: TestClient) -> None:
     alone = client.get("/api/2048/evaluators")
     assert alone.status_code == 200
-    assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "ntuple": None}
+    assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "network": None}
     assert network_client.get("/api/2048/evaluators").json() == {
-        "evaluators": ["heuristic", "ntuple"],
-        "default": "ntuple",  # on boards of the network's size
-        "ntuple": {"rows": 4, "cols": 4, "file": "net.npz", "tuples": 2, "games": 300},
+        "evaluators": ["heuristic", "network"],
+        "default": "network",  # on boards of the network's size
+        "network": {
+            "kind": "network",
+            "name": "n-tuple network",
+            "label": "n-tuple network",
+            "unit": "points",
+            "rows": 4,
+            "cols": 4,
+            "file": "net.npz",
+            "tuples": 2,
+            "games": 300,
+        },
     }
     assert_error(network_client.post("/api/2048/evaluators", json={}), 405)
 
@@ -324,8 +336,8 @@ def test_hint_with_the_network_values_every_legal_move(network_client: TestClien
     for seed in (first_seed(lambda b: len(b.legal_moves()) == 4), first_seed(lambda b: len(b.legal_moves()) == 2)):
         game = new_2048(network_client, seed=seed)
         path = f"/api/2048/games/{game['id']}/hint"
-        hint = network_client.post(path, json={"time_ms": 20, "evaluator": "ntuple"}).json()
-        assert hint["evaluator"] == "ntuple" and hint["evaluation"] is None and hint["board"] == game["board"]
+        hint = network_client.post(path, json={"time_ms": 20, "evaluator": "network"}).json()
+        assert hint["evaluator"] == "network" and hint["evaluation"] is None and hint["board"] == game["board"]
         assert hint["searched"] is None  # a new game has no 16384 to downgrade
         assert set(hint["values"]) == set(hint["afterstates"]) == set(game["legal"])
         assert hint["best"] in hint["values"] and hint["values"][hint["best"]] == max(hint["values"].values())
@@ -345,14 +357,14 @@ def test_without_an_evaluator_the_network_plays_its_boards_and_the_heuristic_the
     client: TestClient, network_client: TestClient
 ) -> None:
     for server, rows, expected in (
-        (network_client, 4, "ntuple"),
+        (network_client, 4, "network"),
         (network_client, 3, "heuristic"),
         (client, 4, "heuristic"),
     ):
         game = new_2048(server, rows=rows, cols=rows, seed=2)
         hint = server.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 5}).json()
         assert hint["evaluator"] == expected and hint["unit"] == (
-            "points" if expected == "ntuple" else "heuristic units"
+            "points" if expected == "network" else "heuristic units"
         )
         with server.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
             ws.send_json({"type": "start", "time_ms": 2})
@@ -362,18 +374,41 @@ def test_without_an_evaluator_the_network_plays_its_boards_and_the_heuristic_the
         assert first["type"] == "move" and first["stats"]["evaluator"] == expected
 
 
+@pytest.mark.parametrize("with_network", [False, True])
+def test_the_heuristic_searches_with_the_heuristic_on_every_board(
+    with_network: bool, network: NTupleNetwork, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``"heuristic"`` is the heuristic on 4x4 too, where ``Expectimax()`` alone would take the shipped network."""
+    searched: list[str] = []
+    choose = Expectimax.choose
+
+    def recorded(self: Expectimax, board: Board) -> Decision:
+        searched.append(self.evaluator_for(board.rows, board.cols).kind)
+        return choose(self, board)
+
+    monkeypatch.setattr(Expectimax, "choose", recorded)
+    searches = Searches(1, network=network if with_network else None)
+    try:
+        for evaluator in searches.evaluators:
+            anyio.run(searches.expectimax, Board(0x0000001000201232), 5, evaluator)
+    finally:
+        searches.close()
+    assert searched == (["heuristic", "network"] if with_network else ["heuristic"])
+
+
 def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
     client: TestClient, network_client: TestClient
 ) -> None:
     game = new_2048(client, seed=1)
-    error = assert_error(client.post(f"/api/2048/games/{game['id']}/hint", json={"evaluator": "ntuple"}), 422)
-    assert "needs an n-tuple network" in error and "plyground web --evaluator network, or ntuple:PATH" in error
+    error = assert_error(client.post(f"/api/2048/games/{game['id']}/hint", json={"evaluator": "network"}), 422)
+    assert "evaluator network needs a network, and this server has none" in error
+    assert "plyground web --evaluator network, or ntuple:PATH" in error
     small = new_2048(network_client, rows=3, cols=3, seed=1)
-    error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "ntuple"}), 422)
+    error = assert_error(network_client.post(f"/api/2048/games/{small['id']}/hint", json={"evaluator": "network"}), 422)
     assert "plays 4x4 boards, not 3x3 ones" in error
     path = f"/api/2048/games/{new_2048(network_client, seed=1)['id']}/hint"
-    for bad in ("network", "NTUPLE", 1, ["ntuple"]):
-        assert "evaluator must be one of heuristic, ntuple, got" in assert_error(
+    for bad in ("ntuple", "NETWORK", 1, ["network"]):
+        assert "evaluator must be one of heuristic, network, got" in assert_error(
             network_client.post(path, json={"evaluator": bad}), 422
         )
 
@@ -381,7 +416,7 @@ def test_hint_with_the_network_where_it_cannot_play_is_a_one_line_error(
 def test_autoplay_with_the_network_plays_and_can_switch_to_the_heuristic(network_client: TestClient) -> None:
     game = new_2048(network_client, seed=3)
     with network_client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
-        ws.send_json({"type": "start", "time_ms": 2, "evaluator": "ntuple"})
+        ws.send_json({"type": "start", "time_ms": 2, "evaluator": "network"})
         first = [ws.receive_json() for _ in range(4)]
         ws.send_json({"type": "settings", "evaluator": "heuristic"})
         later = [ws.receive_json() for _ in range(40)]  # the setting holds from the next move on
@@ -389,7 +424,7 @@ def test_autoplay_with_the_network_plays_and_can_switch_to_the_heuristic(network
         _, end = receive_until_end(ws)
     for i, message in enumerate(first):
         assert message["type"] == "move" and message["game"]["moves"] == i + 1
-        assert message["stats"]["evaluator"] == "ntuple" and message["stats"]["depth"] >= 1
+        assert message["stats"]["evaluator"] == "network" and message["stats"]["depth"] >= 1
     assert later[-1]["type"] == "move" and later[-1]["stats"]["evaluator"] == "heuristic"
     assert end["type"] == "done" and end["game"]["moves"] >= 44
 
@@ -397,11 +432,11 @@ def test_autoplay_with_the_network_plays_and_can_switch_to_the_heuristic(network
 @pytest.mark.parametrize(
     ("rows", "messages", "part"),
     [
-        (4, ['{"type": "start", "evaluator": "network"}'], "evaluator must be one of heuristic, ntuple"),
-        (3, ['{"type": "start", "evaluator": "ntuple"}'], "plays 4x4 boards, not 3x3 ones"),
+        (4, ['{"type": "start", "evaluator": "ntuple"}'], "evaluator must be one of heuristic, network"),
+        (3, ['{"type": "start", "evaluator": "network"}'], "plays 4x4 boards, not 3x3 ones"),
         (
             3,
-            ['{"type": "start", "time_ms": 2, "delay_ms": 50}', '{"type": "settings", "evaluator": "ntuple"}'],
+            ['{"type": "start", "time_ms": 2, "delay_ms": 50}', '{"type": "settings", "evaluator": "network"}'],
             "plays 4x4 boards, not 3x3 ones",
         ),
     ],
@@ -420,8 +455,8 @@ def test_autoplay_with_the_network_where_it_cannot_play_is_refused(
 def test_autoplay_with_the_network_on_a_server_without_one_is_refused(client: TestClient) -> None:
     game = new_2048(client, seed=5)
     with client.websocket_connect(f"/ws/2048/games/{game['id']}/autoplay") as ws:
-        ws.send_json({"type": "start", "evaluator": "ntuple"})
-        assert "needs an n-tuple network" in expect_ws_error(ws)
+        ws.send_json({"type": "start", "evaluator": "network"})
+        assert "evaluator network needs a network" in expect_ws_error(ws)
 
 
 # -- k-in-a-row ------------------------------------------------------------------------------
@@ -712,7 +747,7 @@ def test_a_long_search_does_not_hold_up_other_requests() -> None:
         async with httpx.AsyncClient(transport=transport, base_url=LAB) as http:
             game = (await http.post("/api/2048/games", json={"seed": 5})).json()
             await http.post(f"/api/2048/games/{game['id']}/hint", json={"time_ms": 1})  # builds the tables
-            for i in range(40):  # a fuller board: on an opening one, the cut-off ends every depth to 30 in 0.3 s
+            for i in range(80):  # a full board: on an emptier one, the cut-off ends every depth to 30 in under 1 s
                 direction = ("left", "down", "right", "up")[i % 4]
                 await http.post(f"/api/2048/games/{game['id']}/move", json={"direction": direction})
             other = (await http.post("/api/2048/games", json={"seed": 6})).json()

@@ -198,7 +198,7 @@ def test_the_lab_as_served_hints_with_the_shipped_network(
     page = new_page("?seed=5", url=shipped_lab_url)
     for moves in range(1, 9):  # a few moves: a board with some tiles
         press(page, state_2048(page)["legal"][0], moves)
-    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "ntuple"
+    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "network"
     page.click("#hint")
     page.wait_for_selector("#hint-chart .bar[data-direction]")
     assert (page.text_content("#hint-chart-title") or "").startswith("Network")
@@ -230,12 +230,12 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
     seed = first_seed(lambda board: len(board.legal_moves()) == 4)
     page = new_page(f"?seed={seed}", url=network_lab_url)
     # The server's network is chosen at first (the server's default on its boards).
-    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "ntuple"
-    assert page.text_content('#evaluator option[value="ntuple"]') == "n-tuple network (net.npz, 4x4)"
+    assert page.locator("#evaluator-control").is_visible() and page.input_value("#evaluator") == "network"
+    assert page.text_content('#evaluator option[value="network"]') == "n-tuple network (net.npz, 4x4)"
     page.select_option("#evaluator", "heuristic")
-    page.select_option("#evaluator", "ntuple")
+    page.select_option("#evaluator", "network")
     page.click("#hint")
-    page.wait_for_function("() => { const h = window.plygroundLab.g2048.hint; return h && h.evaluator === 'ntuple'; }")
+    page.wait_for_function("() => { const h = window.plygroundLab.g2048.hint; return h && h.evaluator === 'network'; }")
     hint = page.evaluate("() => window.plygroundLab.g2048.hint")
     assert set(hint["values"]) == set(hint["afterstates"]) == set(state_2048(page)["legal"])
     shown = page.eval_on_selector_all(
@@ -256,7 +256,7 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
     page.wait_for_function("() => window.plygroundLab.g2048.state.moves >= 5")
     page.click("#autoplay")  # stop
     page.wait_for_function("() => window.plygroundLab.g2048.socket === null")
-    assert page.evaluate("() => window.plygroundLab.g2048.stats.evaluator") == "ntuple"
+    assert page.evaluate("() => window.plygroundLab.g2048.stats.evaluator") == "network"
 
     page.select_option("#rows", "3")  # a board the network does not play: the heuristic, and why
     page.wait_for_function("() => window.plygroundLab.g2048.state.rows === 3")
@@ -267,7 +267,7 @@ def test_hint_and_autoplay_with_the_network_chosen_in_the_selector(
     assert page.evaluate("() => window.plygroundLab.g2048.hint.evaluator") == "heuristic"
     page.select_option("#rows", "4")  # back on the network's size: the choice comes back
     page.wait_for_function("() => window.plygroundLab.g2048.state.rows === 4")
-    assert not page.is_disabled("#evaluator") and page.input_value("#evaluator") == "ntuple"
+    assert not page.is_disabled("#evaluator") and page.input_value("#evaluator") == "network"
     assert page.locator("#evaluator-note").is_hidden()
 
 

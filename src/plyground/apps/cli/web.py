@@ -57,8 +57,8 @@ def web(
     )
     chosen = load_evaluator_option(evaluator, None)
     from plyground.apps.web.server import serve
-    from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.apps.web.sessions import HEURISTIC
 
-    network = chosen if isinstance(chosen, NTupleNetwork) else None
-    name = network.path.name if network is not None and network.path is not None else None
+    network = None if chosen.kind == HEURISTIC else chosen  # the lab always has the heuristic too
+    name = network.to_json().get("file") if network is not None else None
     serve(host, port, open_browser=not no_browser, network=network, network_name=name)

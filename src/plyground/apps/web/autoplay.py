@@ -3,9 +3,9 @@
 The protocol, on ``/ws/2048/games/{id}/autoplay``. Every message is a JSON object of text.
 
 * The client's first message is ``{"type": "start", "time_ms"?: 1-1000, "delay_ms"?: 0-2000,
-  "evaluator"?: "heuristic" | "ntuple"}`` (search budget per move, pause between moves, what
+  "evaluator"?: "heuristic" | "network"}`` (search budget per move, pause between moves, what
   values the search's leaves; 20, 0 and, by default, the server's network on boards of its size,
-  else the heuristic). ``"ntuple"`` needs a server started with a network of the game's size.
+  else the heuristic). ``"network"`` needs a server started with a network of the game's size.
 * Then, at any time, ``{"type": "settings", "time_ms"?, "delay_ms"?, "evaluator"?}`` changes
   them from the next move on, and ``{"type": "stop"}`` stops; closing the socket stops too.
 * After each move the server sends ``{"type": "move", "move", "game", "stats": {"depth",

@@ -15,7 +15,7 @@ Evaluators. The 2048 AI values the leaves of its search with the heuristic, or w
 n-tuple network when the server was started with one (``plyground web`` starts with the
 network shipped with plyground, ``--evaluator ntuple:PATH`` with another, ``--evaluator
 heuristic`` with none; ``create_app(network=...)``). A hint or an autoplay asks for one with
-``"evaluator": "ntuple"`` or ``"heuristic"``: 422 when the server has no network, or when the
+``"evaluator": "network"`` or ``"heuristic"``: 422 when the server has no network, or when the
 game is not of the network's size; without ``evaluator`` it gets the network on boards of its
 size and the heuristic on the others. ``GET /api/2048/evaluators`` tells a page which
 evaluators there are, and the ``default`` on boards of the network's size.
@@ -25,9 +25,10 @@ method    path                               body -> answer
 ========  =================================  ===========================================
 GET       /                                  the page (static/index.html)
 GET       /palette.css                       the 2048 tile colours of apps.render, as CSS
-GET       /api/2048/evaluators               -> {evaluators, default, ntuple}: ntuple is
-                                             the network's rows, cols, file, tuples and
-                                             games trained, or null
+GET       /api/2048/evaluators               -> {evaluators, default, network}: network
+                                             is the network's JSON (kind, name, label,
+                                             unit, rows, cols, file, tuples, games
+                                             trained), or null
 POST      /api/2048/games                    {rows?, cols?, seed?} -> 201 game
 GET       /api/2048/games/{id}               -> game
 POST      /api/2048/games/{id}/move          {direction} -> game + points (409 illegal)
@@ -102,7 +103,7 @@ from plyground.apps.web.sessions import (
     EVALUATORS,
     HEURISTIC,
     MAX_GAMES,
-    NTUPLE,
+    NETWORK,
     OPPONENTS,
     RULES,
     GameStore,
@@ -115,12 +116,11 @@ from plyground.apps.web.sessions import (
 from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, read_json_object, show
 from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError, PlygroundError
 from plyground.g2048 import DIRECTIONS, Game
-from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import MAX_N, MIN_N, O, State, X
 from plyground.kinrow.limits import check_game
 
 if TYPE_CHECKING:
-    from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.evaluator import Evaluator
 
 __all__ = ["Lab", "Limits", "create_app", "palette_css", "serve", "url_of"]
 
@@ -129,8 +129,6 @@ log = logging.getLogger("plyground.web")
 STATIC: Final = Path(__file__).parent / "static"
 MAX_SEED: Final = 2**63 - 1
 HINT_MS: Final = 200
-HEURISTIC_EVALUATOR: Final = Heuristic()
-"""What a heuristic hint explains the board with (the weights shipped with plyground)."""
 
 
 @dataclass(frozen=True)
@@ -185,8 +183,9 @@ class Lab:
     Args:
         limits: the caps on games and budgets.
         search_slots: searches running at once (default: one per core).
-        network: an n-tuple network that 2048 searches may use instead of the heuristic.
+        network: a network that 2048 searches may use instead of the heuristic (``"evaluator": "network"``).
         network_name: what the page calls the network (default: the name of the file it was loaded from).
+        heuristic: the heuristic of ``"evaluator": "heuristic"`` (default: the shipped weights).
     """
 
     def __init__(
@@ -194,15 +193,16 @@ class Lab:
         *,
         limits: Limits,
         search_slots: int | None = None,
-        network: NTupleNetwork | None = None,
+        network: Evaluator | None = None,
         network_name: str | None = None,
+        heuristic: Evaluator | None = None,
     ) -> None:
         self.limits = limits
         self.games_2048: GameStore[Session2048] = GameStore("2048", limits.games)
         self.games_kinrow: GameStore[KinrowSession] = GameStore("k-in-a-row", limits.games)
-        self.searches = Searches(search_slots, network=network)
-        if network_name is None and network is not None and network.path is not None:
-            network_name = network.path.name
+        self.searches = Searches(search_slots, network=network, heuristic=heuristic)
+        if network_name is None and network is not None:
+            network_name = network.to_json().get("file")
         self.network_name = network_name
 
     # -- 2048 ---------------------------------------------------------------
@@ -237,18 +237,12 @@ class Lab:
         return JSONResponse(session.to_json(game_id))
 
     async def evaluators_2048(self, request: Request) -> Response:
-        network = self.searches.network
-        ntuple = None
+        network = self.searches.evaluator(NETWORK)
+        described = None
         if network is not None:
-            ntuple = {
-                "rows": network.rows,
-                "cols": network.cols,
-                "file": self.network_name,
-                "tuples": len(network.tuples),
-                "games": network.trained.games,
-            }
-        default = NTUPLE if network is not None else HEURISTIC  # on boards of the network's size
-        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": default, "ntuple": ntuple})
+            described = network.to_json() | {"file": self.network_name}
+        default = NETWORK if network is not None else HEURISTIC  # on boards of the network's size
+        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": default, "network": described})
 
     async def hint_2048(self, request: Request) -> Response:
         session = self.games_2048.get(request.path_params["game_id"])
@@ -256,26 +250,21 @@ class Lab:
         time_ms = fields.integer("time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms))
         board, _ = session.snapshot()
         evaluator = fields.choice("evaluator", EVALUATORS, default=self.searches.default_for(board.rows, board.cols))
-        decision = await self.searches.expectimax(board, time_ms, evaluator)  # 422 if it cannot play the board
-        network = self.searches.network
+        chosen = self.searches.check_evaluator(evaluator, board.rows, board.cols)  # 422 if it cannot play the board
+        decision = await self.searches.expectimax(board, time_ms, evaluator)
         hint: dict[str, Any] = {
             "board": board.to_rows(),
             "searched": decision.searched.to_rows() if decision.searched is not None else None,
             "evaluator": evaluator,
             "values": {move: finite(value) for move, value in decision.values.items()},
             "best": decision.move,
-            "unit": network.unit if evaluator == NTUPLE and network is not None else HEURISTIC_EVALUATOR.unit,
+            "unit": chosen.unit,
             "depth": decision.depth,
             "nodes": decision.nodes,
             "seconds": decision.seconds,
             "time_ms": time_ms,
-            "evaluation": None,
-            "afterstates": None,
         }
-        if evaluator == NTUPLE:
-            hint["afterstates"] = await self.searches.afterstates(board)
-        else:
-            hint["evaluation"] = HEURISTIC_EVALUATOR.explain(board).to_json()["evaluation"]
+        hint |= await self.searches.explain(board, evaluator)  # evaluation or afterstates, the other None
         return JSONResponse(hint)
 
     async def autoplay(self, websocket: WebSocket) -> None:
@@ -397,8 +386,9 @@ def create_app(
     *,
     limits: Limits | None = None,
     search_slots: int | None = None,
-    network: NTupleNetwork | None = None,
+    network: Evaluator | None = None,
     network_name: str | None = None,
+    heuristic: Evaluator | None = None,
     hosts: Collection[str] | None = LOOPBACK_HOSTS,
 ) -> Starlette:
     """The web lab as an ASGI app (serve it with uvicorn, or test it with starlette's TestClient).
@@ -409,13 +399,20 @@ def create_app(
     Args:
         limits: the caps on games and search budgets (default: :class:`Limits`).
         search_slots: AI searches running at once (default: one per core).
-        network: an n-tuple network that the 2048 AI may use instead of the heuristic
-            (``"evaluator": "ntuple"``), on boards of its size.
+        network: a network that the 2048 AI may use instead of the heuristic
+            (``"evaluator": "network"``), on boards of its size.
         network_name: what the page calls the network (its file's name, say).
+        heuristic: the heuristic of ``"evaluator": "heuristic"`` (default: the shipped weights).
         hosts: the host names the lab answers requests for (None: any); a request from
             another site's page is refused whatever they are (see :mod:`~plyground.apps.web.guard`).
     """
-    lab = Lab(limits=limits or Limits(), search_slots=search_slots, network=network, network_name=network_name)
+    lab = Lab(
+        limits=limits or Limits(),
+        search_slots=search_slots,
+        network=network,
+        network_name=network_name,
+        heuristic=heuristic,
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -486,8 +483,9 @@ def serve(
     port: int = 8048,
     open_browser: bool = True,
     *,
-    network: NTupleNetwork | None = None,
+    network: Evaluator | None = None,
     network_name: str | None = None,
+    heuristic: Evaluator | None = None,
 ) -> None:
     """Serve the web lab on ``host:port`` until Ctrl-C; print its URL and open it in the browser.
 
@@ -495,8 +493,9 @@ def serve(
         host: the address to listen on.
         port: the port (0: any free port).
         open_browser: open the page in the browser.
-        network: an n-tuple network the page's 2048 AI may use (see :func:`create_app`).
+        network: a network the page's 2048 AI may use (see :func:`create_app`).
         network_name: what the page calls the network.
+        heuristic: the heuristic of the page's 2048 AI (default: the shipped weights).
 
     Raises:
         PlygroundError: the address cannot be used (for example the port is taken).
@@ -505,12 +504,13 @@ def serve(
 
     sock = _listen_socket(host, port)
     url = url_of(sock)
-    app = create_app(network=network, network_name=network_name, hosts=allowed_hosts(host))
+    app = create_app(network=network, network_name=network_name, heuristic=heuristic, hosts=allowed_hosts(host))
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on")
     print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
     if network is not None:
         name = f"n-tuple network {network_name}" if network_name else network.label
-        print(f"the AI may also use the {name} ({network.rows}x{network.cols} boards)", flush=True)
+        rows, cols = network.shape if network.shape is not None else ("any", "any")
+        print(f"the AI may also use the {name} ({rows}x{cols} boards)", flush=True)
     if open_browser:
         webbrowser.open(url)
     try:

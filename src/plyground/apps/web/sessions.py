@@ -45,6 +45,7 @@ import anyio.to_thread
 from plyground.apps.web.validation import ApiError, show
 from plyground.errors import InvalidBoardError, NothingToUndoError
 from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
 from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.engine import WIN_VALUE, Engine, EngineInfo
@@ -52,7 +53,7 @@ from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
 
 if TYPE_CHECKING:
-    from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.evaluator import Evaluator
 
 __all__ = [
     "DEFAULT_OPPONENT",
@@ -61,7 +62,7 @@ __all__ = [
     "HEURISTIC",
     "KEPT_TABLES",
     "MAX_GAMES",
-    "NTUPLE",
+    "NETWORK",
     "OPPONENTS",
     "RULES",
     "GameStore",
@@ -84,9 +85,10 @@ DEFAULT_OPPONENT: Final = "engine"
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
 HEURISTIC: Final = "heuristic"
-NTUPLE: Final = "ntuple"
-EVALUATORS: Final = (HEURISTIC, NTUPLE)
-"""What values a 2048 search's leaves: the heuristic, or the server's n-tuple network (when it has one)."""
+NETWORK: Final = "network"
+EVALUATORS: Final = (HEURISTIC, NETWORK)
+"""What values a 2048 search's leaves, by the kind of evaluator: the heuristic, or the server's network (when it
+has one)."""
 ENGINE_TT_BITS: Final = 18
 """Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
 ALPHABETA_TT_BITS: Final = 16
@@ -415,51 +417,58 @@ class Searches:
     """Runs the AI searches in worker threads, at most ``slots`` at once (default: one per core).
 
     Expectimax engines (one worker thread each) are pooled by evaluator: a search takes an
-    idle engine, sets its budget, and gives it back, so the heuristic tables are built once
-    per engine. The engines of ``network`` share it: a search only reads its weights.
+    idle engine, sets its budget, and gives it back, so an evaluator's tables are built once
+    per engine. The engines of an evaluator share it: a search only reads it.
 
     Args:
         slots: searches running at once (default: one per core).
-        network: the n-tuple network that the evaluator ``"ntuple"`` uses (None: none).
+        network: the evaluator that ``"network"`` names (None: the server has none).
+        heuristic: the evaluator that ``"heuristic"`` names (default: the heuristic, shipped weights).
     """
 
-    def __init__(self, slots: int | None = None, *, network: NTupleNetwork | None = None) -> None:
+    def __init__(
+        self, slots: int | None = None, *, network: Evaluator | None = None, heuristic: Evaluator | None = None
+    ) -> None:
         self.slots = slots if slots is not None else max(1, os.cpu_count() or 1)
         self.limiter = anyio.CapacityLimiter(self.slots)
-        self.network = network
+        self._by_name: dict[str, Evaluator] = {HEURISTIC: heuristic if heuristic is not None else Heuristic()}
+        if network is not None:
+            self._by_name[NETWORK] = network
         self._engines: dict[str, queue.SimpleQueue[Expectimax]] = {name: queue.SimpleQueue() for name in EVALUATORS}
         self.kept_tables = KeptTables()
 
     @property
     def evaluators(self) -> tuple[str, ...]:
-        """The evaluators this server can search with: the heuristic, and ``"ntuple"`` when it has a network."""
-        return EVALUATORS if self.network is not None else (HEURISTIC,)
+        """The evaluators this server can search with: the heuristic, and ``"network"`` when it has one."""
+        return tuple(self._by_name)
+
+    def evaluator(self, name: str) -> Evaluator | None:
+        """The evaluator ``name`` (one of :data:`EVALUATORS`) names on this server (None: it has none)."""
+        return self._by_name.get(name)
 
     def default_for(self, rows: int, cols: int) -> str:
-        """The evaluator of a request that names none: the network on boards of its size, else the heuristic."""
-        network = self.network
-        return NTUPLE if network is not None and network.shape == (rows, cols) else HEURISTIC
+        """The evaluator of a request that names none: the network on boards it plays, else the heuristic."""
+        network = self._by_name.get(NETWORK)
+        return NETWORK if network is not None and network.shape in (None, (rows, cols)) else HEURISTIC
 
-    def check_evaluator(self, evaluator: str, rows: int, cols: int) -> None:
-        """Check that ``evaluator`` (one of :data:`EVALUATORS`) can search a ``rows`` x ``cols`` board.
+    def check_evaluator(self, name: str, rows: int, cols: int) -> Evaluator:
+        """The evaluator ``name`` (one of :data:`EVALUATORS`), checked to search a ``rows`` x ``cols`` board.
 
         Raises:
-            ApiError: 422, the network is asked for but the server has none, or it plays
-                boards of another size.
+            ApiError: 422, the server has no such evaluator (no network), or it plays boards of another size.
         """
-        if evaluator != NTUPLE:
-            return
-        network = self.network
-        if network is None:
+        evaluator = self._by_name.get(name)
+        if evaluator is None:
             raise ApiError(
                 422,
-                "evaluator ntuple needs an n-tuple network, and this server has none "
+                f"evaluator {name} needs a network, and this server has none "
                 "(start it with: plyground web --evaluator network, or ntuple:PATH)",
             )
         try:
-            network.check_size(rows, cols)
+            evaluator.check_size(rows, cols)
         except InvalidBoardError as exc:
-            raise ApiError(422, f"{exc}: use evaluator heuristic") from None
+            raise ApiError(422, f"{exc}: use evaluator {HEURISTIC}") from None
+        return evaluator
 
     async def expectimax(self, board: Board, time_ms: int, evaluator: str = HEURISTIC) -> Decision:
         """The expectimax decision for ``board`` within ``time_ms`` milliseconds, leaves valued by ``evaluator``.
@@ -475,30 +484,22 @@ class Searches:
         try:
             engine = engines.get_nowait()
         except queue.Empty:
-            network = self.network if evaluator == NTUPLE else None
-            engine = Expectimax(time_ms=time_ms, workers=1, tt_bits=ENGINE_TT_BITS, evaluator=network)
+            engine = Expectimax(time_ms=time_ms, workers=1, tt_bits=ENGINE_TT_BITS, evaluator=self._by_name[evaluator])
         try:
             engine.time_ms = time_ms  # the engine is this thread's alone until it goes back to the pool
             return engine.choose(board)
         finally:
             engines.put(engine)
 
-    async def afterstates(self, board: Board) -> dict[str, dict[str, float | None]]:
-        """The network's value of each legal move of ``board``: ``points``, ``value`` and ``total``.
-
-        A move is worth the ``points`` it scores plus the network's ``value`` V of the board it
-        leaves; their ``total`` is the move's value in a search of depth 1.
+    async def explain(self, board: Board, evaluator: str) -> dict[str, Any]:
+        """Why ``evaluator`` values ``board`` as it does: its explanation's JSON (``evaluation`` and
+        ``afterstates``, see :meth:`~plyground.g2048.evaluator.Explanation.to_json`).
 
         Raises:
-            ApiError: 422, the server has no network or it plays boards of another size.
+            ApiError: 422, ``evaluator`` cannot value ``board`` (see :meth:`check_evaluator`).
         """
-        self.check_evaluator(NTUPLE, board.rows, board.cols)
-        return await anyio.to_thread.run_sync(self._afterstates, board, limiter=self.limiter)
-
-    def _afterstates(self, board: Board) -> dict[str, dict[str, float | None]]:
-        network = self.network
-        assert network is not None
-        return network.explain(board).to_json()["afterstates"] or {}
+        chosen = self.check_evaluator(evaluator, board.rows, board.cols)
+        return await anyio.to_thread.run_sync(lambda: chosen.explain(board).to_json(), limiter=self.limiter)
 
     async def kinrow(self, session: KinrowSession) -> KinrowReply:
         """The AI's move in ``session`` (its game not over) and what its search found.

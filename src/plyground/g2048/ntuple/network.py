@@ -135,6 +135,17 @@ class NTupleNetwork(Evaluator):
         return f"n-tuple network {self._path.name}"
 
     @property
+    def kind(self) -> str:
+        """``network``."""
+        return "network"
+
+    def to_json(self) -> dict[str, Any]:
+        """The Evaluator's JSON, with the ``file`` it was loaded from (its name, or None), its ``tuples`` and the
+        ``games`` it was trained on."""
+        file = self._path.name if self._path is not None else None
+        return {**super().to_json(), "file": file, "tuples": len(self._tuples), "games": self._trained.games}
+
+    @property
     def path(self) -> Path | None:
         """The file it was loaded from (None for a network made in this process)."""
         return self._path

@@ -115,33 +115,33 @@
     socket: null,
     hint: null,
     stats: null,
-    ntuple: null, // the server's network: {rows, cols, file, tuples, games}, or null
+    network: null, // the server's network: {kind, name, label, unit, rows, cols, file, tuples, games}, or null
     preferred: "heuristic", // the evaluator chosen (the server's default at first), used on boards it can play
 
     // Which evaluators the server has; the selector shows only when it has a network.
     async loadEvaluators() {
       try {
         const answer = await api("GET", "/api/2048/evaluators");
-        this.ntuple = answer.ntuple;
+        this.network = answer.network;
         this.preferred = answer.default;
       } catch (_) {
-        this.ntuple = null; // the heuristic alone
+        this.network = null; // the heuristic alone
       }
-      $("evaluator-control").hidden = !this.ntuple;
-      if (this.ntuple) {
-        const { rows, cols, file } = this.ntuple;
-        $("evaluator").querySelector('option[value="ntuple"]').textContent =
+      $("evaluator-control").hidden = !this.network;
+      if (this.network) {
+        const { rows, cols, file } = this.network;
+        $("evaluator").querySelector('option[value="network"]').textContent =
           `n-tuple network (${file ? `${file}, ` : ""}${rows}x${cols})`;
       }
     },
 
     // The network plays boards of its own size only: elsewhere the selector falls back to the heuristic.
     showEvaluator(state) {
-      const network = this.ntuple;
+      const network = this.network;
       if (!network) return;
       const fits = state.rows === network.rows && state.cols === network.cols;
       const select = $("evaluator");
-      select.querySelector('option[value="ntuple"]').disabled = !fits;
+      select.querySelector('option[value="network"]').disabled = !fits;
       select.disabled = !fits;
       select.value = fits ? this.preferred : "heuristic";
       const note = $("evaluator-note");
@@ -152,7 +152,7 @@
 
     evaluator() {
       const select = $("evaluator");
-      return this.ntuple && !select.disabled ? select.value : "heuristic";
+      return this.network && !select.disabled ? select.value : "heuristic";
     },
 
     chooseEvaluator() {
