@@ -37,6 +37,7 @@ from plyground.core.crew import CREW
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
+from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups
 
 POSITIONS = [
@@ -103,7 +104,8 @@ def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
 
 def measure(depth: int, repeats: int, evaluator: str, binary: Path | None) -> dict[str, float | int | None]:
     """One row: one and two workers with ``evaluator`` at ``depth``, the native search interleaved."""
-    one, two = (Expectimax(depth=depth, workers=w, tt_bits=22, evaluator=evaluator) for w in (1, 2))
+    leaves = load_evaluator(evaluator, reuse=True)
+    one, two = (Expectimax(depth=depth, workers=w, tt_bits=22, evaluator=leaves) for w in (1, 2))
     search_all(one), search_all(two)  # warm up: threads, tables, compiled kernels
     # Interleaved, so that a slow spell of the machine hits every side alike.
     seconds_1, seconds_2, natives, ratios = [], [], [], []
@@ -145,7 +147,7 @@ def main() -> None:
     network = f"ntuple:{args.network}" if args.network is not None else None
     if network is not None:
         try:
-            Expectimax(depth=1, evaluator=network).evaluator_for(4, 4).check_size(4, 4)
+            load_evaluator(network, reuse=True).check_size(4, 4)
         except PlygroundError as error:
             parser.exit(2, f"error: {error}\n")
 

@@ -40,12 +40,13 @@ POSITIONS = [
 def child(repeats: int, depths_of: dict[str, list[int]]) -> None:
     """Time every depth of both evaluators with the ``plyground`` this process imports; print a JSON line."""
     from plyground.g2048 import Board
+    from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.expectimax import Expectimax
 
     out: dict[str, dict[str, list[float]]] = {}
     for evaluator, depths in depths_of.items():
         for depth in depths:
-            with Expectimax(depth=depth, workers=1, tt_bits=22, evaluator=evaluator) as ai:
+            with Expectimax(depth=depth, workers=1, tt_bits=22, evaluator=load_evaluator(evaluator, reuse=True)) as ai:
                 evaluations = sum(ai.choose(Board(bits)).evaluations for bits in POSITIONS)  # warm, and counted
                 times = []
                 for _ in range(repeats):

@@ -33,6 +33,7 @@ from plyground.apps.aiview import summary_view
 from plyground.errors import PlygroundError
 from plyground.g2048 import Decision, Game
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
+from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax
 
 TARGETS = ((4096, 1.0), (8192, 0.9), (16384, 0.5))
@@ -97,7 +98,7 @@ def main() -> int:
     results: list[GameResult] = []
     interrupted = False
     try:
-        ai = Expectimax(time_ms=args.time_ms, workers=args.workers, evaluator=args.evaluator)
+        ai = Expectimax(time_ms=args.time_ms, workers=args.workers, evaluator=load_evaluator(args.evaluator))
     except PlygroundError as exc:
         log(f"error: {exc}")
         return 2

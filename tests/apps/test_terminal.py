@@ -15,6 +15,7 @@ import pytest
 from plyground.apps.play import HINT_MS, KEY_ACTIONS, WON_BANNER, Advisor, Hint, Mode, PlayController, action_for
 from plyground.apps.saves import Saves2048
 from plyground.g2048 import DIRECTIONS, Expectimax, Game
+from plyground.g2048.heuristic import Heuristic
 
 ARROWS = {"up": "KEY_UP", "right": "KEY_RIGHT", "down": "KEY_DOWN", "left": "KEY_LEFT"}
 WASD = {"up": "w", "right": "d", "down": "s", "left": "a"}
@@ -324,7 +325,7 @@ WAIT = 120.0
 
 
 def depth_one() -> Expectimax:
-    return Expectimax(depth=1, workers=1, evaluator="heuristic")
+    return Expectimax(depth=1, workers=1, evaluator=Heuristic())
 
 
 def test_the_hint_key_shows_the_ais_move_and_the_values_of_the_moves() -> None:

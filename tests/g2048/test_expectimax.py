@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from plyground.errors import InvalidInputError
 from plyground.g2048 import DIRECTIONS, Board, Game
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.evaluators import HEURISTIC
 from plyground.g2048.expectimax import (
     BANK_DEBT,
     BANK_MOVES,
@@ -27,7 +26,7 @@ from plyground.g2048.expectimax import (
     policy_depth,
     root_groups,
 )
-from plyground.g2048.heuristic import Weights, default_weights, lost_value
+from plyground.g2048.heuristic import Heuristic, Weights, default_weights, lost_value
 from plyground.g2048.sharing import PAIR_SHARING
 from tests.g2048.strategies import grids
 from tests.naive import expectimax_2048 as naive
@@ -37,7 +36,7 @@ NAIVE_WEIGHTS = {k: v for k, v in WEIGHTS.to_dict().items() if k != "game_over"}
 
 
 def _searchers() -> dict[int, Expectimax]:
-    return {depth: Expectimax(evaluator=HEURISTIC, depth=depth, workers=2, cutoff=0.0) for depth in (1, 2, 3)}
+    return {depth: Expectimax(evaluator=Heuristic(), depth=depth, workers=2, cutoff=0.0) for depth in (1, 2, 3)}
 
 
 SEARCHERS = _searchers()
@@ -84,9 +83,9 @@ def test_lost_board_is_never_chosen() -> None:
     # "up" brings the 8 to the top-left corner, which the weights love, but every spawn then ends the game.
     corner = Weights(0, 0, 0, 0, 0, ((1000, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
     board = Board.parse("0 2 4/8 8 2")
-    assert Expectimax(depth=1, weights=corner, workers=1).choose(board).move == "up"
+    assert Expectimax(depth=1, evaluator=Heuristic(corner), workers=1).choose(board).move == "up"
     for depth in (2, 3):
-        decision = Expectimax(depth=depth, weights=corner, workers=1).choose(board)
+        decision = Expectimax(depth=depth, evaluator=Heuristic(corner), workers=1).choose(board)
         assert decision.move != "up"
         assert decision.values["up"] < min(v for m, v in decision.values.items() if m != "up")
 
@@ -122,7 +121,7 @@ def test_decisions_are_deterministic_for_each_number_of_workers() -> None:
     boards = _game_positions(6)
 
     def run(workers: int, cells: int | None) -> list[Decision]:
-        ai = Expectimax(evaluator=HEURISTIC, depth=4, workers=workers, max_cells=cells, seed=5)
+        ai = Expectimax(evaluator=Heuristic(), depth=4, workers=workers, max_cells=cells, seed=5)
         return [ai.choose(b) for b in boards]
 
     runs = {(w, cells, repeat): run(w, cells) for repeat in (0, 1) for w in (1, 2, 4) for cells in (None, 3)}
@@ -178,7 +177,7 @@ def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
     """A decision's values are those of its groups' moves searched in turn, each group in a fresh table: the
     groups searched at once on several threads give what each gives searched alone on one."""
     board = Board(0x0001002301240567)  # four legal moves, boards that meet again a few moves on
-    ai = Expectimax(evaluator=HEURISTIC, depth=5, workers=workers, tt_bits=18)
+    ai = Expectimax(evaluator=Heuristic(), depth=5, workers=workers, tt_bits=18)
     decision = ai.choose(board)
     search = ai.jobs_search(board, ai.evaluator)
     tts = np.zeros((1, 1 << 18), dtype=S.TT_DTYPE)
@@ -197,7 +196,8 @@ def test_the_moves_of_a_group_share_one_table(workers: int) -> None:
 def test_one_table_for_every_move_saves_leaves() -> None:
     board = Board(0x0001002301240567)
     evaluations = {
-        w: Expectimax(evaluator=HEURISTIC, depth=5, workers=w, tt_bits=18).choose(board).evaluations for w in (1, 2, 4)
+        w: Expectimax(evaluator=Heuristic(), depth=5, workers=w, tt_bits=18).choose(board).evaluations
+        for w in (1, 2, 4)
     }
     assert evaluations[1] < evaluations[2] < evaluations[4]
 
@@ -205,15 +205,15 @@ def test_one_table_for_every_move_saves_leaves() -> None:
 @pytest.mark.kernel
 def test_sampling_seed_changes_the_sample() -> None:
     board = Board.parse("2 0 0 0/0 4 0 0/0 0 8 0/0 0 0 16")
-    a = Expectimax(evaluator=HEURISTIC, depth=3, workers=1, max_cells=2, seed=1).choose(board)
-    b = Expectimax(evaluator=HEURISTIC, depth=3, workers=1, max_cells=2, seed=2).choose(board)
+    a = Expectimax(evaluator=Heuristic(), depth=3, workers=1, max_cells=2, seed=1).choose(board)
+    b = Expectimax(evaluator=Heuristic(), depth=3, workers=1, max_cells=2, seed=2).choose(board)
     assert a.values != b.values
-    assert Expectimax(evaluator=HEURISTIC, depth=3, workers=1, max_cells=2, seed=1).choose(board).values == a.values
+    assert Expectimax(evaluator=Heuristic(), depth=3, workers=1, max_cells=2, seed=1).choose(board).values == a.values
 
 
 @pytest.mark.parametrize("time_ms", [5, 20, 60])
 def test_time_budget_is_respected(time_ms: int) -> None:
-    ai = Expectimax(evaluator=HEURISTIC, time_ms=time_ms, workers=2)
+    ai = Expectimax(evaluator=Heuristic(), time_ms=time_ms, workers=2)
     ai.choose(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"))  # threads and tables ready
     boards = [Board(0x0021013212348765), Board(0x01200231456A789B), Board(0x0000000000001021), *_game_positions(4)]
     for board in boards:
@@ -237,7 +237,7 @@ def test_with_a_time_bank_moves_use_their_budget_on_average() -> None:
     boards = [Board(0x0021013212348765), Board(0x01200231456A789B), *_game_positions(12)]
     mean_ms = {}
     for bank in (False, True):
-        with Expectimax(evaluator=HEURISTIC, time_ms=20, workers=1, time_bank=bank) as ai:
+        with Expectimax(evaluator=Heuristic(), time_ms=20, workers=1, time_bank=bank) as ai:
             ai.choose(boards[0])  # tables ready
             ai.bank_ms = 0.0
             seconds = [ai.choose(board).seconds for board in boards * 3]
@@ -253,7 +253,7 @@ def test_with_a_time_bank_moves_use_their_budget_on_average() -> None:
 def test_a_first_search_spends_none_of_its_budget_on_what_it_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     # The transposition tables and the evaluator's tables or kernels are built before the clock starts: a
     # one-shot hint at 200 ms once spent it on them and searched one ply deep.
-    ai = Expectimax(evaluator=HEURISTIC, time_ms=100, workers=1)
+    ai = Expectimax(evaluator=Heuristic(), time_ms=100, workers=1)
     build_tables, prepare = ai._ensure_tables, ai.evaluator.prepare
 
     def slow_tables() -> object:
@@ -285,20 +285,20 @@ def test_a_network_loads_its_search_kernels_when_prepared() -> None:
 
 def test_more_time_searches_deeper() -> None:
     board = Board(0x0021013212348765)
-    quick = Expectimax(evaluator=HEURISTIC, time_ms=2, workers=2).choose(board)
-    slow = Expectimax(evaluator=HEURISTIC, time_ms=200, workers=2).choose(board)
+    quick = Expectimax(evaluator=Heuristic(), time_ms=2, workers=2).choose(board)
+    slow = Expectimax(evaluator=Heuristic(), time_ms=200, workers=2).choose(board)
     assert slow.depth > quick.depth >= 1
     assert slow.nodes > quick.nodes > 0
 
 
 def test_decision_fields() -> None:
-    decision = Expectimax(evaluator=HEURISTIC, depth=3, workers=2).choose(Board(0x0000001000201232))
+    decision = Expectimax(evaluator=Heuristic(), depth=3, workers=2).choose(Board(0x0000001000201232))
     assert isinstance(decision, Decision)
     assert decision.depth == 3 and decision.nodes > decision.evaluations / 10 > 0 and decision.tt_hits > 0
     assert set(decision.values) == set(Board(0x0000001000201232).legal_moves())
     assert decision.move == max(decision.values, key=decision.values.__getitem__)
     assert decision.seconds > 0
-    assert Expectimax(evaluator=HEURISTIC, depth=2).choose(Board.parse("2 4/8 16")) == Decision(
+    assert Expectimax(evaluator=Heuristic(), depth=2).choose(Board.parse("2 4/8 16")) == Decision(
         None, seconds=pytest.approx(0, abs=1)
     )
 
@@ -306,7 +306,7 @@ def test_decision_fields() -> None:
 @pytest.mark.parametrize(("rows", "cols"), [(r, c) for r in range(2, 5) for c in range(2, 5)])
 def test_every_board_size_plays_a_game(rows: int, cols: int) -> None:
     game = Game(rows, cols, seed=rows * 10 + cols)
-    ai = Expectimax(evaluator=HEURISTIC, depth=2, workers=1)
+    ai = Expectimax(evaluator=Heuristic(), depth=2, workers=1)
     while not game.over and game.move_count < 300:
         decision = ai.choose(game.board)
         assert decision.move in game.board.legal_moves()
@@ -335,19 +335,19 @@ def test_policy_depth_grows_with_distinct_tiles() -> None:
         ({"tt_bits": 40}, "tt_bits"),
         ({"seed": -3}, "seed"),
         ({"p_four": 3}, "p_four"),
-        ({"weights": {"empty": 1}}, "Weights object"),
+        ({"evaluator": "heuristic"}, "Evaluator object, got str"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         Expectimax(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="expected a Board"):
-        Expectimax(evaluator=HEURISTIC, depth=1).choose("2 2/0 0")  # type: ignore[arg-type]
+        Expectimax(evaluator=Heuristic(), depth=1).choose("2 2/0 0")  # type: ignore[arg-type]
 
 
 def test_directions_order_breaks_ties() -> None:
     board = Board.parse("0 0/2 0")
-    decision = Expectimax(evaluator=HEURISTIC, depth=1, workers=1).choose(board)
+    decision = Expectimax(evaluator=Heuristic(), depth=1, workers=1).choose(board)
     best = max(decision.values.values())
     assert decision.move == next(d for d in DIRECTIONS if decision.values.get(d) == best)
 
@@ -355,8 +355,8 @@ def test_directions_order_breaks_ties() -> None:
 @pytest.mark.parametrize("settings", [{"depth": 9}, {"time_ms": 600_000}], ids=["fixed depth", "time budget"])
 def test_ctrl_c_stops_a_long_search_at_once(settings: dict[str, int]) -> None:
     """A search that may be long runs on a helper thread, so that Ctrl-C stops it at once."""
-    ai = Expectimax(evaluator=HEURISTIC, workers=2, cutoff=0.0, **settings)  # no cut-off: a search of many minutes
-    Expectimax(evaluator=HEURISTIC, depth=1, workers=2).choose(
+    ai = Expectimax(evaluator=Heuristic(), workers=2, cutoff=0.0, **settings)  # no cut-off: a search of many minutes
+    Expectimax(evaluator=Heuristic(), depth=1, workers=2).choose(
         Board(0x0021013212348765)
     )  # kernels loaded: only the stop is timed
     timer = threading.Timer(0.3, _thread.interrupt_main)
@@ -371,11 +371,11 @@ def test_ctrl_c_stops_a_long_search_at_once(settings: dict[str, int]) -> None:
 def test_searches_on_several_threads_at_once_give_what_each_gives_alone() -> None:
     """Parallel kernels started from several threads at once (a web server's requests, say) do not mix up."""
     boards = [Board(0x0021013212348765), Board(0x0001002301240567), Board(0x01200231456A789B)]
-    alone = [Expectimax(evaluator=HEURISTIC, depth=4, workers=2).choose(board).values for board in boards]
+    alone = [Expectimax(evaluator=Heuristic(), depth=4, workers=2).choose(board).values for board in boards]
     together: dict[int, list[dict[str, float]]] = {}
 
     def play(index: int) -> None:
-        ai = Expectimax(evaluator=HEURISTIC, depth=4, workers=2)
+        ai = Expectimax(evaluator=Heuristic(), depth=4, workers=2)
         together[index] = [ai.choose(board).values for board in boards for _ in range(5)]
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(3)]
@@ -391,7 +391,7 @@ def test_no_more_threads_than_root_moves() -> None:
     import threading
 
     before = threading.active_count()
-    with Expectimax(evaluator=HEURISTIC, depth=2, workers=1000) as ai:
+    with Expectimax(evaluator=Heuristic(), depth=2, workers=1000) as ai:
         assert ai.workers == 4
         ai.choose(Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4"))
         assert threading.active_count() - before <= 4

@@ -12,7 +12,7 @@ import pytest
 from plyground.core.crew import CREW
 from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.evaluator import Evaluator
-from plyground.g2048.evaluators import HEURISTIC, NETWORK, load_evaluator
+from plyground.g2048.evaluators import NETWORK, load_evaluator
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic, default_weights
 from plyground.g2048.ntuple import NTupleNetwork
@@ -36,7 +36,7 @@ class _OutOfTime(Expectimax):
     place in the order searched), as a deadline does: their values stand, the others' are cut short."""
 
     def __init__(self, cut: int, keep: list[int], shift: float = 0.0) -> None:
-        super().__init__(time_ms=60_000, workers=1, cutoff=0.0, evaluator=HEURISTIC)
+        super().__init__(time_ms=60_000, workers=1, cutoff=0.0, evaluator=Heuristic())
         self.cut, self.keep, self.shift = cut, keep, shift
         self.orders: list[list[int]] = []
 
@@ -57,7 +57,7 @@ class _OutOfTime(Expectimax):
 
 def _exact(board: Board, depth: int) -> dict[str, float]:
     """Every move's value at ``depth`` (no cut-off: the values do not depend on the order of the search)."""
-    return Expectimax(depth=depth, workers=1, cutoff=0.0, evaluator=HEURISTIC).choose(board).values
+    return Expectimax(depth=depth, workers=1, cutoff=0.0, evaluator=Heuristic()).choose(board).values
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -130,13 +130,13 @@ def test_a_search_shares_out_only_where_it_measured_that_it_pays() -> None:
 @pytest.mark.parametrize("depth", range(1, SHARED_DEPTH))
 def test_below_the_shared_depth_two_workers_search_as_one(depth: int) -> None:
     for board in BOARDS:
-        one = Expectimax(depth=depth, workers=1, evaluator=HEURISTIC).choose(board)
-        two = Expectimax(depth=depth, workers=2, evaluator=HEURISTIC).choose(board)
+        one = Expectimax(depth=depth, workers=1, evaluator=Heuristic()).choose(board)
+        two = Expectimax(depth=depth, workers=2, evaluator=Heuristic()).choose(board)
         assert (two.values, two.nodes) == (one.values, one.nodes)
 
 
 def test_a_search_with_no_free_helper_gives_what_it_gives_with_one() -> None:
-    expected = [Expectimax(depth=5, workers=2, evaluator=HEURISTIC).choose(board).values for board in BOARDS]
+    expected = [Expectimax(depth=5, workers=2, evaluator=Heuristic()).choose(board).values for board in BOARDS]
     release, taken = threading.Event(), threading.Semaphore(0)
     size = max(CREW.size, 3)
 
@@ -150,7 +150,7 @@ def test_a_search_with_no_free_helper_gives_what_it_gives_with_one() -> None:
         for _ in range(size):
             assert taken.acquire(timeout=60)  # every helper of the crew is busy elsewhere
         assert CREW.size == size
-        alone = [Expectimax(depth=5, workers=2, evaluator=HEURISTIC).choose(board).values for board in BOARDS]
+        alone = [Expectimax(depth=5, workers=2, evaluator=Heuristic()).choose(board).values for board in BOARDS]
     finally:
         release.set()
         blocker.join(timeout=60)
@@ -164,10 +164,13 @@ def test_by_default_the_network_plays_4x4_and_the_heuristic_the_other_boards() -
     assert Expectimax().evaluator_for(4, 4) is network
     assert isinstance(ai.evaluator_for(3, 3), Heuristic)
     board = Board.parse("2 2 0 4/0 4 8 16/0 0 0 32/0 0 2 64")
-    assert ai.choose(board).values == Expectimax(depth=2, workers=1, evaluator=NETWORK).choose(board).values
-    assert ai.evaluator is network and ai.weights is None
+    assert (
+        ai.choose(board).values
+        == Expectimax(depth=2, workers=1, evaluator=load_evaluator(NETWORK, reuse=True)).choose(board).values
+    )
+    assert ai.evaluator is network
     small = Board.parse("2 2 0/0 4 0/0 0 8")
-    assert ai.choose(small).values == Expectimax(depth=2, workers=1, evaluator=HEURISTIC).choose(small).values
+    assert ai.choose(small).values == Expectimax(depth=2, workers=1, evaluator=Heuristic()).choose(small).values
     assert isinstance(ai.evaluator, Heuristic)  # the board searched last
-    weighted = Expectimax(depth=2, workers=1, weights=default_weights())
-    assert isinstance(weighted.evaluator_for(4, 4), Heuristic)  # weights name the heuristic
+    heuristic = Heuristic(default_weights())
+    assert Expectimax(depth=2, workers=1, evaluator=heuristic).evaluator_for(4, 4) is heuristic  # on every board

@@ -137,10 +137,14 @@ class Advisor:
     @classmethod
     def for_game(cls, game: Game, *, time_ms: float = HINT_MS) -> Advisor:
         """The advisor of ``game``'s board size and ``p_four``, searching ``time_ms`` milliseconds a hint."""
-        from plyground.g2048.evaluators import default_evaluator
+        from plyground.g2048.evaluators import default_evaluator, load_evaluator
 
         rows, cols, p_four = game.board.rows, game.board.cols, game.p_four
-        return cls(lambda: Expectimax(time_ms=time_ms, p_four=p_four, evaluator=default_evaluator(rows, cols)))
+        return cls(
+            lambda: Expectimax(
+                time_ms=time_ms, p_four=p_four, evaluator=load_evaluator(default_evaluator(rows, cols), reuse=True)
+            )
+        )
 
     def ask(self, board: Board) -> None:
         """Search ``board``; its :class:`Hint` comes from :meth:`answer`."""

@@ -128,13 +128,13 @@ class GameWindow:
         p_four = controller.game.p_four
         heuristic = evaluator if evaluator is not None and evaluator.kind == "heuristic" else None
         leaves = heuristic if heuristic is not None else Heuristic()  # not Expectimax's default: the network on 4x4
-        self.heuristic_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=leaves)
+        self.heuristic_engine = Expectimax(time_ms, depth, workers=workers, p_four=p_four, evaluator=leaves)
         """The AI's search with the heuristic at the leaves."""
         self.network_engine: Expectimax | None = None
         """The AI's search with the n-tuple network at the leaves (None without a network)."""
         if evaluator is not None and heuristic is None:
             evaluator.check_board(controller.game.board)
-            self.network_engine = Expectimax(time_ms, depth, None, workers, p_four=p_four, evaluator=evaluator)
+            self.network_engine = Expectimax(time_ms, depth, workers=workers, p_four=p_four, evaluator=evaluator)
         self.use_network = self.network_engine is not None
         """Whether the AI searches with the network (else with the heuristic); ``e`` switches."""
         self.controller = controller

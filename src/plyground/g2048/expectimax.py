@@ -60,7 +60,7 @@ from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.evaluators import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
-from plyground.g2048.heuristic import Heuristic, Weights
+from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
@@ -198,8 +198,6 @@ class Expectimax:
             at a few milliseconds, where the first depth overruns.
         depth: a fixed depth (with ``time_ms``: the deepest depth to try). With neither,
             :func:`policy_depth` picks the depth from the board.
-        weights: heuristic weights (default: :func:`~plyground.g2048.heuristic.default_weights`);
-            with weights the heuristic values the leaves on every board.
         workers: threads searching root moves in parallel (default: every core); at most
             :data:`MAX_WORKERS`, as a board has at most four root moves. Depths that take
             less than half a millisecond run on the calling thread alone (see the module).
@@ -209,35 +207,30 @@ class Expectimax:
         tt_bits: each worker's transposition table has ``2**tt_bits`` entries.
         seed: seeds the cell sampling; the same seed gives the same decisions.
         evaluator: what values the leaves: an :class:`~plyground.g2048.evaluator.Evaluator`
-            (the heuristic or an n-tuple network), or its name for
-            :func:`~plyground.g2048.evaluators.load_evaluator` (``"heuristic"``, ``"network"``,
-            ``"ntuple:PATH"``). By default (None, and no ``weights``) the applications'
-            default: the network shipped with plyground on 4×4 boards, read once a process when
-            first needed, and the heuristic on the others (:meth:`evaluator_for`). With a
-            network, values are expected points to come: each move's points plus, at the
-            horizon, the network's value of the afterstate, so depth 1 plays the network's
-            greedy move. ``weights`` set the heuristic's weights
-            and cannot come with another evaluator.
+            object (``Heuristic(weights)``, an n-tuple network; a name such as ``"ntuple:PATH"``
+            is parsed by :func:`~plyground.g2048.evaluators.load_evaluator`). By default (None)
+            the applications' default: the network shipped with plyground on 4×4 boards, read
+            once a process when first needed, and the heuristic on the others
+            (:meth:`evaluator_for`). With a network, values are expected points to come: each
+            move's points plus, at the horizon, the network's value of the afterstate, so depth 1
+            plays the network's greedy move.
 
     Raises:
-        InvalidInputError: a parameter out of range, an unknown evaluator, weights with a
-            network, or a missing file.
-        CorruptFileError: an unreadable network file.
+        InvalidInputError: a parameter out of range, or an evaluator that is not an Evaluator.
     """
 
     def __init__(
         self,
         time_ms: float | None = None,
         depth: int | None = None,
-        weights: Weights | None = None,
-        workers: int | None = None,
         *,
+        workers: int | None = None,
         p_four: float = DEFAULT_P_FOUR,
         cutoff: float = DEFAULT_CUTOFF,
         max_cells: int | None = None,
         tt_bits: int = DEFAULT_TT_BITS,
         seed: int = 0,
-        evaluator: Evaluator | str | None = None,
+        evaluator: Evaluator | None = None,
         time_bank: bool = False,
     ) -> None:
         if time_ms is not None and not (isinstance(time_ms, int | float) and 0 < time_ms < math.inf):
@@ -256,9 +249,10 @@ class Expectimax:
             raise InvalidInputError(f"tt_bits must be an integer from 8 to 24, got {tt_bits!r}")
         if not (isinstance(seed, int) and seed >= 0):
             raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
-        if weights is not None and not isinstance(weights, Weights):
-            raise InvalidInputError(f"weights must be a Weights object, got {type(weights).__name__}")
-        self._evaluator = None if evaluator is None and weights is None else load_evaluator(evaluator, weights=weights)
+        if evaluator is not None and not isinstance(evaluator, Evaluator):
+            hint = f" (parse a name with load_evaluator({evaluator!r}))" if isinstance(evaluator, str) else ""
+            raise InvalidInputError(f"evaluator must be an Evaluator object, got {type(evaluator).__name__}{hint}")
+        self._evaluator = evaluator
         self._heuristic: Heuristic | None = None
         self._shape = SHIPPED_SHAPE
         self.time_ms = time_ms
@@ -299,11 +293,6 @@ class Expectimax:
         if self._heuristic is None:
             self._heuristic = Heuristic()
         return self._heuristic
-
-    @property
-    def weights(self) -> Weights | None:
-        """The heuristic's weights; None when another evaluator values the leaves."""
-        return self.evaluator.weights if isinstance(self.evaluator, Heuristic) else None
 
     def _ensure_tables(self) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]:
         """A transposition table and counters for each job (see :func:`root_groups`), made on first use."""

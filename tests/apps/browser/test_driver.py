@@ -26,6 +26,8 @@ from plyground.apps.browser import driver
 from plyground.apps.browser.driver import BrowserError, Summary, draw_hint, open_page, play, read_page
 from plyground.errors import DependencyNotInstalled
 from plyground.g2048 import Board, Expectimax
+from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.heuristic import Heuristic
 from tests.apps.browser.conftest import QuietHandler
 from tests.apps.conftest import CHROMIUM, CHROMIUM_ARGS, missing
 
@@ -115,7 +117,7 @@ def debugged_chromium(tmp_path: Any) -> Iterator[str]:
 def test_a_whole_game_to_game_over(page: Any, game_site: str) -> None:
     page.goto(game_site + "index.html?size=3&seed=7&fresh=1")
     boards: list[Board] = []
-    with Expectimax(depth=2, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=2, workers=1, evaluator=Heuristic()) as ai:
         summary = play(page, ai, on_move=lambda board, done: boards.append(board))
     assert summary.stopped == "game over" and summary.moves == len(boards) > 20
     shown = read_page(page)
@@ -130,7 +132,7 @@ def test_keep_playing_after_2048(page: Any, game_site: str, keepsave: str) -> No
     page.goto(
         game_site + f"index.html?seed=3&start=1024,1024,0,0/0,0,0,0/0,0,0,0/0,0,0,2&score=20000&keepsave={keepsave}"
     )
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
         summary = play(page, ai, moves=4)
     state = saved_game(page)
     assert state is not None and state["won"] and state["keepPlaying"]
@@ -139,7 +141,7 @@ def test_keep_playing_after_2048(page: Any, game_site: str, keepsave: str) -> No
 
 def test_a_page_that_saves_nothing_is_read_from_its_tiles(page: Any, game_site: str) -> None:
     page.goto(game_site + "index.html?seed=11&storage=off")
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
         summary = play(page, ai, moves=30)
     shown = read_page(page)
     assert summary.moves == 30 and shown is not None and shown.source == "tiles" and shown.score == summary.score
@@ -147,7 +149,7 @@ def test_a_page_that_saves_nothing_is_read_from_its_tiles(page: Any, game_site: 
 
 def test_a_page_with_other_rules_stops_at_the_first_move(page: Any, game_site: str) -> None:
     page.goto(game_site + "index.html?seed=2&spawn=8&start=2,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0")
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai, pytest.raises(BrowserError) as raised:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai, pytest.raises(BrowserError) as raised:
         play(page, ai)
     message = str(raised.value)
     assert message.startswith("move 1 (") and "a new 8 at row" in message and "other rules" in message
@@ -159,7 +161,7 @@ def test_a_page_changed_by_someone_else(page: Any, game_site: str) -> None:
         "() => { const s = JSON.parse(localStorage.getItem('gameState')); s.score = 5; "
         "localStorage.setItem('gameState', JSON.stringify(s)); }"
     )  # now the saved score is 5 while the page will count on from 100
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai, pytest.raises(BrowserError, match="score"):
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai, pytest.raises(BrowserError, match="score"):
         play(page, ai, moves=3)
 
 
@@ -168,7 +170,7 @@ def test_hints_are_drawn_and_no_key_is_pressed(page: Any, game_site: str) -> Non
     before = read_page(page)
     assert before is not None
     board = Board.from_rows([list(row) for row in before.rows])
-    with Expectimax(depth=2, workers=1, evaluator="network") as ai:  # the shipped network
+    with Expectimax(depth=2, workers=1, evaluator=load_evaluator("network", reuse=True)) as ai:  # the shipped network
         decision = ai.choose(board)
         draw_hint(page, decision, ai.evaluator.unit)
     box = page.locator("#plyground-hint")
@@ -328,7 +330,7 @@ def test_the_summary_counts_in_words() -> None:
 def test_stop_ends_a_game_between_two_moves(page: Any, game_site: str) -> None:
     page.goto(game_site + "index.html?seed=12")
     boards: list[Board] = []
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
         summary = play(page, ai, on_move=lambda board, done: boards.append(board), stop=lambda: len(boards) >= 5)
         assert summary.stopped == "interrupted" and summary.moves == 5
         shown = read_page(page)

@@ -20,7 +20,7 @@ from plyground.g2048 import DIRECTIONS, Board, Game, Replay, default_weights, ev
 from plyground.g2048 import autoplay as autoplay_module
 from plyground.g2048.autoplay import GameResult, play_game, summarize
 from plyground.g2048.expectimax import Decision, Expectimax
-from plyground.g2048.heuristic import FEATURES
+from plyground.g2048.heuristic import FEATURES, Heuristic
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 SMALL = ("--rows", "2", "--cols", "3", "--depth", "1")
@@ -196,7 +196,7 @@ def test_a_weights_file_is_used(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     data = json.loads(out)
     board = Board.parse(HINT_BOARD)
     assert data["evaluation"]["contributions"]["empty"] == 123.0 * len(board.empty_cells())
-    with Expectimax(depth=2, weights=weights, workers=1) as ai:
+    with Expectimax(depth=2, evaluator=Heuristic(weights), workers=1) as ai:
         assert data["values"] == ai.choose(board).values
     status, out, _ = run_cli(capsys, "2048", "ai", *SMALL, "--seed", "1", "--weights", str(tmp_path / "w.json"))
     assert status == 0 and "one game" in out
@@ -256,7 +256,7 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
     assert status == 0
     data = json.loads(out)
     parsed = Board.parse(board)
-    with Expectimax(depth=depth, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=depth, workers=1, evaluator=Heuristic()) as ai:
         decision = ai.choose(parsed)
     assert set(data) == {
         "board", "searched", "evaluator", "best", "move", "unit", "depth", "move_depths", "values", "nodes",

@@ -9,6 +9,7 @@ import pytest
 from plyground.apps.assist import assist, read_tile
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board, Expectimax
+from plyground.g2048.heuristic import Heuristic
 from tests.apps.cli.test_main import assert_one_line_error, run_cli
 
 START = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"
@@ -23,7 +24,7 @@ def run_with_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
 def test_a_game_played_elsewhere_is_followed(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
         first = ai.choose(Board.parse(START)).move
     status, out, err = run_with_input(
         capsys,
@@ -70,7 +71,7 @@ def test_a_whole_board_starts_again_and_game_over_stops(capsys: pytest.CaptureFi
 
 def test_the_max_tile_is_the_board_s_after_a_whole_board_starts_again() -> None:
     lines = iter(["left 1 3 2", "2 0 0/0 0 0/0 0 0", "q"])
-    with Expectimax(depth=1, workers=1, evaluator="heuristic") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:
         summary = assist(
             ai, lambda prompt: next(lines, None), lambda line: None, board=Board.parse("2 2 0/0 0 0/0 0 0")
         )

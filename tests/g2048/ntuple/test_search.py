@@ -183,27 +183,26 @@ def test_the_evaluator_from_a_file(tmp_path: Path) -> None:
     net = tiny_4x4(3)
     net.save(tmp_path / "net.npz")
     board = Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4")
-    from_file = Expectimax(depth=2, workers=1, evaluator=f"ntuple:{tmp_path / 'net.npz'}")
+    from_file = Expectimax(depth=2, workers=1, evaluator=load_evaluator(f"ntuple:{tmp_path / 'net.npz'}"))
     assert isinstance(from_file.evaluator, NTupleNetwork) and from_file.evaluator.shape == (4, 4)
     assert from_file.choose(board).values == Expectimax(depth=2, workers=1, evaluator=net).choose(board).values
-    assert isinstance(Expectimax(evaluator="heuristic").evaluator, Heuristic)
+    assert isinstance(Expectimax(evaluator=Heuristic()).evaluator, Heuristic)
     assert load_evaluator(None) == load_evaluator("heuristic") == Heuristic()
-    heuristic = Expectimax(depth=2, workers=1, evaluator="heuristic").choose(board).values
-    assert heuristic == Expectimax(depth=2, workers=1, weights=Heuristic().weights).choose(board).values
-    shipped = Expectimax(depth=2, workers=1, evaluator="network").choose(board).values
+    shipped = Expectimax(depth=2, workers=1, evaluator=load_evaluator("network", reuse=True)).choose(board).values
     assert shipped == Expectimax(depth=2, workers=1).choose(board).values  # by default, as the commands: on 4x4
 
 
 def test_bad_evaluators(tmp_path: Path) -> None:
     missing = tmp_path / "missing.npz"
     with pytest.raises(InvalidInputError, match=f"{re.escape(str(missing))} does not exist") as info:
-        Expectimax(evaluator=f"ntuple:{missing}")
+        load_evaluator(f"ntuple:{missing}")
     assert not isinstance(info.value, CorruptFileError)
     (tmp_path / "bad.npz").write_bytes(b"not a network")
     with pytest.raises(CorruptFileError, match=r"bad\.npz"):
-        Expectimax(evaluator=f"ntuple:{tmp_path / 'bad.npz'}")
+        load_evaluator(f"ntuple:{tmp_path / 'bad.npz'}")
     for bad in ("ntuple:", "networks", 3, np.zeros(3)):
-        with pytest.raises(InvalidInputError, match="evaluator must be"):
+        with pytest.raises(InvalidInputError, match="evaluator must be an Evaluator object, got") as refused:
             Expectimax(evaluator=bad)  # type: ignore[arg-type]
+        assert ("parse a name with load_evaluator" in str(refused.value)) == isinstance(bad, str)
     with pytest.raises(InvalidBoardError, match="network plays 2x2 boards, not 3x3 ones"):
         Expectimax(depth=1, evaluator=NTupleNetwork(2, 2)).choose(Board.parse("2 0 0/0 0 0/0 0 2"))

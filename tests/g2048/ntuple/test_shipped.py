@@ -65,7 +65,7 @@ def test_the_commands_use_it_on_4x4_and_the_heuristic_elsewhere(capsys: pytest.C
     assert (
         data["evaluator"] == "network" and data["unit"] == "points" and set(data["afterstates"]) == set(data["values"])
     )
-    with Expectimax(depth=2, workers=1, evaluator="network") as ai:
+    with Expectimax(depth=2, workers=1, evaluator=load_evaluator("network", reuse=True)) as ai:
         assert data["values"] == pytest.approx(ai.choose(Board.parse(board)).values)
     status, out, err = run_cli(capsys, "2048", "hint", "2 2 0/0 4 0/0 0 8", "--depth", "1", "--json")
     assert status == 0, err
