@@ -5,12 +5,18 @@ laptop with a build and a browser running), then compares the default workers (e
 most 4) with one at each budget of ``--time-ms``, in two ways:
 
 * **depth**: ``--positions`` positions of one game (the evaluator's game at depth 2 from seed
-  0, spread evenly over it) searched by both, position by position (each side first on every
-  other one), so that both meet the same boards under the same load: the mean completed depth
-  (the depth searched for every legal move, ``Decision.depth``), the share of moves at depth 1,
+  0, spread evenly over it; ``--source-time-ms MS`` and ``--source-seed N``: a game of one worker
+  at MS a move from seed N, played idle first, longer and with bigger tiles) searched by both,
+  position by position (each side first on every other one), so that both meet the same boards
+  under the same load: the mean completed depth (the depth searched for every legal move,
+  ``Decision.depth``), the share of moves at depth 1,
   "deeper" (the moves whose search out of time had also finished the best moves one depth more)
   and the mean time a move; and the mean of the paired differences of depth, position by
-  position, with its 95% interval;
+  position, with its 95% interval; and how good the moves are: each position's moves valued
+  first, with the machine idle, by a search of ``--reference-depth`` (6; 0: none), each side's
+  *regret* is what its move loses against that search's best (0 when it plays it), with the
+  share of the best moves it played and the paired difference of regret with its 95% interval:
+  the strength of the moves on the same boards, far less noisy than whole games;
 * **games**: ``--games`` paired games (the same seeds), alternately, one game at a time: each
   game's score, largest tile, moves, time a move and mean depth (a game's depth depends on
   the boards it meets, so the depth above is the paired one).
@@ -21,10 +27,11 @@ so that the two sides differ by chance alone: the comparison's own spread (the s
 
     python benchmarks/busy.py [--games 20] [--positions 300] [--time-ms 10 20] [--busy 2]
                               [--evaluator heuristic] [--max-moves N] [--seed 1] [--log FILE] [--same]
+                              [--reference-depth 6] [--source-time-ms MS] [--source-seed N]
 
 ``--log FILE`` appends each finished game as a JSON line (and skips the games it already holds:
 a stopped run goes on where it was). Target: the default at least as deep and as strong as one
-worker, loaded. The two-core speed-up without load is ``benchmarks/search.py``'s.
+worker, loaded (no more regret, no lower scores). The two-core speed-up without load is ``benchmarks/search.py``'s.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from _common import add_record_options, print_json
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
+from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Decision
 
 SIDES = {"default": None, "one worker": 1}
@@ -77,7 +85,7 @@ def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | 
         move_depths = getattr(decision, "move_depths", {})  # absent before 2026-12-06: run beside older code too
         deeper += max(move_depths.values(), default=0) > decision.depth
 
-    with Expectimax(time_ms=time_ms, workers=SIDES[side], evaluator=evaluator) as ai:
+    with Expectimax(time_ms=time_ms, workers=SIDES[side], evaluator=load_evaluator(evaluator, reuse=True)) as ai:
         ai.choose(Game(seed=seed).board)  # tables and kernels ready before the clock counts
         result = play_game(ai, seed=seed, max_moves=max_moves, on_move=on_move)
     return {
@@ -94,20 +102,30 @@ def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | 
     }
 
 
-def positions(evaluator: str, count: int) -> list[Board]:
-    """``count`` positions spread evenly over the game of ``evaluator`` at depth 2 from seed 0."""
-    with Expectimax(depth=2, workers=1, evaluator=evaluator) as ai:
+def positions(evaluator: str, count: int, seed: int = 0, time_ms: float | None = None) -> list[Board]:
+    """``count`` positions spread evenly over a game of ``evaluator`` from ``seed``: at depth 2, or with one worker
+    at ``time_ms`` a move (a longer game, with the late positions of the big tiles)."""
+    depth = 2 if time_ms is None else None
+    with Expectimax(time_ms=time_ms, depth=depth, workers=1, evaluator=load_evaluator(evaluator, reuse=True)) as ai:
         boards: list[Board] = []
-        play_game(ai, seed=0, on_move=lambda game, decision: boards.append(game.board))
+        play_game(ai, seed=seed, on_move=lambda game, decision: boards.append(game.board))
     live = [board for board in boards if board.legal_moves()]
     step = max(1, len(live) // count)
     return live[::step][:count]
 
 
-def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, Any]:
-    """Both sides' searches of ``boards`` at ``time_ms``, a board at a time by each in turn."""
+def depths(
+    boards: list[Board], time_ms: float, evaluator: str, references: list[dict[str, float]] | None = None
+) -> dict[str, Any]:
+    """Both sides' searches of ``boards`` at ``time_ms``, a board at a time by each in turn.
+
+    With ``references`` (each board's move values by a deeper search, :func:`reference_values`), also each
+    side's *regret*: what its move lost against the reference's best, a position's mean (0 where it played the
+    reference's move), its share of the reference's moves, and the paired difference of regret.
+    """
     seen: dict[str, list[Decision]] = {side: [] for side in SIDES}
-    ais = {side: Expectimax(time_ms=time_ms, workers=workers, evaluator=evaluator) for side, workers in SIDES.items()}
+    leaves = load_evaluator(evaluator, reuse=True)
+    ais = {side: Expectimax(time_ms=time_ms, workers=workers, evaluator=leaves) for side, workers in SIDES.items()}
     for ai in ais.values():
         ai.choose(boards[0])  # tables and kernels ready
     for index, board in enumerate(boards):
@@ -129,7 +147,26 @@ def depths(boards: list[Board], time_ms: float, evaluator: str) -> dict[str, Any
             "deeper_share": sum(deeper) / len(decisions),
             "ms_a_move": 1000 * statistics.fmean(d.seconds for d in decisions),
         }
+    if references is not None:
+        lost = {side: [regret(r, d.move) for r, d in zip(references, seen[side], strict=True)] for side in seen}
+        for side, regrets in lost.items():
+            result[side]["mean_regret"] = statistics.fmean(regrets)
+            result[side]["best_share"] = sum(r == 0.0 for r in regrets) / len(regrets)
+        paired = [a - b for a, b in zip(lost["default"], lost["one worker"], strict=True)]
+        result["regret_difference"] = statistics.fmean(paired)
+        result["regret_difference_95"] = mean_interval(paired)
     return result
+
+
+def reference_values(boards: list[Board], evaluator: str, depth: int) -> list[dict[str, float]]:
+    """Each board's move values by a search of ``depth`` with one worker: what the two sides' moves are judged by."""
+    with Expectimax(depth=depth, workers=1, evaluator=load_evaluator(evaluator, reuse=True)) as ai:
+        return [ai.choose(board).values for board in boards]
+
+
+def regret(values: dict[str, float], move: str | None) -> float:
+    """What ``move`` loses against the best move of ``values`` (0 for the best)."""
+    return max(values.values()) - values[move] if move is not None else math.inf
 
 
 def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -164,6 +201,20 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     parser.add_argument("--log", type=Path, help="append each game here as a JSON line; resume from it")
+    parser.add_argument("--source-seed", type=int, default=0, help="the seed of the game the positions come from")
+    parser.add_argument(
+        "--source-time-ms",
+        type=float,
+        metavar="MS",
+        help="take the positions from a game of one worker at MS a move, idle (default: a game at depth 2)",
+    )
+    parser.add_argument(
+        "--reference-depth",
+        type=int,
+        default=6,
+        metavar="DEPTH",
+        help="judge the moves on the positions by a search of this depth, run idle (0: not at all)",
+    )
     parser.add_argument(
         "--same", action="store_true", help="both sides with one worker: the spread of the comparison itself"
     )
@@ -173,16 +224,23 @@ def main() -> None:
         parser.error("--games is at least 0, --positions at least 1, --busy at least 0, and budgets are positive")
     if args.max_moves is not None and args.max_moves < 1:
         parser.error("--max-moves is at least 1")
+    if not 0 <= args.reference_depth <= 12:
+        parser.error("--reference-depth goes from 0 (none) to 12")
+    if args.source_seed < 0 or (args.source_time_ms is not None and not 0 < args.source_time_ms < 1e6):
+        parser.error("--source-seed is at least 0 and --source-time-ms positive")
 
     if args.same:
         SIDES["default"] = 1  # an A/A comparison: what differs between two runs of the same search
     done = read_log(args.log)
     console = Console(stderr=True)
-    boards = positions(args.evaluator, args.positions)
+    boards = positions(args.evaluator, args.positions, args.source_seed, args.source_time_ms)
+    references = None
+    if args.reference_depth:
+        references = reference_values(boards, args.evaluator, args.reference_depth)  # before the load starts
     start_busy(args.busy)
     searched = {}
     for time_ms in args.time_ms:
-        searched[time_ms] = depths(boards, time_ms, args.evaluator)
+        searched[time_ms] = depths(boards, time_ms, args.evaluator, references)
         console.print(
             f"{time_ms:g} ms, {len(boards)} positions: mean depth "
             + ", ".join(f"{side} {searched[time_ms][side]['mean_depth']:.3f}" for side in SIDES)
@@ -206,7 +264,7 @@ def main() -> None:
     rows = []
     title = f"{args.evaluator}, {args.busy} busy processes, {os.cpu_count()} cores: default against one worker"
     depth_table = Table(title=f"{title}, the same {len(boards)} positions")
-    for name in ("ms", "side", "mean depth", "depth 1", "deeper", "ms a move"):
+    for name in ("ms", "side", "mean depth", "depth 1", "deeper", "ms a move", "regret", "best move"):
         depth_table.add_column(name, justify="right")
     for time_ms, by_side in searched.items():
         for side in SIDES:
@@ -214,6 +272,8 @@ def main() -> None:
             depth_table.add_row(
                 f"{time_ms:g}", side, f"{r['mean_depth']:.3f}", f"{r['depth_1_share']:.1%}",
                 f"{r['deeper_share']:.1%}", f"{r['ms_a_move']:.2f}",
+                f"{r['mean_regret']:.3f}" if "mean_regret" in r else "-",
+                f"{r['best_share']:.1%}" if "best_share" in r else "-",
             )  # fmt: skip
     Console().print(depth_table)
     table = Table(title=f"{title}, {args.games} paired games")
@@ -253,6 +313,10 @@ def main() -> None:
         line += f"{row['positions_depth_ratio']:.3f}"
         low, high = row["positions"]["depth_difference_95"] or (math.nan, math.nan)
         line += f" (default - one worker: {row['positions']['depth_difference']:+.3f}, 95%: {low:+.3f} to {high:+.3f})"
+        if "regret_difference" in row["positions"]:
+            low, high = row["positions"]["regret_difference_95"] or (math.nan, math.nan)
+            line += f"; regret, default - one worker: {row['positions']['regret_difference']:+.3f}"
+            line += f" (95%: {low:+.3f} to {high:+.3f})"
         if "score_difference" in row:
             interval = row["score_difference_95"]
             spread = f" (95%: {interval[0]:+,.0f} to {interval[1]:+,.0f})" if interval else ""
@@ -269,6 +333,10 @@ def main() -> None:
             "positions": len(boards),
             "seed": args.seed,
             "max_moves": args.max_moves,
+            "reference_depth": args.reference_depth,
+            "source_seed": args.source_seed,
+            "source_time_ms": args.source_time_ms,
+            "largest_tile": max(board.max_tile() for board in boards),
             "rows": rows,
         },
         args,

@@ -14,6 +14,7 @@ a machine without it; the runs with it are skipped where it (or a C compiler) is
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from plyground.g2048.evaluators import load_evaluator
 from tests.benchmarks import BENCHMARKS, load_common, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +71,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
     solve(2, 3, directory=folder / "solutions" / "2x3")
     TrainingRun(folder / "run", LearnSettings(rows=2, cols=4, seed=1, report_games=50)).run(games=150)
     game = Game(seed=3)
-    with Expectimax(depth=1, workers=1, evaluator=f"ntuple:{paths[0]}") as ai:
+    with Expectimax(depth=1, workers=1, evaluator=load_evaluator(f"ntuple:{paths[0]}")) as ai:
         while not game.over:
             game.step(ai.choose(game.board).move)
     game.replay.save(folder / "replay.json")
@@ -317,6 +319,12 @@ def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     for side in ("default", "one worker"):
         assert row["positions"][side]["positions"] == 5 and row["positions"][side]["mean_depth"] >= 1
     assert row["positions_depth_ratio"] > 0 and -30 <= row["positions"]["depth_difference"] <= 30
+    for side in ("default", "one worker"):  # the moves judged by a search of depth 3
+        assert row["positions"][side]["mean_regret"] >= 0 and 0 <= row["positions"][side]["best_share"] <= 1
+    regrets = row["positions"]["default"]["mean_regret"], row["positions"]["one worker"]["mean_regret"]
+    assert row["positions"]["regret_difference"] == pytest.approx(regrets[0] - regrets[1])
+    assert line["reference_depth"] == 3 and line["source_seed"] == 0 and line["source_time_ms"] is None
+    assert line["largest_tile"] >= 4  # the positions come from a game at depth 2
     for side in ("default", "one worker"):
         assert row[side]["games"] == 1 and row[side]["mean_depth"] >= 1 and 0 <= row[side]["depth_1_share"] <= 1
     games = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -325,6 +333,13 @@ def _check_busy(line: dict[str, Any], stdout: str, folder: Path) -> None:
     again = run_script("busy.py", _busy_args(folder), folder)  # the log holds both games: none is played again
     assert again.returncode == 0 and "seed 1:" not in again.stderr
     assert (folder / "games.jsonl").read_text(encoding="utf-8").count("\n") == 2
+
+
+def test_regret_is_what_a_move_loses_against_the_best() -> None:
+    busy = load_script("busy.py")
+    values = {"up": 3.5, "left": 1.0, "down": 3.5}
+    assert [busy.regret(values, move) for move in ("up", "left", "down")] == [0.0, 2.5, 0.0]
+    assert busy.regret(values, None) == math.inf  # no move: as bad as can be
 
 
 def _check_tour(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -354,7 +369,7 @@ def _check_search_versus(line: dict[str, Any], stdout: str, folder: Path) -> Non
 
 def _busy_args(folder: Path) -> list[str]:
     return ["--games", "1", "--positions", "5", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic",
-            "--max-moves", "20", "--log", str(folder / "games.jsonl")]  # fmt: skip
+            "--max-moves", "20", "--log", str(folder / "games.jsonl"), "--reference-depth", "3"]  # fmt: skip
 
 
 SCRIPTS = [
