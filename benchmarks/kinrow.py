@@ -132,7 +132,7 @@ def main() -> None:
     out["alphabeta_vs_mcts"] = []
     for n in range(3, 8 if args.quick else 10):
         k = min(n, 4)
-        row = match(lambda g: AlphaBeta(depth=2), lambda g: MCTS(time_budget=args.time, seed=g), n, k, args.games)
+        row = match(lambda g: AlphaBeta(depth=2), lambda g: MCTS(time_ms=1000 * args.time, seed=g), n, k, args.games)
         out["alphabeta_vs_mcts"].append({"n": n, "k": k, **row})
         table.add_row(
             str(n), str(k), str(row["a_wins"]), str(row["draws"]), str(row["b_wins"]),
@@ -141,8 +141,8 @@ def main() -> None:
     console.print(table)
 
     makers: dict[str, Callable[[int], Player]] = {
-        "mcts": lambda g: MCTS(time_budget=args.time, seed=g),
-        "alphabeta": lambda g: AlphaBeta(depth=8, time_budget=args.time),
+        "mcts": lambda g: MCTS(time_ms=1000 * args.time, seed=g),
+        "alphabeta": lambda g: AlphaBeta(depth=8, time_ms=1000 * args.time),
         "random": lambda g: RandomPlayer(seed=g),
     }
     out["matches"] = []
@@ -162,10 +162,10 @@ def main() -> None:
     from plyground.kinrow.engine import Engine
 
     def guided(g: int) -> Player:
-        return MCTS(time_budget=args.time, seed=g, patterns=True)
+        return MCTS(time_ms=1000 * args.time, seed=g, patterns=True)
 
     rivals: dict[str, Callable[[int], Player]] = {
-        "plain mcts": lambda g: MCTS(time_budget=args.time, seed=1000 + g, patterns=False),
+        "plain mcts": lambda g: MCTS(time_ms=1000 * args.time, seed=1000 + g, patterns=False),
         "engine": lambda g: Engine(time_ms=1000 * args.time),
     }
     table = Table(title=f"MCTS with patterns at {args.time:g} s per move, n=15 k=5, {args.games} games per pair")

@@ -1,4 +1,4 @@
-"""Time budgets: milliseconds, the old seconds as an alias, one check for every player."""
+"""Time budgets: milliseconds, one check for every player."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from plyground.errors import InvalidInputError
 from plyground.kinrow import budget
-from plyground.kinrow.budget import MAX_TIME_MS, check_time_ms, resolve_time_ms
+from plyground.kinrow.budget import MAX_TIME_MS, check_time_ms
 from plyground.kinrow.players import make_player
 
 
@@ -26,15 +26,10 @@ def test_bad_budgets_are_one_line_errors_naming_the_parameter(value: object) -> 
         InvalidInputError, match=r"^--time-ms must be a positive number of milliseconds up to 3,600,000 "
     ):
         check_time_ms(value, "--time-ms")
-    with pytest.raises(InvalidInputError, match=r"^time_budget must be a positive number of seconds up to 3,600 "):
-        resolve_time_ms(None, value if isinstance(value, str | bool) else value / 1000)  # type: ignore[operator]
 
 
 def test_good_budgets() -> None:
     assert check_time_ms(1) == 1.0 and check_time_ms(MAX_TIME_MS) == MAX_TIME_MS and check_time_ms(None) is None
-    assert resolve_time_ms(None, 3600) == MAX_TIME_MS
-    with pytest.raises(InvalidInputError, match="not both"):
-        resolve_time_ms(100, 0.1)
 
 
 @pytest.mark.parametrize("kind", ["mcts", "alphabeta", "random", "first_legal"])
@@ -42,5 +37,3 @@ def test_the_factory_checks_the_budget_of_every_kind(kind: str) -> None:
     assert make_player(kind, time_ms=100).name == kind
     with pytest.raises(InvalidInputError, match="time_ms"):
         make_player(kind, time_ms=float("inf"))
-    with pytest.raises(InvalidInputError, match="not both"):
-        make_player(kind, time_ms=100, time_budget=0.1)

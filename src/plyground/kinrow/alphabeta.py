@@ -32,7 +32,7 @@ import numpy.typing as npt
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.rules import Rule
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
@@ -95,13 +95,11 @@ class AlphaBeta:
             limit but the budget).
         time_ms: milliseconds per move (finite, up to an hour), or None; may be changed
             between moves.
-        time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
         tt_bits: the transposition table has ``2**tt_bits`` entries (24 bytes each), kept
             from move to move and cleared by :meth:`reset`.
 
     Raises:
-        InvalidInputError: a parameter out of range, no depth and no time budget, or both
-            ``time_ms`` and ``time_budget``.
+        InvalidInputError: a parameter out of range, or no depth and no time budget.
     """
 
     name = "alphabeta"
@@ -111,13 +109,12 @@ class AlphaBeta:
         depth: int | None = 2,
         *,
         time_ms: float | None = None,
-        time_budget: float | None = None,
         tt_bits: int = 20,
     ) -> None:
         if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 8 <= tt_bits <= 26:
             raise InvalidInputError(f"tt_bits must be an integer from 8 to 26, got {tt_bits!r}")
         self._depth = _check_depth(depth, optional=True)
-        self._time_ms = resolve_time_ms(time_ms, time_budget)
+        self._time_ms = check_time_ms(time_ms)
         if self._depth is None and self._time_ms is None:
             raise InvalidInputError("an alpha-beta player needs a depth, a time budget or both")
         self.tt_bits = tt_bits
@@ -145,15 +142,6 @@ class AlphaBeta:
     @time_ms.setter
     def time_ms(self, time_ms: float | None) -> None:
         self._set_time_ms(check_time_ms(time_ms))
-
-    @property
-    def time_budget(self) -> float | None:
-        """The budget in seconds (the old spelling of :attr:`time_ms`)."""
-        return None if self._time_ms is None else self._time_ms / 1000
-
-    @time_budget.setter
-    def time_budget(self, time_budget: float | None) -> None:
-        self._set_time_ms(resolve_time_ms(None, time_budget))
 
     def _set_time_ms(self, time_ms: float | None) -> None:
         if time_ms is None and self._depth is None:

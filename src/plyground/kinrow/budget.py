@@ -1,14 +1,10 @@
 """Time budgets of the k-in-a-row players: milliseconds per move, checked in one place.
 
-Budgets are given as ``time_ms`` (milliseconds, as everywhere in plyground). The old
-spelling ``time_budget`` (seconds) is still accepted as a keyword alias; giving both is
-an error.
+Budgets are given as ``time_ms`` (milliseconds, as everywhere in plyground).
 
->>> resolve_time_ms(250, None)
+>>> check_time_ms(250)
 250.0
->>> resolve_time_ms(None, 1.5)  # the old spelling, in seconds
-1500.0
->>> resolve_time_ms(None, None) is None
+>>> check_time_ms(None) is None
 True
 """
 
@@ -18,7 +14,7 @@ import math
 
 from plyground.errors import InvalidInputError
 
-__all__ = ["MAX_TIME_MS", "check_time_ms", "resolve_time_ms"]
+__all__ = ["MAX_TIME_MS", "check_time_ms"]
 
 MAX_TIME_MS = 3_600_000.0
 """The longest budget per move: an hour."""
@@ -46,22 +42,3 @@ def check_time_ms(time_ms: object, name: str = "time_ms") -> float | None:
             f"{name} must be a positive number of milliseconds up to {MAX_TIME_MS:,.0f} (an hour), got {time_ms!r}"
         )
     return checked
-
-
-def resolve_time_ms(time_ms: object, time_budget: object) -> float | None:
-    """The budget in milliseconds from ``time_ms``, or from ``time_budget`` (seconds, the old spelling).
-
-    Raises:
-        InvalidInputError: both are given, or the one given is out of range (see :func:`check_time_ms`).
-    """
-    if time_budget is None:
-        return check_time_ms(time_ms)
-    if time_ms is not None:
-        raise InvalidInputError("give time_ms (milliseconds) or time_budget (seconds, the old spelling), not both")
-    seconds = _in_range(time_budget, MAX_TIME_MS / 1000)
-    if seconds is None:
-        raise InvalidInputError(
-            f"time_budget must be a positive number of seconds up to {MAX_TIME_MS / 1000:,.0f} (an hour), "
-            f"got {time_budget!r}"
-        )
-    return seconds * 1000

@@ -41,7 +41,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.board import State
-from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.rules import Rule
@@ -184,7 +184,6 @@ class Engine:
         depth: the deepest search in plies (None: as deep as the time allows).
         memory: bytes the tables may use (default :data:`DEFAULT_MEMORY`).
         width: moves searched at each node below the root.
-        time_budget: the old spelling of ``time_ms``, in seconds.
 
     Raises:
         InvalidInputError: a parameter out of range, or neither a time nor a depth.
@@ -200,9 +199,8 @@ class Engine:
         memory: int = DEFAULT_MEMORY,
         width: int | None = None,
         settings: EngineSettings | None = None,
-        time_budget: float | None = None,
     ) -> None:
-        self._time_ms = resolve_time_ms(time_ms, time_budget)
+        self._time_ms = check_time_ms(time_ms)
         self._depth = _check_depth(depth)
         if self._time_ms is None and self._depth is None:
             raise InvalidInputError("the engine needs a time per move, a depth or both")

@@ -46,7 +46,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow import _mcts_pattern_kernels as PM
 from plyground.kinrow.board import State, zobrist
-from plyground.kinrow.budget import check_time_ms, resolve_time_ms
+from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.patterns import MAX_K, PatternBoard
 from plyground.kinrow.rules import Rule
 
@@ -80,10 +80,9 @@ class MCTS:
         patterns: guide the tree and the playouts by line patterns (k from 3 to 5); None (the
             default): on for k of 4 or 5 on boards of 9×9 and more, off otherwise.
         seed: seeds the playouts; the same seed gives the same moves at a fixed iteration count.
-        time_budget: the old spelling of the budget, in seconds (not with ``time_ms``).
 
     Raises:
-        InvalidInputError: a parameter out of range, or both ``time_ms`` and ``time_budget``.
+        InvalidInputError: a parameter out of range.
     """
 
     PATTERN_MIN_N = 9
@@ -100,7 +99,6 @@ class MCTS:
         symmetry: bool = True,
         patterns: bool | None = None,
         seed: int | None = None,
-        time_budget: float | None = None,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
@@ -112,7 +110,7 @@ class MCTS:
             raise InvalidInputError(f"patterns must be True, False or None, got {patterns!r}")
         self.name = "mcts"
         self.iterations = iterations
-        self._time_ms = resolve_time_ms(time_ms, time_budget)
+        self._time_ms = check_time_ms(time_ms)
         self.c = float(c)
         self.symmetry = bool(symmetry)
         self.patterns = patterns
@@ -129,15 +127,6 @@ class MCTS:
     @time_ms.setter
     def time_ms(self, time_ms: float | None) -> None:
         self._time_ms = check_time_ms(time_ms)
-
-    @property
-    def time_budget(self) -> float | None:
-        """The budget in seconds (the old spelling of :attr:`time_ms`)."""
-        return None if self._time_ms is None else self._time_ms / 1000
-
-    @time_budget.setter
-    def time_budget(self, time_budget: float | None) -> None:
-        self._time_ms = resolve_time_ms(None, time_budget)
 
     def uses_patterns(self, state: State) -> bool:
         """Whether a search of ``state`` reads line patterns (see ``patterns``).

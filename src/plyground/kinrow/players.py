@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow.board import State
-from plyground.kinrow.budget import resolve_time_ms
+from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.limits import PLAYER_KINDS
 
 __all__ = [
@@ -135,12 +135,11 @@ def make_player(
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
-    time_budget: float | None = None,
 ) -> Player:
     """A player by name (one of :data:`PLAYER_KINDS`).
 
-    ``time_ms`` is the searching players' budget per move in milliseconds (``time_budget``:
-    the old spelling, in seconds; the engine thinks :data:`ENGINE_TIME_MS` without one);
+    ``time_ms`` is the searching players' budget per move in milliseconds (the engine thinks
+    :data:`ENGINE_TIME_MS` without one);
     ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
     :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted`` or ``hand``,
     see :class:`~plyground.kinrow.engine.EngineSettings`) and ``selective`` whether its search prunes
@@ -150,7 +149,7 @@ def make_player(
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
     """
-    time_ms = resolve_time_ms(time_ms, time_budget)
+    time_ms = check_time_ms(time_ms)
     # The searching players are imported when asked for: importing one compiles its kernels on a first run.
     if kind == "engine":
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings

@@ -361,7 +361,6 @@ def hint(
         "searched": searched.to_text() if searched is not None else None,
         "evaluator": evaluator,
         "best": decision.move,
-        "move": decision.move,  # the old name of "best", kept for scripts that read it
         "unit": chosen.unit,
         "depth": decision.depth,
         "move_depths": decision.move_depths,

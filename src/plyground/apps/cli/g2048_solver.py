@@ -468,8 +468,8 @@ def optimal(
     ranked = sorted(values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
     best = ranked[0][0] if ranked else None
     if as_json:
-        answer = {"board": parsed.to_text(), "best": best, "move": best, "value": value, "values": dict(ranked)}
-        typer.echo(json.dumps(answer))  # "move" is the old name of "best", as in hint --json
+        answer = {"board": parsed.to_text(), "best": best, "value": value, "values": dict(ranked)}
+        typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
     if best is None:

@@ -17,7 +17,6 @@ import typer
 
 from plyground.apps.cli import compile_kernels
 from plyground.apps.cli.options import (
-    MAX_TIME_MS,
     CsvOption,
     JsonOption,
     depth_option,
@@ -31,7 +30,6 @@ from plyground.apps.cli.options import (
 )
 from plyground.apps.cli.options import SeedOption as GamesSeedOption  # game i uses seed+i
 from plyground.apps.text import counted
-from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from plyground.kinrow.board import State
@@ -78,16 +76,6 @@ class First(StrEnum):
 
     human = "human"
     ai = "ai"
-
-
-def _time_ms(time_ms: float | None, time_budget: float | None, default: float | None = None) -> float | None:
-    """The budget per move in milliseconds from ``--time-ms``, or from the deprecated ``--time-budget`` seconds."""
-    if time_budget is None:
-        return default if time_ms is None else time_ms
-    if time_ms is not None:
-        raise InvalidInputError("give --time-ms (milliseconds) or --time-budget (seconds, deprecated), not both")
-    print(f"warning: --time-budget is deprecated: use --time-ms {1000 * time_budget:g}", file=sys.stderr)
-    return 1000 * time_budget
 
 
 # Options shared by the commands.
@@ -144,18 +132,6 @@ SelectiveOption = Annotated[
     ),
 ]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
-TimeBudgetOption = Annotated[
-    float | None,
-    number_option(
-        "--time-budget",
-        help="Deprecated: seconds per move, {range} (use --time-ms).",
-        low=0,
-        high=MAX_TIME_MS / 1000,
-        above=True,
-        metavar="SECONDS",
-        hidden=True,
-    ),
-]
 
 
 def _check_game(n: int, k: int, rule: str, kinds: tuple[AI, ...], patterns: bool | None) -> Rule:
@@ -230,7 +206,6 @@ def play(
     time_ms: Annotated[
         float | None, time_option("Milliseconds the AI may think per move, {range} (default 2000).")
     ] = None,
-    time_budget: TimeBudgetOption = None,
     first: Annotated[First, typer.Option("--first", help="Who moves first and plays X.")] = First.human,
     seed: SeedOption = None,
     n_iterations: NIterationsOption = None,
@@ -247,7 +222,7 @@ def play(
     last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
     """
     chosen = _check_game(n, k, rule, (opponent,), patterns)
-    budget = _time_ms(time_ms, time_budget, default=2000.0)
+    budget = 2000.0 if time_ms is None else time_ms
     _announce(opponent.value)
     from plyground.kinrow.board import O, State, X
 
@@ -357,7 +332,6 @@ def selfplay(
             "(default: the engine 1,000 ms, MCTS 2,000 iterations, alpha-beta its depth)."
         ),
     ] = None,
-    time_budget: TimeBudgetOption = None,
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
@@ -389,7 +363,7 @@ def selfplay(
     shown = output_format(as_json, as_csv)
     seed_limit(seed, games)
     folder = save_folder(save, "save games")
-    budget = _time_ms(time_ms, time_budget)
+    budget = time_ms
     _announce(x.value, o.value)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -472,7 +446,6 @@ def pbrain(
             "Milliseconds per move until the manager sends INFO timeout_turn, {range} (default: the player's own)."
         ),
     ] = None,
-    time_budget: TimeBudgetOption = None,
     n_iterations: NIterationsOption = None,
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
@@ -497,7 +470,7 @@ def pbrain(
     installing compiles the kernels (a minute or so); --warm-up does it beforehand.
     """
     started = time.perf_counter()
-    budget = _time_ms(time_ms, time_budget)
+    budget = time_ms
     named = None if player is None else player.strip().lower()
     from plyground.kinrow.limits import PLAYER_KINDS  # loads no kernel: the option is checked first
 
