@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import io
 import os
 import re
@@ -12,12 +11,11 @@ import threading
 import time
 import types
 from collections.abc import Callable
-from types import ModuleType
 
 import pytest
 
 from plyground import __version__
-from plyground.apps import pbrain, pbrain_clock
+from plyground.apps import pbrain_clock
 from plyground.apps.pbrain import ABOUT, Brain, budget_from_timeout
 from plyground.errors import InvalidInputError
 from plyground.kinrow.board import O, State, X
@@ -635,13 +633,6 @@ def test_run_stops_at_the_end_of_the_input() -> None:
     out = io.StringIO()
     Brain(FirstLegalPlayer, io.StringIO("START 5\nBEGIN"), out).run()
     assert out.getvalue() == "OK\r\n0,0\r\n"
-
-
-@pytest.mark.parametrize("module", [pbrain, pbrain_clock])
-def test_docstring_examples(module: ModuleType) -> None:
-    result = doctest.testmod(module)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_an_mcts_brain_completes_its_five() -> None:

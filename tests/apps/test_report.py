@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import doctest
 import io
 import json
 import shutil
@@ -170,10 +169,3 @@ def test_runs_as_json_and_csv(runs: list[RunRecord]) -> None:
         (run["evaluator"], run["weights_hash"] or "") for run in data
     ]
     assert list(rows[0])[6:10] == ["p_four", "evaluator", "weights_hash", "backend"]
-
-
-def test_doctests() -> None:
-    import plyground.apps.report
-
-    result = doctest.testmod(plyground.apps.report)
-    assert result.attempted > 0 and result.failed == 0

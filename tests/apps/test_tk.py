@@ -7,7 +7,6 @@ window with ``event_generate`` and ``root.update()`` instead of ``mainloop()``.
 
 from __future__ import annotations
 
-import doctest
 import gc
 import os
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from plyground.apps import frames, searcher, tk_board
+from plyground.apps import tk_board
 from plyground.apps.frames import frame_path
 from plyground.apps.play import PlayController
 from plyground.apps.render import TILE_COLOURS, tile_colour
@@ -368,12 +367,6 @@ def test_screenshot_shows_the_board_in_the_palette_colours(
     for value in (0, 2, 2048, 8192):
         assert tile_colour(value) in colours, value
     assert sum(colour in colours for colour in TILE_COLOURS) >= 14
-
-
-@pytest.mark.parametrize("module", [frames, searcher, tk_board])  # tk.py's values line: apps.text
-def test_doctests(module: Any) -> None:
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # ---------------------------------------------------------------------------- the n-tuple network

@@ -5,7 +5,6 @@ The kernel tests run once more with ``NUMBA_DISABLE_JIT=1`` (``tests/test_kernel
 
 from __future__ import annotations
 
-import doctest
 import io
 import math
 from collections.abc import Callable
@@ -17,7 +16,6 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from plyground.core import _elias_fano_kernels as K
-from plyground.core import elias_fano
 from plyground.core.elias_fano import EliasFano, encode
 from plyground.errors import CorruptFileError, InvalidInputError
 from tests.naive import elias_fano as naive
@@ -115,12 +113,6 @@ def test_encode_matches_naive_and_round_trips(values: list[int]) -> None:
 # --------------------------------------------------------------------------
 # The public API
 # --------------------------------------------------------------------------
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(elias_fano, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 @pytest.mark.parametrize(

@@ -126,12 +126,3 @@ def test_a_file_this_plyground_cannot_read_is_refused_in_one_line_naming_it_once
     assert str(info.value).count(str(path)) == 1 and "not valid JSON" in str(info.value)
     with pytest.raises(FileNotFoundError):
         NOTES.read(tmp_path / "missing.json")
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    from plyground.core import files
-
-    result = doctest.testmod(files, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

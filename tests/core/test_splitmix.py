@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import re
 from pathlib import Path
 
@@ -38,8 +37,3 @@ def test_the_search_kernels_name_their_counters() -> None:
     for name in ("_search_kernels.py", "_heuristic_kernels.py", "_ntuple_leaf_kernels.py"):
         text = (SRC / "g2048" / name).read_text(encoding="utf-8")
         assert not re.search(r"counters\[\d", text), name  # NODES, TT_HITS, EVALUATIONS, GENERATION
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(splitmix)
-    assert result.attempted > 0 and result.failed == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import math
 import statistics
 
@@ -10,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from plyground.core import stats
 from plyground.core.stats import (
     REACH_TILES,
     mean_interval,
@@ -103,11 +101,6 @@ def test_the_reach_tiles_of_a_board_are_those_it_can_hold() -> None:
     assert reach_tiles(2, 3) == reach_tiles(2, 2) == ()
     with pytest.raises(InvalidInputError, match="rows and cols must be positive integers"):
         reach_tiles(0, 4)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(stats, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # The ranks of the 95% distribution-free interval of the median, as published (Nair 1940, the

@@ -5,7 +5,6 @@ The kernel tests run once more with ``NUMBA_DISABLE_JIT=1`` (see ``tests/test_ke
 
 from __future__ import annotations
 
-import doctest
 import math
 import time
 
@@ -517,11 +516,6 @@ def test_bad_settings_and_calls_are_refused() -> None:
         player.choose(over)
     with pytest.raises(IllegalMoveError, match="over"):
         player.search(over, 2)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(alphabeta, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.kernel

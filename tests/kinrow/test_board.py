@@ -233,12 +233,3 @@ def test_forced_move_wins_first_then_blocks() -> None:
     assert State.parse("X../.../...", 3).forced_move() is None
     assert State.parse("XX./O../...", 3).forced_move() == 2  # O to move blocks X's row
     assert State.parse("XX./OXO/...", 3).forced_move() == 2  # X threatens 2, 7 and 8: the first is blocked
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    from plyground.kinrow import board
-
-    result = doctest.testmod(board)
-    assert result.attempted > 0 and result.failed == 0

@@ -193,12 +193,3 @@ def test_games_of_random_legal_moves_follow_the_naive_rules(seed: int) -> None:
         # crowd the centre so that patterns form: the legal move nearest a random centre cell
         target = rng.normal(4, 1.5, size=2)
         state.play(min(moves, key=lambda m: (m // 9 - target[0]) ** 2 + (m % 9 - target[1]) ** 2))
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    from plyground.kinrow import renju
-
-    result = doctest.testmod(renju)
-    assert result.attempted > 0 and result.failed == 0

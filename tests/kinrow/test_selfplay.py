@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import math
 import os
@@ -263,12 +262,6 @@ def test_a_bad_board_fails_before_any_player_is_made() -> None:
 def test_a_failing_player_stops_the_match_with_its_error() -> None:
     with pytest.raises(PlayerError, match=r"X \(broken\) failed on move 1"):
         play_match(lambda seed: Broken(), random_factory, 3, 3, 3, seed=0)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(selfplay)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_mcts_matches_are_reproducible_with_a_fixed_iteration_count() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import json
 import re
 import sys
@@ -403,12 +402,6 @@ def test_the_summary_view_of_one_game() -> None:
 def test_tile_styles_cover_every_exponent() -> None:
     styles = {aiview.tile_style(e) for e in range(16)}
     assert len(styles) == 16
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(aiview, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_the_summary_keeps_every_seed_whole_in_80_columns() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import os
 import re
@@ -241,15 +240,6 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     announce_compilation("no_such_game_here", "none")
 
     assert capsys.readouterr().err == ""
-
-
-@pytest.mark.parametrize(
-    "module", ["plyground.apps.text", "plyground.apps.play", "plyground.apps.cli.g2048", "plyground.apps.cli.options"]
-)
-def test_docstring_examples(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def write_text(path: Path, text: str) -> Path:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from plyground.errors import InvalidBoardError, InvalidInputError
-from plyground.g2048 import ntuple
 from plyground.g2048.board import Board
 from plyground.g2048.ntuple import (
     DEFAULT_TUPLES,
     NTupleNetwork,
     default_tuples,
-    network,
 )
 from tests.g2048.ntuple import RADIX, SMALL, TABLE, header_of, rewrite
 from tests.naive import ntuple as naive_nt
@@ -195,12 +192,6 @@ def test_a_tile_too_large_for_compact_tables_reads_as_the_largest_they_hold() ->
 def test_a_bad_radix_is_refused_in_one_line(radix: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=f"radix must be an integer from 11 to 16 on 3x3, {message}"):
         NTupleNetwork(3, 3, SMALL, radix=radix)  # type: ignore[arg-type]
-
-
-def test_docstring_examples() -> None:
-    for module in (ntuple, network):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_searches_downgrade_from_16384_by_default_and_the_setting_is_checked() -> None:

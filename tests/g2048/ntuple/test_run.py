@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import signal
 import subprocess
@@ -21,7 +20,6 @@ from plyground.g2048.ntuple import (
     WarmStart,
     evaluation_seed,
     play_greedy_games,
-    run,
 )
 from tests.g2048.ntuple import SETTINGS, SMALL
 
@@ -333,12 +331,6 @@ def test_evaluation_is_seeded_and_has_an_interval() -> None:
     assert a.max_tile >= 128 and tuple(a.reach) == reach_tiles(3, 3)
     with pytest.raises(InvalidInputError, match="at least 2 games"):
         play_greedy_games(network, 1, seed=seed)
-
-
-def test_docstring_examples() -> None:
-    for module in (run,):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_a_run_that_lost_its_network_is_not_resumed(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from plyground.g2048.ntuple import (
     LearnSettings,
     TrainingRun,
     WarmStart,
-    settings,
 )
 from tests.g2048.ntuple import SETTINGS
 
@@ -115,9 +113,3 @@ def test_a_start_is_saved_and_read_back_and_its_games_come_before_the_alpha_step
         settings.new_network()
     with pytest.raises(InvalidInputError, match="must come after the 300 games of the network the run starts from"):
         LearnSettings(**{**SETTINGS.__dict__, "start": start, "alpha_steps": ((300, 0.01),)})
-
-
-def test_docstring_examples() -> None:
-    for module in (settings,):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__

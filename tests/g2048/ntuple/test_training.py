@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,6 @@ from plyground.g2048.board import Board
 from plyground.g2048.ntuple import (
     LearnStats,
     NTupleNetwork,
-    training,
 )
 from plyground.g2048.solver import Solution, solve
 from tests.g2048.ntuple import SMALL
@@ -183,9 +181,3 @@ def test_an_error_in_on_progress_stops_the_threads_and_keeps_the_totals() -> Non
     assert 10 <= games < 10_000 and network.trained.moves > 0
     network.learn(5, alpha=0.1, workers=2)  # still usable
     assert network.trained.games == games + 5
-
-
-def test_docstring_examples() -> None:
-    for module in (training,):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from plyground.errors import InvalidBoardError, InvalidInputError
@@ -13,7 +11,6 @@ from plyground.g2048.ntuple import (
     NTupleNetwork,
     check_tuples,
     default_tuples,
-    tuples,
 )
 from tests.g2048.ntuple import SMALL
 
@@ -74,9 +71,3 @@ def test_bad_stage_tiles_are_refused_in_one_line(stage_tiles: object, message: s
     with pytest.raises(InvalidInputError) as info:
         NTupleNetwork(3, 3, SMALL, stage_tiles=stage_tiles)  # type: ignore[arg-type]
     assert message in str(info.value) and "\n" not in str(info.value)
-
-
-def test_docstring_examples() -> None:
-    for module in (tuples,):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__

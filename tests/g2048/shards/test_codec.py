@@ -5,7 +5,6 @@ The tests marked ``kernel`` run once more with ``NUMBA_DISABLE_JIT=1`` (``tests/
 
 from __future__ import annotations
 
-import doctest
 import struct
 import zlib
 from collections.abc import Callable
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.shards import _codec_kernels as K
-from plyground.g2048.shards import codec
 from plyground.g2048.shards.codec import (
     CodesHeader,
     codes_header,
@@ -315,12 +313,6 @@ def test_an_empty_shard() -> None:
     assert out.dtype == np.uint64 and out.size == 0
     values = decode_values(encode_values(np.zeros(0)), 0)
     assert values.dtype == np.float64 and values.size == 0
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(codec)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 # --------------------------------------------------------------------------
