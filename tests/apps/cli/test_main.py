@@ -181,6 +181,15 @@ def test_help_does_not_import_numba_nor_the_games(args: list[str]) -> None:
     assert "Compiling" not in result.stderr
 
 
+def test_the_commands_default_p_four_is_the_librarys() -> None:
+    """The CLI keeps its own copy of the default (``--help`` may not import the game, which loads numba)."""
+    from plyground.apps.cli.options import DEFAULT_P_FOUR
+    from plyground.apps.results import RunSettings
+    from plyground.g2048.board import DEFAULT_P_FOUR as LIBRARY
+
+    assert DEFAULT_P_FOUR == LIBRARY == RunSettings().p_four
+
+
 def test_module_help_runs_fast_without_numba() -> None:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "plyground.apps.cli.main", "--help"],

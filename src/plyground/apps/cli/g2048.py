@@ -22,6 +22,7 @@ from plyground.apps.cli import (
     g2048_solver,
 )
 from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
     ColsOption,
     CsvOption,
     DepthOption,
@@ -152,7 +153,7 @@ def ai(
     workers: ThreadsOption = None,
     seed: SeedOption = None,
     weights: WeightsOption = None,
-    p_four: PFourOption = 0.1,
+    p_four: PFourOption = DEFAULT_P_FOUR,
     rows: RowsOption = 4,
     cols: ColsOption = 4,
     save: Annotated[
@@ -318,7 +319,7 @@ def hint(
     depth: DepthOption = None,
     workers: ThreadsOption = None,
     weights: WeightsOption = None,
-    p_four: PFourOption = 0.1,
+    p_four: PFourOption = DEFAULT_P_FOUR,
     as_json: Annotated[
         bool,
         typer.Option(

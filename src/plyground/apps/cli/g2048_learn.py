@@ -17,6 +17,7 @@ import typer
 
 from plyground.apps.cli import compile_kernels
 from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
     cols_option,
     core_threads,
     number_option,
@@ -410,7 +411,9 @@ def learn(
     rows: Annotated[int | None, rows_option("Rows of the board, {range} (default 4).")] = None,
     cols: Annotated[int | None, cols_option("Columns of the board, {range} (default 4).")] = None,
     seed: Annotated[int | None, seed_option("Seed of the training games, {range} (default: random).")] = None,
-    p_four: Annotated[float | None, p_four_option("Probability that a new tile is a 4, {range} (default 0.1).")] = None,
+    p_four: Annotated[
+        float | None, p_four_option(f"Probability that a new tile is a 4, {{range}} (default {DEFAULT_P_FOUR:g}).")
+    ] = None,
     initial_value: Annotated[
         float | None,
         number_option(
@@ -518,7 +521,7 @@ def learn(
             horizon=horizon,
             restarts=0 if restarts is None else restarts,
             expected=bool(expected),
-            p_four=0.1 if p_four is None else p_four,
+            p_four=DEFAULT_P_FOUR if p_four is None else p_four,
             seed=resolve_seed(seed),
             initial_value=0.0 if initial_value is None else initial_value,
             checkpoint_minutes=5.0 if checkpoint_minutes is None else checkpoint_minutes,

@@ -18,6 +18,7 @@ import typer
 
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
     MAX_GAMES,
     ColsOption,
     CsvOption,
@@ -65,7 +66,7 @@ def bench(
     seed: SeedOption = None,
     rows: RowsOption = 4,
     cols: ColsOption = 4,
-    p_four: PFourOption = 0.1,
+    p_four: PFourOption = DEFAULT_P_FOUR,
     weights: WeightsOption = None,
     evaluator: EvaluatorOption = None,
     workers: ProcessesOption = None,
@@ -281,7 +282,9 @@ def tune(
     ] = None,
     rows: Annotated[int | None, rows_option("Rows of the board, {range} (default 4).")] = None,
     cols: Annotated[int | None, cols_option("Columns of the board, {range} (default 4).")] = None,
-    p_four: Annotated[float | None, p_four_option("Probability that a new tile is a 4, {range} (default 0.1).")] = None,
+    p_four: Annotated[
+        float | None, p_four_option(f"Probability that a new tile is a 4, {{range}} (default {DEFAULT_P_FOUR:g}).")
+    ] = None,
     seed: Annotated[int | None, seed_option("Seeds CMA-ES and the games, {range} (default 0).", high=9999)] = None,
     sigma: Annotated[
         float | None,
@@ -369,7 +372,7 @@ def tune(
             depth=depth if depth is not None or time_ms is not None else 2,
             rows=4 if rows is None else rows,
             cols=4 if cols is None else cols,
-            p_four=0.1 if p_four is None else p_four,
+            p_four=DEFAULT_P_FOUR if p_four is None else p_four,
             seed=0 if seed is None else seed,
             sigma=0.5 if sigma is None else sigma,
         )

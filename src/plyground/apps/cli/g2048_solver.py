@@ -19,6 +19,7 @@ import typer
 
 from plyground.apps.cli import compile_kernels
 from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
     DaskLocalOption,
     PFourOption,
     SchedulerOption,
@@ -69,7 +70,7 @@ def solve(
         str, typer.Argument(metavar="SIZE", help="The board size, RxC with at most 12 cells: 2x2 ... 3x3, 2x4, 3x4.")
     ],
     directory: DirOption = None,
-    p_four: PFourOption = 0.1,
+    p_four: PFourOption = DEFAULT_P_FOUR,
     forward_only: Annotated[
         bool, typer.Option("--forward-only", help="Only list and count the reachable boards, without values.")
     ] = False,
@@ -428,7 +429,9 @@ def optimal(
     directory: DirOption = None,
     p_four: Annotated[
         float | None,
-        p_four_option("Probability that a new tile is a 4, {range} (default: the --dir solution's, else 0.1)."),
+        p_four_option(
+            f"Probability that a new tile is a 4, {{range}} (default: the --dir solution's, else {DEFAULT_P_FOUR:g})."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
 ) -> None:
@@ -450,12 +453,12 @@ def optimal(
     folder = (
         directory
         if directory is not None
-        else default_directory(parsed.rows, parsed.cols, 0.1 if p_four is None else p_four)
+        else default_directory(parsed.rows, parsed.cols, DEFAULT_P_FOUR if p_four is None else p_four)
     )
     if not (folder / "solution.json").exists() and not is_sharded(folder):
         size = f"{parsed.rows}x{parsed.cols}"
         command = f"plyground 2048 solve {size}" + (f" --dir {folder}" if directory is not None else "")
-        command += f" --p-four {p_four:g}" if p_four is not None and p_four != 0.1 else ""
+        command += f" --p-four {p_four:g}" if p_four is not None and p_four != DEFAULT_P_FOUR else ""
         raise InvalidInputError(f"no solution of {size} in {folder}: run '{command}'")
     solution = open_solution(folder)
     if p_four is not None and p_four != solution.p_four:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from plyground.g2048.evaluator import Evaluator
 
 __all__ = [
+    "DEFAULT_P_FOUR",
     "MAX_DEPTH",
     "MAX_GAMES",
     "MAX_SEED",
@@ -247,6 +248,11 @@ def games_option(help: str = "Games to play, {range}.", high: int = MAX_GAMES) -
     return number_option("--games", help=help, low=1, high=high, integer=True)
 
 
+DEFAULT_P_FOUR = 0.1
+"""The default of ``--p-four``: ``plyground.g2048.board.DEFAULT_P_FOUR``, which ``--help`` may not import (it
+loads numba); a test keeps the two equal."""
+
+
 def p_four_option(help: str = "Probability that a new tile is a 4, {range}.") -> Any:
     """``--p-four``: from 0 to 1."""
     return number_option("--p-four", help=help, low=0, high=1, metavar="P")
@@ -257,7 +263,8 @@ RowsOption = Annotated[int, rows_option()]
 ColsOption = Annotated[int, cols_option()]
 NewSeedOption = Annotated[int | None, seed_option("Seed of a new game, {range} (default: random).")]
 NewPFourOption = Annotated[
-    float | None, p_four_option("Probability that a new tile is a 4 in a new game, {range} (default 0.1).")
+    float | None,
+    p_four_option(f"Probability that a new tile is a 4 in a new game, {{range}} (default {DEFAULT_P_FOUR:g})."),
 ]
 NewOption = Annotated[bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")]
 
