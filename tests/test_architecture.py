@@ -251,3 +251,15 @@ def test_applications_never_ask_an_evaluators_type() -> None:
         if asking.search(line)
     ]
     assert not found, "\n".join(found)
+
+
+def test_applications_call_what_the_player_protocol_promises() -> None:
+    """``stop``, ``prepare`` and ``set_memory`` are the Player protocol's: nobody looks them up with getattr."""
+    looking_up = re.compile(r"getattr\([^)]*[\"'](stop|prepare|set_memory)[\"']")
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in sorted((SRC / "plyground").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if looking_up.search(line)
+    ]
+    assert not found, "\n".join(found)

@@ -586,7 +586,7 @@ def test_the_brain_fills_the_board_then_takes_back() -> None:
     assert state is not None and state.result == X
 
 
-class Failing:
+class Failing(Player):
     def __init__(self, answer: object = None) -> None:
         self.answer = answer
         self.name = "failing"

@@ -28,3 +28,18 @@ def test_the_factory_checks_the_budget_of_every_kind(kind: str) -> None:
     assert make_player(kind, time_ms=100).name == kind
     with pytest.raises(InvalidInputError, match="time_ms"):
         make_player(kind, time_ms=float("inf"))
+
+
+@pytest.mark.parametrize("kind", ["engine", "mcts", "alphabeta", "random", "first_legal"])
+def test_every_player_keeps_the_protocol_stop_prepare_and_set_memory_included(kind: str) -> None:
+    from plyground.kinrow.board import State
+    from plyground.kinrow.players import Player
+
+    player = make_player(kind, time_ms=50)
+    assert isinstance(player, Player)
+    state = State(9, 5)
+    player.set_memory(4 << 20)
+    player.prepare(state)
+    player.stop()  # nothing in progress: the next search is not cut short by it
+    move = player.choose(state)
+    assert move in state.legal_moves()

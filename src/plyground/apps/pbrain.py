@@ -60,9 +60,7 @@ from plyground.apps.pbrain_clock import (
     Timer,
     budget_from_timeout,
     fallback_move,
-    prepare_player,
     search_report,
-    set_player_memory,
     stop_player,
 )
 from plyground.errors import IllegalMoveError, PlygroundError
@@ -284,8 +282,8 @@ class Brain:
         own_time_ms = player.time_ms
         player.time_ms = self._clock.budget_ms(own_time_ms)
         if self._max_memory is not None:
-            set_player_memory(player, self._max_memory)
-        prepare_player(player, state)
+            player.set_memory(self._max_memory)
+        player.prepare(state)
         self._player, self._own_time_ms, self._state, self._me = player, own_time_ms, state, None
         self._width, self._height, self._outside = width, height, outside
         self._send("OK")
@@ -295,7 +293,7 @@ class Brain:
         fresh = State(state.n, state.k, rule=self._rule, blocked=self._outside)
         player = self._player_now()
         player.reset()
-        prepare_player(player, fresh)  # after INFO rule, the tables of the new rule: before OK, not in a move
+        player.prepare(fresh)  # after INFO rule, the tables of the new rule: before OK, not in a move
         self._state, self._me = fresh, None
         self._send("OK")
 
@@ -488,7 +486,7 @@ class Brain:
                 raise _ProtocolError(f"INFO max_memory needs a number of bytes (0: no limit), got {value[:40]!r}")
             self._max_memory = int(value)
             if self._player is not None:
-                set_player_memory(self._player, self._max_memory)
+                self._player.set_memory(self._max_memory)
         elif key == "rule":
             if not re.fullmatch(r"\d{1,9}", value):
                 raise _ProtocolError(f"INFO rule needs a number, got {value[:40]!r}")
@@ -511,7 +509,7 @@ class Brain:
         if state is not None and not state.history and state.rule is not rule:  # an empty game takes it now
             check_game(state.n, state.k, rule, self._kinds)
             fresh = State(state.n, state.k, rule=rule, blocked=state.blocked)
-            prepare_player(self._player_now(), fresh)
+            self._player_now().prepare(fresh)
         else:  # the next game's board is not known yet (START checks it): whether the players play the rule
             check_game(MAX_N, _K, rule, self._kinds)
         if bits & 8:

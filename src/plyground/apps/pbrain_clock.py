@@ -10,9 +10,9 @@ whole game; 0 = no limit) and ``time_left`` (what is left of it); a move that ar
   (``stop()``), and at the limit less :data:`ANSWER_MARGIN_MS` it answers a move of its
   own (:func:`fallback_move`) if the player still has not.
 
-The module also holds what the brain asks of its players outside the protocol: get ready
-for a game (:func:`prepare_player`, :func:`warm_up`), stop, use so much memory, and say
-what their search found (:func:`search_report`).
+The module also holds what the brain does with its players beyond choosing a move: get them
+ready for every rule (:func:`warm_up`), stop them whatever they do (:func:`stop_player`), and
+say what their search found (:func:`search_report`).
 
 The margins come from ``benchmarks/pbrain_latency.py``, which drives the brain process over
 pipes on a loaded machine and records the worst latency from the manager's line to the
@@ -43,9 +43,7 @@ __all__ = [
     "Timer",
     "budget_from_timeout",
     "fallback_move",
-    "prepare_player",
     "search_report",
-    "set_player_memory",
     "stop_player",
     "warm_up",
 ]
@@ -122,18 +120,9 @@ class Clock:
 
 
 def stop_player(player: Player) -> None:
-    """Ask ``player`` to end its search now, if it can (the searching players have ``stop()``)."""
-    stop = getattr(player, "stop", None)
-    if callable(stop):
-        with contextlib.suppress(Exception):  # a player that fails to stop is overruled at the deadline
-            stop()
-
-
-def prepare_player(player: Player, state: State) -> None:
-    """Let ``player`` get ready for games like ``state`` (build its tables), if it has ``prepare``: before OK."""
-    prepare = getattr(player, "prepare", None)
-    if callable(prepare):
-        prepare(state)
+    """Ask ``player`` to end its search now (``stop()``); a player that fails to is overruled at the deadline."""
+    with contextlib.suppress(Exception):
+        player.stop()
 
 
 def warm_up(make_player: Callable[[], Player], kind: str | None = None) -> list[str]:
@@ -149,7 +138,7 @@ def warm_up(make_player: Callable[[], Player], kind: str | None = None) -> list[
             check_game(15, 5, rule, () if kind is None else (kind,))
         except PlygroundError:
             continue
-        prepare_player(make_player(), State(15, 5, rule=rule))
+        make_player().prepare(State(15, 5, rule=rule))
         ready.append(rule.label)
     return ready
 
@@ -186,13 +175,6 @@ def _shown(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     return str(value)
-
-
-def set_player_memory(player: Player, max_memory: int) -> None:
-    """Tell ``player`` the memory it may use (``INFO max_memory``, bytes; 0: no limit), if it has ``set_memory``."""
-    set_memory = getattr(player, "set_memory", None)
-    if callable(set_memory):
-        set_memory(max_memory)
 
 
 def fallback_move(state: State) -> int:

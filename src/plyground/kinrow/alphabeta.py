@@ -33,6 +33,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
+from plyground.kinrow.protocol import Player
 from plyground.kinrow.rules import Rule
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
@@ -87,7 +88,7 @@ def _check_state(state: object) -> State:
     return state
 
 
-class AlphaBeta:
+class AlphaBeta(Player):
     """Depth-limited negamax with alpha-beta pruning, move ordering and a transposition table.
 
     Args:

@@ -44,6 +44,7 @@ from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
+from plyground.kinrow.protocol import Player
 from plyground.kinrow.rules import Rule
 
 __all__ = ["DEFAULT_MEMORY", "PLAIN", "Engine", "EngineInfo", "EngineSettings"]
@@ -176,7 +177,7 @@ def _check_depth(depth: object) -> int | None:
     return depth
 
 
-class Engine:
+class Engine(Player):
     """The k-in-a-row engine (k from 3 to 5, any rule): threat solver and PVS alpha-beta over line patterns.
 
     Args:

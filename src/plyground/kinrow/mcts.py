@@ -48,6 +48,7 @@ from plyground.kinrow import _mcts_pattern_kernels as PM
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.patterns import MAX_K, PatternBoard
+from plyground.kinrow.protocol import Player
 from plyground.kinrow.rules import Rule
 
 __all__ = ["MCTS", "SearchStats"]
@@ -68,7 +69,7 @@ class SearchStats:
     patterns: bool = False
 
 
-class MCTS:
+class MCTS(Player):
     """UCT search with random playouts, or PUCT with pattern priors and pattern-guided playouts.
 
     Args:

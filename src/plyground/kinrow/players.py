@@ -1,13 +1,13 @@
-"""Players of k-in-a-row: the protocol every player follows, the simple players, and a factory.
+"""Players of k-in-a-row: the simple players, and a factory of every kind.
 
-A player has a ``name``, a ``time_ms`` (milliseconds per move, or None) that a driver may
-change between moves (the Gomocup protocol does), ``choose(state) -> move`` and
-``reset()`` (a new game begins). The searching players live in :mod:`plyground.kinrow.engine`
-(the strongest, :data:`DEFAULT_KIND`), :mod:`plyground.kinrow.mcts` and
-:mod:`plyground.kinrow.alphabeta`; every AI plays an immediate win and blocks an
-immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`). They also have
-``stop()``, which another thread may call to make the search in progress answer at once
-(the Gomocup brain does on ``END``); a driver calls it only where a player has it.
+A player follows :class:`~plyground.kinrow.protocol.Player` (imported here too): a ``name``, a
+``time_ms`` (milliseconds per move, or None) that a driver may change between moves (the
+Gomocup protocol does), ``choose(state) -> move``, ``reset()`` (a new game begins), ``stop()``
+(another thread makes the search in progress answer at once: the Gomocup brain does on
+``END``), ``prepare(state)`` (tables built before a clock runs) and ``set_memory(bytes)``. The
+searching players live in :mod:`plyground.kinrow.engine` (the strongest, :data:`DEFAULT_KIND`),
+:mod:`plyground.kinrow.mcts` and :mod:`plyground.kinrow.alphabeta`; every AI plays an immediate
+win and blocks an immediate loss first (:meth:`~plyground.kinrow.board.State.forced_move`).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
 
 from plyground.core.seeding import make_rng, resolve_seed
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.limits import PLAYER_KINDS
+from plyground.kinrow.protocol import Player
 
 __all__ = [
     "DEFAULT_KIND",
@@ -41,22 +41,6 @@ ENGINE_TIME_MS = 1000.0
 """The engine's time per move when none is given."""
 
 
-@runtime_checkable
-class Player(Protocol):
-    """What a driver (play, self-play, the Gomocup brain) needs from a player."""
-
-    name: str
-    time_ms: float | None
-
-    def choose(self, state: State) -> int:
-        """A legal move of ``state`` (a game not over) for the player to move."""
-        ...
-
-    def reset(self) -> None:
-        """Forget what was learnt about the previous game."""
-        ...
-
-
 def forced_move(state: State) -> int | None:
     """An immediate win of the player to move, else the block of the opponent's immediate win, else None.
 
@@ -65,7 +49,7 @@ def forced_move(state: State) -> int | None:
     return state.forced_move()
 
 
-class RandomPlayer:
+class RandomPlayer(Player):
     """A uniformly random legal move, from a seeded generator."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -82,7 +66,7 @@ class RandomPlayer:
         pass
 
 
-class FirstLegalPlayer:
+class FirstLegalPlayer(Player):
     """The first empty cell in reading order: a fixed, trivial opponent."""
 
     def __init__(self) -> None:
@@ -96,7 +80,7 @@ class FirstLegalPlayer:
         pass
 
 
-class HumanPlayer:
+class HumanPlayer(Player):
     """Asks a person: ``ask(state)`` returns the text of a move (``c2`` or ``1,2``); asks again until legal.
 
     ``tell(message)`` reports a move that cannot be played.
