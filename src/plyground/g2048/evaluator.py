@@ -135,10 +135,8 @@ class Evaluator(abc.ABC):
         """What a page shows of it: its ``kind``, ``name``, ``label``, ``unit`` and the ``rows`` and ``cols`` it
         plays (None for every size)."""
         rows, cols = self.shape if self.shape is not None else (None, None)
-        return {"kind": self.kind, "name": self.name, "label": self.label, "unit": self.unit} | {
-            "rows": rows,
-            "cols": cols,
-        }
+        described: dict[str, Any] = {"kind": self.kind, "name": self.name, "label": self.label, "unit": self.unit}
+        return described | {"rows": rows, "cols": cols}
 
     @property
     def shape(self) -> tuple[int, int] | None:
