@@ -3,7 +3,7 @@
 Every script ends with :func:`print_json`: it prints the script's JSON line and appends it,
 with the date, the commit and the machine, to ``benchmarks/results/<name>.jsonl`` (see
 ``benchmarks/results/README.md``), unless ``--no-record`` is given or
-``PLYGROUND_BENCH_NO_RECORD=1`` is set.
+``PLYGROUND_BENCH_NO_RECORD=1`` is set; a run of uncommitted code is not recorded there.
 
 The native C baseline is compiled from ``../shared/bench/native2048.c`` (beside the checkout),
 or from the file ``PLYGROUND_BENCH_NATIVE`` names; without it, or without a C compiler, or when
@@ -281,14 +281,23 @@ def weights_checksum(weights: Any) -> str:
     return hashlib.sha256(np.ascontiguousarray(weights).data).hexdigest()[:12]
 
 
-def print_json(name: str, results: dict[str, Any], options: argparse.Namespace) -> None:
+def print_json(name: str, results: dict[str, Any], options: argparse.Namespace, *, root: Path = ROOT) -> None:
     """The machine-readable line every benchmark ends with, also appended to its result file.
 
-    ``options`` are the script's parsed arguments, with those of :func:`add_record_options`.
+    ``options`` are the script's parsed arguments, with those of :func:`add_record_options`. A
+    run of code with uncommitted changes is not recorded in a folder of the checkout (``root``):
+    the project's results name the commit they measured. The line is printed first, then the
+    recording is refused in one line (another ``--results`` folder takes it, marked dirty).
     """
     print(json.dumps({"benchmark": name, **results}, sort_keys=True), flush=True)
     if options.no_record or os.environ.get(NO_RECORD_ENV, "") not in ("", "0"):
         return
+    folder = Path(options.results).resolve()
+    if folder.is_relative_to(root.resolve()) and git_state(root, folder)[1]:
+        raise SystemExit(
+            f"error: not recorded in {options.results}: the checkout has uncommitted changes "
+            "(commit them and run again, or give --no-record, or --results DIR outside the checkout)"
+        )
     try:
         path = record(name, results, options.results)
     except OSError as error:

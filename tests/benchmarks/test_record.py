@@ -103,6 +103,27 @@ def test_dirty_is_a_change_to_tracked_files_but_not_to_the_results(tmp_path: Pat
     assert common.git_state(repo, results) == (commit, True)
 
 
+def test_a_run_of_uncommitted_code_is_printed_but_not_recorded_in_the_checkout(
+    tmp_path: Path, outside_git: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = outside_git
+    git(repo, "init", "-q")
+    (repo / "code.py").write_text("x = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "first")
+    results = repo / "benchmarks" / "results"
+    common.print_json("regret", RESULTS, options("--results", str(results)), root=repo)  # clean: recorded
+    (repo / "code.py").write_text("x = 2\n")
+    with pytest.raises(SystemExit) as raised:
+        common.print_json("regret", RESULTS, options("--results", str(results)), root=repo)
+    message = str(raised.value)
+    assert message.startswith("error: not recorded in ") and "uncommitted changes" in message and "\n" not in message
+    assert len(read_lines(results / "regret.jsonl")) == 1  # the dirty run was not added
+    assert [json.loads(line)["benchmark"] for line in capsys.readouterr().out.splitlines()] == ["regret", "regret"]
+    common.print_json("regret", RESULTS, options("--results", str(tmp_path / "elsewhere")), root=repo)
+    assert read_lines(tmp_path / "elsewhere" / "regret.jsonl")[0]["dirty"] is True  # outside: kept, marked
+
+
 def test_print_json_prints_the_line_and_records_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     common.print_json("regret", RESULTS, options("--results", str(tmp_path)))
     out = capsys.readouterr().out
