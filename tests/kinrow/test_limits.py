@@ -84,3 +84,29 @@ def test_checking_loads_no_kernel() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["['plyground.kinrow.limits',", "'plyground.kinrow.rules']"]
+
+
+def test_the_registry_knows_every_kind_and_the_kernels_each_compiles() -> None:
+    """Importing a kind's module loads the board's kernels and the kind's, and no other: what the commands
+    compile (and announce) before the first move is what the game then uses."""
+    import json
+    import subprocess
+    import sys
+
+    from plyground.kinrow.limits import PLAYER_KINDS
+    from plyground.kinrow.registry import BOARD_KERNELS, KINDS, PACKAGE, kernel_groups
+
+    assert tuple(KINDS) == PLAYER_KINDS
+    modules = {"engine": "engine", "mcts": "mcts", "alphabeta": "alphabeta"}
+    assert {name for name, kind in KINDS.items() if kind.kernels} == set(modules)
+    for name, module in modules.items():
+        code = (
+            f"import json, sys; import {PACKAGE}.{module}\n"
+            f"print(json.dumps([m.rsplit('.', 1)[1] + '.py' for m in sys.modules if m.startswith('{PACKAGE}._')]))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+        expected = {kernels for _, kernels, _ in kernel_groups([name])}
+        assert loaded == expected, (name, loaded ^ expected)
+        assert set(BOARD_KERNELS) <= loaded

@@ -56,9 +56,15 @@ def test_cold_groups_are_compiled_in_one_line(games: Path, capsys: pytest.Captur
     assert capsys.readouterr().err == ""  # compiled already: never twice in a run
 
 
-def test_nothing_cold_says_nothing(games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_group_that_is_not_there_is_refused_before_anything_is_said(
+    games: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command's list naming a kernel file that is not there is wrong: skipped, the file would compile later,
+    unannounced."""
     make_game(games, "plaingame")
-    compile_kernels(("plaingame", "_kernels.py", "plain"), ("no_such_game_anywhere", "_kernels.py", "none"))
+    for group in (("plaingame", "_kernels.py", "plain"), ("no_such_game_anywhere", "_kernels.py", "none")):
+        with pytest.raises(LookupError, match=f"^{group[0]} has no kernel file _kernels"):
+            compile_kernels(group)
     assert capsys.readouterr().err == ""
 
 

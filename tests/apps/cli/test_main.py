@@ -239,16 +239,24 @@ def test_a_warm_cache_or_an_imported_game_is_silent(
     (tmp_path / "warmgame" / "__pycache__" / f"_kernels._move-1.{tag}.nbi").write_bytes(b"")
     digest = _jit._kernel_digest(str(tmp_path / "warmgame"))[1]  # the cache was made from these kernels
     (tmp_path / "warmgame" / "__pycache__" / "kernels.sha256").write_text(digest)
-    make_package(tmp_path, "plaingame", kernels=False)
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("plyground.g2048")
 
     announce_compilation("warmgame", "warm")
-    announce_compilation("plaingame", "plain")
     announce_compilation("plyground.g2048", "2048")
-    announce_compilation("no_such_game_here", "none")
 
     assert capsys.readouterr().err == ""
+
+
+def test_a_kernel_group_that_is_not_there_is_an_error_not_a_silent_skip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_package(tmp_path, "plaingame", kernels=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(LookupError, match=r"plaingame has no kernel file _kernels\.py"):
+        announce_compilation("plaingame", "plain")
+    with pytest.raises(LookupError, match="no_such_game_here has no kernel file"):
+        announce_compilation("no_such_game_here", "none")
 
 
 def write_text(path: Path, text: str) -> Path:

@@ -30,8 +30,11 @@ def compile_kernels(*groups: KernelGroup) -> None:
     every kernel group the command needs: on a first run (or after the kernels changed,
     or with a new ``NUMBA_CACHE_DIR``) the line reads, once the compilation is done,
     ``Compiling plyground's k-in-a-row and MCTS kernels (first run only)... done in 3.1 s``.
-    Groups already imported, cached, or without their kernel file are skipped; with
-    nothing to compile nothing is printed. Only stderr is written (``pbrain`` speaks a
+    Groups already imported or cached are skipped; with nothing to compile nothing is printed.
+
+    Raises:
+        LookupError: a group names a package or kernel file that is not there (a command's
+            list is wrong: skipping it would compile it later, unannounced). Only stderr is written (``pbrain`` speaks a
     protocol on stdout).
     """
     cold: list[tuple[str, str]] = []
@@ -41,7 +44,7 @@ def compile_kernels(*groups: KernelGroup) -> None:
             continue
         path = _kernel_file(package, kernels)
         if path is None:
-            continue
+            raise LookupError(f"{package} has no kernel file {kernels}")
         from plyground._jit import cache_is_warm
 
         if not cache_is_warm(str(path)):

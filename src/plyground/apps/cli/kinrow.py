@@ -46,13 +46,6 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: rewrapped to the terminal, never cut
 )
 
-_PACKAGE = "plyground.kinrow"
-_KERNELS = {
-    "engine": ("engine", ("_pattern_kernels.py", "_threat_kernels.py", "_engine_kernels.py")),
-    "mcts": ("MCTS", ("_mcts_kernels.py",)),
-    "alphabeta": ("alpha-beta", ("_alphabeta_kernels.py",)),
-}
-
 
 class AI(StrEnum):
     """The players a command can make."""
@@ -152,12 +145,9 @@ def _rule_words(rule: Rule) -> str:
 
 def _announce(*kinds: str) -> None:
     """Compile the kernels of the board and of the searching players among ``kinds``, saying so, on a first run."""
-    groups = [(_PACKAGE, "_kernels.py", "k-in-a-row"), (_PACKAGE, "_renju_kernels.py", "k-in-a-row")]
-    for kind in dict.fromkeys(kinds):
-        if kind in _KERNELS:
-            label, files = _KERNELS[kind]
-            groups += [(_PACKAGE, kernels, label) for kernels in files]
-    compile_kernels(*groups)
+    from plyground.kinrow.registry import kernel_groups  # loads no kernel
+
+    compile_kernels(*kernel_groups(kinds))
 
 
 def _factory(

@@ -48,12 +48,12 @@ def web(
         import uvicorn  # noqa: F401
     except ImportError:
         raise DependencyNotInstalled(f"the web lab needs starlette and uvicorn: {install_command('web')}") from None
+    from plyground.kinrow.registry import KINDS, kernel_groups  # loads no kernel
+
     compile_kernels(
         ("plyground.g2048", "_kernels.py", "2048"),
         ("plyground.g2048", "_heuristic_kernels.py", "2048 search"),
-        ("plyground.kinrow", "_kernels.py", "k-in-a-row"),
-        ("plyground.kinrow", "_mcts_kernels.py", "MCTS"),
-        ("plyground.kinrow", "_alphabeta_kernels.py", "alpha-beta"),
+        *kernel_groups(KINDS),  # every opponent the lab offers, the engine (its default) first
     )
     chosen = load_evaluator_option(evaluator, None)
     from plyground.apps.web.server import serve
