@@ -299,7 +299,7 @@ def print_json(name: str, results: dict[str, Any], options: argparse.Namespace, 
             "(commit them and run again, or give --no-record, or --results DIR outside the checkout)"
         )
     try:
-        path = record(name, results, options.results)
+        path = record(name, results, options.results, root=root)
     except OSError as error:
         raise SystemExit(f"error: cannot append the result to {options.results}: {error}") from None
     print(f"recorded in {path}", file=sys.stderr)

@@ -49,11 +49,18 @@ def test_a_process_pool_gives_the_results_in_job_order(tmp_path: Path) -> None:
 
 
 def test_a_process_pool_reports_each_result_as_it_comes_and_gives_them_in_job_order(tmp_path: Path) -> None:
-    # Job 0 waits until job 1 is done, on the other worker: it finishes last, whatever the scheduling.
-    told = str(tmp_path / "job 1 done")
-    jobs = [(0, told, None), (1, None, told), (2, None, None)]
+    # Job 0 waits until this process has been told the results of jobs 1 and 2: it is reported last, whatever
+    # the scheduling, and only if results are reported as they come (not in job order).
+    told = tmp_path / "jobs 1 and 2 reported"
+    jobs = [(0, str(told), None), (1, None, None), (2, None, None)]
     seen: list[int] = []
-    results = run_many(square_once_told, jobs, workers=2, on_result=lambda i, r: seen.append(i))
+
+    def on_result(index: int, _: tuple[int, int]) -> None:
+        seen.append(index)
+        if {1, 2} <= set(seen):
+            told.touch()
+
+    results = run_many(square_once_told, jobs, workers=2, on_result=on_result)
     assert [square for square, _ in results] == [0, 1, 4]
     assert seen[-1] == 0 and sorted(seen) == [0, 1, 2]
     assert os.getpid() not in {pid for _, pid in results}
