@@ -70,7 +70,7 @@ def vcf_speed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         fk[:] = 0
         stats[:] = 0
         start = time.perf_counter()
-        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, row["vcf_limit"], 0)
+        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, row["vcf_limit"], 0, -1, 0)
         seconds = time.perf_counter() - start
         entry = out.setdefault(row["kind"], {"positions": 0, "seconds": [], "nodes": 0, "agree": 0})
         entry["positions"] += 1
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     console = Console()
     PatternBoard(State.parse(rows[0]["board"], 5))  # the tables and kernels are ready before anything is timed
     T._vcf(*PatternBoard(State(15, 5)).arrays(), np.zeros(1024, np.uint64), np.zeros(1024, np.int8),
-           np.zeros(64, np.int32), np.zeros(1, np.uint8), np.zeros(2, np.int64), 1, 3, 0)  # fmt: skip
+           np.zeros(64, np.int32), np.zeros(1, np.uint8), np.zeros(2, np.int64), 1, 3, 0, -1, 0)  # fmt: skip
 
     vcf = vcf_speed(rows)
     table = Table(title="VCF solver on the labelled positions (to each label's depth limit)")

@@ -365,7 +365,7 @@ def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
         found = []
         for player in (1, 2):
             if solver == "vcf":
-                found.append(T._vcf(*board.arrays(), fk, fd, line, never, stats, player, 8, 0))
+                found.append(T._vcf(*board.arrays(), fk, fd, line, never, stats, player, 8, 0, -1, 0))
             else:
                 found.append(T._vct(*board.arrays(), fk, fd, line, never, stats, player, 4, 0, 100_000))
         assert found == [0, 1], solver

@@ -1,4 +1,4 @@
-"""Slow, obviously-correct twin of the quick VCF (``_vcf_quick`` in :mod:`plyground.kinrow._threat_kernels`).
+"""Slow, obviously-correct twin of the quick VCF (``_vcf`` with a ``width`` in :mod:`plyground.kinrow._threat_kernels`).
 
 The rules, in the words of the kernel's docstring, every code recomputed from the lines at
 every step (:func:`tests.naive.engine.codes`) and no table:

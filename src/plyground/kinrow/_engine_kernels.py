@@ -64,7 +64,7 @@ moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not m
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
 VCF solver looks for a win by fours (to ``leaf VCF depth`` moves; by default the quick,
-incomplete one, :func:`~plyground.kinrow._threat_kernels._vcf_quick`, as many moves as the
+incomplete one, :func:`~plyground.kinrow._threat_kernels._vcf` with a width, as many moves as the
 path has plies, ``leaf VCF width`` fours at a node, each next to the one before); when the opponent
 threatens an open four, the search goes on through the defences, up to ``threat plies``
 plies past depth 0.
@@ -81,7 +81,7 @@ from numba import types
 from plyground._jit import kernel
 from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
 from plyground.kinrow._renju_kernels import _forbidden
-from plyground.kinrow._threat_kernels import _vcf, _vcf_quick
+from plyground.kinrow._threat_kernels import _vcf
 
 WIN = 100_000_000
 MAX_PLY = 128
@@ -326,13 +326,11 @@ def _negamax(
                 return static
         if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
             vstats[0] = 0
+            reach = params[LEAF_VCF]
             if params[LEAF_WIDTH] > 0:  # the quick VCF, as long as the path so far and no longer than the line has room
-                reach = min(params[LEAF_VCF], ply + 1, (line.shape[0] - ply - 4) // 2)
-                won = _vcf_quick(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                                 fk, fd, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
-            else:
-                won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                           fk, fd, line, stop, vstats, player, params[LEAF_VCF], ply)  # fmt: skip
+                reach = min(reach, ply + 1, (line.shape[0] - ply - 4) // 2)
+            won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
+                       fk, fd, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
             stats[NODES] += vstats[0]
             if won:
                 return WIN - vstats[1]

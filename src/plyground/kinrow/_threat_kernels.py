@@ -101,82 +101,6 @@ def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
             return
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64), refcount=False)
-def _vcf(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply
-):
-    """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``."""
-    stats[NODES] += 1
-    if stop[0] != 0:
-        return 0
-    me = player - 1
-    you = 2 - player
-    if depth <= 0:
-        return 0
-    if cnt[me, F5] > 0:
-        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
-        stats[LENGTH] = ply + 1
-        return 1
-    if depth == 1:  # a four and its five need two moves
-        return 0
-    key = hsh[0] ^ np.uint64(_ATTACKER_O if player == 2 else 0)
-    slot = key & np.uint64(fk.shape[0] - 1)
-    if fk[slot] == key and fd[slot] >= depth:
-        return 0
-    size = cells.shape[0]
-    only = -1
-    if cnt[you, F5] > 0:
-        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
-        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
-            return 0  # two fives to stop: the defender wins
-    if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
-        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
-        return 1
-    for cell in range(size):
-        if only >= 0 and cell != only:
-            continue
-        if cells[cell] != 0 or near[cell] == 0:
-            continue
-        code = _best_code(pat, me, cell)
-        if code != B4 and code != F4:
-            continue
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
-        answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
-        won = 0
-        if answer >= 0 and cnt[you, F5] == 0:
-            second = -1
-            for d in range(4):
-                for s in range(SLOTS):
-                    t = nbr[(cell * 4 + d) * SLOTS + s]
-                    if t >= 0 and t != answer and cells[t] == 0:
-                        for e in range(4):
-                            if pat[me, t * 4 + e] == F5:
-                                second = t
-            if second >= 0:
-                line[ply + 1] = answer
-                line[ply + 2] = second
-                stats[LENGTH] = ply + 3
-                won = 1
-            else:
-                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                won = _vcf(
-                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    fk, fd, line, stop, stats, player, depth - 1, ply + 2,
-                )  # fmt: skip
-                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
-                if won:
-                    line[ply + 1] = answer
-        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
-        if won:
-            line[ply] = cell
-            return 1
-        if stop[0] != 0:
-            return 0
-    fk[slot] = key
-    fd[slot] = depth
-    return 0
-
-
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64))
 def _vct(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
@@ -322,18 +246,20 @@ def _four_worth(pat, side, cell):
 
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
-def _vcf_quick(
+def _vcf(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
     last, width,
 ):  # fmt: skip
-    """A quick, incomplete VCF: whether ``player`` (to move) wins by fours within ``depth`` of its moves.
+    """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``.
 
-    As :func:`_vcf`, but a four must prepare something (:func:`_four_worth` above 0), each
-    four after the first must lie on one of the four lines of the one before (``last``, its
-    ten cells on each; -1: the first, anywhere), and only the ``width`` (1 to
-    :data:`QUICK_WIDTH`) worth the most are tried, the first found first among equals (by
-    cell at the first four, by line and place on the line after). A win it finds is a win; a
-    failure proves nothing. The table keys hold ``last`` and ``width``, so what it caches is exact.
+    ``width`` 0: the complete VCF, every four tried in cell order (a failure proves there is
+    none within ``depth``). ``width`` 1 to :data:`QUICK_WIDTH`: the *quick*, incomplete VCF. A four
+    must prepare something (:func:`_four_worth` above 0), each four after the first must lie on
+    one of the four lines of the one before (``last``, its ten cells on each; -1: the first,
+    anywhere), and only the ``width`` worth the most are tried, the first found first among
+    equals (by cell at the first four, by line and place on the line after). A win it finds is
+    a win; a failure proves nothing. Its table keys hold ``last`` and ``width``, so what it
+    caches is exact. (``last`` is not read by the complete VCF: pass -1.)
     """
     stats[NODES] += 1
     if stop[0] != 0:
@@ -346,10 +272,11 @@ def _vcf_quick(
         line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
         stats[LENGTH] = ply + 1
         return 1
-    if depth == 1:
+    if depth == 1:  # a four and its five need two moves
         return 0
-    key = hsh[0] ^ np.uint64(_QUICK_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
-    key ^= np.uint64((last + 2) * 8 + width) * np.uint64(_QUICK_LAST)
+    key = hsh[0] ^ np.uint64(_ATTACKER_O if player == 2 else 0)
+    if width > 0:
+        key ^= np.uint64(_QUICK_SALT) ^ np.uint64((last + 2) * 8 + width) * np.uint64(_QUICK_LAST)
     slot = key & np.uint64(fk.shape[0] - 1)
     if fk[slot] == key and fd[slot] >= depth:
         return 0
@@ -357,38 +284,47 @@ def _vcf_quick(
     if cnt[you, F5] > 0:
         only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
         if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
-            return 0
-    if cnt[me, F4] > 0 and only < 0:
+            return 0  # two fives to stop: the defender wins
+    if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
         _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
         return 1
-    # the fours to try, best first, in four slots (no array to allocate at each node)
+    # the quick VCF's fours to try, best first, in four slots (no array to allocate at each node)
     c0 = c1 = c2 = c3 = -1
     w0 = w1 = w2 = w3 = -1
-    if only >= 0:
-        code = _best_code(pat, me, only)
-        if code == B4 or code == F4:
-            c0 = only
-    else:
-        scan = cells.shape[0] if last < 0 else 4 * SLOTS
-        for i in range(scan):
-            cell = i if last < 0 else nbr[last * 4 * SLOTS + i]
-            if cell < 0 or cells[cell] != 0:
+    if width > 0:
+        if only >= 0:
+            code = _best_code(pat, me, only)
+            if code == B4 or code == F4:
+                c0 = only
+        else:
+            scan = cells.shape[0] if last < 0 else 4 * SLOTS
+            for i in range(scan):
+                cell = i if last < 0 else nbr[last * 4 * SLOTS + i]
+                if cell < 0 or cells[cell] != 0:
+                    continue
+                worth = _four_worth(pat, me, cell)
+                if worth <= 0:
+                    continue
+                if worth > w0:
+                    c3, w3, c2, w2, c1, w1, c0, w0 = c2, w2, c1, w1, c0, w0, cell, worth
+                elif worth > w1:
+                    c3, w3, c2, w2, c1, w1 = c2, w2, c1, w1, cell, worth
+                elif worth > w2:
+                    c3, w3, c2, w2 = c2, w2, cell, worth
+                elif worth > w3:
+                    c3, w3 = cell, worth
+    for i in range(cells.shape[0] if width == 0 else width):
+        if width == 0:  # every four, in cell order (only the block when there is a five to stop)
+            cell = i
+            if (only >= 0 and cell != only) or cells[cell] != 0 or near[cell] == 0:
                 continue
-            worth = _four_worth(pat, me, cell)
-            if worth <= 0:
+            code = _best_code(pat, me, cell)
+            if code != B4 and code != F4:
                 continue
-            if worth > w0:
-                c3, w3, c2, w2, c1, w1, c0, w0 = c2, w2, c1, w1, c0, w0, cell, worth
-            elif worth > w1:
-                c3, w3, c2, w2, c1, w1 = c2, w2, c1, w1, cell, worth
-            elif worth > w2:
-                c3, w3, c2, w2 = c2, w2, cell, worth
-            elif worth > w3:
-                c3, w3 = cell, worth
-    for i in range(width):
-        cell = c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3
-        if cell < 0:
-            break
+        else:
+            cell = c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3
+            if cell < 0:
+                break
         _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
         answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
         won = 0
@@ -408,9 +344,9 @@ def _vcf_quick(
                 won = 1
             else:
                 _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                won = _vcf_quick(
+                won = _vcf(
                     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    fk, fd, line, stop, stats, player, depth - 1, ply + 2, cell, width,
+                    fk, fd, line, stop, stats, player, depth - 1, ply + 2, cell if width > 0 else -1, width,
                 )  # fmt: skip
                 _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
                 if won:

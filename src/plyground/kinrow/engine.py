@@ -420,7 +420,7 @@ class Engine(Player):
         # 2. our VCF (the threat solver does not know forbidden moves: not for black in renju)
         if not (renju and me == 1):
             threat_stats[:] = 0
-            found = T._vcf(*arrays, fk, fd, line, stop, threat_stats, me, settings.vcf_depth, 0)
+            found = T._vcf(*arrays, fk, fd, line, stop, threat_stats, me, settings.vcf_depth, 0, -1, 0)
             nodes += int(threat_stats[T.NODES])
             if found:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
@@ -429,11 +429,11 @@ class Engine(Player):
         ban = np.zeros(size, dtype=np.uint8)
         if not (renju and you == 1):
             threat_stats[:] = 0
-            if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
+            if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
                 for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0):
+                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
                         ban[cell] = 1
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)

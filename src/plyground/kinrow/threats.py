@@ -72,9 +72,9 @@ def find_vcf(state: State, *, max_depth: int = 16, width: int | None = None) -> 
     fd = np.zeros(1 << _TABLE_BITS, dtype=np.int8)
     never = np.zeros(1, dtype=np.uint8)
     if width is None:
-        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0)
+        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, 0)
     else:
-        found = T._vcf_quick(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, width)
+        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, width)
     if found:
         return _line(line, int(stats[T.LENGTH]))
     return None
