@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,7 +26,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, git_state, print_json
+from _against import checkout, ratio_row, take_turns
+from _common import add_record_options, git_state, print_json
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -43,7 +41,7 @@ def child(repeats: int, depths_of: dict[str, list[int]]) -> None:
     from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.expectimax import Expectimax
 
-    out: dict[str, dict[str, list[float]]] = {}
+    out: dict[str, list[float]] = {}
     for evaluator, depths in depths_of.items():
         for depth in depths:
             with Expectimax(depth=depth, workers=1, tt_bits=22, evaluator=load_evaluator(evaluator, reuse=True)) as ai:
@@ -54,19 +52,8 @@ def child(repeats: int, depths_of: dict[str, list[int]]) -> None:
                     for bits in POSITIONS:
                         ai.choose(Board(bits))
                     times.append(time.perf_counter() - start)
-            out.setdefault(evaluator, {})[str(depth)] = [min(times), evaluations]
+            out[f"{evaluator} {depth}"] = [min(times), evaluations]
     print(json.dumps(out))
-
-
-def run_side(src: Path, repeats: int, depths_of: dict[str, list[int]]) -> dict[str, dict[str, list[float]]]:
-    """One round of one side: a fresh process importing plyground from ``src``."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    command = [sys.executable, __file__, "--child", str(repeats), json.dumps(depths_of)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"error: the search of {src} failed: {done.stderr.strip().splitlines()[-1:]}")
-    result: dict[str, dict[str, list[float]]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def main() -> None:
@@ -84,40 +71,25 @@ def main() -> None:
     depths_of = {"heuristic": args.heuristic_depths, "network": args.network_depths}
     if any(not 1 <= depth <= 12 for depths in depths_of.values() for depth in depths):
         parser.error("depths go from 1 to 12")
-    other = args.against.expanduser().resolve()
-    if not (other / "src" / "plyground").is_dir():
-        parser.exit(2, f"error: {args.against} is not a plyground checkout (no src/plyground)\n")
+    other = checkout(parser, args.against)
     if args.rounds < 2 or args.repeats < 1:
         parser.error("--rounds is at least 2 and --repeats at least 1")
-    sides = {"this": ROOT / "src", "other": other / "src"}
-    console = Console(stderr=True)
-    rounds: dict[str, list[dict[str, dict[str, list[float]]]]] = {side: [] for side in sides}
-    for number in range(args.rounds):
-        order = list(sides) if number % 2 == 0 else list(reversed(sides))
-        for side in order:
-            rounds[side].append(run_side(sides[side], args.repeats, depths_of))
-        console.print(f"round {number + 1} of {args.rounds} done")
-
+    done = take_turns(__file__, other, args.rounds, str(args.repeats), json.dumps(depths_of))
     rows = []
     for evaluator, depths in depths_of.items():
         for depth in depths:
-            key = str(depth)
-            this = [r[evaluator][key][0] for r in rounds["this"]]
-            theirs = [r[evaluator][key][0] for r in rounds["other"]]
-            ratios = [a / b for a, b in zip(this, theirs, strict=True)]
+            row = ratio_row(done, f"{evaluator} {depth}")
             rows.append(
                 {
                     "evaluator": evaluator,
                     "depth": depth,
-                    "seconds": statistics.median(this),
-                    "other_seconds": statistics.median(theirs),
-                    "ratio": statistics.median(ratios),
-                    "ratio_range": [min(ratios), max(ratios)],
-                    "evaluations": int(rounds["this"][0][evaluator][key][1]),
-                    "other_evaluations": int(rounds["other"][0][evaluator][key][1]),
+                    **{key: row[key] for key in ("seconds", "other_seconds", "ratio", "ratio_range")},
+                    "evaluations": int(row["check"]),
+                    "other_evaluations": int(row["other_check"]),
                 }
             )
-    table = Table(title=f"one worker, 8 positions: this checkout's time over {other.name}'s ({args.rounds} rounds)")
+    title = f"one worker, 8 positions: this checkout's time over {other.parent.name}'s ({args.rounds} rounds)"
+    table = Table(title=title)
     for name in ("evaluator", "depth", "s", "other s", "ratio", "range", "evals", "other evals"):
         table.add_column(name, justify="right")
     for row in rows:
@@ -127,7 +99,7 @@ def main() -> None:
             f"{row['ratio']:.3f}", f"{low:.2f}-{high:.2f}", f"{row['evaluations']:,}", f"{row['other_evaluations']:,}",
         )  # fmt: skip
     Console().print(table)
-    other_commit, other_dirty = git_state(other)
+    other_commit, other_dirty = git_state(other.parent)
     results = {"rows": rows, "rounds": args.rounds, "repeats": args.repeats, "other_commit": other_commit}
     results["other_dirty"] = other_dirty
     print_json("search_versus", results, args)

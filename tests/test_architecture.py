@@ -240,6 +240,26 @@ def test_one_expectimax_search_for_every_evaluator() -> None:
     ]
 
 
+def _top_functions(where: Path) -> list[tuple[str, ast.FunctionDef, str]]:
+    """Every top-level function of the modules under ``where``: its module's path, its node and its source."""
+    found = []
+    for path in sorted(where.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef):
+                found.append((str(path.relative_to(SRC)), node, ast.get_source_segment(text, node) or ""))
+    return found
+
+
+def test_one_mcts_search_and_one_vcf_solver() -> None:
+    """k-in-a-row's MCTS is one template compiled per policy; the VCF solver is one kernel with a quick mode."""
+    functions = _top_functions(SRC / "plyground")
+    backups = [f"{path}:{node.name}" for path, node, source in functions if "wins[slot] += 0.5" in source]
+    assert backups == ["plyground/kinrow/_mcts_kernels.py:_iterate"]
+    solvers = [f"{path}:{node.name}" for path, node, _ in functions if node.name.startswith("_vcf")]
+    assert solvers == ["plyground/kinrow/_threat_kernels.py:_vcf"]
+
+
 def test_applications_never_ask_an_evaluators_type() -> None:
     """Apps use an evaluator's kind, name, explain() and JSON; only training (which makes networks) names a type."""
     asking = re.compile(r"isinstance\([^)]*\b(Heuristic|NTupleNetwork|Evaluator)\b|\btype\([^)]*evaluator")

@@ -367,6 +367,16 @@ def _check_search_versus(line: dict[str, Any], stdout: str, folder: Path) -> Non
     assert line["rounds"] == 2 and len(line["other_commit"]) == 40
 
 
+def _check_kinrow_versus(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    """A checkout against itself: the same searches, with the same nodes, lines and visits."""
+    assert [row["search"] for row in line["rows"]] == ["engine", "vcf", "mcts", "mcts patterns"]
+    for row in line["rows"]:
+        assert row["check"] == row["other_check"] > 0
+        low, high = row["ratio_range"]
+        assert 0 < low <= row["ratio"] <= high
+    assert line["rounds"] == 2 and line["depth"] == 2 and len(line["other_commit"]) == 40
+
+
 def _busy_args(folder: Path) -> list[str]:
     return ["--games", "1", "--positions", "5", "--time-ms", "2", "--busy", "1", "--evaluator", "heuristic",
             "--max-moves", "20", "--log", str(folder / "games.jsonl"), "--reference-depth", "3"]  # fmt: skip
@@ -383,6 +393,10 @@ SCRIPTS = [
            lambda d, f: ["--against", str(ROOT), "--rounds", "2", "--repeats", "1", "--heuristic-depths", "2",
                          "--network-depths", "1"],
            _check_search_versus),
+    Script("kinrow_versus.py", "kinrow_versus",
+           lambda d, f: ["--against", str(ROOT), "--rounds", "2", "--repeats", "1", "--positions", "2", "--depth", "2",
+                         "--iterations", "300", "100"],
+           _check_kinrow_versus),
     Script("strength.py", "strength",
            lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
                          "--save", str(f / "replays")],

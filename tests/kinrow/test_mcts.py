@@ -167,13 +167,14 @@ def test_memoize_by_position_and_by_class() -> None:
 
 
 def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
-    """One call of the iteration kernel on the arrays of ``tree``."""
+    """One call of the search kernel on the arrays of ``tree`` (the plain policy)."""
     return int(
-        M._iterate(
-            tree.cells, tree.hashes, tree.n, tree.state.k, 0, tree.state.to_move, iterations,
+        M._iterate_plain(
+            (tree.cells,), (tree.n, tree.state.k, 0), tree.hashes, tree.n, tree.state.to_move, iterations,
             tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0],
             tree.node_move, tree.node_first, tree.node_count, tree.node_result, tree.node_slot,
-            tree.node_key, tree.keys, tree.visits, tree.wins, tree.sizes, np.array([7], dtype=np.uint64), stop,
+            tree.node_key, tree.node_prior, tree.keys, tree.visits, tree.wins, tree.sizes,
+            np.array([7], dtype=np.uint64), stop,
         )
     )  # fmt: skip
 

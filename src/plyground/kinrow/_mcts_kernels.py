@@ -1,8 +1,14 @@
-"""Numba kernels of Monte Carlo tree search (UCT) for k-in-a-row, with statistics shared by symmetric positions.
+"""Numba kernels of Monte Carlo tree search for k-in-a-row, with statistics shared by symmetric positions.
+
+The search is written once, :func:`_iterate`, and compiled for each :class:`Policy` (what it
+knows of the game: its moves and their priors, how a stone is played, how a game is played
+out) by :func:`iterate_kernel`. Two policies: :data:`PLAIN` here (UCT over every empty cell,
+uniformly random playouts) and ``PATTERNS`` in :mod:`plyground.kinrow._mcts_pattern_kernels`
+(PUCT over the moves of a pattern board, weighted playouts).
 
 The tree is a set of flat arrays (one entry per node: its move, its children's block, its
-result if the game ends there, its statistics slot); a node's children are the empty
-cells, created together when the node is first expanded, each looked up in the table
+result if the game ends there, its statistics slot, its prior); a node's children are its
+moves, created together when the node is first expanded, each looked up in the table
 (key, slot, whether the game ends there) only when it is first chosen. Statistics (visits, and wins of
 the player who moved into the position, a draw counting half) live in an open-addressing
 table keyed by a position key: the *canonical* key (the smallest Zobrist key among the 8
@@ -16,9 +22,13 @@ Randomness comes from a SplitMix64 state passed in (``rng[0]``). ``stop`` is a u
 
 from __future__ import annotations
 
+import functools
 import math
+from types import FunctionType
+from typing import Any, NamedTuple
 
 import numpy as np
+from numba import types
 
 from plyground._jit import kernel
 from plyground.core.splitmix import GOLDEN, MIX_1, MIX_2
@@ -113,17 +123,53 @@ def _playout(cells, n, k, rule, player, rng, empties):
     return 3
 
 
-@kernel(
-    "i8(i1[::1], u8[::1], i8, i8, i8, i8, i8, i8[:, ::1], u8[:, ::1], f8, b1, i8,"
-    " i4[::1], i4[::1], i4[::1], i1[::1], i8[::1], u8[::1],"
-    " u8[::1], f8[::1], f8[::1], i8[::1], u8[::1], u1[::1])"
-)
+class Policy(NamedTuple):
+    """What a search needs to know of the game, as kernels: the one :func:`_iterate` runs on any of them.
+
+    ``state`` is a tuple of arrays (the position the kernels change) and ``data`` a tuple of what
+    they only read; ``state_type`` and ``data_type`` are their numba types. The kernels:
+
+    * ``fresh(root) -> state``: a copy of the root's state to work on;
+    * ``reset(state, root)``: the root's state copied into ``state``;
+    * ``expand(state, data, player, moves, worth) -> m``: the ``m`` moves of ``player`` into
+      ``moves`` (int64 ``[n*n]``) and, when ``priors``, their weights into ``worth`` (the
+      children's priors are the weights over their sum);
+    * ``play(state, data, move, player, look) -> won``: ``player``'s stone on ``move``; when
+      ``look`` (the position is met for the first time), whether the move wins;
+    * ``playout(state, data, player, rng, moves, worth) -> result``: a game played out to its
+      end, ``player`` to move (1 or 2 for a win, 3 for a draw); ``moves`` and ``worth`` are
+      scratch arrays.
+
+    ``priors`` picks the selection: PUCT over the children's priors, or plain UCT (the priors
+    are not computed).
+    """
+
+    name: str
+    state_type: Any
+    data_type: Any
+    fresh: Any
+    reset: Any
+    expand: Any
+    play: Any
+    playout: Any
+    priors: bool
+
+
+# The search, written once: a template, compiled by ``iterate_kernel`` with the names in
+# capitals bound to one policy's kernels.
+_FRESH: Any = None
+_RESET: Any = None
+_EXPAND: Any = None
+_PLAY: Any = None
+_PLAYOUT: Any = None
+PRIORS = False
+
+
 def _iterate(
-    root_cells,
+    root,
+    data,
     root_hashes,
     n,
-    k,
-    rule,
     root_player,
     iterations,
     perm,
@@ -137,6 +183,7 @@ def _iterate(
     node_result,
     node_slot,
     node_key,
+    node_prior,
     keys,
     visits,
     wins,
@@ -144,82 +191,112 @@ def _iterate(
     rng,
     stop,
 ):
-    """Run up to ``iterations`` UCT iterations from the root (node 0); returns how many ran.
+    """Run up to ``iterations`` iterations from the root (node 0); returns how many ran.
+
+    The template of every search: :func:`iterate_kernel` compiles a copy of it for a
+    :class:`Policy` (``_FRESH``, ``_RESET``, ``_EXPAND``, ``_PLAY``, ``_PLAYOUT`` and ``PRIORS``
+    bound to the policy's). ``root`` is the policy's state of the position, ``data`` what its
+    kernels read; ``root_hashes`` its 8 symmetric keys (``zob``/``perm``).
 
     ``sizes`` holds [nodes used, table slots used]; the run stops early when another
     expansion might not fit in ``max_nodes`` nodes or would fill the table past half, and
-    after any iteration that finds ``stop[0]`` set. Wins follow ``rule`` (a ``Rule``
-    number: 0 free-style, 1 standard).
-    Each iteration: select by UCT (``c`` the exploration constant; a child not looked at
-    yet or never visited first, the first in cell order), expand a leaf's empty cells,
-    play a random game out from the first new position, and add the result to every
-    position on the path.
+    after any iteration that finds ``stop[0]`` set.
+    Each iteration: select a child (``c`` the exploration constant) until a position met for
+    the first time or the end of the game, expand a leaf's moves (with ``PRIORS``, each with
+    its prior in ``node_prior``), play a game out from the first new position, and add the
+    result to every position on the path. Selection is PUCT with ``PRIORS``: the child with the
+    best ``q + c * prior * sqrt(parent visits) / (1 + visits)``, ``q`` its win rate for the
+    player choosing, or for a child never visited the parent's own value (first-play urgency).
+    Without, UCT: ``wins / visits + c * sqrt(ln(parent visits) / visits)``, a child not looked at
+    yet or never visited first, the first in move order.
     """
-    cells = np.empty(n * n, dtype=np.int8)
-    hashes = np.empty(8, dtype=np.uint64)
-    path = np.empty(n * n + 2, dtype=np.int64)
-    empties = np.empty(n * n, dtype=np.int64)
+    size = n * n
+    state = _FRESH(root)
+    hashes = root_hashes.copy()
+    path = np.empty(size + 2, dtype=np.int64)
+    moves = np.empty(size, dtype=np.int64)
+    worth = np.empty(size, dtype=np.int64)
+    stones0 = 0
+    for i in range(size):
+        if root[0][i] != 0:
+            stones0 += 1
     done = 0
     while done < iterations:
-        if sizes[0] + n * n > max_nodes or 2 * (sizes[1] + n * n + 2) > keys.shape[0]:
+        if sizes[0] + size > max_nodes or 2 * (sizes[1] + size + 2) > keys.shape[0]:
             break
-        cells[:] = root_cells
+        _RESET(state, root)
         hashes[:] = root_hashes
         node = 0
         player = root_player  # to move at ``node``
-        stones = 0
-        for i in range(n * n):
-            if cells[i] != 0:
-                stones += 1
+        stones = stones0
         depth = 0
         path[0] = 0
         result = node_result[0]
         while result == 0:
-            if node_count[node] == 0:  # a leaf: its children are its empty cells, looked at when first chosen
-                if sizes[0] + n * n > max_nodes:
+            if node_count[node] == 0:  # a leaf: its children are its moves, looked at when first chosen
+                if sizes[0] + size > max_nodes:
                     break  # no room to grow the tree in this run: play out from here
+                m = _EXPAND(state, data, player, moves, worth)
                 first = sizes[0]
-                m = 0
-                for move in range(n * n):
-                    if cells[move] == 0:
-                        node_move[first + m] = move
-                        node_first[first + m] = 0
-                        node_count[first + m] = 0
-                        node_slot[first + m] = -1
-                        m += 1
+                total = 0.0
+                if PRIORS:
+                    for j in range(m):
+                        total += worth[j]
+                for j in range(m):
+                    node_move[first + j] = moves[j]
+                    node_first[first + j] = 0
+                    node_count[first + j] = 0
+                    node_slot[first + j] = -1
+                    if PRIORS:
+                        node_prior[first + j] = worth[j] / total
                 node_first[node] = first
                 node_count[node] = m
                 sizes[0] += m
-            # Select a child by UCT; a child never looked at, or never visited, first.
             parent_visits = visits[node_slot[node]]
-            explore = c * math.sqrt(math.log(parent_visits if parent_visits > 1.0 else 1.0))
             best = -1
             best_score = -1.0
-            for j in range(node_count[node]):
-                child = node_first[node] + j
-                if node_slot[child] < 0:
-                    best = child
-                    break
-                v = visits[node_slot[child]]
-                if v == 0.0:
-                    best = child
-                    break
-                inv_sqrt = _INV_SQRT[np.int64(v)] if v < 65536.0 else 1.0 / math.sqrt(v)
-                score = (wins[node_slot[child]] * inv_sqrt + explore) * inv_sqrt
-                if score > best_score:
-                    best_score = score
-                    best = child
+            if PRIORS:  # PUCT; a child never visited is worth the parent's value
+                if parent_visits > 0.0:
+                    fpu = 1.0 - wins[node_slot[node]] / parent_visits
+                else:
+                    fpu = 0.5
+                explore = c * math.sqrt(parent_visits if parent_visits > 1.0 else 1.0)
+                for j in range(node_count[node]):
+                    child = node_first[node] + j
+                    slot = node_slot[child]
+                    v = visits[slot] if slot >= 0 else 0.0
+                    q = wins[slot] / v if v > 0.0 else fpu
+                    score = q + explore * node_prior[child] / (1.0 + v)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+            else:  # UCT; a child never looked at, or never visited, first
+                explore = c * math.sqrt(math.log(parent_visits if parent_visits > 1.0 else 1.0))
+                for j in range(node_count[node]):
+                    child = node_first[node] + j
+                    if node_slot[child] < 0:
+                        best = child
+                        break
+                    v = visits[node_slot[child]]
+                    if v == 0.0:
+                        best = child
+                        break
+                    inv_sqrt = _INV_SQRT[np.int64(v)] if v < 65536.0 else 1.0 / math.sqrt(v)
+                    score = (wins[node_slot[child]] * inv_sqrt + explore) * inv_sqrt
+                    if score > best_score:
+                        best_score = score
+                        best = child
             node = best
-            move = node_move[node]
-            cells[move] = player
+            move = np.int64(node_move[node])
+            won = _PLAY(state, data, move, player, node_slot[node] < 0)
             _toggle(hashes, move, player, perm, zob)
             stones += 1
             if node_slot[node] < 0:  # first look at this child: its position's key, slot and result
                 node_key[node] = _key(hashes, symmetry)
                 node_slot[node] = _slot(keys, node_key[node], sizes)
-                if _wins_at_rule(cells, n, k, move, player, rule):
+                if won:
                     node_result[node] = player
-                elif stones == n * n:
+                elif stones == size:
                     node_result[node] = 3
                 else:
                     node_result[node] = 0
@@ -230,7 +307,7 @@ def _iterate(
             if visits[node_slot[node]] == 0.0:  # a new position: play it out from here
                 break
         if result == 0:
-            result = _playout(cells, n, k, rule, player, rng, empties)
+            result = _PLAYOUT(state, data, player, rng, moves, worth)
         # Back up: each position scores for the player who moved into it.
         mover = 3 - root_player  # moved into the root
         for d in range(depth + 1):
@@ -245,3 +322,90 @@ def _iterate(
         if stop[0]:
             break
     return done
+
+
+_NODES = (
+    types.int32[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1], types.uint64[::1],
+    types.float64[::1],
+)  # fmt: skip
+"""The tree's arrays: each node's move, first child, child count, result, table slot, key and prior."""
+
+
+@functools.cache
+def iterate_kernel(policy: Policy) -> Any:
+    """The search (:func:`_iterate`) compiled for ``policy``: once a process, and cached on disk as the other kernels.
+
+    The template is copied with the names in capitals bound to the policy's, under its own
+    name (``_iterate_plain``, ...), so that numba caches the copy of every policy apart.
+    """
+    namespace = dict(globals())
+    namespace.update(
+        _FRESH=policy.fresh,
+        _RESET=policy.reset,
+        _EXPAND=policy.expand,
+        _PLAY=policy.play,
+        _PLAYOUT=policy.playout,
+        PRIORS=policy.priors,
+    )
+    name = f"_iterate_{policy.name}"
+    copy = FunctionType(_iterate.__code__, namespace, name, _iterate.__defaults__, _iterate.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = _iterate.__module__
+    copy.__doc__ = _iterate.__doc__
+    signature = types.int64(
+        policy.state_type, policy.data_type, types.uint64[::1], types.int64, types.int64, types.int64,
+        types.int64[:, ::1], types.uint64[:, ::1], types.float64, types.boolean, types.int64, *_NODES,
+        types.uint64[::1], types.float64[::1], types.float64[::1], types.int64[::1], types.uint64[::1],
+        types.uint8[::1],
+    )  # fmt: skip
+    kernels = (policy.fresh, policy.reset, policy.expand, policy.play, policy.playout)
+    return kernel(signature, compiles_in=kernels)(copy)
+
+
+# The plain policy: every empty cell is a move, playouts are uniformly random, wins as the rule says.
+_PLAIN_STATE = types.UniTuple(types.int8[::1], 1)
+"""The cells."""
+_PLAIN_DATA = types.UniTuple(types.int64, 3)
+"""``(n, k, rule)``: the board's side, the line to make, the ``Rule`` number (0 free-style, 1 standard)."""
+
+
+@kernel(_PLAIN_STATE(_PLAIN_STATE))
+def _plain_fresh(root):
+    return (root[0].copy(),)
+
+
+@kernel(types.void(_PLAIN_STATE, _PLAIN_STATE))
+def _plain_reset(state, root):
+    state[0][:] = root[0]
+
+
+@kernel(types.int64(_PLAIN_STATE, _PLAIN_DATA, types.int64, types.int64[::1], types.int64[::1]))
+def _plain_expand(state, data, player, moves, worth):
+    cells = state[0]
+    m = 0
+    for move in range(cells.shape[0]):
+        if cells[move] == 0:
+            moves[m] = move
+            m += 1
+    return m
+
+
+@kernel(types.boolean(_PLAIN_STATE, _PLAIN_DATA, types.int64, types.int64, types.boolean))
+def _plain_play(state, data, move, player, look):
+    cells = state[0]
+    cells[move] = player
+    if look:
+        return _wins_at_rule(cells, data[0], data[1], move, player, data[2])
+    return False
+
+
+@kernel(types.int64(_PLAIN_STATE, _PLAIN_DATA, types.int64, types.uint64[::1], types.int64[::1], types.int64[::1]))
+def _plain_playout(state, data, player, rng, moves, worth):
+    return _playout(state[0], data[0], data[1], data[2], player, rng, moves)
+
+
+PLAIN = Policy("plain", _PLAIN_STATE, _PLAIN_DATA, _plain_fresh, _plain_reset, _plain_expand, _plain_play,
+               _plain_playout, priors=False)  # fmt: skip
+"""UCT over every empty cell with uniformly random playouts (state ``(cells,)``, data ``(n, k, rule)``)."""
+
+_iterate_plain = iterate_kernel(PLAIN)

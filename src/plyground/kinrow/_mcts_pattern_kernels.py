@@ -1,6 +1,6 @@
 """Numba kernels of pattern-guided MCTS for k-in-a-row: move lists, weighted playouts and PUCT over a pattern board.
 
-The plain kernels (:mod:`plyground.kinrow._mcts_kernels`) expand every empty cell and play
+The plain policy (:mod:`plyground.kinrow._mcts_kernels`) expands every empty cell and plays
 uniformly random games; on a 15×15 board such games say almost nothing. These kernels read
 a pattern board (:mod:`plyground.kinrow._pattern_kernels`) instead, for the tree and for
 the playouts alike:
@@ -22,7 +22,8 @@ it takes away.
 to its weight: a five is taken, a five is blocked, an open three is answered, and a
 double threat (worth thousands) is nearly always made, instead of uniformly at random.
 
-**Tree** (:func:`_iterate`): a node's children are its moves, each with the prior
+**Tree** (the search of :mod:`plyground.kinrow._mcts_kernels` with the policy :data:`PATTERNS`,
+``_iterate_patterns``): a node's children are its moves, each with the prior
 ``weight / sum of weights``; selection is PUCT, the child with the best
 ``q + c * prior * sqrt(parent visits) / (1 + visits)``, where ``q`` is the child's win rate
 for the player choosing, or for a child never visited the parent's own value (first-play
@@ -44,7 +45,7 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
-from plyground.kinrow._mcts_kernels import _below, _key, _slot, _toggle
+from plyground.kinrow._mcts_kernels import Policy, _below, iterate_kernel
 from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, _combination, _place
 
 _MOVES = (types.int64[::1], types.int64[::1])
@@ -147,165 +148,55 @@ def _playout(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, p
         player = 3 - player
 
 
-@kernel(
-    types.int64(
-        *BOARD, types.uint64[::1], types.int64, types.int64, types.int64, types.int64[:, ::1], types.uint64[:, ::1],
-        types.float64, types.boolean, types.int64,
-        types.int32[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1], types.uint64[::1],
-        types.float64[::1], types.uint64[::1], types.float64[::1], types.float64[::1], types.int64[::1],
-        types.uint64[::1], types.uint8[::1],
-    )
-)  # fmt: skip
-def _iterate(
-    root_cells,
-    root_keys,
-    root_pat,
-    root_near,
-    root_cnt,
-    root_tot,
-    root_hsh,
-    nbr,
-    tables,
-    weights,
-    zob_board,
-    root_hashes,
-    n,
-    root_player,
-    iterations,
-    perm,
-    zob,
-    c,
-    symmetry,
-    max_nodes,
-    node_move,
-    node_first,
-    node_count,
-    node_result,
-    node_slot,
-    node_key,
-    node_prior,
-    keys,
-    visits,
-    wins,
-    sizes,
-    rng,
-    stop,
-):
-    """Run up to ``iterations`` PUCT iterations from the root (node 0) of the pattern board; returns how many ran.
+# The pattern policy: the state is the board's changing arrays, the data the ones it only reads.
+_PATTERN_STATE = types.Tuple(BOARD[:7])
+"""``(cells, keys, pat, near, cnt, tot, hsh)`` of a pattern board."""
+_PATTERN_DATA = types.Tuple(BOARD[7:])
+"""``(nbr, tables, weights, zob)`` of a pattern board."""
 
-    The arrays are those of :func:`plyground.kinrow._mcts_kernels._iterate`, with
-    ``node_prior`` (each child's prior) and the root's pattern board in place of its
-    cells; ``zob_board`` is the board's Zobrist table, ``zob``/``perm`` the symmetric keys'.
-    The run stops early as that kernel does (arrays full, or ``stop[0]`` set).
-    Each iteration: select by PUCT (``c`` weighs the priors), expand a leaf's moves, play a
-    weighted game out from the first new position, and add the result to every position on the path.
-    """
-    size = n * n
-    cells = root_cells.copy()
-    bkeys = root_keys.copy()
-    pat = root_pat.copy()
-    near = root_near.copy()
-    cnt = root_cnt.copy()
-    tot = root_tot.copy()
-    hsh = root_hsh.copy()
-    hashes = root_hashes.copy()
-    path = np.empty(size + 2, dtype=np.int64)
-    moves = np.empty(size, dtype=np.int64)
-    worth = np.empty(size, dtype=np.int64)
-    stones0 = 0
-    for i in range(size):
-        if root_cells[i] != 0:
-            stones0 += 1
-    done = 0
-    while done < iterations:
-        if sizes[0] + size > max_nodes or 2 * (sizes[1] + size + 2) > keys.shape[0]:
-            break
-        cells[:] = root_cells
-        bkeys[:] = root_keys
-        pat[:, :] = root_pat
-        near[:] = root_near
-        cnt[:, :] = root_cnt
-        tot[:] = root_tot
-        hsh[:] = root_hsh
-        hashes[:] = root_hashes
-        node = 0
-        player = root_player  # to move at ``node``
-        stones = stones0
-        depth = 0
-        path[0] = 0
-        result = node_result[0]
-        while result == 0:
-            if node_count[node] == 0:  # a leaf: its children are its moves, with their priors
-                if sizes[0] + size > max_nodes:
-                    break  # no room to grow the tree in this run: play out from here
-                m = _candidates(cells, bkeys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob_board, player,
-                                moves, worth)  # fmt: skip
-                total = 0.0
-                for j in range(m):
-                    total += worth[j]
-                first = sizes[0]
-                for j in range(m):
-                    node_move[first + j] = moves[j]
-                    node_first[first + j] = 0
-                    node_count[first + j] = 0
-                    node_slot[first + j] = -1
-                    node_prior[first + j] = worth[j] / total
-                node_first[node] = first
-                node_count[node] = m
-                sizes[0] += m
-            # Select a child by PUCT; a child never visited is worth the parent's value.
-            parent_visits = visits[node_slot[node]]
-            if parent_visits > 0.0:
-                fpu = 1.0 - wins[node_slot[node]] / parent_visits
-            else:
-                fpu = 0.5
-            explore = c * math.sqrt(parent_visits if parent_visits > 1.0 else 1.0)
-            best = -1
-            best_score = -1.0
-            for j in range(node_count[node]):
-                child = node_first[node] + j
-                slot = node_slot[child]
-                v = visits[slot] if slot >= 0 else 0.0
-                q = wins[slot] / v if v > 0.0 else fpu
-                score = q + explore * node_prior[child] / (1.0 + v)
-                if score > best_score:
-                    best_score = score
-                    best = child
-            node = best
-            move = np.int64(node_move[node])
-            won = _has(pat, player - 1, move, F5, F5)
-            _place(cells, bkeys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob_board, move, player)
-            _toggle(hashes, move, player, perm, zob)
-            stones += 1
-            if node_slot[node] < 0:  # first look at this child: its position's key, slot and result
-                node_key[node] = _key(hashes, symmetry)
-                node_slot[node] = _slot(keys, node_key[node], sizes)
-                if won:
-                    node_result[node] = player
-                elif stones == size:
-                    node_result[node] = 3
-                else:
-                    node_result[node] = 0
-            player = 3 - player
-            depth += 1
-            path[depth] = node
-            result = node_result[node]
-            if visits[node_slot[node]] == 0.0:  # a new position: play it out from here
-                break
-        if result == 0:
-            result = _playout(cells, bkeys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob_board, player, rng,
-                              moves, worth)  # fmt: skip
-        # Back up: each position scores for the player who moved into it.
-        mover = 3 - root_player
-        for d in range(depth + 1):
-            slot = node_slot[path[d]]
-            visits[slot] += 1.0
-            if result == mover:
-                wins[slot] += 1.0
-            elif result == 3:
-                wins[slot] += 0.5
-            mover = 3 - mover
-        done += 1
-        if stop[0]:
-            break
-    return done
+
+@kernel(_PATTERN_STATE(_PATTERN_STATE))
+def _patterns_fresh(root):
+    cells, keys, pat, near, cnt, tot, hsh = root
+    return (cells.copy(), keys.copy(), pat.copy(), near.copy(), cnt.copy(), tot.copy(), hsh.copy())
+
+
+@kernel(types.void(_PATTERN_STATE, _PATTERN_STATE))
+def _patterns_reset(state, root):
+    state[0][:] = root[0]
+    state[1][:] = root[1]
+    state[2][:, :] = root[2]
+    state[3][:] = root[3]
+    state[4][:, :] = root[4]
+    state[5][:] = root[5]
+    state[6][:] = root[6]
+
+
+@kernel(types.int64(_PATTERN_STATE, _PATTERN_DATA, types.int64, *_MOVES))
+def _patterns_expand(state, data, player, moves, worth):
+    cells, keys, pat, near, cnt, tot, hsh = state
+    nbr, tables, weights, zob = data
+    return _candidates(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, moves, worth)
+
+
+@kernel(types.boolean(_PATTERN_STATE, _PATTERN_DATA, types.int64, types.int64, types.boolean))
+def _patterns_play(state, data, move, player, look):
+    cells, keys, pat, near, cnt, tot, hsh = state
+    nbr, tables, weights, zob = data
+    won = _has(pat, player - 1, move, F5, F5)
+    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, move, player)
+    return won
+
+
+@kernel(types.int64(_PATTERN_STATE, _PATTERN_DATA, types.int64, types.uint64[::1], *_MOVES))
+def _patterns_playout(state, data, player, rng, moves, worth):
+    cells, keys, pat, near, cnt, tot, hsh = state
+    nbr, tables, weights, zob = data
+    return _playout(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, rng, moves, worth)
+
+
+PATTERNS = Policy("patterns", _PATTERN_STATE, _PATTERN_DATA, _patterns_fresh, _patterns_reset, _patterns_expand,
+                  _patterns_play, _patterns_playout, priors=True)  # fmt: skip
+"""PUCT over the pattern moves and their priors, with weighted playouts (state and data: a pattern board's arrays)."""
+
+_iterate_patterns = iterate_kernel(PATTERNS)

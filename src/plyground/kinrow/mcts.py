@@ -286,24 +286,23 @@ class _Tree:
         return done
 
     def _iterate(self, iterations: int, c: float, rng: npt.NDArray[np.uint64], stop: npt.NDArray[np.uint8]) -> int:
-        """One call of the iteration kernel (plain or with patterns)."""
+        """One call of the search kernel, with the pattern policy or the plain one."""
+        search: Any
+        root: tuple[npt.NDArray[Any], ...]
+        data: tuple[Any, ...]
         if self.board is not None:
-            return int(
-                PM._iterate(
-                    *self.board.arrays(), self.hashes, self.n, self.state.to_move, iterations, self.perm, self.zob,
-                    c, self.symmetry, self.node_move.shape[0], self.node_move, self.node_first, self.node_count,
-                    self.node_result, self.node_slot, self.node_key, self.node_prior, self.keys, self.visits,
-                    self.wins, self.sizes, rng, stop,
-                )
-            )  # fmt: skip
+            arrays = self.board.arrays()
+            search, root, data = PM._iterate_patterns, arrays[:7], arrays[7:]
+        else:
+            search, root, data = M._iterate_plain, (self.cells,), (self.n, self.state.k, int(self.state.rule))
         return int(
-                M._iterate(
-                    self.cells, self.hashes, self.n, self.state.k, int(self.state.rule), self.state.to_move,
-                    iterations, self.perm, self.zob, c, self.symmetry, self.node_move.shape[0],
-                    self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot,
-                    self.node_key, self.keys, self.visits, self.wins, self.sizes, rng, stop,
-                )
-            )  # fmt: skip
+            search(
+                root, data, self.hashes, self.n, self.state.to_move, iterations, self.perm, self.zob, c,
+                self.symmetry, self.node_move.shape[0], self.node_move, self.node_first, self.node_count,
+                self.node_result, self.node_slot, self.node_key, self.node_prior, self.keys, self.visits,
+                self.wins, self.sizes, rng, stop,
+            )
+        )  # fmt: skip
 
     def stats(self, iterations: int, seconds: float) -> SearchStats:
         first, count = int(self.node_first[0]), int(self.node_count[0])
