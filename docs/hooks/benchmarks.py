@@ -6,9 +6,11 @@ Every benchmark script appends one JSON line per run to ``benchmarks/results/<na
      "machine": {"cpu": str, "cores": int, "memory_gib": float, "python": str, "numba": str},
      "results": {... the script's own JSON ...}}
 
-Where a page holds ``<!-- benchmark-results -->``, this hook puts a table per benchmark: the
-latest line's date, commit and machine, then its results flattened to ``key: value`` rows. The
-benchmarks shown are every script of ``benchmarks/`` (``_*.py`` aside) and every results file;
+Where a page holds ``<!-- figures -->``, the README's performance table is put, rendered by
+``benchmarks/figures.py`` from the same files. Where a page holds ``<!-- benchmark-results -->``,
+this hook puts a table per benchmark: the latest line's date, commit and machine, then its
+results flattened to ``key: value`` rows. The benchmarks shown are every script of
+``benchmarks/`` (``_*.py`` aside) and every results file;
 ``<!-- benchmark-results: engine search -->`` names them instead. A benchmark without a file, or
 with an empty one, says "no results recorded yet". A line that cannot be read is a warning, so
 ``mkdocs build --strict`` fails on it.
@@ -19,10 +21,12 @@ default ``benchmarks/results``).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import math
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,10 +35,25 @@ log = logging.getLogger("mkdocs.hooks.benchmarks")
 
 MARKER = re.compile(r"<!--\s*benchmark-results(?::\s*(?P<names>[^>]*?))?\s*-->")
 NO_RESULTS = "no results recorded yet"
+FIGURES = "<!-- figures -->"
+
+
+def figures_table(folder: Path) -> str:
+    """The README's performance table, rendered by ``figures.py`` beside the results folder from its lines."""
+    spec = importlib.util.spec_from_file_location("plyground_bench_figures", folder.parent / "figures.py")
+    if spec is None or spec.loader is None:
+        raise OSError(f"no figures.py beside {folder}")
+    figures = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = figures  # dataclasses look their module up
+    spec.loader.exec_module(figures)
+    table: str = figures.render(figures.Results(folder), link=None)
+    return table
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     """MkDocs event: replace each marker of the page by the benchmarks' tables."""
+    if FIGURES in markdown:
+        markdown = markdown.replace(FIGURES, figures_table(results_folder(config)))
     if MARKER.search(markdown) is None:
         return markdown
     folder = results_folder(config)
