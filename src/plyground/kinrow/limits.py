@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from plyground.errors import InvalidInputError
+from plyground.kinrow.registry import KINDS
 from plyground.kinrow.rules import Rule, parse_rule
 
 __all__ = ["MAX_N", "MIN_K", "MIN_N", "PATTERN_MAX_K", "PLAYER_KINDS", "RENJU_K", "RENJU_KINDS", "check_game"]
@@ -32,11 +33,11 @@ RENJU_K = 5
 PATTERN_MAX_K = 5
 """The longest line the pattern tables know (a line key sees five cells on each side): the engine's
 limit, and that of MCTS with patterns."""
-PLAYER_KINDS = ("engine", "mcts", "alphabeta", "random", "first_legal", "human")
-"""The kinds of player (see :func:`plyground.kinrow.players.make_player`)."""
-RENJU_KINDS = ("engine", "random", "first_legal", "human")
+PLAYER_KINDS = tuple(KINDS)
+"""The kinds of player (see :func:`plyground.kinrow.players.make_player` and :mod:`plyground.kinrow.registry`)."""
+RENJU_KINDS = tuple(name for name, kind in KINDS.items() if kind.renju)
 """The players that play renju (MCTS and alpha-beta play free-style and standard)."""
-_PATTERN_KINDS = ("engine",)
+_PATTERN_KINDS = tuple(name for name, kind in KINDS.items() if kind.patterns)
 
 
 def _integer(value: object) -> bool:

@@ -488,7 +488,11 @@ def test_help_does_not_import_numba_nor_the_game() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "LOADED [0, 0, 0, 0] []"
+    # the package's lazy entry and its table of player kinds (whence the choices of --x, --o, --opponent): no game
+    assert (
+        result.stdout.strip().splitlines()[-1]
+        == "LOADED [0, 0, 0, 0] ['plyground.kinrow', 'plyground.kinrow.registry']"
+    )
 
 
 @pytest.mark.parametrize(
@@ -511,7 +515,8 @@ def test_a_game_no_player_can_play_is_refused_before_any_kernel_is_loaded(args: 
         "print('LOADED', status, loaded)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert result.stdout.strip().splitlines()[-1] == "LOADED 2 ['plyground.kinrow.limits', 'plyground.kinrow.rules']"
+    loaded = "['plyground.kinrow.limits', 'plyground.kinrow.registry', 'plyground.kinrow.rules']"
+    assert result.stdout.strip().splitlines()[-1] == f"LOADED 2 {loaded}"
     assert_one_line_error(result.stderr)
 
 

@@ -30,6 +30,7 @@ from plyground.apps.cli.options import (
 )
 from plyground.apps.cli.options import SeedOption as GamesSeedOption  # game i uses seed+i
 from plyground.apps.text import counted
+from plyground.kinrow.registry import AI_KINDS  # loads no kernel
 
 if TYPE_CHECKING:
     from plyground.kinrow.board import State
@@ -47,14 +48,12 @@ app = typer.Typer(
 )
 
 
-class AI(StrEnum):
-    """The players a command can make."""
-
-    engine = "engine"
-    mcts = "mcts"
-    alphabeta = "alphabeta"
-    random = "random"
-    first_legal = "first_legal"
+if TYPE_CHECKING:
+    AI = str
+else:
+    AI = StrEnum("AI", {name: name for name in AI_KINDS})
+"""The players a command can make: the registry's ``AI_KINDS``, as choices of an option."""
+_ENGINE, _ALPHABETA = AI("engine"), AI("alphabeta")
 
 
 class Evaluation(StrEnum):
@@ -127,7 +126,7 @@ SelectiveOption = Annotated[
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 
 
-def _check_game(n: int, k: int, rule: str, kinds: tuple[AI, ...], patterns: bool | None) -> Rule:
+def _check_game(n: int, k: int, rule: str, kinds: tuple[str, ...], patterns: bool | None) -> Rule:
     """The rule named by ``--rule``, once the board, k and rule are checked against the players that will play.
 
     The check the brain makes too (:func:`plyground.kinrow.limits.check_game`), made before
@@ -135,7 +134,7 @@ def _check_game(n: int, k: int, rule: str, kinds: tuple[AI, ...], patterns: bool
     """
     from plyground.kinrow.limits import check_game
 
-    return check_game(n, k, rule, [kind.value for kind in kinds], patterns=patterns)
+    return check_game(n, k, rule, kinds, patterns=patterns)
 
 
 def _rule_words(rule: Rule) -> str:
@@ -192,7 +191,7 @@ _HELP = (
 def play(
     n: NOption = 7,
     k: KOption = 4,
-    opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = AI.engine,
+    opponent: Annotated[AI, typer.Option("--opponent", help="The AI you play against.")] = _ENGINE,
     time_ms: Annotated[
         float | None, time_option("Milliseconds the AI may think per move, {range} (default 2000).")
     ] = None,
@@ -211,9 +210,9 @@ def play(
     Type moves like c2 (column letter, row number from 1 at the top); 'undo' takes back your
     last move and the AI's reply, 'quit' leaves, and so do Ctrl-C and the end of the input.
     """
-    chosen = _check_game(n, k, rule, (opponent,), patterns)
+    chosen = _check_game(n, k, rule, (str(opponent),), patterns)
     budget = 2000.0 if time_ms is None else time_ms
-    _announce(opponent.value)
+    _announce(str(opponent))
     from plyground.kinrow.board import O, State, X
 
     ai = _factory(
@@ -309,8 +308,8 @@ def _play(state: State, ai: Player, *, human: int) -> None:
 def selfplay(
     n: NOption = 9,
     k: KOption = 5,
-    x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = AI.engine,
-    o: Annotated[AI, typer.Option("--o", help="The player of O.")] = AI.alphabeta,
+    x: Annotated[AI, typer.Option("--x", help="The player of X (moves first).")] = _ENGINE,
+    o: Annotated[AI, typer.Option("--o", help="The player of O.")] = _ALPHABETA,
     games: Annotated[int, games_option()] = 10,
     swap: Annotated[bool, typer.Option("--swap", help="The players change sides after each game.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the table: no progress, no games.")] = False,
@@ -349,12 +348,12 @@ def selfplay(
     print the same for scripts: JSON the results, the score and each game, CSV a line per
     game. Ctrl-C stops and prints the games finished so far (exit status 130).
     """
-    chosen = _check_game(n, k, rule, (x, o), patterns)
+    chosen = _check_game(n, k, rule, (str(x), str(o)), patterns)
     shown = output_format(as_json, as_csv)
     seed_limit(seed, games)
     folder = save_folder(save, "save games")
     budget = time_ms
-    _announce(x.value, o.value)
+    _announce(str(x), str(o))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -379,7 +378,7 @@ def selfplay(
         make(0)  # bad options fail here, before any game
     base = resolve_seed(seed)
     rule_text = "" if chosen.label == "freestyle" else f", {chosen.label}"
-    title = f"k-in-a-row {n}x{n}, {k} in a row{rule_text}: {x.value} vs {o.value}"
+    title = f"k-in-a-row {n}x{n}, {k} in a row{rule_text}: {x!s} vs {o!s}"
     title += ", changing sides" if swap else ""
     out = Console(highlight=False)
     records: list[GameRecord] = []
@@ -401,7 +400,7 @@ def selfplay(
             kinrow_match.save_game(folder, record, summary, title, base)
         if not quiet and shown == "table":
             out.print(kinrow_match.game_line(i, games, record), soft_wrap=True, markup=False)
-        score = f"{x.value} {summary.first.wins} - {summary.second.wins} {o.value}, {summary.draws} drawn"
+        score = f"{x!s} {summary.first.wins} - {summary.second.wins} {o!s}, {summary.draws} drawn"
         progress.update(task, advance=1, score=score)
 
     try:

@@ -46,7 +46,7 @@ from plyground.apps.web.validation import ApiError, show
 from plyground.errors import InvalidBoardError, NothingToUndoError
 from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.g2048.heuristic import Heuristic
-from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name
+from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name, registry
 from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.engine import WIN_VALUE, Engine, EngineInfo
 from plyground.kinrow.mcts import MCTS
@@ -79,7 +79,7 @@ __all__ = [
 
 MAX_GAMES: Final = 500
 """The games of each kind the server keeps (the least recently used one is forgotten first)."""
-OPPONENTS: Final = ("engine", "mcts", "alphabeta", "random")
+OPPONENTS: Final = registry.OPPONENTS
 """The AIs a k-in-a-row game may be played against (``opponent`` of a new game)."""
 DEFAULT_OPPONENT: Final = "engine"
 RULES: Final = ("freestyle", "standard", "renju")
