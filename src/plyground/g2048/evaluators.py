@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 
 from plyground.errors import InvalidInputError
+from plyground.g2048 import registry
 from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.heuristic import Heuristic, Weights
 
@@ -40,17 +41,17 @@ __all__ = [
     "shipped_network_path",
 ]
 
-HEURISTIC = "heuristic"
+HEURISTIC = registry.KINDS["heuristic"].name
 """The text that names the heuristic (with the weights shipped with plyground)."""
-NETWORK = "network"
+NETWORK = registry.KINDS["network"].name
 """The text that names the n-tuple network shipped with plyground (:func:`shipped_network_path`)."""
-SHIPPED_SHAPE = (4, 4)
+SHIPPED_SHAPE = registry.SHIPPED_SHAPE
 """The board the shipped network plays."""
 SHIPPED_FILE = "ntuple-4x4.pnet"
 """The shipped network's file, in ``plyground/g2048/networks/`` (a packed network)."""
 SHIPPED_PATH_ENV = "PLYGROUND_NETWORK"
 """The environment variable that names another file for ``network`` (a packed or a full network)."""
-NTUPLE_PREFIX = "ntuple:"
+NTUPLE_PREFIX = registry.KINDS["network"].prefix
 """The text before the path of an n-tuple network: ``ntuple:FILE``, ``ntuple:RUN_FOLDER``, ``ntuple:latest``."""
 LATEST = "latest"
 """``ntuple:latest`` names the network of the newest training run in the data folder."""
@@ -107,7 +108,7 @@ def default_evaluator(rows: int, cols: int) -> str:
     >>> default_evaluator(4, 4), default_evaluator(3, 3)
     ('network', 'heuristic')
     """
-    return NETWORK if (rows, cols) == SHIPPED_SHAPE else HEURISTIC
+    return registry.default_for(rows, cols)
 
 
 def load_evaluator(

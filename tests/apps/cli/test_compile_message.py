@@ -121,3 +121,11 @@ def test_learn_says_it_on_a_cold_cache(tmp_path: Path) -> None:
     assert messages(result.stderr) == ["2048 and 2048 n-tuple"] and result.stderr.count("Compiling") == 1
     again = run(*args, str(tmp_path / "again"), cache=tmp_path / "cache")
     assert again.returncode == 0 and "Compiling" not in again.stderr
+
+
+def test_ai_says_once_that_it_compiles_the_board_and_the_search_of_its_evaluator(tmp_path: Path) -> None:
+    """The search is compiled for its evaluator's leaf: part of the one line, not a silent pause at the first move."""
+    args = ["2048", "ai", "--games", "1", "--rows", "2", "--cols", "2", "--depth", "1", "--evaluator", "heuristic"]
+    result = run(*args, "--json", cache=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert messages(result.stderr) == ["2048 and heuristic search"] and result.stderr.count("Compiling") == 1

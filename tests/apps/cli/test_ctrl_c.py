@@ -125,7 +125,7 @@ def test_ctrl_c_before_a_command_says_where_it_stopped_is_one_line(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt  # as a Ctrl-C while the kernels compile
 
-    monkeypatch.setattr("plyground.apps.cli.g2048_runs.announce_compilation", interrupted)
+    monkeypatch.setattr("plyground.apps.cli.g2048_runs.announce_search", interrupted)
     assert main(["2048", "bench", "--games", "1"]) == 130
     captured = capsys.readouterr()
     assert captured.err.strip() == "interrupted" and captured.out == ""

@@ -37,6 +37,7 @@ from plyground.apps.cli.options import (
     ThreadsOption,
     TimeOption,
     WeightsOption,
+    announce_search,
     evaluator_name,
     games_option,
     load_evaluator_option,
@@ -113,7 +114,7 @@ def play(
         raise DependencyNotInstalled(
             "the terminal game needs the curses module (on Windows: pip install windows-curses)"
         ) from None
-    announce_compilation(_PACKAGE, "2048")
+    announce_search(None, None, (rows, cols))  # the hints' search too
     from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
     from plyground.apps.terminal import run
@@ -189,7 +190,7 @@ def ai(
     prints the games finished so far (exit status 130). --json and --csv print the same for
     scripts: JSON the statistics and each game, CSV a line per game.
     """
-    announce_compilation(_PACKAGE, "2048")
+    announce_search(evaluator, weights, (rows, cols))
     from rich.console import Console
 
     from plyground.apps import aiview
@@ -548,7 +549,7 @@ def gui(
 
         require_pillow()  # say now, not after the first move, when Pillow is missing
         save_folder(frames, "write frames")
-    announce_compilation(_PACKAGE, "2048")
+    announce_search(evaluator, weights, (rows, cols))
     from plyground.apps.play import PlayController
     from plyground.apps.saves import Saves2048
     from plyground.apps.tk import GameWindow, open_root

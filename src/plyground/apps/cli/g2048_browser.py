@@ -18,6 +18,7 @@ from plyground.apps.cli.options import (
     EvaluatorOption,
     ThreadsOption,
     TimeOption,
+    announce_search,
     load_evaluator_option,
     number_option,
 )
@@ -87,7 +88,7 @@ def browser(
     max tile, moves and time. With --hint it never presses a key: each time the board changes it
     draws the best move and each move's value in a box on the page.
     """
-    announce_compilation(_PACKAGE, "2048")
+    announce_search(evaluator, None, None)
     from rich.console import Console
 
     from plyground.apps.browser.driver import Summary, hint, open_page, play, wait_for_board

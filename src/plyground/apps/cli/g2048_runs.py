@@ -32,6 +32,7 @@ from plyground.apps.cli.options import (
     SchedulerOption,
     SeedOption,
     WeightsOption,
+    announce_search,
     backend_from_options,
     cols_option,
     depth_option,
@@ -92,7 +93,7 @@ def bench(
     shown = output_format(as_json, as_csv)
     seed_limit(seed, games)
     backend = backend_from_options(workers, dask_local, scheduler, jobs=games)
-    announce_compilation(_PACKAGE, "2048")
+    announce_search(evaluator, weights, (rows, cols))
     load_evaluator_option(evaluator, weights, size=(rows, cols))  # bad input is said before any game
     name = _portable(evaluator_name(evaluator, weights, (rows, cols)))
     from rich.console import Console

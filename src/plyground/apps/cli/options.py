@@ -50,6 +50,7 @@ __all__ = [
     "ThreadsOption",
     "TimeOption",
     "WeightsOption",
+    "announce_search",
     "backend_from_options",
     "bound_workers",
     "cols_option",
@@ -368,16 +369,27 @@ def load_weights(path: Path | None) -> Weights | None:
 def evaluator_name(evaluator: str | None, weights: Path | None, size: tuple[int, int] | None) -> str:
     """The evaluator ``--evaluator`` names; without it, the heuristic with ``--weights``, else the default of the size.
 
-    The default (:func:`~plyground.g2048.evaluators.default_evaluator`) is the shipped network on its
+    The default (:func:`~plyground.g2048.registry.default_for`) is the shipped network on its
     board (4x4, also when ``size`` is None) and the heuristic on the others.
     """
-    from plyground.g2048.evaluators import HEURISTIC, SHIPPED_SHAPE, default_evaluator
+    from plyground.g2048.registry import KINDS, SHIPPED_SHAPE, default_for  # loads no kernel
 
     if evaluator is not None:
         return evaluator
     if weights is not None:
-        return HEURISTIC
-    return default_evaluator(*(size or SHIPPED_SHAPE))
+        return KINDS["heuristic"].name
+    return default_for(*(size or SHIPPED_SHAPE))
+
+
+def announce_search(evaluator: str | None, weights: Path | None, size: tuple[int, int] | None) -> None:
+    """Compile the board's kernels and the search of the evaluator the options name, saying so once on a first run.
+
+    Called before anything of 2048 is imported (an unknown name compiles the board alone: it is
+    refused later, by :func:`load_evaluator_option`).
+    """
+    from plyground.g2048.registry import kernel_groups  # loads no kernel
+
+    compile_kernels(*kernel_groups([evaluator_name(evaluator, weights, size)]))
 
 
 def load_evaluator_option(
@@ -392,17 +404,14 @@ def load_evaluator_option(
     (``ai``, ``hint``, ``gui``, ``bench`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluators import HEURISTIC, NETWORK, NTUPLE_PREFIX, UnknownEvaluatorError, load_evaluator
+    from plyground.g2048.evaluators import HEURISTIC, UnknownEvaluatorError, load_evaluator
+    from plyground.g2048.registry import kernel_groups, kind_of  # loads no kernel
 
     evaluator = evaluator_name(evaluator, weights, size)
     if evaluator != HEURISTIC and weights is not None:
         raise InvalidInputError(f"--weights sets the heuristic: it cannot be used with --evaluator {evaluator}")
-    if evaluator == NETWORK or evaluator.startswith(NTUPLE_PREFIX):  # a bad name is refused below, uncompiled
-        compile_kernels(
-            (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"),
-            (_PACKAGE, "_ntuple_leaf_kernels.py", "n-tuple search"),
-            (_PACKAGE, "_packed_kernels.py", "packed network"),
-        )
+    if kind_of(evaluator) is not None:  # a name of no kind is refused below, before anything compiles
+        compile_kernels(*kernel_groups([evaluator]))  # the board and the search of its kind
     try:
         chosen = load_evaluator(evaluator, weights=load_weights(weights))
     except UnknownEvaluatorError as exc:

@@ -48,12 +48,12 @@ def web(
         import uvicorn  # noqa: F401
     except ImportError:
         raise DependencyNotInstalled(f"the web lab needs starlette and uvicorn: {install_command('web')}") from None
-    from plyground.kinrow.registry import KINDS, kernel_groups  # loads no kernel
+    from plyground.g2048 import registry as g2048_kinds  # these load no kernel
+    from plyground.kinrow import registry as kinrow_kinds
 
     compile_kernels(
-        ("plyground.g2048", "_kernels.py", "2048"),
-        ("plyground.g2048", "_heuristic_kernels.py", "2048 search"),
-        *kernel_groups(KINDS),  # every opponent the lab offers, the engine (its default) first
+        *g2048_kinds.kernel_groups([g2048_kinds.KINDS["heuristic"].name]),  # the lab always has the heuristic
+        *kinrow_kinds.kernel_groups(kinrow_kinds.OPPONENTS),  # every opponent the lab offers, its default first
     )
     chosen = load_evaluator_option(evaluator, None)
     from plyground.apps.web.server import serve

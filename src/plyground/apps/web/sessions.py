@@ -45,6 +45,7 @@ import anyio.to_thread
 from plyground.apps.web.validation import ApiError, show
 from plyground.errors import InvalidBoardError, NothingToUndoError
 from plyground.g2048 import Board, Decision, Expectimax, Game
+from plyground.g2048 import registry as g2048_kinds
 from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name, registry
 from plyground.kinrow.alphabeta import AlphaBeta
@@ -84,11 +85,11 @@ OPPONENTS: Final = registry.OPPONENTS
 DEFAULT_OPPONENT: Final = "engine"
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
-HEURISTIC: Final = "heuristic"
-NETWORK: Final = "network"
+HEURISTIC: Final = g2048_kinds.KINDS["heuristic"].name
+NETWORK: Final = g2048_kinds.KINDS["network"].name
 EVALUATORS: Final = (HEURISTIC, NETWORK)
-"""What values a 2048 search's leaves, by the kind of evaluator: the heuristic, or the server's network (when it
-has one)."""
+"""What values a 2048 search's leaves, by the kind of evaluator (:mod:`plyground.g2048.registry`): the heuristic,
+or the server's network (when it has one)."""
 ENGINE_TT_BITS: Final = 18
 """Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
 ALPHABETA_TT_BITS: Final = 16
