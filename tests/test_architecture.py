@@ -273,6 +273,21 @@ def test_applications_never_ask_an_evaluators_type() -> None:
     assert not found, "\n".join(found)
 
 
+def test_applications_never_ask_a_players_kind_or_type() -> None:
+    """Apps make a player from the registry's name and read its report(); they never branch on which it is."""
+    asking = re.compile(
+        r"isinstance\([^)]*\b(Engine|MCTS|AlphaBeta|RandomPlayer|FirstLegalPlayer)\b"
+        r"|\b(opponent|kind|player)\s*==\s*[\"'](engine|mcts|alphabeta|random|first_legal)[\"']"
+    )
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in sorted((SRC / "plyground" / "apps").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if asking.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_applications_call_what_the_player_protocol_promises() -> None:
     """``stop``, ``prepare`` and ``set_memory`` are the Player protocol's: nobody looks them up with getattr."""
     looking_up = re.compile(r"getattr\([^)]*[\"'](stop|prepare|set_memory)[\"']")

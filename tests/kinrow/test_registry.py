@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -42,3 +43,21 @@ def test_the_help_lists_the_choices_from_the_registry() -> None:
     out = CliRunner().invoke(app, ["kinrow", "selfplay", "--help"], terminal_width=200).output
     shown = re.search(r"--x <([a-z_|]+)>", out)
     assert shown is not None and tuple(shown.group(1).split("|")) == registry.AI_KINDS
+
+
+@pytest.mark.parametrize("name", registry.AI_KINDS)
+def test_every_kind_reports_its_move_as_json(name: str) -> None:
+    player = make_player(name, time_ms=20.0, seed=1)
+    state = State.from_moves(7, 4, [24, 16])
+    move = player.choose(state)
+    report = player.report()
+    json.dumps(dict(report.figures))  # a driver shows it as it is
+    assert not report.forced
+    if report.visits is not None:
+        assert move in report.visits and sum(report.visits.values()) > 0
+    if report.line:
+        assert report.line[0] == move
+    searching = bool(registry.KINDS[name].kernels)
+    assert bool(report.figures) == searching  # a search says what it did; a simple player has nothing to say
+    if searching:  # a win on the spot is played without a search, and said so
+        assert player.choose(State.parse("XX../OO../..../....", k=3)) == 2 and player.report().forced

@@ -33,7 +33,7 @@ from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
-from plyground.kinrow.protocol import Player
+from plyground.kinrow.protocol import Player, SearchReport
 from plyground.kinrow.rules import Rule
 
 __all__ = ["WIN_VALUE", "AlphaBeta", "SearchInfo"]
@@ -150,9 +150,31 @@ class AlphaBeta(Player):
         self._time_ms = time_ms
 
     def reset(self) -> None:
-        """Clear the transposition table."""
-        if self._tt is not None:
-            self._tt["depth"] = -1
+        """Forget the previous game: the transposition table is let go (the next search makes a new one)."""
+        self._tt = None
+
+    def set_memory(self, memory: int) -> None:
+        """Bound the transposition table to ``memory`` bytes (0: the default, 2**20 entries); from the next search.
+
+        The table has the most entries that fit (a power of two, 2**8 to 2**26, 24 bytes each).
+
+        Raises:
+            InvalidInputError: not a whole number, negative, or under the smallest table (6 kB).
+        """
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 0:
+            raise InvalidInputError(f"memory must be a whole number of bytes, got {memory!r}")
+        entry = A.TT_DTYPE.itemsize
+        if 0 < memory < entry << 8:
+            raise InvalidInputError(f"alpha-beta needs at least {entry << 8} bytes of table, got {memory}")
+        self.tt_bits = 20 if memory == 0 else min((memory // entry).bit_length() - 1, 26)
+        self._tt = None
+
+    def report(self) -> SearchReport:
+        """The last search's depth, nodes and time (forced: no search ran)."""
+        last = self.last
+        if last is None:
+            return SearchReport(forced=True)
+        return SearchReport(figures={"depth": last.depth, "nodes": last.nodes, "seconds": last.seconds})
 
     def stop(self) -> None:
         """Make the search in progress, or the next one, end within about a millisecond.

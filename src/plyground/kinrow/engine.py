@@ -44,13 +44,15 @@ from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
-from plyground.kinrow.protocol import Player
+from plyground.kinrow.protocol import Player, SearchReport
 from plyground.kinrow.rules import Rule
 
 __all__ = ["DEFAULT_MEMORY", "PLAIN", "Engine", "EngineInfo", "EngineSettings"]
 
 WIN_VALUE = E.WIN
 """A value of ``WIN_VALUE - p`` is a forced win in ``p`` plies (its negation a loss)."""
+DECIDED = WIN_VALUE // 2
+"""A value beyond this is a forced win, below its negation a loss."""
 MAX_DEPTH = 60
 DEFAULT_MEMORY = 64 << 20
 """Bytes of tables when no limit is set: a transposition table of 4 M entries of 16 bytes."""
@@ -153,6 +155,20 @@ class EngineInfo:
     nodes: int
     seconds: float
     pv: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """How the move was found, its value, depth, nodes and time; ``win_in`` (``loss_in``): the plies
+        to a forced win (loss) of the engine, when its value says so (else None)."""
+        value = self.value
+        return {
+            "kind": self.kind,
+            "depth": self.depth,
+            "value": value,
+            "win_in": WIN_VALUE - value if value > DECIDED else None,
+            "loss_in": WIN_VALUE + value if value < -DECIDED else None,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        }
 
 
 @functools.cache
@@ -275,6 +291,13 @@ class Engine(Player):
     def memory(self) -> int:
         """The bytes the tables may use."""
         return self._memory
+
+    def report(self) -> SearchReport:
+        """The last move's figures (:meth:`EngineInfo.to_json`) and its line (the principal variation)."""
+        last = self.last
+        if last is None:
+            return SearchReport()
+        return SearchReport(forced=last.kind == "forced", figures=last.to_json(), line=last.pv)
 
     def reset(self) -> None:
         """Forget the previous game (the tables are cleared)."""

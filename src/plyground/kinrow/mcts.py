@@ -48,7 +48,7 @@ from plyground.kinrow import _mcts_pattern_kernels as PM
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.patterns import MAX_K, PatternBoard
-from plyground.kinrow.protocol import Player
+from plyground.kinrow.protocol import Player, SearchReport
 from plyground.kinrow.rules import Rule
 
 __all__ = ["MCTS", "SearchStats"]
@@ -143,6 +143,13 @@ class MCTS(Player):
 
     def reset(self) -> None:
         """Nothing is kept between moves; the playout stream goes on."""
+
+    def report(self) -> SearchReport:
+        """The last search's iterations and time, and its visits of each root move (forced: no search ran)."""
+        last = self.last
+        if last is None:
+            return SearchReport(forced=True)
+        return SearchReport(figures={"iterations": last.iterations, "seconds": last.seconds}, visits=last.visits)
 
     def stop(self) -> None:
         """Make the search in progress, or the next one, end within about a millisecond.

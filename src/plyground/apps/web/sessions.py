@@ -20,12 +20,13 @@ Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`). A 2048
 values its leaves by one of :data:`EVALUATORS`: the heuristic, or the n-tuple network the
 server was started with (for boards of the network's size only).
 
-A k-in-a-row game against the engine keeps one :class:`~plyground.kinrow.engine.Engine`, whose
-transposition table (at most :data:`ENGINE_MEMORY` bytes, about 9.6 MB allocated) is reused from
-move to move. Only the :data:`KEPT_TABLES` engines that moved last keep theirs between moves
-(:class:`KeptTables`): an older one drops its table, and allocates a new one on its next move,
-so idle games hold no table and the engines' tables take at most about 80 MB in all (plus one
-per running search). A game that ends drops its table at once.
+A k-in-a-row game keeps one player, made by kind (:func:`~plyground.kinrow.players.make_player`),
+whose tables (at most :data:`PLAYER_MEMORY` bytes: the engine allocates about 9.6 MB) are reused
+from move to move. Only the :data:`KEPT_TABLES` players that moved last keep theirs between moves
+(:class:`KeptTables`): an older one drops its tables, and allocates new ones on its next move,
+so idle games hold no table and the players' tables take at most about 130 MB in all (plus one
+per running search). A game that ends drops its tables at once. What a move was found by comes
+from the player's :meth:`~plyground.kinrow.protocol.Player.report`, whatever its kind.
 """
 
 from __future__ import annotations
@@ -48,23 +49,21 @@ from plyground.g2048 import Board, Decision, Expectimax, Game
 from plyground.g2048 import registry as g2048_kinds
 from plyground.g2048.heuristic import Heuristic
 from plyground.kinrow import DRAW, EMPTY, O, State, X, player_name, registry
-from plyground.kinrow.alphabeta import AlphaBeta
-from plyground.kinrow.engine import WIN_VALUE, Engine, EngineInfo
-from plyground.kinrow.mcts import MCTS
-from plyground.kinrow.players import Player, RandomPlayer
+from plyground.kinrow.players import Player, make_player
+from plyground.kinrow.protocol import SearchReport
 
 if TYPE_CHECKING:
     from plyground.g2048.evaluator import Evaluator
 
 __all__ = [
     "DEFAULT_OPPONENT",
-    "ENGINE_MEMORY",
     "EVALUATORS",
     "HEURISTIC",
     "KEPT_TABLES",
     "MAX_GAMES",
     "NETWORK",
     "OPPONENTS",
+    "PLAYER_MEMORY",
     "RULES",
     "GameStore",
     "KeptTables",
@@ -73,16 +72,16 @@ __all__ = [
     "KinrowSession",
     "Searches",
     "Session2048",
-    "engine_info",
     "engine_line",
     "finite",
+    "heatmap",
 ]
 
 MAX_GAMES: Final = 500
 """The games of each kind the server keeps (the least recently used one is forgotten first)."""
 OPPONENTS: Final = registry.OPPONENTS
 """The AIs a k-in-a-row game may be played against (``opponent`` of a new game)."""
-DEFAULT_OPPONENT: Final = "engine"
+DEFAULT_OPPONENT: Final = registry.OPPONENTS[0]
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
 HEURISTIC: Final = g2048_kinds.KINDS["heuristic"].name
@@ -92,13 +91,10 @@ EVALUATORS: Final = (HEURISTIC, NETWORK)
 or the server's network (when it has one)."""
 ENGINE_TT_BITS: Final = 18
 """Transposition table of each pooled expectimax engine: 2**18 entries of 24 bytes."""
-ALPHABETA_TT_BITS: Final = 16
-ENGINE_MEMORY: Final = 16 << 20
-"""The bound on each k-in-a-row engine's tables, in bytes (it allocates about 9.6 MB under it)."""
+PLAYER_MEMORY: Final = 16 << 20
+"""The bound on each k-in-a-row player's tables, in bytes (the engine allocates about 9.6 MB under it)."""
 KEPT_TABLES: Final = 8
-"""The k-in-a-row engines that keep their tables between moves (those that moved last)."""
-DECIDED: Final = WIN_VALUE // 2
-"""An engine value beyond this is a forced win (``WIN_VALUE - p``: in p plies), below its negation a loss."""
+"""The k-in-a-row players that keep their tables between moves (those that moved last)."""
 
 S = TypeVar("S")
 
@@ -233,20 +229,19 @@ class KinrowSession:
     state: State
     human: int
     options: KinrowOptions
-    player: Player | None = None
+    player: Player = field(init=False)
     lock: anyio.Lock = field(default_factory=anyio.Lock)
     last_ai: dict[str, Any] | None = None
     heatmap: dict[str, Any] | None = None
     line: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.options.opponent == "engine":
-            self.player = Engine(time_ms=self.options.time_ms, memory=ENGINE_MEMORY)
-        elif self.options.opponent == "mcts":
-            self.player = MCTS(iterations=self.options.iterations, time_ms=self.options.time_ms, seed=self.options.seed)
-        elif self.options.opponent == "random":
-            self.player = RandomPlayer(seed=self.options.seed)
-        # alpha-beta: a player per search (see Searches.kinrow), so that idle games hold no table
+        options = self.options
+        self.player = make_player(
+            options.opponent, depth=options.depth, iterations=options.iterations, time_ms=options.time_ms,
+            seed=options.seed,
+        )  # fmt: skip
+        self.player.set_memory(PLAYER_MEMORY)
 
     @property
     def ai(self) -> int:
@@ -334,65 +329,58 @@ class KinrowReply:
 
 
 class KeptTables:
-    """The engines that keep their tables between moves: the ``capacity`` that moved last.
+    """The players that keep their tables between moves: the ``capacity`` that moved last.
 
-    A search :meth:`take` s its engine and :meth:`give` s it back after its move; past
-    ``capacity`` engines kept, the least recently used one drops its tables
-    (:meth:`Engine.reset`: the next move allocates new ones). An engine being searched
-    with is never among them, so no search loses its table under it.
+    A search :meth:`take` s its player and :meth:`give` s it back after its move; past
+    ``capacity`` players kept, the least recently used one drops its tables
+    (:meth:`~plyground.kinrow.protocol.Player.reset`: the next move allocates new ones). A player
+    being searched with is never among them, so no search loses its table under it.
 
     >>> kept = KeptTables(1)
-    >>> first, second = Engine(depth=1), Engine(depth=1)
+    >>> first, second = make_player("engine"), make_player("alphabeta")
     >>> kept.give(first); kept.give(second); kept.engines() == [second]
     True
     """
 
     def __init__(self, capacity: int = KEPT_TABLES) -> None:
         self.capacity = capacity
-        self._kept: OrderedDict[int, Engine] = OrderedDict()
+        self._kept: OrderedDict[int, Player] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, engine: Engine) -> None:
-        """``engine`` is about to search: it is no longer one that may drop its tables."""
+    def take(self, player: Player) -> None:
+        """``player`` is about to search: it is no longer one that may drop its tables."""
         with self._lock:
-            self._kept.pop(id(engine), None)
+            self._kept.pop(id(player), None)
 
-    def give(self, engine: Engine, *, keep: bool = True) -> None:
-        """``engine`` has moved: keep its tables (the oldest kept past the capacity drop theirs), or drop them now."""
-        dropped: list[Engine] = []
+    def give(self, player: Player, *, keep: bool = True) -> None:
+        """``player`` has moved: keep its tables (the oldest kept past the capacity drop theirs), or drop them now."""
+        dropped: list[Player] = []
         with self._lock:
             if keep:
-                self._kept[id(engine)] = engine
+                self._kept[id(player)] = player
                 while len(self._kept) > self.capacity:
                     dropped.append(self._kept.popitem(last=False)[1])
             else:
-                self._kept.pop(id(engine), None)
-                dropped.append(engine)
+                self._kept.pop(id(player), None)
+                dropped.append(player)
         for old in dropped:
             old.reset()
 
-    def engines(self) -> list[Engine]:
-        """The engines keeping their tables, least recently used first."""
+    def engines(self) -> list[Player]:
+        """The players keeping their tables, least recently used first."""
         with self._lock:
             return list(self._kept.values())
 
 
-def engine_info(last: EngineInfo) -> dict[str, Any]:
-    """What the page shows of an engine's move: how it was found, its value, depth, nodes and time.
-
-    ``win_in`` (``loss_in``) is the plies to a forced win (loss) of the engine, when its value says so.
-    """
-    value = last.value
-    return {
-        "forced": last.kind == "forced",
-        "kind": last.kind,
-        "depth": last.depth,
-        "value": value,
-        "win_in": WIN_VALUE - value if value > DECIDED else None,
-        "loss_in": WIN_VALUE + value if value < -DECIDED else None,
-        "nodes": last.nodes,
-        "seconds": last.seconds,
-    }
+def heatmap(state: State, report: SearchReport) -> dict[str, Any] | None:
+    """The visits of a search (``report.visits``) as rows of cells, with their total; None without visits."""
+    if report.visits is None:
+        return None
+    grid = [[0] * state.n for _ in range(state.n)]
+    for cell, visits in report.visits.items():
+        row, col = state.coords(cell)
+        grid[row][col] = round(visits)
+    return {"visits": grid, "total": sum(map(sum, grid)), "iterations": report.figures.get("iterations")}
 
 
 def engine_line(state: State, pv: tuple[int, ...]) -> list[list[int]]:
@@ -510,48 +498,21 @@ class Searches:
         return await anyio.to_thread.run_sync(self._kinrow, session, limiter=self.limiter)
 
     def _kinrow(self, session: KinrowSession) -> KinrowReply:
-        state, options = session.state, session.options
-        if options.opponent == "alphabeta":
-            searcher = AlphaBeta(depth=options.depth, time_ms=options.time_ms, tt_bits=ALPHABETA_TT_BITS)
-            move = searcher.choose(state)
-            info: dict[str, Any] = {"forced": searcher.last is None}
-            if searcher.last is not None:
-                info |= {"depth": searcher.last.depth, "nodes": searcher.last.nodes, "seconds": searcher.last.seconds}
-            return KinrowReply(move, info)
-        player = session.player
-        assert player is not None
-        if isinstance(player, Engine):
-            return self._engine(state, player)
-        move = player.choose(state)
-        if not isinstance(player, MCTS):
-            return KinrowReply(move, {"forced": False})
-        stats = player.last
-        if stats is None:
-            return KinrowReply(move, {"forced": True})
-        n = state.n
-        grid = [[0] * n for _ in range(n)]
-        for cell, visits in stats.visits.items():
-            row, col = state.coords(cell)
-            grid[row][col] = round(visits)
-        info = {"forced": False, "iterations": stats.iterations, "seconds": stats.seconds}
-        heatmap = {"visits": grid, "total": sum(map(sum, grid)), "iterations": stats.iterations}
-        return KinrowReply(move, info, heatmap)
-
-    def _engine(self, state: State, engine: Engine) -> KinrowReply:
-        """The engine's move, its figures and its line (the move played on a copy of ``state``)."""
-        self.kept_tables.take(engine)
+        """The player's move, its figures, its visits as a heat map and its line (the move played on a copy)."""
+        state, player = session.state, session.player
+        self.kept_tables.take(player)
         over = True
         try:
-            engine.prepare(state)  # the first move of a board and rule: tables and kernels, outside its time
-            move = engine.choose(state)
-            last = engine.last
-            assert last is not None and last.move == move
+            player.prepare(state)  # the first move of a board and rule: tables and kernels, outside its time
+            move = player.choose(state)
+            report = player.report()
             after = state.copy()
             after.play(move)
             over = after.is_over
-            return KinrowReply(move, engine_info(last), None, engine_line(after, last.pv))
+            info = {"forced": report.forced, **report.figures}
+            return KinrowReply(move, info, heatmap(state, report), engine_line(after, report.line))
         finally:
-            self.kept_tables.give(engine, keep=not over)
+            self.kept_tables.give(player, keep=not over)
 
     def close(self) -> None:
         """Stop the pooled engines' threads."""
