@@ -56,6 +56,7 @@ WITH_EXAMPLES = [
     "plyground.apps.aiview",
     "plyground.apps.pbrain",
     "plyground.apps.pbrain_clock",
+    "plyground.apps.pbrain_player",
     "plyground.apps.report",
     "plyground.apps.cli.g2048",
     "plyground.apps.cli.options",

@@ -21,6 +21,7 @@ from plyground.errors import InvalidInputError
 from plyground.kinrow.board import O, State, X
 from plyground.kinrow.budget import MAX_TIME_MS
 from plyground.kinrow.players import FirstLegalPlayer, Player, RandomPlayer, make_player
+from plyground.kinrow.protocol import SearchReport
 from plyground.kinrow.rules import Rule
 
 
@@ -976,7 +977,7 @@ def test_end_while_thinking_is_answered_at_once(stubborn: bool) -> None:
 
 
 class Reporter(FirstLegalPlayer):
-    """The first legal move, with a report of a search (``last``) and a ``set_memory``."""
+    """The first legal move, with a report of a search (from ``last``) and a ``set_memory``."""
 
     def __init__(self, value: float = 123.0, kind: str | None = "search") -> None:
         super().__init__()
@@ -992,6 +993,14 @@ class Reporter(FirstLegalPlayer):
             move=move, value=self.value, depth=9, nodes=45678, seconds=0.25, pv=pv, kind=self.kind
         )
         return move
+
+    def report(self) -> SearchReport:
+        """What ``last`` holds, as the protocol's report."""
+        last = vars(self.last) if self.last is not None else {}
+        figures = {
+            name: last[name] for name in ("depth", "value", "nodes", "seconds", "kind", "iterations") if name in last
+        }
+        return SearchReport(move=last.get("move"), figures=figures, line=tuple(last.get("pv", ())))
 
     def set_memory(self, max_memory: int) -> None:
         if max_memory == 1:

@@ -60,9 +60,8 @@ from plyground.apps.pbrain_clock import (
     Timer,
     budget_from_timeout,
     fallback_move,
-    search_report,
-    stop_player,
 )
+from plyground.apps.pbrain_player import search_report, stop_player
 from plyground.errors import IllegalMoveError, PlygroundError
 from plyground.kinrow.board import BLOCKED, EMPTY, MAX_N, MIN_N, O, State, X
 from plyground.kinrow.limits import check_game

@@ -10,9 +10,7 @@ whole game; 0 = no limit) and ``time_left`` (what is left of it); a move that ar
   (``stop()``), and at the limit less :data:`ANSWER_MARGIN_MS` it answers a move of its
   own (:func:`fallback_move`) if the player still has not.
 
-The module also holds what the brain does with its players beyond choosing a move: get them
-ready for every rule (:func:`warm_up`), stop them whatever they do (:func:`stop_player`), and
-say what their search found (:func:`search_report`).
+What the brain does with its players beyond choosing a move is :mod:`plyground.apps.pbrain_player`.
 
 The margins come from ``benchmarks/pbrain_latency.py``, which drives the brain process over
 pipes on a loaded machine and records the worst latency from the manager's line to the
@@ -21,18 +19,14 @@ answer (see docs/kinrow.md, "The Gomocup brain").
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from plyground.errors import ForbiddenMoveError, PlygroundError
+from plyground.errors import ForbiddenMoveError
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import MAX_TIME_MS
-from plyground.kinrow.limits import check_game
 from plyground.kinrow.players import Player
-from plyground.kinrow.rules import Rule
 from plyground.kinrow.selfplay import timed_choice
 
 __all__ = [
@@ -43,9 +37,6 @@ __all__ = [
     "Timer",
     "budget_from_timeout",
     "fallback_move",
-    "search_report",
-    "stop_player",
-    "warm_up",
 ]
 
 SAFETY_FRACTION = 0.8
@@ -117,64 +108,6 @@ class Clock:
             budget = budget_from_timeout(int(MAX_TIME_MS), left)
             return budget if own_ms is None else min(own_ms, budget)
         return budget_from_timeout(self.timeout_turn, left)
-
-
-def stop_player(player: Player) -> None:
-    """Ask ``player`` to end its search now (``stop()``); a player that fails to is overruled at the deadline."""
-    with contextlib.suppress(Exception):
-        player.stop()
-
-
-def warm_up(make_player: Callable[[], Player], kind: str | None = None) -> list[str]:
-    """Do now what a brain's first ``START`` would: make a player and get it ready for each rule it plays.
-
-    The player's kernels are compiled (or loaded) when its module is imported, before this is
-    called; here its tables are built and each of its kernels run once, on a 15x15 board,
-    for every rule ``kind`` plays (all of them without ``kind``). Returns the rules' names.
-    """
-    ready = []
-    for rule in Rule:
-        try:
-            check_game(15, 5, rule, () if kind is None else (kind,))
-        except PlygroundError:
-            continue
-        make_player().prepare(State(15, 5, rule=rule))
-        ready.append(rule.label)
-    return ready
-
-
-def search_report(player: Player, move: int, cells: int, point: Callable[[int], str]) -> str | None:
-    """``depth 9 score 123 nodes 45678 time 950ms pv 7,7 8,8``: what ``player`` says of its search for ``move``.
-
-    Only for a player whose ``last`` has ``depth``, ``value`` and ``pv``, and is about this
-    move (when it names one); None otherwise. ``point`` writes a cell of the ``cells`` as x,y.
-    """
-    info = getattr(player, "last", None)
-    if info is None or not all(hasattr(info, name) for name in ("depth", "value", "pv")):
-        return None
-    if getattr(info, "move", move) != move:
-        return None
-    parts = [f"depth {info.depth}", f"score {_shown(info.value)}"]
-    for name in ("nodes", "kind"):
-        value = getattr(info, name, None)
-        if value is not None:
-            parts.append(f"{name} {_shown(value)}")
-    seconds = getattr(info, "seconds", None)
-    if isinstance(seconds, int | float):
-        parts.append(f"time {round(1000 * seconds)}ms")
-    pv = [int(m) for m in info.pv if 0 <= int(m) < cells]
-    if pv:
-        parts.append("pv " + " ".join(point(m) for m in pv))
-    return " ".join(parts)
-
-
-def _shown(value: object) -> str:
-    """A number of a search report as the manager shows it: ``123``, ``0.52``, ``-inf``; text as it is."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
 
 
 def fallback_move(state: State) -> int:

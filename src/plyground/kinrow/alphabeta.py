@@ -174,7 +174,7 @@ class AlphaBeta(Player):
         last = self.last
         if last is None:
             return SearchReport(forced=True)
-        return SearchReport(figures={"depth": last.depth, "nodes": last.nodes, "seconds": last.seconds})
+        return SearchReport(last.move, figures={"depth": last.depth, "nodes": last.nodes, "seconds": last.seconds})
 
     def stop(self) -> None:
         """Make the search in progress, or the next one, end within about a millisecond.

@@ -297,7 +297,7 @@ class Engine(Player):
         last = self.last
         if last is None:
             return SearchReport()
-        return SearchReport(forced=last.kind == "forced", figures=last.to_json(), line=last.pv)
+        return SearchReport(last.move, forced=last.kind == "forced", figures=last.to_json(), line=last.pv)
 
     def reset(self) -> None:
         """Forget the previous game (the tables are cleared)."""

@@ -20,6 +20,7 @@ class SearchReport:
     """What a player's last move was found by, for a driver to show without knowing the kind of player.
 
     Attributes:
+        move: the move it is about (None: not said).
         forced: the move was an immediate win or the block of one (no search ran).
         figures: the search's own figures, JSON values by name (``depth``, ``nodes``, ``seconds``,
             ``iterations``...).
@@ -27,6 +28,7 @@ class SearchReport:
         line: the line it expects, from the move played (the engine's principal variation).
     """
 
+    move: int | None = None
     forced: bool = False
     figures: Mapping[str, Any] = field(default_factory=dict)
     visits: Mapping[int, float] | None = None

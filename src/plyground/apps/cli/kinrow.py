@@ -470,7 +470,7 @@ def pbrain(
     _announce(*([named] if named else []))  # before the game modules are imported: they load the kernels
     from plyground.apps.pbrain import DEFAULT_KIND
     from plyground.apps.pbrain import main as run_brain
-    from plyground.apps.pbrain_clock import warm_up as warm_up_brain
+    from plyground.apps.pbrain_player import warm_up as warm_up_brain
 
     kind = DEFAULT_KIND if named is None else named
     _announce(kind)  # the default player's kernels (the others are loaded already)
