@@ -25,10 +25,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from plyground.core.game import TERMINAL, GameState
 from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidBoardError, InvalidInputError, NothingToUndoError
 from plyground.kinrow import _kernels as K
@@ -313,6 +315,48 @@ class State:
         other._result = self._result
         return other
 
+    # -- the game protocol (plyground.core.game.GameState) --------------------
+
+    num_players = 2
+    """X is player 0, O player 1; there is no chance."""
+
+    @property
+    def current_player(self) -> int:
+        """0 when X is to move, 1 for O, :data:`~plyground.core.game.TERMINAL` once the game is over."""
+        return TERMINAL if self._result is not None else self.to_move - 1
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (:attr:`is_over`)."""
+        return self._result is not None
+
+    def legal_actions(self) -> list[int]:
+        """The cells the player to move may play (:meth:`legal_moves`)."""
+        return self.legal_moves()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """None: k-in-a-row has no chance."""
+        return []
+
+    def apply_action(self, action: int) -> None:
+        """Play cell ``action`` (:meth:`play`)."""
+        self.play(action)
+
+    def undo_action(self) -> None:
+        """Take back the last move (:meth:`undo`)."""
+        self.undo()
+
+    def returns(self) -> list[float]:
+        """X's and O's: 1 for the winner and -1 for the loser at the end, 0 for a draw and before."""
+        if self._result == X:
+            return [1.0, -1.0]
+        if self._result == O:
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def clone(self) -> State:
+        """An independent copy (:meth:`copy`)."""
+        return self.copy()
+
     # -- text --------------------------------------------------------------
 
     @classmethod
@@ -403,3 +447,9 @@ def _check_blocked(blocked: Iterable[int], n: int) -> frozenset[int]:
     if len(cells) == n * n:
         raise InvalidInputError("every cell is blocked: there is no board to play on")
     return frozenset(cells)
+
+
+if TYPE_CHECKING:
+
+    def _is_a_game_state(state: State) -> GameState:
+        return state  # mypy checks that State follows the protocol
