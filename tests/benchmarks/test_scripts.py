@@ -292,13 +292,6 @@ def _check_openings(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["judged"] >= 2 and line["forced_wins"] == 0 and not (folder / "openings.txt.judged").exists()
 
 
-def _check_review(line: dict[str, Any], stdout: str, folder: Path) -> None:
-    # The game's own player, searched again as deep: it would have played every move as it did.
-    assert line["reviewed"] == 30 and line["moves"] > 30 and line["depth"] == 1 and line["score"] > 0
-    assert (line["played_otherwise"], line["total_cost"], line["costliest"]) == (0, 0.0, [])
-    assert "the search would have played otherwise 0 times in 30 moves" in stdout
-
-
 def _check_corners(line: dict[str, Any], stdout: str, folder: Path) -> None:
     [game] = line["games"]
     tiles = [int(tile) for tile in game["tiles"]]
@@ -401,9 +394,6 @@ SCRIPTS = [
            lambda d, f: ["--games", "1", "--time-ms", "1", "--rows", "2", "--cols", "2", "--workers", "1",
                          "--save", str(f / "replays")],
            _check_strength),
-    Script("replay_review.py", "replay_review",
-           lambda d, f: [str(d.replay), "--last", "30", "--depth", "1", "--evaluator", f"ntuple:{d.network_4x4}"],
-           _check_review),
     Script("replay_corners.py", "replay_corners", lambda d, f: [str(d.replay), "--from", "8"], _check_corners),
     Script("solver.py", "solver", lambda d, f: ["--sizes", "2x2", "--published-age", "20"], _check_solver),
     Script("shard_codec.py", "shard_codec",
@@ -563,17 +553,6 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
 
 
-def test_a_review_by_another_player_lists_the_costliest_moves_first(data: Data, tmp_path: Path) -> None:
-    done = run_script("replay_review.py", [str(data.replay), "--last", "40", "--evaluator", "heuristic", "--depth",
-                                           "2", "--top", "3"], tmp_path)  # fmt: skip
-    line = json_line(done, "replay_review", tmp_path)
-    costs = [row["cost"] for row in line["costliest"]]
-    assert line["played_otherwise"] > 0 and len(costs) == min(3, line["played_otherwise"])
-    assert costs == sorted(costs, reverse=True) and all(cost > 0 for cost in costs) and line["total_cost"] >= costs[0]
-    assert all(row["played"] != row["best"] for row in line["costliest"])
-    assert line["evaluator"] == "heuristic" and line["reviewed"] == 40
-
-
 def test_a_big_tile_is_placed_where_it_was_first_made() -> None:
     from plyground.g2048.game import Replay, Spawn
 
@@ -591,19 +570,6 @@ def test_a_big_tile_is_placed_where_it_was_first_made() -> None:
         {"tile": 4, "games": 2, "corner": 1, "corner_went_on": 0, "off_corner": 1, "off_corner_went_on": 1},
         {"tile": 8, "games": 1, "corner": 1, "corner_went_on": 0, "off_corner": 0, "off_corner_went_on": 0},
     ]
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [(None, "error: no replay at "), ("{", "error: "), ('{"format": "plyground.g2048.replay"}', "error: ")],
-)
-def test_a_review_of_a_missing_or_damaged_replay_is_one_line(text: str | None, message: str, tmp_path: Path) -> None:
-    replay = tmp_path / "replay.json"
-    if text is not None:
-        replay.write_text(text, encoding="utf-8")
-    done = run_script("replay_review.py", [str(replay), "--no-record"], tmp_path)
-    assert done.returncode == 2 and done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
-    assert str(replay) in done.stderr and "Traceback" not in done.stderr
 
 
 def test_searched_agreement_counts_the_same_moves_and_what_the_others_cost(data: Data) -> None:

@@ -18,6 +18,7 @@ from plyground.apps.cli import (
     g2048_browser,
     g2048_learn,
     g2048_pack,
+    g2048_review,
     g2048_runs,
     g2048_solver,
 )
@@ -591,3 +592,4 @@ app.command(short_help="Train an n-tuple network by self-play.")(g2048_learn.lea
 app.command(short_help="Pack a trained network into a small file.")(g2048_pack.pack)
 app.command(short_help="Play 2048 in a web page, or draw hints on it.")(g2048_browser.browser)
 app.command(short_help="Hints for a game played elsewhere: the board, then each new tile.")(g2048_browser.assist)
+app.command(short_help="Where a saved game went wrong: its last moves searched again.")(g2048_review.review)
