@@ -358,8 +358,8 @@ def plyground_child(
 
 def player_evaluator(name: str, downgrade: bool) -> Any:
     """The evaluator of that name; a network plays without tile-downgrading unless ``downgrade``."""
-    from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.registry import load_evaluator
 
     evaluator = load_evaluator(name)
     if not downgrade and isinstance(evaluator, NTupleNetwork):

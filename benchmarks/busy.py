@@ -54,8 +54,8 @@ from _common import add_record_options, print_json
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Decision
+from plyground.g2048.registry import load_evaluator
 
 SIDES = {"default": None, "one worker": 1}
 """The two sides: their names and ``workers`` (None: Expectimax's default)."""

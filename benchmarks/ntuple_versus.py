@@ -37,7 +37,7 @@ TILES = (8192, 16384, 32768)
 
 def load(path: Path) -> NTupleNetwork:
     """The network in ``path`` (``network.npz`` or packed), read as ``plyground 2048 ai`` reads it."""
-    from plyground.g2048.evaluators import load_evaluator
+    from plyground.g2048.registry import load_evaluator
 
     network = load_evaluator(f"ntuple:{path}")
     if not isinstance(network, NTupleNetwork):  # pragma: no cover - "ntuple:" always names a network
@@ -81,7 +81,7 @@ def main() -> None:
     if not 0 <= args.seed < 1 << 62:
         parser.error("--seed goes from 0 to 2**62")
     if args.baseline is None:
-        from plyground.g2048.evaluators import shipped_network_path
+        from plyground.g2048.registry import shipped_network_path
 
         args.baseline = shipped_network_path()
     try:

@@ -37,8 +37,8 @@ from plyground.core.crew import CREW
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048 import _search_kernels as S
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups
+from plyground.g2048.registry import load_evaluator
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,

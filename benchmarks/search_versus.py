@@ -38,8 +38,8 @@ POSITIONS = [
 def child(repeats: int, depths_of: dict[str, list[int]]) -> None:
     """Time every depth of both evaluators with the ``plyground`` this process imports; print a JSON line."""
     from plyground.g2048 import Board
-    from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.registry import load_evaluator
 
     out: dict[str, list[float]] = {}
     for evaluator, depths in depths_of.items():

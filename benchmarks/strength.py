@@ -33,8 +33,8 @@ from plyground.apps.aiview import summary_view
 from plyground.errors import PlygroundError
 from plyground.g2048 import Decision, Game
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.registry import load_evaluator
 
 TARGETS = ((4096, 1.0), (8192, 0.9), (16384, 0.5))
 """(tile, share of games that must reach it), at the target settings below."""

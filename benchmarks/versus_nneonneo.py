@@ -465,7 +465,7 @@ def main() -> None:
         parser.error("--games goes from 1 to 100,000")
     args.workers = args.workers if args.workers is not None else 2 if args.alone else 1
     if args.evaluator is None:
-        from plyground.g2048.evaluators import default_evaluator
+        from plyground.g2048.registry import default_evaluator
 
         args.evaluator = default_evaluator(4, 4)  # what 'plyground 2048 ai' plays with
     if not 1 <= args.workers <= 4:

@@ -26,9 +26,9 @@ from plyground.apps.saves import Saves2048
 from plyground.apps.tk import GameWindow
 from plyground.errors import InvalidInputError
 from plyground.g2048 import DIRECTIONS, Board, Decision, Expectimax, Game
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.registry import load_evaluator
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
 LETTER = {"up": "w", "right": "d", "down": "s", "left": "a"}

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.registry import load_evaluator
 from tests.benchmarks import BENCHMARKS, load_common, load_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,9 +11,9 @@ import pytest
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board, Expectimax, default_weights, evaluate
 from plyground.g2048.evaluator import Evaluator, Explanation, MoveValue
-from plyground.g2048.evaluators import UnknownEvaluatorError, load_evaluator, network_path
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.registry import UnknownEvaluatorError, load_evaluator, network_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4")

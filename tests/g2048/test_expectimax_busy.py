@@ -12,10 +12,10 @@ import pytest
 from plyground.core.crew import CREW
 from plyground.g2048 import DIRECTIONS, Board
 from plyground.g2048.evaluator import Evaluator
-from plyground.g2048.evaluators import NETWORK, load_evaluator
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic, default_weights
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.registry import NETWORK, load_evaluator
 from plyground.g2048.sharing import (
     MIN_GROWTH,
     MIN_SPEEDUP,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from plyground.g2048 import registry
-from plyground.g2048.evaluators import load_evaluator
+from plyground.g2048.registry import load_evaluator
 
 PACKAGE = Path(registry.__file__).parent
 

@@ -137,7 +137,7 @@ class Advisor:
     @classmethod
     def for_game(cls, game: Game, *, time_ms: float = HINT_MS) -> Advisor:
         """The advisor of ``game``'s board size and ``p_four``, searching ``time_ms`` milliseconds a hint."""
-        from plyground.g2048.evaluators import default_evaluator, load_evaluator
+        from plyground.g2048.registry import default_evaluator, load_evaluator
 
         rows, cols, p_four = game.board.rows, game.board.cols, game.p_four
         return cls(

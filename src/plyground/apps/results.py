@@ -55,7 +55,7 @@ SCHEMA_VERSION = 2
 """The version of the tables this plyground writes (SQLite's ``user_version``): 2 added ``runs.evaluator``."""
 
 _HEURISTIC = "heuristic"
-"""The evaluator that uses weights (:data:`plyground.g2048.evaluators.HEURISTIC`), and that of version-1 runs."""
+"""The evaluator that uses weights (:data:`plyground.g2048.registry.HEURISTIC`), and that of version-1 runs."""
 
 _SCHEMA = """
 CREATE TABLE runs (
@@ -101,7 +101,7 @@ def weights_hash(weights: Weights | None) -> str:
 class RunSettings:
     """What a bench run played: board size, search budget, spawn odds, evaluator, weights, where it ran.
 
-    ``evaluator`` is the evaluator's name as :func:`~plyground.g2048.evaluators.load_evaluator`
+    ``evaluator`` is the evaluator's name as :func:`~plyground.g2048.registry.load_evaluator`
     reads it (``heuristic``, ``network``, ``ntuple:PATH``). ``weights`` are the heuristic's
     (None: the default ones, stored as such); a run with another evaluator has None.
     """

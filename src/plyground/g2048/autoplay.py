@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DEFAULT_P_FOUR
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.game import Game, Replay
 from plyground.g2048.heuristic import Weights
+from plyground.g2048.registry import load_evaluator
 
 __all__ = ["GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
@@ -123,7 +123,7 @@ class GameSpec:
     weights: Weights | None = None
     max_moves: int | None = None
     evaluator: str | None = None
-    """The evaluator's name for :func:`~plyground.g2048.evaluators.load_evaluator`: None or
+    """The evaluator's name for :func:`~plyground.g2048.registry.load_evaluator`: None or
     ``"heuristic"`` (with ``weights``), or ``"ntuple:PATH"``, a network read once per process
     (give an absolute path when the games run on other machines)."""
 

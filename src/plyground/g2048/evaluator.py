@@ -9,7 +9,7 @@ board's value for a hint, and says which board size it plays. Two ship with plyg
   expected points still to come (the board size it was trained on).
 
 Where a user names one by text (a command-line flag, a job for another process),
-:func:`plyground.g2048.evaluators.load_evaluator` parses the text once into an object.
+:func:`plyground.g2048.registry.load_evaluator` parses the text once into an object.
 """
 
 from __future__ import annotations

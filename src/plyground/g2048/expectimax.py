@@ -59,8 +59,8 @@ from plyground.errors import InvalidInputError
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
 from plyground.g2048.evaluator import Evaluator
-from plyground.g2048.evaluators import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.heuristic import Heuristic
+from plyground.g2048.registry import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
@@ -208,7 +208,7 @@ class Expectimax:
         seed: seeds the cell sampling; the same seed gives the same decisions.
         evaluator: what values the leaves: an :class:`~plyground.g2048.evaluator.Evaluator`
             object (``Heuristic(weights)``, an n-tuple network; a name such as ``"ntuple:PATH"``
-            is parsed by :func:`~plyground.g2048.evaluators.load_evaluator`). By default (None)
+            is parsed by :func:`~plyground.g2048.registry.load_evaluator`). By default (None)
             the applications' default: the network shipped with plyground on 4×4 boards, read
             once a process when first needed, and the heuristic on the others
             (:meth:`evaluator_for`). With a network, values are expected points to come: each
@@ -280,7 +280,7 @@ class Expectimax:
     def evaluator_for(self, rows: int, cols: int) -> Evaluator:
         """What values the leaves on boards of ``rows`` x ``cols``: the evaluator given, or by default the
         network shipped with plyground on the board it plays (read once a process, on first use), the
-        heuristic elsewhere (see :func:`~plyground.g2048.evaluators.default_evaluator`).
+        heuristic elsewhere (see :func:`~plyground.g2048.registry.default_evaluator`).
 
         Raises:
             InvalidInputError: the shipped network is needed and missing.

@@ -26,8 +26,8 @@ from plyground.apps.browser import driver
 from plyground.apps.browser.driver import BrowserError, Summary, draw_hint, open_page, play, read_page
 from plyground.errors import DependencyNotInstalled
 from plyground.g2048 import Board, Expectimax
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.heuristic import Heuristic
+from plyground.g2048.registry import load_evaluator
 from tests.apps.browser.conftest import QuietHandler
 from tests.apps.conftest import CHROMIUM, CHROMIUM_ARGS, missing
 

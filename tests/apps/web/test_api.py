@@ -39,8 +39,8 @@ from plyground.apps.web.sessions import Searches
 from plyground.apps.web.validation import ApiError, read_json_object
 from plyground.errors import install_command
 from plyground.g2048 import Board, Decision, Expectimax, Game, evaluate
-from plyground.g2048.evaluators import SHIPPED_FILE
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.registry import SHIPPED_FILE
 from plyground.kinrow import State
 from plyground.kinrow.players import RandomPlayer
 from tests.apps.cli.test_main import assert_one_line_error, run_cli

@@ -183,8 +183,8 @@ def test_hint_shows_the_four_values_and_the_heuristic_chart(new_page: Callable[[
 @pytest.fixture(scope="module")
 def shipped_lab_url() -> Iterator[str]:
     """The URL of a web lab as ``plyground web`` serves it: its 4x4 AI with the network shipped with plyground."""
-    from plyground.g2048.evaluators import load_evaluator
     from plyground.g2048.ntuple import NTupleNetwork
+    from plyground.g2048.registry import load_evaluator
 
     network = load_evaluator("network")
     assert isinstance(network, NTupleNetwork) and network.path is not None

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048 import _packed_kernels as PK
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.ntuple import packed as P
+from plyground.g2048.registry import load_evaluator
 from tests.g2048.ntuple import SMALL
 from tests.naive import packed as naive
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError
 from plyground.g2048 import Board
-from plyground.g2048.evaluators import load_evaluator
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.registry import load_evaluator
 from tests.g2048.ntuple.test_kernels import Network, networks
 from tests.g2048.strategies import grids
 from tests.naive import expectimax_ntuple as naive_search

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from plyground.g2048 import Board
-from plyground.g2048.evaluators import SHIPPED_FILE, load_evaluator, shipped_network_path
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork, default_tuples
 from plyground.g2048.ntuple.packed import read_header, unpack
+from plyground.g2048.registry import SHIPPED_FILE, load_evaluator, shipped_network_path
 from tests.apps.cli.test_main import run_cli
 
 SHIPPED = Path(__file__).resolve().parents[3] / "src" / "plyground" / "g2048" / "networks" / SHIPPED_FILE

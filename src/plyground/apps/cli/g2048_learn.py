@@ -206,9 +206,9 @@ def _start_network(text: str) -> tuple[NTupleNetwork, WarmStart]:
         CorruptFileError: a file that is not a readable network.
     """
     from plyground.apps.cli.g2048_pack import recipe
-    from plyground.g2048.evaluators import NETWORK, NTUPLE_PREFIX, load_evaluator, network_path, shipped_network_path
     from plyground.g2048.ntuple import NTupleNetwork, TrainingRun, WarmStart
     from plyground.g2048.ntuple.packed import MAGIC, read_header
+    from plyground.g2048.registry import NETWORK, NTUPLE_PREFIX, load_evaluator, network_path, shipped_network_path
 
     path = shipped_network_path() if text == NETWORK else network_path(text.removeprefix(NTUPLE_PREFIX))
     network = load_evaluator(NETWORK if text == NETWORK else f"{NTUPLE_PREFIX}{path}")

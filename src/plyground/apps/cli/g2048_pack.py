@@ -223,10 +223,10 @@ def pack(
     command that takes --evaluator ntuple:FILE reads the packed file.
     """
     compile_kernels((_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
-    from plyground.g2048.evaluators import network_path
     from plyground.g2048.ntuple import NTupleNetwork, TrainingRun
     from plyground.g2048.ntuple.packed import STEPS
     from plyground.g2048.ntuple.packed import pack as pack_network
+    from plyground.g2048.registry import network_path
 
     if step not in STEPS:
         raise InvalidInputError(f"--step must be a power of two from 2**-10 to 2**10, got {step:g}")

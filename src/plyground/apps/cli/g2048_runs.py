@@ -177,7 +177,7 @@ def _portable(evaluator: str) -> str:
 
     A training run's folder and ``latest`` become the network file they name here and now.
     """
-    from plyground.g2048.evaluators import NTUPLE_PREFIX, network_path
+    from plyground.g2048.registry import NTUPLE_PREFIX, network_path
 
     if not evaluator.startswith(NTUPLE_PREFIX):
         return evaluator

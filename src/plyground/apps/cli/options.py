@@ -369,16 +369,16 @@ def load_weights(path: Path | None) -> Weights | None:
 def evaluator_name(evaluator: str | None, weights: Path | None, size: tuple[int, int] | None) -> str:
     """The evaluator ``--evaluator`` names; without it, the heuristic with ``--weights``, else the default of the size.
 
-    The default (:func:`~plyground.g2048.registry.default_for`) is the shipped network on its
+    The default (:func:`~plyground.g2048.registry.default_evaluator`) is the shipped network on its
     board (4x4, also when ``size`` is None) and the heuristic on the others.
     """
-    from plyground.g2048.registry import KINDS, SHIPPED_SHAPE, default_for  # loads no kernel
+    from plyground.g2048.registry import KINDS, SHIPPED_SHAPE, default_evaluator  # loads no kernel
 
     if evaluator is not None:
         return evaluator
     if weights is not None:
         return KINDS["heuristic"].name
-    return default_for(*(size or SHIPPED_SHAPE))
+    return default_evaluator(*(size or SHIPPED_SHAPE))
 
 
 def announce_search(evaluator: str | None, weights: Path | None, size: tuple[int, int] | None) -> None:
@@ -404,8 +404,13 @@ def load_evaluator_option(
     (``ai``, ``hint``, ``gui``, ``bench`` and ``web``).
     """
     from plyground.errors import InvalidBoardError
-    from plyground.g2048.evaluators import HEURISTIC, UnknownEvaluatorError, load_evaluator
-    from plyground.g2048.registry import kernel_groups, kind_of  # loads no kernel
+    from plyground.g2048.registry import (  # loads no kernel
+        HEURISTIC,
+        UnknownEvaluatorError,
+        kernel_groups,
+        kind_of,
+        load_evaluator,
+    )
 
     evaluator = evaluator_name(evaluator, weights, size)
     if evaluator != HEURISTIC and weights is not None:

@@ -117,7 +117,7 @@ async def run_autoplay(websocket: WebSocket, games: GameStore[Session2048], sear
         searches.check_evaluator(evaluator, board.rows, board.cols)
 
     try:
-        control = _Control(max_ms, check_evaluator, evaluator=searches.default_for(board.rows, board.cols))
+        control = _Control(max_ms, check_evaluator, evaluator=searches.default_evaluator(board.rows, board.cols))
         await _autoplay(websocket, session, game_id, searches, control)
     except WebSocketDisconnect:
         pass

@@ -249,7 +249,9 @@ class Lab:
         fields = Fields(await read_json_object(request), optional=("time_ms", "evaluator"))
         time_ms = fields.integer("time_ms", 1, self.limits.search_ms, default=min(HINT_MS, self.limits.search_ms))
         board, _ = session.snapshot()
-        evaluator = fields.choice("evaluator", EVALUATORS, default=self.searches.default_for(board.rows, board.cols))
+        evaluator = fields.choice(
+            "evaluator", EVALUATORS, default=self.searches.default_evaluator(board.rows, board.cols)
+        )
         chosen = self.searches.check_evaluator(evaluator, board.rows, board.cols)  # 422 if it cannot play the board
         decision = await self.searches.expectimax(board, time_ms, evaluator)
         hint: dict[str, Any] = {

@@ -435,7 +435,7 @@ class Searches:
         """The evaluator ``name`` (one of :data:`EVALUATORS`) names on this server (None: it has none)."""
         return self._by_name.get(name)
 
-    def default_for(self, rows: int, cols: int) -> str:
+    def default_evaluator(self, rows: int, cols: int) -> str:
         """The evaluator of a request that names none: the network on boards it plays, else the heuristic."""
         network = self._by_name.get(NETWORK)
         return NETWORK if network is not None and network.shape in (None, (rows, cols)) else HEURISTIC
