@@ -42,7 +42,7 @@ from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
-from plyground.kinrow.evaluation import EVALUATIONS, Evaluation, evaluation_for
+from plyground.kinrow.evaluation import EVALUATIONS, EvaluationTables, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.protocol import Player, SearchReport
 from plyground.kinrow.rules import Rule
@@ -415,7 +415,7 @@ class Engine(Player):
         self,
         state: State,
         board: PatternBoard,
-        evaluation: Evaluation,
+        evaluation: EvaluationTables,
         me: int,
         you: int,
         tk: npt.NDArray[np.uint64],

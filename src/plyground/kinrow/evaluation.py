@@ -34,8 +34,8 @@ __all__ = [
     "EVALUATIONS",
     "FEATURES",
     "FITTED",
-    "Evaluation",
-    "Weights",
+    "EvaluationTables",
+    "FeatureWeights",
     "cell_features",
     "evaluation_for",
     "feature_table",
@@ -102,7 +102,7 @@ def feature_table() -> npt.NDArray[np.int64]:
 
 
 @dataclass(frozen=True)
-class Weights:
+class FeatureWeights:
     """Weights of the features for the player to move and for the opponent, in thousandths of a logit."""
 
     mover: tuple[int, ...]
@@ -112,7 +112,7 @@ class Weights:
     hot: int
 
 
-FITTED = Weights(
+FITTED = FeatureWeights(
     mover=(23, -3, 6, -18, 56, 127, 202, 2375, 2732, 43, 409, 235, 428, 153, -12, 104, 132),
     waiter=(-13, 8, 4, 21, -38, -93, -201, -795, -246, 97, -178, -5, -310, -130, 130, -39, -59),
     tempo_x=-4528,
@@ -130,7 +130,7 @@ HAND_MARGIN = 25
 
 
 @dataclass(frozen=True)
-class Evaluation:
+class EvaluationTables:
     """What the engine's evaluation reads: the board weights and the constants.
 
     Attributes:
@@ -157,7 +157,7 @@ EVALUATIONS = ("fitted", "hand")
 
 
 @functools.cache
-def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> Evaluation:
+def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> EvaluationTables:
     """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process).
 
     ``kind`` ``fitted`` uses :data:`FITTED` for gomoku (k = 5, not renju) and the hand-made
@@ -184,4 +184,4 @@ def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> Evaluation:
         hot = HAND_HOT
         margin = HAND_MARGIN
     weights.setflags(write=False)
-    return Evaluation(weights, tempo_x, tempo_o, hot, fitted, margin)
+    return EvaluationTables(weights, tempo_x, tempo_o, hot, fitted, margin)

@@ -56,7 +56,7 @@ else:
 _ENGINE, _ALPHABETA = AI("engine"), AI("alphabeta")
 
 
-class Evaluation(StrEnum):
+class EvaluationKind(StrEnum):
     """The engine's evaluations (see ``plyground.kinrow.evaluation``)."""
 
     fitted = "fitted"
@@ -110,7 +110,7 @@ PatternsOption = Annotated[
     ),
 ]
 EvaluationOption = Annotated[
-    Evaluation,
+    EvaluationKind,
     typer.Option(
         "--evaluation",
         help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one) or hand-made.",
@@ -157,7 +157,7 @@ def _factory(
     time_ms: float | None,
     symmetry: bool,
     patterns: bool | None,
-    evaluation: Evaluation = Evaluation.fitted,
+    evaluation: EvaluationKind = EvaluationKind.fitted,
     selective: bool = True,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
@@ -201,7 +201,7 @@ def play(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
-    evaluation: EvaluationOption = Evaluation.fitted,
+    evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     rule: RuleOption = "freestyle",
 ) -> None:
@@ -325,7 +325,7 @@ def selfplay(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
-    evaluation: EvaluationOption = Evaluation.fitted,
+    evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     rule: RuleOption = "freestyle",
     save: Annotated[
@@ -439,7 +439,7 @@ def pbrain(
     depth: DepthOption = 2,
     symmetry: SymmetryOption = True,
     patterns: PatternsOption = None,
-    evaluation: EvaluationOption = Evaluation.fitted,
+    evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     seed: GamesSeedOption = None,
     warm_up: Annotated[
