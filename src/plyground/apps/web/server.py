@@ -40,7 +40,7 @@ POST      /api/2048/games/{id}/hint          {time_ms?, evaluator?} -> values of
                                              (afterstates), the other null;
                                              searched: the downgraded board a
                                              network searched, or null
-WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.autoplay`
+WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.live`
 POST      /api/kinrow/games                  {n?, k?, rule?, opponent?, human_first?,
                                              seed?, time_ms?, iterations?, depth?}
                                              -> 201 game
@@ -96,8 +96,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
-from plyground.apps.web.autoplay import run_autoplay
 from plyground.apps.web.guard import LOOPBACK_HOSTS, SameOriginGuard, allowed_hosts
+from plyground.apps.web.live import run_autoplay
 from plyground.apps.web.sessions import (
     DEFAULT_OPPONENT,
     EVALUATORS,
@@ -270,7 +270,7 @@ class Lab:
         return JSONResponse(hint)
 
     async def autoplay(self, websocket: WebSocket) -> None:
-        """The AI plays a 2048 game live over a WebSocket: see :mod:`~plyground.apps.web.autoplay`."""
+        """The AI plays a 2048 game live over a WebSocket: see :mod:`~plyground.apps.web.live`."""
         await run_autoplay(websocket, self.games_2048, self.searches, max_ms=self.limits.search_ms)
 
     # -- k-in-a-row -------------------------------------------------------------
