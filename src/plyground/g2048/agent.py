@@ -1,0 +1,70 @@
+"""The expectimax search as an agent of the core protocol, playing :class:`plyground.g2048.state.State`.
+
+:class:`SearchAgent` chooses the action of the move its :class:`~plyground.g2048.expectimax.Expectimax`
+finds (a direction's number, :data:`~plyground.g2048.board.DIRECTIONS`' order), takes its time
+budget, and reports each search: the depth, nodes, evaluations and time as figures, and each
+move's value under ``values`` (by action).
+
+>>> from plyground.g2048.board import Board
+>>> from plyground.g2048.heuristic import Heuristic
+>>> from plyground.g2048.state import State
+>>> with Expectimax(depth=2, workers=1, evaluator=Heuristic()) as search:
+...     agent = SearchAgent(search)
+...     action = agent.choose(State.from_board(Board.parse("2 2/0 4")))
+>>> action, sorted(agent.report().figures)
+(1, ['depth', 'evaluations', 'nodes', 'seconds', 'values'])
+"""
+
+from __future__ import annotations
+
+from plyground.core.agent import Agent, SearchReport
+from plyground.g2048.board import DIRECTIONS
+from plyground.g2048.expectimax import Decision, Expectimax
+from plyground.g2048.state import State
+
+__all__ = ["SearchAgent"]
+
+
+class SearchAgent(Agent[State]):
+    """An agent that plays the moves of ``search`` (an :class:`~plyground.g2048.expectimax.Expectimax`).
+
+    ``time_ms`` is the search's: changing it changes the search's budget.
+    """
+
+    def __init__(self, search: Expectimax) -> None:
+        self.search = search
+        self.name = f"expectimax ({search.evaluator.label})"
+        self.last: Decision | None = None
+
+    @property
+    def time_ms(self) -> float | None:
+        """The search's time budget per move in milliseconds (None: its fixed depth)."""
+        return self.search.time_ms
+
+    @time_ms.setter
+    def time_ms(self, time_ms: float | None) -> None:
+        self.search.time_ms = time_ms
+
+    def choose(self, state: State) -> int:
+        """The action of the move the search finds on ``state``'s board (the player to move)."""
+        decision = self.search.choose(state.board)
+        assert decision.move is not None  # the player has a move: the game is not over
+        self.last = decision
+        return DIRECTIONS.index(decision.move)
+
+    def reset(self) -> None:
+        """A new game: the search's tables are let go (the next search makes new ones)."""
+        self.search.close()
+
+    def prepare(self, state: State) -> None:
+        """Build what searching boards of ``state``'s size needs, before a clock runs."""
+        self.search.evaluator_for(state.board.rows, state.board.cols).prepare(state.board.rows, state.board.cols)
+
+    def report(self) -> SearchReport:
+        """The last search: its depth, nodes, evaluations and time, and each move's value by action."""
+        last = self.last
+        if last is None or last.move is None:
+            return SearchReport()
+        values = {DIRECTIONS.index(direction): value for direction, value in last.values.items()}
+        figures = {"depth": last.depth, "nodes": last.nodes, "evaluations": last.evaluations, "seconds": last.seconds}
+        return SearchReport(DIRECTIONS.index(last.move), figures={**figures, "values": values})
