@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from plyground.core.agent import Agent, RandomAgent
-from plyground.core.match import AgentError, GameRecord, play_game, play_match, random_agents, summarize
-from plyground.errors import InvalidInputError
+from plyground.core.match import GameRecord, play_game, play_match, random_agents, summarize
+from plyground.errors import InvalidInputError, PlayerError
 from plyground.g2048.agent import SearchAgent
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.heuristic import Heuristic
@@ -67,9 +67,9 @@ class Crash(RandomAgent):
 
 
 def test_an_agent_that_cheats_or_crashes_is_named() -> None:
-    with pytest.raises(AgentError, match=r"random \(player 0\) chose -1, which is not legal"):
+    with pytest.raises(PlayerError, match=r"random \(player 0\) chose -1, which is not legal"):
         play_game(KinrowState(3, 3), [Cheat(), RandomAgent()], seed=0)
-    with pytest.raises(AgentError, match=r"random \(player 1\) failed: ZeroDivisionError"):
+    with pytest.raises(PlayerError, match=r"random \(player 1\) failed: ZeroDivisionError"):
         play_game(KinrowState(3, 3), [RandomAgent(), Crash()], seed=0)
     with pytest.raises(InvalidInputError, match="2 players, got 1 agents"):
         play_game(KinrowState(3, 3), [RandomAgent()], seed=0)

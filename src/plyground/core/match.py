@@ -2,12 +2,13 @@
 
 :func:`play_game` plays one game from a :class:`~plyground.core.game.GameState` with one
 :class:`~plyground.core.agent.Agent` per player: each agent chooses at its turns (its action
-checked against the legal ones), chance draws its outcomes from a generator seeded by ``seed``.
-It returns a :class:`GameRecord`: every action (chance's too), the returns, the agents' names
-and the seconds each move took. :func:`play_match` plays ``games`` of them, game ``i`` with seed
-``seed + i`` and the agents ``make_agents(i)`` gives, over :func:`~plyground.core.run_many.run_many`
-(in order, whatever finished first); :func:`summarize` gives each player's mean return with its
-95% interval and, for two players, the first player's wins, draws and losses.
+asked on a copy and checked against the legal ones: :func:`timed_choice`), chance draws its
+outcomes from a generator seeded by ``seed``. It returns a :class:`GameRecord`: every action
+(chance's too), the returns, the agents' names and the seconds each move took. :func:`play_match`
+plays ``games`` of them, game ``i`` with seed ``seed + i`` and the agents ``make_agents(i)``
+gives, over :func:`~plyground.core.run_many.run_many` (in order, whatever finished first);
+:func:`summarize` gives each player's mean return with its 95% interval and, for two players,
+the first player's wins, draws and losses.
 
 >>> from functools import partial
 >>> from plyground.core.agent import RandomAgent
@@ -30,13 +31,9 @@ from plyground.core.game import CHANCE, GameState
 from plyground.core.run_many import Backend, run_many
 from plyground.core.seeding import make_rng
 from plyground.core.stats import mean_interval
-from plyground.errors import InvalidInputError, PlygroundError
+from plyground.errors import InvalidInputError, PlayerError
 
-__all__ = ["AgentError", "GameRecord", "MatchSummary", "play_game", "play_match", "random_agents", "summarize"]
-
-
-class AgentError(PlygroundError):
-    """An agent failed, or chose an action that is not legal: the game cannot go on."""
+__all__ = ["Ask", "GameRecord", "MatchSummary", "play_game", "play_match", "random_agents", "summarize", "timed_choice"]
 
 
 @dataclass(frozen=True)
@@ -64,14 +61,46 @@ class GameRecord:
         }  # fmt: skip
 
 
-def play_game(state: GameState, agents: Sequence[Agent[Any]], *, seed: int) -> GameRecord:
+Ask = Callable[[Any, Any], tuple[int, float]]
+"""How a driver asks an agent for its action: ``ask(agent, state) -> (action, seconds)``, checked
+(:func:`timed_choice`, or a game's own with its own messages: ``kinrow.selfplay.timed_choice``)."""
+
+
+def timed_choice(agent: Agent[Any], state: GameState) -> tuple[int, float]:
+    """``agent``'s action in ``state`` (asked on a copy, so that it cannot change the game) and the seconds it took.
+
+    Raises:
+        PlayerError: the agent raised an error, or chose an action that is not legal (the message names it).
+    """
+    player = state.current_player
+    began = time.perf_counter()
+    try:
+        action = agent.choose(state.clone())
+    except Exception as error:
+        raise PlayerError(f"{agent.name} (player {player}) failed: {type(error).__name__}: {error}") from error
+    seconds = time.perf_counter() - began
+    if isinstance(action, bool) or action not in state.legal_actions():
+        raise PlayerError(f"{agent.name} (player {player}) chose {action!r}, which is not legal")
+    return int(action), seconds
+
+
+def play_game(
+    state: GameState,
+    agents: Sequence[Agent[Any]],
+    *,
+    seed: int,
+    ask: Ask = timed_choice,
+    on_move: Callable[[Any, int, float], None] | None = None,
+) -> GameRecord:
     """Play ``state`` to its end, player ``p`` by ``agents[p]``, chance by a generator seeded with ``seed``.
 
-    Each agent is :meth:`~plyground.core.agent.Agent.reset` first. ``state`` is played on (not copied).
+    Each agent is :meth:`~plyground.core.agent.Agent.reset` first; ``state`` is played on (not
+    copied). An agent's action is asked with ``ask`` (:func:`timed_choice`, or a game's own, with
+    its own messages); ``on_move(state, action, seconds)`` is called after each agent's move.
 
     Raises:
         InvalidInputError: not one agent per player.
-        AgentError: an agent raised, or chose an action that is not legal (the message names it).
+        PlayerError: an agent raised, or chose an action that is not legal (as ``ask`` says).
     """
     if len(agents) != state.num_players:
         raise InvalidInputError(f"the game has {state.num_players} players, got {len(agents)} agents")
@@ -86,26 +115,19 @@ def play_game(state: GameState, agents: Sequence[Agent[Any]], *, seed: int) -> G
             actions, weights = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(actions, p=[w / sum(weights) for w in weights])))
             continue
-        agent = agents[player]
-        began = time.perf_counter()
-        try:
-            action = agent.choose(state)
-        except PlygroundError:
-            raise
-        except Exception as error:
-            raise AgentError(f"{agent.name} (player {player}) failed: {error!r}") from error
-        seconds.append(time.perf_counter() - began)
-        if action not in state.legal_actions():
-            raise AgentError(f"{agent.name} (player {player}) chose {action!r}, which is not legal")
+        action, took = ask(agents[player], state)
         state.apply_action(action)
+        seconds.append(took)
+        if on_move is not None:
+            on_move(state, action, took)
     return GameRecord(
         seed, tuple(agent.name for agent in agents), state.history[start:], tuple(state.returns()), tuple(seconds)
     )
 
 
-def _one_game(job: tuple[Callable[[], GameState], Callable[[int], Sequence[Agent[Any]]], int, int]) -> GameRecord:
-    make_state, make_agents, index, seed = job
-    return play_game(make_state(), make_agents(index), seed=seed)
+def _one_game(job: tuple[Callable[[], GameState], Callable[[int], Sequence[Agent[Any]]], int, int, Ask]) -> GameRecord:
+    make_state, make_agents, index, seed, ask = job
+    return play_game(make_state(), make_agents(index), seed=seed, ask=ask)
 
 
 def _random_agents(players: int, index: int) -> list[Agent[Any]]:
@@ -125,20 +147,22 @@ def play_match(
     seed: int = 0,
     backend: Backend | None = None,
     workers: int | None = None,
+    ask: Ask = timed_choice,
     on_result: Callable[[int, GameRecord], None] | None = None,
 ) -> list[GameRecord]:
     """``games`` games, game ``i`` from ``make_state()`` by ``make_agents(i)`` with seed ``seed + i``, in order.
 
     On another process (a pool, Dask) ``make_state`` and ``make_agents`` travel there: module-level
-    functions, or :func:`functools.partial` of them. ``on_result(i, record)`` is called as each game ends.
+    functions, or :func:`functools.partial` of them (and ``ask``, as :func:`play_game` takes it, a
+    module-level function). ``on_result(i, record)`` is called as each game ends.
 
     Raises:
         InvalidInputError: ``games`` under 1, or a bad backend.
-        AgentError: as :func:`play_game`.
+        PlayerError: as :func:`play_game`.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidInputError(f"games must be a positive whole number, got {games!r}")
-    jobs = [(make_state, make_agents, index, seed + index) for index in range(games)]
+    jobs = [(make_state, make_agents, index, seed + index, ask) for index in range(games)]
     return run_many(_one_game, jobs, backend=backend, workers=workers, on_result=on_result)
 
 

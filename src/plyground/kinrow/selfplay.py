@@ -1,5 +1,9 @@
 """Games between two players: one game with its record, a seeded match with its summary.
 
+The games are played by the one match layer of :mod:`plyground.core.match`; this module gives
+them k-in-a-row's record (moves by name, the result in words, a file) and the summary of a
+match between two players (the score with its interval, the Elo difference).
+
 Every move is asked of a player on a copy of the position, timed and checked
 (:func:`timed_choice`): a player that raises or returns a move that cannot be played
 stops the game with a :class:`PlayerError` that names the player, the side and the
@@ -29,11 +33,13 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from plyground.core import match
 from plyground.core.files import FileFormat
 from plyground.core.seeding import resolve_seed
 from plyground.errors import CorruptFileError, ForbiddenMoveError, InvalidInputError, PlayerError
@@ -230,16 +236,9 @@ def play_game(
         PlayerError: a player raised an error or chose a move that cannot be played.
     """
     state = State(n, k, rule=rule)
-    x.reset()
-    o.reset()
-    seconds: list[float] = []
-    while state.result is None:
-        move, took = timed_choice(x if state.to_move == X else o, state)
-        state.play(move)
-        seconds.append(took)
-        if on_move is not None:
-            on_move(state, move, took)
-    return GameRecord(n, k, x.name, o.name, state.history, tuple(seconds), state.result, rule=state.rule)
+    played = match.play_game(state, [x, o], seed=0, ask=timed_choice, on_move=on_move)
+    assert state.result is not None
+    return GameRecord(n, k, x.name, o.name, played.actions, played.seconds, state.result, rule=state.rule)
 
 
 @dataclass(frozen=True)
@@ -429,16 +428,25 @@ def play_match(
     base = resolve_seed(seed)
     rule = parse_rule(rule)
     State(n, k, rule=rule)  # check the board before making any player
-    records: list[GameRecord] = []
-    for i in range(games):
-        game_seed = base + i
-        first, second = x_factory(game_seed), o_factory(game_seed)
-        x, o = (second, first) if swap and i % 2 == 1 else (first, second)
-        record = replace(play_game(x, o, n, k, rule=rule), seed=game_seed)
-        records.append(record)
+
+    def players(i: int) -> list[Player]:
+        first, second = x_factory(base + i), o_factory(base + i)
+        return [second, first] if swap and i % 2 == 1 else [first, second]
+
+    def record_of(played: match.GameRecord) -> GameRecord:
+        x_name, o_name = played.players
+        results: dict[tuple[float, ...], int] = {(1.0, -1.0): X, (-1.0, 1.0): O}
+        result = results.get(played.returns, DRAW)
+        return GameRecord(n, k, x_name, o_name, played.actions, played.seconds, result, played.seed, rule)
+
+    def told(i: int, played: match.GameRecord) -> None:
         if on_game is not None:
-            on_game(i, record)
-    return summarize(records, swap=swap)
+            on_game(i, record_of(played))
+
+    played = match.play_match(
+        partial(State, n, k, rule=rule), players, games=games, seed=base, workers=1, ask=timed_choice, on_result=told
+    )
+    return summarize([record_of(game) for game in played], swap=swap)
 
 
 def _ms_per_move(seconds: Sequence[float]) -> float | None:

@@ -199,9 +199,9 @@ def test_selfplay_same_seed_same_games(capsys: pytest.CaptureFixture[str]) -> No
 def test_selfplay_ctrl_c_prints_the_finished_games(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import plyground.kinrow.selfplay as selfplay_module
+    import plyground.core.match as match_module  # each game of a match is its play_game
 
-    real = selfplay_module.play_game
+    real = match_module.play_game
     played: list[int] = []
 
     def interrupting(*args: object, **kwargs: object) -> object:
@@ -210,7 +210,7 @@ def test_selfplay_ctrl_c_prints_the_finished_games(
         played.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(selfplay_module, "play_game", interrupting)
+    monkeypatch.setattr(match_module, "play_game", interrupting)
     args = ["--n", "4", "--k", "3", "--x", "random", "--o", "random", "--games", "5", "--seed", "1"]
     status, out, err = run_cli(capsys, "kinrow", "selfplay", *args)
     assert status == 130
@@ -307,9 +307,9 @@ def test_selfplay_saves_each_game_and_the_summary(capsys: pytest.CaptureFixture[
 def test_selfplay_interrupted_saves_and_prints_the_finished_games(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import plyground.kinrow.selfplay as selfplay_module
+    import plyground.core.match as match_module  # each game of a match is its play_game
 
-    real = selfplay_module.play_game
+    real = match_module.play_game
     played: list[int] = []
 
     def interrupting(*args: object, **kwargs: object) -> object:
@@ -318,7 +318,7 @@ def test_selfplay_interrupted_saves_and_prints_the_finished_games(
         played.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(selfplay_module, "play_game", interrupting)
+    monkeypatch.setattr(match_module, "play_game", interrupting)
     status, out, err = run_cli(capsys, "kinrow", "selfplay", *SELFPLAY_ARGS, "--json", "--save", str(tmp_path))
     assert status == 130
     assert "interrupted: 2 of 4 games finished" in err
