@@ -454,87 +454,18 @@ def learn(
     if minutes is not None and games is not None:
         raise InvalidInputError("give --minutes or --games, not both")
     compile_kernels((_PACKAGE, "_kernels.py", "2048"), (_PACKAGE, "_ntuple_kernels.py", "2048 n-tuple"))
-    import datetime
-
     from rich.console import Console
 
-    from plyground.core.files import data_dir
-    from plyground.core.seeding import resolve_seed
-    from plyground.g2048.ntuple import LearnSettings, TrainingRun, evaluation_seed, play_greedy_games
-
     console = Console(stderr=True)
+    options: dict[str, Any] = {
+        "alpha": alpha, "tc": tc, "td_lambda": td_lambda, "horizon": horizon, "restarts": restarts,
+        "expected": expected, "stage_tiles": tuple(stage_tile) if stage_tile else None, "rows": rows, "cols": cols,
+        "seed": seed, "p_four": p_four, "initial_value": initial_value, "checkpoint_minutes": checkpoint_minutes,
+    }  # fmt: skip
     if resume:
-        options = {
-            "--from": start,
-            "--alpha": alpha,
-            "--tc/--no-tc": tc,
-            "--lambda": td_lambda,
-            "--horizon": horizon,
-            "--restarts": restarts,
-            "--expected": expected,
-            "--stage-tile": stage_tile or None,
-            "--rows": rows,
-            "--cols": cols,
-            "--seed": seed,
-            "--p-four": p_four,
-            "--initial-value": initial_value,
-            "--checkpoint-minutes": checkpoint_minutes,
-        }
-        given = [name for name, value in options.items() if value is not None]
-        if given:
-            raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
-        folder = out if out is not None else _latest_run(data_dir() / "ntuple")
-        run = TrainingRun(folder)
-        if alpha_step:
-            run.reschedule(_alpha_steps(alpha_step))
-        trained = run.network.trained
-        console.print(
-            f"resuming {folder}: {_count(trained.games, 'game')} trained in {_duration(trained.seconds)}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        run, folder = _resumed_run(out, start, options, alpha_step, console)
     else:
-        if expected:  # name the options, as LearnSettings cannot
-            clashes = [
-                name
-                for name, clash in (
-                    ("--lambda", bool(td_lambda)),
-                    ("--horizon", horizon is not None and horizon > 1),
-                    ("--restarts", bool(restarts)),
-                )
-                if clash
-            ]
-            if clashes:
-                raise InvalidInputError(f"expected updates are TD(0): --expected takes no {' and no '.join(clashes)}")
-        warm, warm_start = (None, None) if start is None else _start_network(start)
-        if warm is not None and start is not None:
-            _check_warm_options(warm, start, rows=rows, cols=cols, initial_value=initial_value, stage_tile=stage_tile)
-        settings = LearnSettings(
-            rows=(4 if rows is None else rows) if warm is None else warm.rows,
-            cols=(4 if cols is None else cols) if warm is None else warm.cols,
-            tuples=None if warm is None else warm.tuples,
-            stage_tiles=tuple(stage_tile or ()) if warm is None or not warm.stage_tiles else warm.stage_tiles,
-            alpha=alpha if alpha is not None else 1.0 if tc else 0.1,
-            alpha_steps=_alpha_steps(alpha_step or []),
-            tc=bool(tc),
-            td_lambda=0.0 if td_lambda is None else td_lambda,
-            horizon=horizon,
-            restarts=0 if restarts is None else restarts,
-            expected=bool(expected),
-            p_four=DEFAULT_P_FOUR if p_four is None else p_four,
-            seed=resolve_seed(seed),
-            initial_value=0.0 if initial_value is None else initial_value,
-            checkpoint_minutes=5.0 if checkpoint_minutes is None else checkpoint_minutes,
-            start=warm_start,
-        )
-        if warm is not None:
-            minutes = _warm_goal(warm, start or "", games, minutes)
-        if out is None:
-            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            out = data_dir() / "ntuple" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
-        folder = out
-        run = TrainingRun(folder, settings, start=warm)
-        del warm  # the run learns on a copy: the network it started from need not stay in memory (256 MiB on 4x4)
+        run, folder, minutes = _new_run(out, start, options, alpha_step, games, minutes)
     if minutes is None and games is None and run.goal == (None, None):
         minutes = _DEFAULT_MINUTES
     if run.done(games=games, minutes=minutes):  # only a resumed run can be: --games and --minutes count in all
@@ -554,14 +485,112 @@ def learn(
         report = _train(run, workers, console)
     typer.echo(_summary(run, report))
     if evaluate is not None:
-        console.print(f"playing {evaluate:,} greedy games...", highlight=False)
-        seed, p_four = evaluation_seed(run.settings), run.settings.p_four
-        result = play_greedy_games(run.network, evaluate, seed=seed, p_four=p_four)
-        assert result.interval is not None  # two games at least
-        low, high = result.interval
-        reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
-        typer.echo(
-            f"greedy 1-ply play, {counted(result.games, 'game')}: mean score {result.mean_score:,.1f} "
-            f"(95% interval {low:,.1f} to {high:,.1f}); {f'reached {reach}; ' if reach else ''}"
-            f"max tile {result.max_tile}"
-        )
+        _evaluate(run, evaluate, console)
+
+
+_OPTION_NAMES = {
+    "alpha": "--alpha", "tc": "--tc/--no-tc", "td_lambda": "--lambda", "horizon": "--horizon",
+    "restarts": "--restarts", "expected": "--expected", "stage_tiles": "--stage-tile", "rows": "--rows",
+    "cols": "--cols", "seed": "--seed", "p_four": "--p-four", "initial_value": "--initial-value",
+    "checkpoint_minutes": "--checkpoint-minutes",
+}  # fmt: skip
+"""The options of ``learn`` that set a run's settings, by the name of the setting."""
+
+
+def _resumed_run(
+    out: Path | None, start: str | None, options: dict[str, Any], alpha_step: list[str] | None, console: Console
+) -> tuple[TrainingRun, Path]:
+    """The run in ``out`` (default: the latest), its schedule of rates changed by ``--alpha-step``, said so.
+
+    Raises:
+        InvalidInputError: a setting given (a resumed run keeps its own).
+    """
+    from plyground.core.files import data_dir
+    from plyground.g2048.ntuple import TrainingRun
+
+    given = [_OPTION_NAMES[name] for name, value in options.items() if value is not None]
+    if start is not None:
+        given.insert(0, "--from")
+    if given:
+        raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
+    folder = out if out is not None else _latest_run(data_dir() / "ntuple")
+    run = TrainingRun(folder)
+    if alpha_step:
+        run.reschedule(_alpha_steps(alpha_step))
+    trained = run.network.trained
+    console.print(
+        f"resuming {folder}: {_count(trained.games, 'game')} trained in {_duration(trained.seconds)}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    return run, folder
+
+
+def _new_run(
+    out: Path | None,
+    start: str | None,
+    options: dict[str, Any],
+    alpha_step: list[str] | None,
+    games: int | None,
+    minutes: float | None,
+) -> tuple[TrainingRun, Path, float | None]:
+    """A new run of the settings ``options`` give (None: the default), from the network ``--from`` names.
+
+    Returns the run, its folder (``out``, or a new one in the data folder) and the minutes to
+    train for (``--from``: counted on from the network's).
+
+    Raises:
+        InvalidInputError: options that do not go together, or that a network started from fixes.
+    """
+    import datetime
+
+    from plyground.core.files import data_dir
+    from plyground.core.seeding import resolve_seed
+    from plyground.g2048.ntuple import LearnSettings, TrainingRun
+
+    if options["expected"]:  # name the options, as LearnSettings cannot
+        clashes = [
+            name
+            for name, clash in (
+                ("--lambda", bool(options["td_lambda"])),
+                ("--horizon", options["horizon"] is not None and options["horizon"] > 1),
+                ("--restarts", bool(options["restarts"])),
+            )
+            if clash
+        ]
+        if clashes:
+            raise InvalidInputError(f"expected updates are TD(0): --expected takes no {' and no '.join(clashes)}")
+    warm, warm_start = (None, None) if start is None else _start_network(start)
+    chosen = dict(options, alpha_steps=_alpha_steps(alpha_step or []), seed=resolve_seed(options["seed"]))
+    if warm is not None and start is not None:
+        _check_warm_options(
+            warm, start, rows=options["rows"], cols=options["cols"], initial_value=options["initial_value"],
+            stage_tile=list(options["stage_tiles"] or ()),
+        )  # fmt: skip
+        chosen.update(rows=warm.rows, cols=warm.cols, tuples=warm.tuples, start=warm_start)
+        if warm.stage_tiles:
+            chosen["stage_tiles"] = warm.stage_tiles
+        minutes = _warm_goal(warm, start, games, minutes)
+    settings = LearnSettings.from_options(**chosen)
+    if out is None:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = data_dir() / "ntuple" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
+    run = TrainingRun(out, settings, start=warm)
+    return run, out, minutes  # the run learns on a copy: the network it started from is let go here
+
+
+def _evaluate(run: TrainingRun, games: int, console: Console) -> None:
+    """Play ``games`` seeded greedy games with the run's network and print how it does."""
+    from plyground.g2048.ntuple import evaluation_seed, play_greedy_games
+
+    console.print(f"playing {games:,} greedy games...", highlight=False)
+    seed, p_four = evaluation_seed(run.settings), run.settings.p_four
+    result = play_greedy_games(run.network, games, seed=seed, p_four=p_four)
+    assert result.interval is not None  # two games at least
+    low, high = result.interval
+    reach = ", ".join(f"{tile} in {share:.1%}" for tile, share in result.reach.items())
+    typer.echo(
+        f"greedy 1-ply play, {counted(result.games, 'game')}: mean score {result.mean_score:,.1f} "
+        f"(95% interval {low:,.1f} to {high:,.1f}); {f'reached {reach}; ' if reach else ''}"
+        f"max tile {result.max_tile}"
+    )

@@ -24,7 +24,7 @@ from plyground.g2048.ntuple.training import (
 )
 from plyground.g2048.ntuple.tuples import Tuples, check_stage_tiles, check_tuples, default_tuples
 
-__all__ = ["LearnSettings", "WarmStart", "check_steps", "default_horizon"]
+__all__ = ["TC_ALPHA", "LearnSettings", "WarmStart", "check_steps", "default_horizon"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,10 @@ class WarmStart:
         """The record of a run that starts from ``network``, named ``name``, made by ``recipe``."""
         digest = hashlib.sha256(network.weights.data).hexdigest()
         return cls(name, digest, network.trained.games, dict(recipe or {}))
+
+
+TC_ALPHA = 1.0
+"""The learning rate with temporal coherence when none is given (it scales each weight's rate itself)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,21 @@ class LearnSettings:
                 f"an alpha step must come after the {start.games:,} games of the network the run starts from, "
                 f"not at game {self.alpha_steps[0][0]:,}"
             )
+
+    @classmethod
+    def from_options(cls, **given: Any) -> LearnSettings:
+        """The settings with the ``given`` ones, where a None is the setting's default.
+
+        The learning rate's default is :data:`TC_ALPHA` with temporal coherence (``tc``), else
+        ``alpha``'s. What a command line passes through, so that it restates no default.
+
+        >>> LearnSettings.from_options(tc=True, alpha=None, restarts=None).alpha
+        1.0
+        """
+        chosen = {name: value for name, value in given.items() if value is not None}
+        if "alpha" not in chosen and chosen.get("tc"):
+            chosen["alpha"] = TC_ALPHA
+        return cls(**chosen)
 
     @property
     def resolved_tuples(self) -> Tuples:
