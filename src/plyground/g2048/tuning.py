@@ -45,7 +45,7 @@ from plyground.core.seeding import make_rng
 from plyground.core.stats import mean_interval
 from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidInputError, install_command
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
-from plyground.g2048.board import check_p_four
+from plyground.g2048.board import DEFAULT_P_FOUR, check_p_four
 from plyground.g2048.heuristic import MAX_WEIGHT, Weights, default_weights
 
 __all__ = [
@@ -129,9 +129,24 @@ class TuneSettings:
     depth: int | None = 2
     rows: int = 4
     cols: int = 4
-    p_four: float = 0.1
+    p_four: float = DEFAULT_P_FOUR
     seed: int = 0
     sigma: float = 0.5
+
+    @classmethod
+    def from_options(cls, **given: Any) -> TuneSettings:
+        """The settings with the ``given`` ones, where a None is the setting's default.
+
+        A time budget given without a depth searches to its time (no default depth). What a
+        command line passes through, so that it restates no default.
+
+        >>> TuneSettings.from_options(time_ms=20, depth=None, games=None).depth is None
+        True
+        """
+        chosen = {name: value for name, value in given.items() if value is not None}
+        if "time_ms" in chosen and "depth" not in chosen:
+            chosen["depth"] = None
+        return cls(**chosen)
 
     def __post_init__(self) -> None:
         for name in ("generations", "population", "games"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -53,7 +53,13 @@ from plyground.apps.text import counted
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
     from plyground.apps.results import RunRecord
+    from plyground.core.run_many import Backend
+    from plyground.g2048.heuristic import Weights
+    from plyground.g2048.tuning import Tuner
 
 __all__ = ["bench", "report", "tune"]
 
@@ -327,69 +333,20 @@ def tune(
     """
     backend = backend_from_options(workers, dask_local, scheduler)
     announce_compilation(_PACKAGE, "2048")
-    import datetime
-
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plyground.apps.plots import Redraw, tuning_curve
-    from plyground.core.files import data_dir
-    from plyground.g2048 import default_weights
-    from plyground.g2048.tuning import Tuner, TuneSettings, compare_weights
 
     console = Console(stderr=True)
+    options: dict[str, Any] = {
+        "generations": generations, "population": population, "games": games, "time_ms": time_ms, "depth": depth,
+        "rows": rows, "cols": cols, "p_four": p_four, "seed": seed, "sigma": sigma,
+    }  # fmt: skip
     if resume:
-        options = {
-            "--generations": generations,
-            "--population": population,
-            "--games": games,
-            "--time-ms": time_ms,
-            "--depth": depth,
-            "--rows": rows,
-            "--cols": cols,
-            "--p-four": p_four,
-            "--seed": seed,
-            "--sigma": sigma,
-            "--weights": weights,
-        }
-        given = [name for name, value in options.items() if value is not None]
-        if given:
-            raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
-        folder = out if out is not None else _latest_run(data_dir() / "tuning")
-        tuner = Tuner(folder)
-        console.print(
-            f"resuming {folder}: {tuner.evaluations_done} of {tuner.evaluations_total} evaluations done",
-            highlight=False,
-            soft_wrap=True,
-        )
+        tuner, folder = _resumed_tuning(out, options, weights, console)
     else:
-        if time_ms is not None and depth is not None:
-            raise InvalidInputError("give --time-ms or --depth, not both")
-        settings = TuneSettings(
-            generations=10 if generations is None else generations,
-            population=8 if population is None else population,
-            games=8 if games is None else games,
-            time_ms=time_ms,
-            depth=depth if depth is not None or time_ms is not None else 2,
-            rows=4 if rows is None else rows,
-            cols=4 if cols is None else cols,
-            p_four=DEFAULT_P_FOUR if p_four is None else p_four,
-            seed=0 if seed is None else seed,
-            sigma=0.5 if sigma is None else sigma,
-        )
-        if out is None:
-            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            out = data_dir() / "tuning" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
-        tuner = Tuner(out, settings, base=load_weights(weights))
-        folder = out
-        console.print(
-            f"tuning in {folder}: {counted(settings.generations, 'generation')} of {settings.population} candidates, "
-            f"{counted(settings.games, 'game')} each at "
-            f"{f'depth {settings.depth}' if settings.depth is not None else f'{settings.time_ms:g} ms/move'}, "
-            f"on {backend.describe()}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        tuner, folder = _new_tuning(out, options, weights, backend, console)
     settings = tuner.settings
     columns = (
         TextColumn("[progress.description]{task.description}"),
@@ -431,25 +388,99 @@ def tune(
     )
     if validate is not None:
         with Progress(*columns, console=console) as progress:
-            task = progress.add_task("validation games", total=2 * validate, note="default vs tuned")
-            comparison = compare_weights(
-                default_weights(),
-                best[0],
-                settings,
-                games=validate,
-                first_seed=settings.fresh_seed,
-                backend=backend,
-                on_game=lambda result: progress.update(task, advance=1),
-            )
-        low, high = comparison.interval
-        verdict = (
-            "the tuned weights are better"
-            if comparison.b_is_better
-            else "the tuned weights are worse"
-            if high < 0
-            else "no difference shown"
-        )
-        typer.echo(
-            f"validation on {validate} fresh seeds: default {comparison.mean_a:,.1f}, tuned {comparison.mean_b:,.1f}, "
-            f"difference {comparison.difference:+,.1f} (95% interval {low:+,.1f} to {high:+,.1f}): {verdict}"
-        )
+            _validate(tuner, best[0], validate, backend, progress)
+
+
+_TUNE_OPTIONS = {
+    "generations": "--generations", "population": "--population", "games": "--games", "time_ms": "--time-ms",
+    "depth": "--depth", "rows": "--rows", "cols": "--cols", "p_four": "--p-four", "seed": "--seed",
+    "sigma": "--sigma",
+}  # fmt: skip
+"""The options of ``tune`` that set a run's settings, by the name of the setting."""
+
+
+def _resumed_tuning(
+    out: Path | None, options: dict[str, Any], weights: Path | None, console: Console
+) -> tuple[Tuner, Path]:
+    """The tuning run in ``out`` (default: the latest), said so.
+
+    Raises:
+        InvalidInputError: a setting given (a resumed run keeps its own).
+    """
+    from plyground.core.files import data_dir
+    from plyground.g2048.tuning import Tuner
+
+    given = [_TUNE_OPTIONS[name] for name, value in options.items() if value is not None]
+    if weights is not None:
+        given.append("--weights")
+    if given:
+        raise InvalidInputError(f"a resumed run keeps its settings: drop {', '.join(given)}")
+    folder = out if out is not None else _latest_run(data_dir() / "tuning")
+    tuner = Tuner(folder)
+    console.print(
+        f"resuming {folder}: {tuner.evaluations_done} of {tuner.evaluations_total} evaluations done",
+        highlight=False,
+        soft_wrap=True,
+    )
+    return tuner, folder
+
+
+def _new_tuning(
+    out: Path | None, options: dict[str, Any], weights: Path | None, backend: Backend, console: Console
+) -> tuple[Tuner, Path]:
+    """A new tuning run of the settings ``options`` give (None: the default), in ``out`` or a new folder; said so.
+
+    Raises:
+        InvalidInputError: both a time budget and a depth, or bad settings.
+    """
+    import datetime
+
+    from plyground.core.files import data_dir
+    from plyground.g2048.tuning import Tuner, TuneSettings
+
+    if options["time_ms"] is not None and options["depth"] is not None:
+        raise InvalidInputError("give --time-ms or --depth, not both")
+    settings = TuneSettings.from_options(**options)
+    if out is None:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = data_dir() / "tuning" / f"{stamp}-{settings.rows}x{settings.cols}-seed{settings.seed}"
+    tuner = Tuner(out, settings, base=load_weights(weights))
+    console.print(
+        f"tuning in {out}: {counted(settings.generations, 'generation')} of {settings.population} candidates, "
+        f"{counted(settings.games, 'game')} each at "
+        f"{f'depth {settings.depth}' if settings.depth is not None else f'{settings.time_ms:g} ms/move'}, "
+        f"on {backend.describe()}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    return tuner, out
+
+
+def _validate(tuner: Tuner, tuned: Weights, games: int, backend: Backend, progress: Progress) -> None:
+    """Play the tuned and the default weights on ``games`` fresh seeds, paired, and print the difference."""
+    from plyground.g2048 import default_weights
+    from plyground.g2048.tuning import compare_weights
+
+    settings = tuner.settings
+    task = progress.add_task("validation games", total=2 * games, note="default vs tuned")
+    comparison = compare_weights(
+        default_weights(),
+        tuned,
+        settings,
+        games=games,
+        first_seed=settings.fresh_seed,
+        backend=backend,
+        on_game=lambda result: progress.update(task, advance=1),
+    )
+    low, high = comparison.interval
+    verdict = (
+        "the tuned weights are better"
+        if comparison.b_is_better
+        else "the tuned weights are worse"
+        if high < 0
+        else "no difference shown"
+    )
+    typer.echo(
+        f"validation on {games} fresh seeds: default {comparison.mean_a:,.1f}, tuned {comparison.mean_b:,.1f}, "
+        f"difference {comparison.difference:+,.1f} (95% interval {low:+,.1f} to {high:+,.1f}): {verdict}"
+    )
