@@ -7,7 +7,7 @@ Every benchmark script appends one JSON line per run to ``benchmarks/results/<na
      "results": {... the script's own JSON ...}}
 
 Where a page holds ``<!-- figures -->``, the README's performance table is put, rendered by
-``benchmarks/figures.py`` from the same files. Where a page holds ``<!-- benchmark-results -->``,
+``benchmarks/_figures.py`` from the same files. Where a page holds ``<!-- benchmark-results -->``,
 this hook puts a table per benchmark: the latest line's date, commit and machine, then its
 results flattened to ``key: value`` rows. The benchmarks shown are every script of
 ``benchmarks/`` (``_*.py`` aside) and every results file;
@@ -39,10 +39,10 @@ FIGURES = "<!-- figures -->"
 
 
 def figures_table(folder: Path) -> str:
-    """The README's performance table, rendered by ``figures.py`` beside the results folder from its lines."""
-    spec = importlib.util.spec_from_file_location("plyground_bench_figures", folder.parent / "figures.py")
+    """The README's performance table, rendered by ``_figures.py`` beside the results folder from its lines."""
+    spec = importlib.util.spec_from_file_location("plyground_bench_figures", folder.parent / "_figures.py")
     if spec is None or spec.loader is None:
-        raise OSError(f"no figures.py beside {folder}")
+        raise OSError(f"no _figures.py beside {folder}")
     figures = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = figures  # dataclasses look their module up
     spec.loader.exec_module(figures)

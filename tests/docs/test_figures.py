@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "figures.py"
+SCRIPT = ROOT / "benchmarks" / "_figures.py"
 
 
 def load() -> Any:
@@ -35,7 +35,7 @@ def readme_block() -> str:
 
 
 def test_the_readme_table_is_the_one_rendered_from_the_results() -> None:
-    assert readme_block() == figures.render(), "run: python benchmarks/figures.py --write"
+    assert readme_block() == figures.render(), "run: python benchmarks/_figures.py --write"
 
 
 def test_every_row_cites_a_line_that_is_there() -> None:

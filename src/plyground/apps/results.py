@@ -339,6 +339,10 @@ class ResultsStore:
                 (run_id, result.seed, result.score, result.max_tile, result.moves, result.seconds, result.mean_depth),
             )
 
+    def game_count(self, run_id: int) -> int:
+        """The games of run ``run_id`` stored (committed) so far."""
+        return int(self._db.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()[0])
+
     def runs(self) -> list[RunRecord]:
         """Every run with its games (by seed), oldest first.
 

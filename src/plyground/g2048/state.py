@@ -43,7 +43,8 @@ class State:
     """A 2048 game as a node of the game tree (see the module).
 
     Args:
-        rows, cols: the board, from 2×2 to 4×4, empty: two spawns come first.
+        rows: the board's rows, from 2 to 4 (the board starts empty: two spawns come first).
+        cols: its columns, from 2 to 4.
         p_four: the probability that a spawned tile is a 4.
 
     Raises:

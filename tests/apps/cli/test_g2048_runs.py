@@ -326,3 +326,23 @@ def test_bench_prints_its_run_as_json(tmp_path: Path, capsys: pytest.CaptureFixt
     (run,) = json.loads(out)["runs"]
     assert run["run"] == 1 and run["games"] == 4 and [game["seed"] for game in run["results"]] == [11, 12, 13, 14]
     assert [(game["score"], game["moves"]) for game in run["results"]] == [(s[1], s[3]) for s in stored(db)[0]]
+
+
+def test_a_ctrl_c_right_after_a_game_is_stored_keeps_it_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store is the count: an interrupt between a game's commit and the command's own count loses nothing."""
+    store_game = ResultsStore.add_game
+
+    def store_then_interrupt(self: ResultsStore, run_id: int, result: object) -> None:
+        store_game(self, run_id, result)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsStore, "add_game", store_then_interrupt)
+    db = tmp_path / "results.sqlite"
+    args = ("--games", "3", "--depth", "1", "--rows", "2", "--cols", "2", "--workers", "1", "--db", str(db))
+    status, _, err = run_cli(capsys, "2048", "bench", *args)
+    assert status == 130 and "interrupted: 1 of 3 games finished and stored (run 1)" in err
+    with ResultsStore(db, read_only=True) as store:
+        [run] = store.runs()
+        assert len(run.games) == 1 and store.game_count(run.id) == 1

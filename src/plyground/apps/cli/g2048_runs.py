@@ -161,12 +161,15 @@ def bench(
 
                 run_many(play_spec, specs, backend=backend, on_result=on_result)
         except KeyboardInterrupt:
-            if not finished:
+            stored = store.game_count(
+                run_id
+            )  # the store's count: a Ctrl-C may come between a game's store and its count
+            if not stored:
                 store.delete_run(run_id)
                 print("interrupted before the first game finished: nothing stored", file=sys.stderr)
             else:
                 print(
-                    f"interrupted: {len(finished)} of {counted(games, 'game')} finished and stored (run {run_id})",
+                    f"interrupted: {stored} of {counted(games, 'game')} finished and stored (run {run_id})",
                     file=sys.stderr,
                 )
             raise typer.Exit(130) from None

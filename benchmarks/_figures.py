@@ -5,9 +5,9 @@ Each row is written by a function of :data:`ROWS` from one recorded line of a re
 commit (marked "dirty" when the run had uncommitted changes). A figure is never typed by hand:
 a new run of a benchmark changes the table the next time it is rendered.
 
-    python benchmarks/figures.py            # print the table
-    python benchmarks/figures.py --write    # put it into README.md, between its markers
-    python benchmarks/figures.py --check    # exit 1 when README.md holds another table
+    python benchmarks/_figures.py            # print the table
+    python benchmarks/_figures.py --write    # put it into README.md, between its markers
+    python benchmarks/_figures.py --check    # exit 1 when README.md holds another table
 
 The README holds the table between ``<!-- figures -->`` and ``<!-- /figures -->``; the docs'
 page asks for it with ``<!-- figures -->`` alone (``docs/hooks/benchmarks.py`` renders it
