@@ -42,6 +42,7 @@ from plyground.apps.cli.options import (
     evaluator_name,
     games_option,
     load_evaluator_option,
+    load_replay,
     number_option,
     output_format,
     save_folder,
@@ -469,14 +470,7 @@ def video(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-    from plyground.g2048 import Replay
-
-    try:
-        game = Replay.load(replay)
-    except FileNotFoundError:
-        raise InvalidInputError(f"no replay at {replay}") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read the replay {replay}: {exc.strerror or exc}") from None
+    game = load_replay(replay)
     progress = Progress(
         TextColumn("frames"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=Console(stderr=True), transient=False,

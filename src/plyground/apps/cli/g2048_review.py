@@ -14,9 +14,10 @@ from plyground.apps.cli.options import (
     announce_search,
     depth_option,
     load_evaluator_option,
+    load_replay,
     number_option,
 )
-from plyground.errors import CorruptFileError, InvalidInputError
+from plyground.errors import CorruptFileError
 
 __all__ = ["review"]
 
@@ -46,14 +47,7 @@ def review(
     replay is played as it is read, every move checked (a damaged replay is refused in one line),
     and only the last positions are kept, however long the game.
     """
-    from plyground.g2048.game import Replay
-
-    try:
-        game = Replay.load(replay)
-    except FileNotFoundError:
-        raise InvalidInputError(f"no replay at {replay}") from None
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read the replay {replay}: {exc.strerror or exc}") from None
+    game = load_replay(replay)
     size = (game.rows, game.cols)
     announce_search(evaluator, None, size)
     chosen = load_evaluator_option(evaluator, None, size=size)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from plyground.core.run_many import Backend
     from plyground.g2048 import Weights
     from plyground.g2048.evaluator import Evaluator
+    from plyground.g2048.game import Replay
 
 __all__ = [
     "DEFAULT_P_FOUR",
@@ -60,6 +61,7 @@ __all__ = [
     "evaluator_name",
     "games_option",
     "load_evaluator_option",
+    "load_replay",
     "load_weights",
     "number_check",
     "number_option",
@@ -350,6 +352,18 @@ def output_format(as_json: bool, as_csv: bool) -> str:
     if as_json and as_csv:
         raise InvalidInputError("give --json or --csv, not both")
     return "json" if as_json else "csv" if as_csv else "table"
+
+
+def load_replay(path: Path) -> Replay:
+    """The 2048 replay in ``path``; a missing or unreadable file is bad input (a damaged one: CorruptFileError)."""
+    from plyground.g2048.game import Replay
+
+    try:
+        return Replay.load(path)
+    except FileNotFoundError:
+        raise InvalidInputError(f"no replay at {path}") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the replay {path}: {exc.strerror or exc}") from None
 
 
 def load_weights(path: Path | None) -> Weights | None:
