@@ -13,6 +13,8 @@ Prints five tables and one JSON line:
 5. MCTS with patterns against plain MCTS (``patterns=False``) and against the engine at equal time
    per move, n=15, k=5, colours alternating.
 
+``--games 0`` prints the first two tables only, without the matches (the long part).
+
     python benchmarks/kinrow.py [--games 4] [--time 0.3] [--quick]
 """
 
@@ -87,44 +89,9 @@ def match(
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="games per pairing (colours alternate)")
-    parser.add_argument("--time", type=float, default=0.3, help="seconds per move of the searching players")
-    parser.add_argument("--quick", action="store_true", help="smaller runs, for a check that everything works")
-    add_record_options(parser)
-    args = parser.parse_args()
+def matches(args: argparse.Namespace, out: dict[str, Any], console: Console) -> None:
+    """The match tables: alpha-beta against MCTS, the players at equal time, MCTS with patterns against its rivals."""
     from plyground.kinrow.alphabeta import AlphaBeta
-
-    console = Console(width=150)
-    out: dict[str, Any] = {}
-
-    out["table_sizes"] = sizes = table_sizes(2_000 if args.quick else 20_000)
-    table = Table(title="MCTS statistics table, n=4 k=3, equal iterations")
-    table.add_column("with symmetry sharing", justify="right")
-    table.add_column("without", justify="right")
-    table.add_column("ratio", justify="right")
-    table.add_row(
-        f"{sizes['with_symmetry']:,}",
-        f"{sizes['without_symmetry']:,}",
-        f"{sizes['without_symmetry'] / sizes['with_symmetry']:.2f}x",
-    )
-    console.print(table)
-
-    boards = [(3, 3), (7, 4), (15, 5)]
-    out["iterations"] = rates = [iteration_rates(n, k, 20 if args.quick else 200, 3) for n, k in boards]
-    table = Table(title="MCTS iterations per second, one core (target: numba >= 50x numpy)")
-    for name in ("board", "numba", "numpy", "numba / numpy", "numba, patterns"):
-        table.add_column(name, justify="right")
-    for row in rates:
-        table.add_row(
-            f"n={row['n']} k={row['k']}",
-            f"{row['numba_per_s']:,.0f}",
-            f"{row['numpy_per_s']:,.0f}",
-            f"{row['ratio']:.0f}x",
-            f"{row['patterns_per_s']:,.0f}",
-        )
-    console.print(table)
 
     table = Table(title=f"alpha-beta depth 2 vs MCTS {args.time:g} s/move, {args.games} games each, colours alternate")
     for name in ("n", "k", "alpha-beta wins", "draws", "MCTS wins", "alpha-beta s/move", "MCTS s/move"):
@@ -180,6 +147,52 @@ def main() -> None:
             f"{row['a_s_per_move']:.3f}", f"{row['b_s_per_move']:.3f}",
         )  # fmt: skip
     console.print(table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int, default=4, help="games per pairing (colours alternate; 0: the speed tables only)"
+    )
+    parser.add_argument("--time", type=float, default=0.3, help="seconds per move of the searching players")
+    parser.add_argument("--quick", action="store_true", help="smaller runs, for a check that everything works")
+    add_record_options(parser)
+    args = parser.parse_args()
+    if args.games < 0:
+        parser.error("--games is 0 or more")
+
+    console = Console(width=150)
+    out: dict[str, Any] = {}
+
+    out["table_sizes"] = sizes = table_sizes(2_000 if args.quick else 20_000)
+    table = Table(title="MCTS statistics table, n=4 k=3, equal iterations")
+    table.add_column("with symmetry sharing", justify="right")
+    table.add_column("without", justify="right")
+    table.add_column("ratio", justify="right")
+    table.add_row(
+        f"{sizes['with_symmetry']:,}",
+        f"{sizes['without_symmetry']:,}",
+        f"{sizes['without_symmetry'] / sizes['with_symmetry']:.2f}x",
+    )
+    console.print(table)
+
+    boards = [(3, 3), (7, 4), (15, 5)]
+    out["iterations"] = rates = [iteration_rates(n, k, 20 if args.quick else 200, 3) for n, k in boards]
+    table = Table(title="MCTS iterations per second, one core (target: numba >= 50x numpy)")
+    for name in ("board", "numba", "numpy", "numba / numpy", "numba, patterns"):
+        table.add_column(name, justify="right")
+    for row in rates:
+        table.add_row(
+            f"n={row['n']} k={row['k']}",
+            f"{row['numba_per_s']:,.0f}",
+            f"{row['numpy_per_s']:,.0f}",
+            f"{row['ratio']:.0f}x",
+            f"{row['patterns_per_s']:,.0f}",
+        )
+    console.print(table)
+
+    if args.games > 0:
+        matches(args, out, console)
     print_json("kinrow", out, args)
 
 
