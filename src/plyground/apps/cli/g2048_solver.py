@@ -191,8 +191,8 @@ def solve(
     if needs.to_list or needs.to_value:
         console.print(f"estimate: {needs.describe()}", highlight=False, soft_wrap=True)
     start = time.perf_counter()
-    progress, on_layer = _progress(console)
-    try:
+    try:  # a Ctrl-C while the display is made (its imports) is the solve's too
+        progress, on_layer = _progress(console)
         with progress:
             solution = run_solver(
                 rows,
@@ -263,8 +263,8 @@ def _solve_sharded(
         highlight=False,
     )
     start = time.perf_counter()
-    progress, on_layer = _progress(console)
-    try:
+    try:  # a Ctrl-C while the display is made (its imports) is the solve's too
+        progress, on_layer = _progress(console)
         with progress:
             solve_sharded(
                 rows, cols, directory, backend=backend, shards=shards or 16, p_four=p_four, values=values,
