@@ -34,6 +34,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,6 +81,21 @@ def kernel(
         return cast(F, numba.njit(signature, **options)(func))
 
     return wrap
+
+
+def copy_template(template: Callable[..., Any], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
+    """A copy of the Python function ``template`` that reads its globals from ``namespace``, named ``name``.
+
+    How a search written once is specialised: ``namespace`` binds the names the template leaves
+    open (an evaluator's leaf kernels, an MCTS policy's) and :func:`kernel` compiles the copy. The
+    copy keeps the template's module and code, so numba caches it beside the template's file, and
+    under its own name, apart from the copies of other bindings.
+    """
+    copy = FunctionType(template.__code__, namespace, name, template.__defaults__, template.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = template.__module__
+    copy.__doc__ = template.__doc__
+    return copy
 
 
 def _watched(function: Any) -> bool:

@@ -113,7 +113,8 @@ def play_game(
         player = state.current_player
         if player == CHANCE:
             actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=[w / sum(weights) for w in weights])))
+            total = sum(weights)
+            state.apply_action(int(rng.choice(actions, p=[weight / total for weight in weights])))
             continue
         action, took = ask(agents[player], state)
         state.apply_action(action)

@@ -54,13 +54,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from types import FunctionType
 from typing import Any
 
 import numpy as np
 from numba import from_dtype, types
 
-from plyground._jit import fetch_add, kernel
+from plyground._jit import copy_template, fetch_add, kernel
 from plyground.core.splitmix import GOLDEN
 from plyground.g2048._kernels import _empty_bits, _mix64, _move, _pick_cell, _points, _popcount
 
@@ -404,11 +403,7 @@ def search_kernel(leaf: LeafKernels) -> Any:
     namespace.update(_LEAF_START=leaf.start, _LEAF_VALUE=leaf.value, POINTS=leaf.points, CACHED=leaf.cached)
     signatures = _signatures(leaf.data_type)
     for template in _TEMPLATES:
-        name = f"{template.__name__}_{leaf.name}"
-        copy = FunctionType(template.__code__, namespace, name, template.__defaults__, template.__closure__)
-        copy.__qualname__ = name
-        copy.__module__ = template.__module__
-        copy.__doc__ = template.__doc__
+        copy = copy_template(template, namespace, f"{template.__name__}_{leaf.name}")
         inline = template is _leaves  # called at every move node of the last depth: its body, not a call
         leaves = (leaf.start, leaf.value)
         compiled = kernel(signatures[template.__name__], inline=inline, compiles_in=leaves)(copy)  # compiled now

@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import functools
 import math
-from types import FunctionType
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import types
 
-from plyground._jit import kernel
+from plyground._jit import copy_template, kernel
 from plyground.core.splitmix import GOLDEN, MIX_1, MIX_2
 from plyground.kinrow._kernels import _wins_at_rule
 
@@ -347,11 +346,7 @@ def iterate_kernel(policy: Policy) -> Any:
         _PLAYOUT=policy.playout,
         PRIORS=policy.priors,
     )
-    name = f"_iterate_{policy.name}"
-    copy = FunctionType(_iterate.__code__, namespace, name, _iterate.__defaults__, _iterate.__closure__)
-    copy.__qualname__ = name
-    copy.__module__ = _iterate.__module__
-    copy.__doc__ = _iterate.__doc__
+    copy = copy_template(_iterate, namespace, f"_iterate_{policy.name}")
     signature = types.int64(
         policy.state_type, policy.data_type, types.uint64[::1], types.int64, types.int64, types.int64,
         types.int64[:, ::1], types.uint64[:, ::1], types.float64, types.boolean, types.int64, *_NODES,

@@ -386,12 +386,12 @@ def evaluator_name(evaluator: str | None, weights: Path | None, size: tuple[int,
     The default (:func:`~plyground.g2048.registry.default_evaluator`) is the shipped network on its
     board (4x4, also when ``size`` is None) and the heuristic on the others.
     """
-    from plyground.g2048.registry import KINDS, SHIPPED_SHAPE, default_evaluator  # loads no kernel
+    from plyground.g2048.registry import HEURISTIC, SHIPPED_SHAPE, default_evaluator  # loads no kernel
 
     if evaluator is not None:
         return evaluator
     if weights is not None:
-        return KINDS["heuristic"].name
+        return HEURISTIC
     return default_evaluator(*(size or SHIPPED_SHAPE))
 
 

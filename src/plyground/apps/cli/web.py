@@ -52,7 +52,7 @@ def web(
     from plyground.kinrow import registry as kinrow_kinds
 
     compile_kernels(
-        *g2048_kinds.kernel_groups([g2048_kinds.KINDS["heuristic"].name]),  # the lab always has the heuristic
+        *g2048_kinds.kernel_groups([g2048_kinds.HEURISTIC]),  # the lab always has the heuristic
         *kinrow_kinds.kernel_groups(kinrow_kinds.OPPONENTS),  # every opponent the lab offers, its default first
     )
     chosen = load_evaluator_option(evaluator, None)

@@ -84,8 +84,8 @@ OPPONENTS: Final = registry.OPPONENTS
 DEFAULT_OPPONENT: Final = registry.OPPONENTS[0]
 RULES: Final = ("freestyle", "standard", "renju")
 """The rules a k-in-a-row game may be played under (``rule`` of a new game)."""
-HEURISTIC: Final = g2048_kinds.KINDS["heuristic"].name
-NETWORK: Final = g2048_kinds.KINDS["network"].name
+HEURISTIC: Final = g2048_kinds.HEURISTIC
+NETWORK: Final = g2048_kinds.NETWORK
 EVALUATORS: Final = (HEURISTIC, NETWORK)
 """What values a 2048 search's leaves, by the kind of evaluator (:mod:`plyground.g2048.registry`): the heuristic,
 or the server's network (when it has one)."""
