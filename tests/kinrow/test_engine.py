@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
 from plyground.kinrow import _engine_kernels as E
+from plyground.kinrow._table_kernels import TABLE_DTYPE
 from plyground.kinrow.engine import WIN_VALUE, Engine, EngineSettings
 from plyground.kinrow.evaluation import FITTED_MARGIN, evaluation_for
 from plyground.kinrow.patterns import PatternBoard
@@ -44,12 +45,12 @@ def search_arrays(
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
     return (
-        np.zeros(1 << 14, dtype=np.uint64), np.zeros(1 << 14, dtype=np.int64),
+        np.zeros(1 << 14, dtype=TABLE_DTYPE),
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
         np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
         np.array(params, dtype=np.int64),
-        np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8),
+        np.zeros(1 << 12, dtype=TABLE_DTYPE),
         np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), recent,
     )  # fmt: skip
 
@@ -92,8 +93,8 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
     count = int(E._generate(*board.arrays(), *arrays, player, 1))
     expected, forced = position.moves(player)
     assert (count < 0) == forced
-    assert sorted(arrays[4][1, : abs(count)].tolist()) == expected
-    assert E._evaluate(*board.arrays(), arrays[9], player) == position.evaluate(player)
+    assert sorted(arrays[3][1, : abs(count)].tolist()) == expected
+    assert E._evaluate(*board.arrays(), arrays[8], player) == position.evaluate(player)
 
 
 @pytest.mark.kernel
@@ -108,7 +109,7 @@ def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) ->
     position = twin(state)
     player = state.to_move
     count = int(E._generate(*board.arrays(), *arrays, player, 1))
-    got = {int(m): int(v) for m, v in zip(arrays[4][1, : abs(count)], arrays[5][1, : abs(count)], strict=True)}
+    got = {int(m): int(v) for m, v in zip(arrays[3][1, : abs(count)], arrays[4][1, : abs(count)], strict=True)}
     expected, forced = position.moves(player)
     if not forced and naive.near(position.cells, state.n, expected[0]):  # else the empty board's order
         assert got == {cell: position.order_score(player, cell, path, 1) for cell in expected}
@@ -258,8 +259,8 @@ def test_a_time_per_move_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_memory_bounds_the_tables() -> None:
     engine = Engine(depth=3, memory=1 << 20)
     engine.choose(gomoku(["", "", "", "", "", "", "", ".......X"]))
-    assert engine._tables is not None and engine._threat_tables is not None
-    used = sum(table.nbytes for table in (*engine._tables, *engine._threat_tables))
+    assert engine._tables is not None
+    used = sum(table.nbytes for table in engine._tables)
     assert used <= 1 << 20
     engine.set_memory(0)
     assert engine.memory > 1 << 20
@@ -358,16 +359,16 @@ def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
 
     state = gomoku(["", "", "", "", "...OOO", "", "..X.X", "....X"])
     board = PatternBoard(state)
-    fk, fd = np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int8)
+    table = np.zeros(1 << 12, dtype=TABLE_DTYPE)
     line, stats, never = np.zeros(64, dtype=np.int32), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint8)
     for solver in ("vcf", "vct"):
         assert state.to_move == 1
         found = []
         for player in (1, 2):
             if solver == "vcf":
-                found.append(T._vcf(*board.arrays(), fk, fd, line, never, stats, player, 8, 0, -1, 0))
+                found.append(T._vcf(*board.arrays(), table, line, never, stats, player, 8, 0, -1, 0))
             else:
-                found.append(T._vct(*board.arrays(), fk, fd, line, never, stats, player, 4, 0, 100_000))
+                found.append(T._vct(*board.arrays(), table, line, never, stats, player, 4, 0, 100_000))
         assert found == [0, 1], solver
 
 

@@ -22,12 +22,11 @@ centre is blocked).
 
 State shared by one search lives in arrays owned by the caller:
 
-* ``tt`` - the transposition table, a record array (``TT_DTYPE``) indexed by the low bits
-  of the Zobrist key (always replaced). An entry holds the key, the remaining depth it
-  was searched to (-1: unused), its value (wins counted from the entry's position), a
-  bound flag (``EXACT``, ``LOWER``, ``UPPER``) and the best move found. A value is reused
-  only at the same remaining depth (so a search equals plain minimax); the move orders
-  the search at any depth.
+* ``tt`` - the transposition table (:mod:`plyground.kinrow._table_kernels`), indexed by
+  the low bits of the Zobrist key, always replaced. An entry holds the remaining depth it
+  was searched to, its value (wins counted from the entry's position), its bound and the
+  best move found. A value is reused only at the same remaining depth (so a search equals
+  plain minimax); the move orders the search at any depth.
 * ``stop`` - uint8 ``[flag]``, set by another thread when the time is up: the search
   unwinds at once, stores nothing more, and its result is meaningless.
 * ``stats`` - int64 ``[nodes, tt_hits, best root move]``.
@@ -39,16 +38,12 @@ Kernels do no validation; :mod:`plyground.kinrow.alphabeta` does. Twins in
 from __future__ import annotations
 
 import numpy as np
-from numba import from_dtype, types
+from numba import types
 
 from plyground._jit import kernel
 from plyground.kinrow._kernels import _DC, _DR, _wins_at_rule
+from plyground.kinrow._table_kernels import EXACT, LOWER, TABLE, UPPER, _bound, _find, _store, _value
 
-TT_DTYPE = np.dtype(
-    [("key", np.uint64), ("value", np.int64), ("move", np.int32), ("depth", np.int16), ("flag", np.int8)],
-    align=True,
-)
-EXACT, LOWER, UPPER = 0, 1, 2
 NODES, TT_HITS, BEST = 0, 1, 2
 
 WIN = 1 << 52
@@ -63,14 +58,13 @@ _MAX_SHIFT = 42  # weights reach 2**42 at k >= 15: under 2**9 such windows on 20
 # kernel in the on-disk cache can resolve the recursive call to the wrong one).
 _CELLS = types.int8[::1]
 _ZOBRIST = types.Array(types.uint64, 2, "C", readonly=True)
-_TT = types.Array(from_dtype(TT_DTYPE), 1, "C")
 _NEGAMAX_SIGNATURE = types.int64(
     _CELLS, types.int64, types.int64, types.int64, types.int64, types.int32[::1], _ZOBRIST, types.uint64,
     types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    _TT, types.uint8[::1], types.int64[::1],
+    TABLE, types.uint8[::1], types.int64[::1],
 )  # fmt: skip
 _SEARCH_SIGNATURE = types.int64(
-    _CELLS, types.int64, types.int64, types.int64, types.int64, types.int64, _ZOBRIST, types.int64, _TT,
+    _CELLS, types.int64, types.int64, types.int64, types.int64, types.int64, _ZOBRIST, types.int64, TABLE,
     types.uint8[::1], types.int64[::1],
 )  # fmt: skip
 
@@ -227,26 +221,6 @@ def _candidates(cells, n, radius, near, out):
     return count
 
 
-@kernel("i8(i8, i8)")
-def _to_table(value, ply):
-    """A value of a node ``ply`` plies from the root as stored: wins counted from the node."""
-    if value >= WON:
-        return value + ply
-    if value <= -WON:
-        return value - ply
-    return value
-
-
-@kernel("i8(i8, i8)")
-def _from_table(value, ply):
-    """A stored value read at a node ``ply`` plies from the root (the inverse of :func:`_to_table`)."""
-    if value >= WON:
-        return value - ply
-    if value <= -WON:
-        return value + ply
-    return value
-
-
 @kernel(_NEGAMAX_SIGNATURE)
 def _negamax(cells, n, k, rule, radius, near, zob, key, empty, value, player, depth, ply, alpha, beta, tt, stop, stats):
     """The value for ``player`` (to move) of a live position, searched ``depth`` >= 1 plies deep.
@@ -259,13 +233,13 @@ def _negamax(cells, n, k, rule, radius, near, zob, key, empty, value, player, de
     stats[NODES] += 1
     if stop[0]:
         return 0
-    entry = tt[np.int64(key & np.uint64(tt.shape[0] - 1))]
+    slot = _find(tt, key)
     hint = -1
-    if entry["key"] == key and entry["depth"] >= 0:
-        hint = np.int64(entry["move"])
-        if entry["depth"] == depth:
-            stored = _from_table(entry["value"], ply)
-            flag = entry["flag"]
+    if slot >= 0:
+        hint = np.int64(tt[slot]["move"])
+        if tt[slot]["depth"] == depth:
+            stored = _value(tt, slot, ply, WON)
+            flag = _bound(tt, slot)
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 stats[TT_HITS] += 1
                 if ply == 0:
@@ -279,11 +253,7 @@ def _negamax(cells, n, k, rule, radius, near, zob, key, empty, value, player, de
         move = moves[i]
         if _wins_at_rule(cells, n, k, move, player, rule):  # the best possible value: no need to look further
             best = WIN - (ply + 1)
-            entry["key"] = key
-            entry["value"] = _to_table(best, ply)
-            entry["move"] = move
-            entry["depth"] = depth
-            entry["flag"] = EXACT
+            _store(tt, key, best, move, depth, EXACT, ply, WON, 0, 0)
             if ply == 0:
                 stats[BEST] = move
             return best
@@ -335,11 +305,8 @@ def _negamax(cells, n, k, rule, radius, near, zob, key, empty, value, player, de
                 if best >= beta:
                     break
 
-    entry["key"] = key
-    entry["value"] = _to_table(best, ply)
-    entry["move"] = best_move
-    entry["depth"] = depth
-    entry["flag"] = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+    bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+    _store(tt, key, best, best_move, depth, bound, ply, WON, 0, 0)
     if ply == 0:
         stats[BEST] = best_move
     return best

@@ -42,9 +42,9 @@ player's cells and the opponent's (``tot``; see :mod:`plyground.kinrow.evaluatio
 of the colour to move, and a bonus when the player can make a double threat that no four
 of the opponent comes before.
 
-**Transposition table**: ``tk`` uint64 keys and ``td`` int64 entries (value: 32 bits,
-move + 1: 16, depth + 32: 8, bound: 2, generation: 6), indexed by the low bits of the key, replaced when the new
-entry is as deep or the old one is from an earlier search (``generation``).
+**Transposition table**: ``tt``, a table of :mod:`plyground.kinrow._table_kernels` (the threat
+solver's is ``ft``); an entry is replaced when the new one is of another position, as deep, or
+the old one is from an earlier search (its age: ``params[GENERATION]``).
 
 Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n]``,
 ``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
@@ -81,6 +81,7 @@ from numba import types
 from plyground._jit import kernel
 from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
 from plyground.kinrow._renju_kernels import _forbidden
+from plyground.kinrow._table_kernels import EXACT, LOWER, TABLE, UPPER, _bound, _find, _store, _value
 from plyground.kinrow._threat_kernels import _vcf
 
 WIN = 100_000_000
@@ -93,8 +94,6 @@ PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH = range(11, 15)
 PARAMS = 15
 NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
 """The late-move reductions (``params[REDUCE]``)."""
-EXACT, LOWER, UPPER = 0, 1, 2
-DEPTH_OFFSET = 32  # depths below 0 (the threat plies) are stored as depth + 32
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (the one-ply late-move reduction)."""
 MOVE_LIMITS = np.array(
@@ -119,11 +118,10 @@ PATH = 4
 """The path array holds the last :data:`PATH` moves of the game, then the move of each ply."""
 
 _SEARCH = (
-    types.uint64[::1], types.int64[::1], types.int32[:, ::1], types.int32[::1], types.int32[:, ::1],
-    types.int32[:, ::1], types.uint8[::1], types.uint8[::1], types.int64[::1], types.int64[::1],
-    types.uint64[::1], types.int8[::1], types.int32[::1], types.int64[::1], types.int32[::1],
+    TABLE, types.int32[:, ::1], types.int32[::1], types.int32[:, ::1], types.int32[:, ::1], types.uint8[::1],
+    types.uint8[::1], types.int64[::1], types.int64[::1], TABLE, types.int32[::1], types.int64[::1], types.int32[::1],
 )  # fmt: skip
-"""tk, td, killers, history, moves, scores, ban, stop, stats, params; the threat solver's fk, fd, line, stats; path."""
+"""tt, killers, history, moves, scores, ban, stop, stats, params; the threat solver's ft, line, stats; path."""
 
 
 @kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64), inline=True)
@@ -198,7 +196,7 @@ def _recent(path, n, ply, back):
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64), refcount=False)
 def _generate(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path, player, ply,
+    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path, player, ply,
 ):  # fmt: skip
     """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
 
@@ -271,7 +269,7 @@ def _generate(
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
 def _negamax(
     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
     player, depth, ply, alpha, beta,
 ):  # fmt: skip
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
@@ -298,21 +296,14 @@ def _negamax(
     if ply >= MAX_PLY - 4:
         return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
     key = hsh[0]
-    mask = np.uint64(tk.shape[0] - 1)
-    slot = key & mask
+    slot = _find(tt, key)
     hash_move = -1
-    if tk[slot] == key:
-        entry = td[slot]
-        value = np.int64(np.int32(entry & 0xFFFFFFFF))
-        hash_move = (entry >> 32) & 0xFFFF
-        hash_move = hash_move - 1
-        entry_depth = ((entry >> 48) & 0xFF) - DEPTH_OFFSET
-        bound = (entry >> 56) & 0x3
+    if slot >= 0:
+        hash_move = np.int64(tt[slot]["move"])
+        entry_depth = np.int64(tt[slot]["depth"])
         if ply > 0 and (entry_depth == depth or (entry_depth > depth and params[SAME_DEPTH] == 0)):
-            if value >= WON:
-                value -= ply
-            elif value <= -WON:
-                value += ply
+            value = _value(tt, slot, ply, WON)
+            bound = _bound(tt, slot)
             if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
                 stats[TT_HITS] += 1
                 return value
@@ -330,7 +321,7 @@ def _negamax(
             if params[LEAF_WIDTH] > 0:  # the quick VCF, as long as the path so far and no longer than the line has room
                 reach = min(reach, ply + 1, (line.shape[0] - ply - 4) // 2)
             won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                       fk, fd, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
+                       ft, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
             stats[NODES] += vstats[0]
             if won:
                 return WIN - vstats[1]
@@ -344,12 +335,12 @@ def _negamax(
         if depth < RAZOR_DEPTH and static + margin <= alpha:  # so far behind: only the leaf search
             return _negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
                 player, depth - depth, ply, alpha, beta,
             )  # fmt: skip
     count = _generate(
         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-        tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path, player, ply,
+        tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path, player, ply,
     )  # fmt: skip
     if count < 0:
         count = -count
@@ -404,7 +395,7 @@ def _negamax(
         if i == 0:
             value = -_negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
                 3 - player, next_depth, ply + 1, -beta, -a,
             )  # fmt: skip
         else:
@@ -418,13 +409,13 @@ def _negamax(
                 reduced = next_depth - 1
             value = -_negamax(
                 cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
                 3 - player, reduced, ply + 1, -a - 1, -a,
             )  # fmt: skip
             if value > a and (reduced < next_depth or value < beta):
                 value = -_negamax(
                     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    tk, td, killers, history, moves, scores, ban, stop, stats, params, fk, fd, line, vstats, path,
+                    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
                     3 - player, next_depth, ply + 1, -beta, -a,
                 )  # fmt: skip
         _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
@@ -448,37 +439,20 @@ def _negamax(
         bound = UPPER
     elif best >= beta:
         bound = LOWER
-    stored = best
-    if stored >= WON:
-        stored += ply
-    elif stored <= -WON:
-        stored -= ply
-    old_depth = ((td[slot] >> 48) & 0xFF) - DEPTH_OFFSET
-    old_generation = (td[slot] >> 58) & 0x3F
-    if tk[slot] != key or depth >= old_depth or old_generation != params[GENERATION] & 0x3F:
-        tk[slot] = key
-        td[slot] = (
-            (np.int64(stored) & 0xFFFFFFFF)
-            | (np.int64(best_move + 1) << 32)
-            | (np.int64(depth + DEPTH_OFFSET) << 48)
-            | (np.int64(bound) << 56)
-            | (np.int64(params[GENERATION] & 0x3F) << 58)
-        )
+    _store(tt, key, best, best_move, depth, bound, ply, WON, params[GENERATION], 1)
     return best
 
 
-@kernel(types.int64(*BOARD, types.uint64[::1], types.int64[::1], types.int64, types.int32[::1]), refcount=False)
-def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, tk, td, player, out):
+@kernel(types.int64(*BOARD, TABLE, types.int64, types.int32[::1]), refcount=False)
+def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, tt, player, out):
     """Follow the table's moves from the position (then undo them); returns how many were written to ``out``."""
     length = 0
     side = player
-    mask = np.uint64(tk.shape[0] - 1)
     while length < out.shape[0]:
-        key = hsh[0]
-        slot = key & mask
-        if tk[slot] != key:
+        slot = _find(tt, hsh[0])
+        if slot < 0:
             break
-        cell = ((td[slot] >> 32) & 0xFFFF) - 1
+        cell = np.int64(tt[slot]["move"])
         if cell < 0 or cells[cell] != 0:
             break
         out[length] = cell

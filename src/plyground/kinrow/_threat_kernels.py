@@ -18,11 +18,11 @@ Both work on a pattern board (:mod:`plyground.kinrow._pattern_kernels`) for the
 
 A search is depth-first to a number of attacker moves (the five included: an open four on
 the board is a win in one move, an open three in two), with a table of positions that
-were shown not to win to some depth for the attacker (``fk`` keys: the Zobrist key mixed
-with the attacker and the solver; ``fd`` depths; a slot is overwritten by any later
-failure). ``line`` receives the winning line from ``ply`` on (attacker move, forced
-answer, ...; for VCT, the answers of the first defence tried); ``stats`` is int64
-``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
+were shown not to win to some depth for the attacker (``ft``, a table of
+:mod:`plyground.kinrow._table_kernels`: the Zobrist key mixed with the attacker and the solver,
+the depth shown; a slot is overwritten by any later failure). ``line`` receives the winning
+line from ``ply`` on (attacker move, forced answer, ...; for VCT, the answers of the first
+defence tried); ``stats`` is int64 ``[nodes, line length]``; ``stop`` uint8 ``[flag]`` ends the search at once.
 
 Forbidden moves (renju) are not known here: the caller gives the rule's tables, and
 for renju the solver is used only for the player without forbidden moves.
@@ -36,13 +36,14 @@ from numba import types
 
 from plyground._jit import kernel
 from plyground.kinrow._pattern_kernels import B3, B4, BOARD, F3, F4, F5, SLOTS, _place, _remove
+from plyground.kinrow._table_kernels import TABLE, UPPER, _find, _store
 
 NODES, LENGTH = 0, 1
 _ATTACKER_O = 0xD6E8FEB86659FD93
 """Mixed into the table key when O attacks: a position fails for one attacker, not for both."""
 _VCT_SALT = 0xC2B2AE3D27D4EB4F
 """Mixed into the table key of the VCT: its failures are not the VCF's."""
-_SEARCH = (types.uint64[::1], types.int8[::1], types.int32[::1], types.uint8[::1], types.int64[::1])
+_SEARCH = (TABLE, types.int32[::1], types.uint8[::1], types.int64[::1])
 
 
 @kernel(types.int64(types.uint8[:, ::1], types.int64, types.int64), inline=True)
@@ -103,7 +104,7 @@ def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64))
 def _vct(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ft, line, stop, stats, player, depth, ply,
     budget,
 ):  # fmt: skip
     """Whether ``player`` (to move) wins by fours and threes within ``depth`` of its moves.
@@ -124,8 +125,8 @@ def _vct(
     if depth == 1:  # a four and its five need two moves
         return 0
     key = hsh[0] ^ np.uint64(_VCT_SALT) ^ np.uint64(_ATTACKER_O if player == 2 else 0)
-    slot = key & np.uint64(fk.shape[0] - 1)
-    if fk[slot] == key and fd[slot] >= depth:
+    slot = _find(ft, key)
+    if slot >= 0 and ft[slot]["depth"] >= depth:
         return 0
     size = cells.shape[0]
     only = -1
@@ -160,7 +161,7 @@ def _vct(
                     _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
                     won = _vct(
                         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget,
+                        ft, line, stop, stats, player, depth - 1, ply + 2, budget,
                     )  # fmt: skip
                     _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
                     if won:
@@ -184,7 +185,7 @@ def _vct(
                     _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
                     ok = _vct(
                         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget,
+                        ft, line, stop, stats, player, depth - 1, ply + 2, budget,
                     )  # fmt: skip
                     _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
                     if not ok:
@@ -196,7 +197,7 @@ def _vct(
                     _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first, 3 - player)
                     _vct(
                         cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        fk, fd, line, stop, stats, player, depth - 1, ply + 2, budget + stats[NODES],
+                        ft, line, stop, stats, player, depth - 1, ply + 2, budget + stats[NODES],
                     )  # fmt: skip
                     _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first)
                     line[ply + 1] = first
@@ -208,8 +209,7 @@ def _vct(
             return 1
         if stop[0] != 0 or stats[NODES] > budget:
             return 0
-    fk[slot] = key
-    fd[slot] = depth
+    _store(ft, key, 0, -1, depth, UPPER, 0, 1, 0, 0)
     return 0
 
 
@@ -247,7 +247,7 @@ def _four_worth(pat, side, cell):
 
 @kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
 def _vcf(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, fk, fd, line, stop, stats, player, depth, ply,
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ft, line, stop, stats, player, depth, ply,
     last, width,
 ):  # fmt: skip
     """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``.
@@ -277,8 +277,8 @@ def _vcf(
     key = hsh[0] ^ np.uint64(_ATTACKER_O if player == 2 else 0)
     if width > 0:
         key ^= np.uint64(_QUICK_SALT) ^ np.uint64((last + 2) * 8 + width) * np.uint64(_QUICK_LAST)
-    slot = key & np.uint64(fk.shape[0] - 1)
-    if fk[slot] == key and fd[slot] >= depth:
+    slot = _find(ft, key)
+    if slot >= 0 and ft[slot]["depth"] >= depth:
         return 0
     only = -1
     if cnt[you, F5] > 0:
@@ -346,7 +346,7 @@ def _vcf(
                 _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
                 won = _vcf(
                     cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    fk, fd, line, stop, stats, player, depth - 1, ply + 2, cell if width > 0 else -1, width,
+                    ft, line, stop, stats, player, depth - 1, ply + 2, cell if width > 0 else -1, width,
                 )  # fmt: skip
                 _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
                 if won:
@@ -357,6 +357,5 @@ def _vcf(
             return 1
         if stop[0] != 0:
             return 0
-    fk[slot] = key
-    fd[slot] = depth
+    _store(ft, key, 0, -1, depth, UPPER, 0, 1, 0, 0)
     return 0

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _alphabeta_kernels as A
+from plyground.kinrow._table_kernels import TABLE_DTYPE
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.protocol import Player, SearchReport
@@ -96,7 +97,7 @@ class AlphaBeta(Player):
             limit but the budget).
         time_ms: milliseconds per move (finite, up to an hour), or None; may be changed
             between moves.
-        tt_bits: the transposition table has ``2**tt_bits`` entries (24 bytes each), kept
+        tt_bits: the transposition table has ``2**tt_bits`` entries (16 bytes each), kept
             from move to move and cleared by :meth:`reset`.
 
     Raises:
@@ -156,14 +157,14 @@ class AlphaBeta(Player):
     def set_memory(self, memory: int) -> None:
         """Bound the transposition table to ``memory`` bytes (0: the default, 2**20 entries); from the next search.
 
-        The table has the most entries that fit (a power of two, 2**8 to 2**26, 24 bytes each).
+        The table has the most entries that fit (a power of two, 2**8 to 2**26, 16 bytes each).
 
         Raises:
             InvalidInputError: not a whole number, negative, or under the smallest table (6 kB).
         """
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < 0:
             raise InvalidInputError(f"memory must be a whole number of bytes, got {memory!r}")
-        entry = A.TT_DTYPE.itemsize
+        entry = TABLE_DTYPE.itemsize
         if 0 < memory < entry << 8:
             raise InvalidInputError(f"alpha-beta needs at least {entry << 8} bytes of table, got {memory}")
         self.tt_bits = 20 if memory == 0 else min((memory // entry).bit_length() - 1, 26)
@@ -229,7 +230,7 @@ class AlphaBeta(Player):
     def _table(self, state: State) -> npt.NDArray[np.void]:
         """The transposition table, cleared when the board size, k or the rule changed."""
         if self._tt is None:
-            self._tt = np.zeros(1 << self.tt_bits, dtype=A.TT_DTYPE)
+            self._tt = np.zeros(1 << self.tt_bits, dtype=TABLE_DTYPE)
             self._tt["depth"] = -1  # no entry is valid; also touches every page now, not during a search
         elif self._shape != (state.n, state.k, state.rule):
             self._tt["depth"] = -1

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _engine_kernels as E
 from plyground.kinrow import _threat_kernels as T
+from plyground.kinrow._table_kernels import TABLE_DTYPE
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.evaluation import EVALUATIONS, EvaluationTables, evaluation_for
@@ -245,8 +246,7 @@ class Engine(Player):
         self.last: EngineInfo | None = None
         self._memory = DEFAULT_MEMORY
         self.set_memory(memory)
-        self._tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None = None
-        self._threat_tables: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]] | None = None
+        self._tables: tuple[npt.NDArray[np.void], npt.NDArray[np.void]] | None = None  # the search's, the threats'
         self._generation = 0
         self._prepared: tuple[int, int, Rule, frozenset[int]] | None = None
         self._stopping = False
@@ -285,7 +285,6 @@ class Engine(Player):
             raise InvalidInputError(f"the engine needs at least {MIN_MEMORY} bytes of tables, got {memory}")
         self._memory = memory
         self._tables = None
-        self._threat_tables = None
 
     @property
     def memory(self) -> int:
@@ -302,7 +301,6 @@ class Engine(Player):
     def reset(self) -> None:
         """Forget the previous game (the tables are cleared)."""
         self._tables = None
-        self._threat_tables = None
 
     def stop(self) -> None:
         """Make the search in progress (or the next one) answer at once; safe from any thread."""
@@ -338,15 +336,13 @@ class Engine(Player):
 
     # -- choosing ------------------------------------------------------------
 
-    def _allocate(
-        self,
-    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
-        if self._tables is None or self._threat_tables is None:
-            threat_entries = 1 << max(10, min(20, (self._memory // 8 // 9).bit_length() - 1))
-            entries = 1 << max(10, ((self._memory - threat_entries * 9) // 16).bit_length() - 1)
-            self._tables = (np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.int64))
-            self._threat_tables = (np.zeros(threat_entries, dtype=np.uint64), np.zeros(threat_entries, dtype=np.int8))
-        return (*self._tables, *self._threat_tables)
+    def _allocate(self) -> tuple[npt.NDArray[np.void], npt.NDArray[np.void]]:
+        if self._tables is None:
+            entry = TABLE_DTYPE.itemsize
+            threat_entries = 1 << max(10, min(20, (self._memory // 8 // entry).bit_length() - 1))
+            entries = 1 << max(10, ((self._memory - threat_entries * entry) // entry).bit_length() - 1)
+            self._tables = (np.zeros(entries, dtype=TABLE_DTYPE), np.zeros(threat_entries, dtype=TABLE_DTYPE))
+        return self._tables
 
     def choose(self, state: State) -> int:
         """The move to play in ``state`` (see the module for the steps); :attr:`last` says how it was found.
@@ -377,7 +373,7 @@ class Engine(Player):
         board = PatternBoard(state, evaluation.weights)
         me = state.to_move
         you = 3 - me
-        tk, td, fk, fd = self._allocate()
+        tt, ft = self._allocate()
         stop = np.zeros(1, dtype=np.uint8)
         self._running = stop
         if self._stopping:
@@ -388,7 +384,7 @@ class Engine(Player):
             timer.daemon = True
             timer.start()
         try:
-            return self._think(state, board, evaluation, me, you, tk, td, fk, fd, stop, start, deadline)
+            return self._think(state, board, evaluation, me, you, tt, ft, stop, start, deadline)
         finally:
             self._running = None
             if timer is not None:
@@ -418,10 +414,8 @@ class Engine(Player):
         evaluation: EvaluationTables,
         me: int,
         you: int,
-        tk: npt.NDArray[np.uint64],
-        td: npt.NDArray[np.int64],
-        fk: npt.NDArray[np.uint64],
-        fd: npt.NDArray[np.int8],
+        tt: npt.NDArray[np.void],
+        ft: npt.NDArray[np.void],
         stop: npt.NDArray[np.uint8],
         start: float,
         deadline: float | None,
@@ -443,7 +437,7 @@ class Engine(Player):
         # 2. our VCF (the threat solver does not know forbidden moves: not for black in renju)
         if not (renju and me == 1):
             threat_stats[:] = 0
-            found = T._vcf(*arrays, fk, fd, line, stop, threat_stats, me, settings.vcf_depth, 0, -1, 0)
+            found = T._vcf(*arrays, ft, line, stop, threat_stats, me, settings.vcf_depth, 0, -1, 0)
             nodes += int(threat_stats[T.NODES])
             if found:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
@@ -452,11 +446,11 @@ class Engine(Player):
         ban = np.zeros(size, dtype=np.uint8)
         if not (renju and you == 1):
             threat_stats[:] = 0
-            if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
+            if T._vcf(*arrays, ft, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
                 for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if T._vcf(*arrays, fk, fd, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
+                    if T._vcf(*arrays, ft, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
                         ban[cell] = 1
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)
@@ -471,7 +465,7 @@ class Engine(Player):
             budget = (
                 200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
             )
-            found = T._vct(*arrays, fk, fd, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
+            found = T._vct(*arrays, ft, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
             nodes += int(threat_stats[T.NODES])
             if found and not stop[0]:
                 pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
@@ -481,7 +475,7 @@ class Engine(Player):
         if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
             threat_stats[:] = 0
             defence = settings.defence_nodes
-            if T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
+            if T._vct(*arrays, ft, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
                 threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
                 nodes += int(threat_stats[T.NODES])
                 candidates = self._defences(board, me, you, threat)
@@ -495,7 +489,7 @@ class Engine(Player):
                         break
                     board.place(cell, me)
                     threat_stats[:] = 0
-                    if not T._vct(*arrays, fk, fd, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
+                    if not T._vct(*arrays, ft, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
                         (unknown if threat_stats[T.NODES] > defence else safe).append(cell)
                     nodes += int(threat_stats[T.NODES])
                     board.remove(cell)
@@ -525,7 +519,7 @@ class Engine(Player):
         selective.append(settings.leaf_width)
         params = np.array([*fixed, state.n, *constants, *selective], dtype=np.int64)
         vstats = np.zeros(2, dtype=np.int64)
-        search = (tk, td, killers, history, moves, scores, ban)
+        search = (tt, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
         depth = 0
@@ -535,7 +529,7 @@ class Engine(Player):
             stats[:] = 0
             stats[E.BEST] = -1
             result = E._negamax(
-                *arrays, *search, flag, stats, params, fk, fd, line, vstats, path,
+                *arrays, *search, flag, stats, params, ft, line, vstats, path,
                 me, depth, 0, -E.INFINITY, E.INFINITY,
             )  # fmt: skip
             result = int(result)
@@ -559,7 +553,7 @@ class Engine(Player):
         if not (0 <= best < size and board.cells[best] == 0):
             raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")
         pv_buffer = np.zeros(E.MAX_PLY, dtype=np.int32)
-        length = int(E._principal_variation(*arrays, tk, td, me, pv_buffer))
+        length = int(E._principal_variation(*arrays, tt, me, pv_buffer))
         pv = tuple(int(m) for m in pv_buffer[:length])
         if not pv or pv[0] != best:
             pv = (best,)

@@ -56,11 +56,12 @@ KINDS = {
     kind.name: kind
     for kind in (
         PlayerKind(
-            "engine", "engine", ("_pattern_kernels.py", "_threat_kernels.py", "_engine_kernels.py"),
+            "engine", "engine",
+            ("_pattern_kernels.py", "_table_kernels.py", "_threat_kernels.py", "_engine_kernels.py"),
             renju=True, patterns=True,
         ),
         PlayerKind("mcts", "MCTS", ("_pattern_kernels.py", "_mcts_kernels.py", "_mcts_pattern_kernels.py")),
-        PlayerKind("alphabeta", "alpha-beta", ("_alphabeta_kernels.py",)),
+        PlayerKind("alphabeta", "alpha-beta", ("_table_kernels.py", "_alphabeta_kernels.py")),
         PlayerKind("random", "random", renju=True),
         PlayerKind("first_legal", "first legal", opponent=False, renju=True),
         PlayerKind("human", "human", ai=False, opponent=False, renju=True),

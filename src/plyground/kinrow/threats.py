@@ -18,6 +18,7 @@ import numpy as np
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _threat_kernels as T
+from plyground.kinrow._table_kernels import TABLE_DTYPE
 from plyground.kinrow.board import State
 from plyground.kinrow.patterns import MAX_K, PatternBoard
 from plyground.kinrow.rules import Rule
@@ -68,13 +69,12 @@ def find_vcf(state: State, *, max_depth: int = 16, width: int | None = None) -> 
         raise InvalidInputError(f"width must be None or an integer from 1 to {T.QUICK_WIDTH}, got {width!r}")
     line = np.zeros(2 * depth + 8, dtype=np.int32)
     stats = np.zeros(2, dtype=np.int64)
-    fk = np.zeros(1 << _TABLE_BITS, dtype=np.uint64)
-    fd = np.zeros(1 << _TABLE_BITS, dtype=np.int8)
+    table = np.zeros(1 << _TABLE_BITS, dtype=TABLE_DTYPE)
     never = np.zeros(1, dtype=np.uint8)
     if width is None:
-        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, 0)
+        found = T._vcf(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, -1, 0)
     else:
-        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, -1, width)
+        found = T._vcf(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, -1, width)
     if found:
         return _line(line, int(stats[T.LENGTH]))
     return None
@@ -94,9 +94,8 @@ def find_vct(state: State, *, max_depth: int = 6, max_nodes: int = 1_000_000) ->
         raise InvalidInputError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     line = np.zeros(2 * depth + 8, dtype=np.int32)
     stats = np.zeros(2, dtype=np.int64)
-    fk = np.zeros(1 << _TABLE_BITS, dtype=np.uint64)
-    fd = np.zeros(1 << _TABLE_BITS, dtype=np.int8)
+    table = np.zeros(1 << _TABLE_BITS, dtype=TABLE_DTYPE)
     never = np.zeros(1, dtype=np.uint8)
-    if T._vct(*board.arrays(), fk, fd, line, never, stats, state.to_move, depth, 0, max_nodes):
+    if T._vct(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, max_nodes):
         return _line(line, int(stats[T.LENGTH]))
     return None
