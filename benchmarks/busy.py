@@ -56,6 +56,7 @@ from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
 from plyground.g2048.expectimax import Decision
 from plyground.g2048.registry import load_evaluator
+from plyground.g2048.state import State
 
 SIDES = {"default": None, "one worker": 1}
 """The two sides: their names and ``workers`` (None: Expectimax's default)."""
@@ -79,7 +80,7 @@ def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | 
     depths: list[int] = []
     deeper = 0
 
-    def on_move(game: Game, decision: Decision) -> None:
+    def on_move(game: State, decision: Decision) -> None:
         nonlocal deeper
         depths.append(decision.depth)
         move_depths = getattr(decision, "move_depths", {})  # absent before 2026-12-06: run beside older code too

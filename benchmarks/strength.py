@@ -31,10 +31,11 @@ from rich.console import Console
 from _common import add_record_options, print_json
 from plyground.apps.aiview import summary_view
 from plyground.errors import PlygroundError
-from plyground.g2048 import Decision, Game
+from plyground.g2048 import Decision
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.registry import load_evaluator
+from plyground.g2048.state import State
 
 TARGETS = ((4096, 1.0), (8192, 0.9), (16384, 0.5))
 """(tile, share of games that must reach it), at the target settings below."""
@@ -105,7 +106,7 @@ def main() -> int:
     with ai:
         log(f"strength: {args.games} games of 2048 {settings}, {ai.workers} workers, seeds from {args.seed}")
 
-        def on_move(game: Game, decision: Decision) -> None:
+        def on_move(game: State, decision: Decision) -> None:
             if game.move_count % PROGRESS_EVERY == 0:
                 log(
                     f"  seed {game.seed}: {game.move_count:,} moves, score {game.score:,}, "

@@ -146,3 +146,27 @@ def test_a_spec_with_a_network_plays_as_expectimax_with_that_network(tmp_path: P
 def test_a_spec_with_a_missing_network_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="does not exist"):
         play_spec(GameSpec(seed=1, rows=2, cols=2, depth=1, evaluator=f"ntuple:{tmp_path / 'none.npz'}"))
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed", "max_moves"), [(3, 3, 4, None), (4, 4, 9, 60), (2, 4, 1, None)])
+def test_a_game_is_the_one_a_game_of_the_same_seed_plays_with_the_same_moves(
+    depth_2: Expectimax, rows: int, cols: int, seed: int, max_moves: int | None
+) -> None:
+    """Played on the core match layer, a game spawns what :class:`Game` of its seed would, step by step."""
+    from plyground.g2048 import Game
+
+    seen: list[tuple[str, int, int]] = []
+    result = play_game(
+        depth_2, rows=rows, cols=cols, seed=seed, max_moves=max_moves,
+        on_move=lambda state, decision: seen.append((state.board.to_text(), state.score, state.move_count)),
+    )  # fmt: skip
+    game = Game(rows, cols, seed=seed)
+    expected = []
+    while not game.over and (max_moves is None or game.move_count < max_moves):
+        decision = depth_2.choose(game.board)
+        assert decision.move is not None
+        game.step(decision.move)
+        expected.append((game.board.to_text(), game.score, game.move_count))
+    assert seen == expected
+    assert result.replay == game.replay and result.score == game.score and result.moves == game.move_count
+    assert result.replay.play().board == game.board

@@ -36,8 +36,9 @@ from rich.table import Table
 from rich.text import Text
 
 from plyground.apps.text import counted
-from plyground.g2048 import Board, Decision, Game
+from plyground.g2048 import Board, Decision
 from plyground.g2048.autoplay import GameResult, Summary
+from plyground.g2048.state import State
 
 __all__ = [
     "LiveGame",
@@ -219,8 +220,8 @@ class LiveGame:
         self._depths = 0
         self._lock = threading.Lock()
 
-    def update(self, game: Game, decision: Decision) -> None:
-        """Record the game after a move and the decision that made it."""
+    def update(self, game: State, decision: Decision) -> None:
+        """Record the game after a move (and its spawn) and the decision that made it."""
         self._depths += decision.depth
         state = (game.board, game.score, game.move_count, decision, self._depths / max(1, game.move_count))
         with self._lock:

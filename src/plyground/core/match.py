@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from plyground.core.agent import Agent, RandomAgent
 from plyground.core.game import CHANCE, GameState
 from plyground.core.run_many import Backend, run_many
@@ -33,7 +35,10 @@ from plyground.core.seeding import make_rng
 from plyground.core.stats import mean_interval
 from plyground.errors import InvalidInputError, PlayerError
 
-__all__ = ["Ask", "GameRecord", "MatchSummary", "play_game", "play_match", "random_agents", "summarize", "timed_choice"]
+__all__ = [
+    "Ask", "Chance", "GameRecord", "MatchSummary", "draw_outcome", "play_game", "play_match", "random_agents",
+    "summarize", "timed_choice",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,20 @@ class GameRecord:
             "seed": self.seed, "players": list(self.players), "actions": list(self.actions),
             "returns": list(self.returns), "seconds": list(self.seconds),
         }  # fmt: skip
+
+
+Chance = Callable[[Any, np.random.Generator], int]
+"""How a game's chance outcome is drawn: ``chance(state, rng) -> action``. :func:`draw_outcome`, the
+default, draws from :meth:`~plyground.core.game.GameState.chance_outcomes` by their weights; a game
+may give its own (2048 draws as its :class:`~plyground.g2048.game.Game` does, so that a seed plays
+the same spawns either way)."""
+
+
+def draw_outcome(state: GameState, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn by its probability."""
+    actions, weights = zip(*state.chance_outcomes(), strict=True)
+    total = sum(weights)
+    return int(rng.choice(actions, p=[weight / total for weight in weights]))
 
 
 Ask = Callable[[Any, Any], tuple[int, float]]
@@ -91,19 +110,25 @@ def play_game(
     seed: int,
     ask: Ask = timed_choice,
     on_move: Callable[[Any, int, float], None] | None = None,
+    chance: Chance = draw_outcome,
+    max_moves: int | None = None,
 ) -> GameRecord:
     """Play ``state`` to its end, player ``p`` by ``agents[p]``, chance by a generator seeded with ``seed``.
 
     Each agent is :meth:`~plyground.core.agent.Agent.reset` first; ``state`` is played on (not
     copied). An agent's action is asked with ``ask`` (:func:`timed_choice`, or a game's own, with
     its own messages); ``on_move(state, action, seconds)`` is called after each agent's move.
+    Chance's actions are drawn by ``chance`` (see :data:`Chance`). With ``max_moves`` the game
+    stops when an agent is to move after that many agents' moves (the returns are the state's then).
 
     Raises:
-        InvalidInputError: not one agent per player.
+        InvalidInputError: not one agent per player, or a bad ``max_moves``.
         PlayerError: an agent raised, or chose an action that is not legal (as ``ask`` says).
     """
     if len(agents) != state.num_players:
         raise InvalidInputError(f"the game has {state.num_players} players, got {len(agents)} agents")
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
+        raise InvalidInputError(f"max_moves must be a non-negative whole number or None, got {max_moves!r}")
     rng = make_rng(seed)
     for agent in agents:
         agent.reset()
@@ -112,10 +137,10 @@ def play_game(
     while not state.is_terminal():
         player = state.current_player
         if player == CHANCE:
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            total = sum(weights)
-            state.apply_action(int(rng.choice(actions, p=[weight / total for weight in weights])))
+            state.apply_action(chance(state, rng))
             continue
+        if max_moves is not None and len(seconds) >= max_moves:
+            break
         action, took = ask(agents[player], state)
         state.apply_action(action)
         seconds.append(took)
@@ -126,9 +151,12 @@ def play_game(
     )
 
 
-def _one_game(job: tuple[Callable[[], GameState], Callable[[int], Sequence[Agent[Any]]], int, int, Ask]) -> GameRecord:
-    make_state, make_agents, index, seed, ask = job
-    return play_game(make_state(), make_agents(index), seed=seed, ask=ask)
+_Job = tuple[Callable[[], GameState], Callable[[int], Sequence[Agent[Any]]], int, int, Ask, Chance]
+
+
+def _one_game(job: _Job) -> GameRecord:
+    make_state, make_agents, index, seed, ask, chance = job
+    return play_game(make_state(), make_agents(index), seed=seed, ask=ask, chance=chance)
 
 
 def _random_agents(players: int, index: int) -> list[Agent[Any]]:
@@ -149,13 +177,14 @@ def play_match(
     backend: Backend | None = None,
     workers: int | None = None,
     ask: Ask = timed_choice,
+    chance: Chance = draw_outcome,
     on_result: Callable[[int, GameRecord], None] | None = None,
 ) -> list[GameRecord]:
     """``games`` games, game ``i`` from ``make_state()`` by ``make_agents(i)`` with seed ``seed + i``, in order.
 
     On another process (a pool, Dask) ``make_state`` and ``make_agents`` travel there: module-level
     functions, or :func:`functools.partial` of them (and ``ask``, as :func:`play_game` takes it, a
-    module-level function). ``on_result(i, record)`` is called as each game ends.
+    module-level function; ``chance`` too). ``on_result(i, record)`` is called as each game ends.
 
     Raises:
         InvalidInputError: ``games`` under 1, or a bad backend.
@@ -163,7 +192,7 @@ def play_match(
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidInputError(f"games must be a positive whole number, got {games!r}")
-    jobs = [(make_state, make_agents, index, seed + index, ask) for index in range(games)]
+    jobs = [(make_state, make_agents, index, seed + index, ask, chance) for index in range(games)]
     return run_many(_one_game, jobs, backend=backend, workers=workers, on_result=on_result)
 
 

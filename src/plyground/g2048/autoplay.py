@@ -1,5 +1,10 @@
 """The AI playing whole games of 2048, and statistics over many games.
 
+A game is played by :func:`plyground.core.match.play_game` on a :class:`~plyground.g2048.state.State`
+with the search as a :class:`~plyground.g2048.agent.SearchAgent`, its spawns drawn as
+:class:`~plyground.g2048.game.Game` draws them (:func:`~plyground.g2048.state.draw_spawn`): a seed
+gives the spawns a ``Game`` of that seed would after the same moves.
+
 >>> from plyground.g2048.expectimax import Expectimax
 >>> with Expectimax(depth=1, workers=1) as ai:
 ...     result = play_game(ai, rows=2, cols=2, seed=3)
@@ -15,13 +20,18 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from plyground.core.match import play_game as play_game_of
+from plyground.core.match import timed_choice
+from plyground.core.seeding import resolve_seed
 from plyground.core.stats import ScoreSummary, reach_tiles, summarize_scores
 from plyground.errors import InvalidInputError
+from plyground.g2048.agent import SearchAgent
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.expectimax import Decision, Expectimax
-from plyground.g2048.game import Game, Replay
+from plyground.g2048.game import Replay
 from plyground.g2048.heuristic import Weights
 from plyground.g2048.registry import load_evaluator
+from plyground.g2048.state import State, draw_spawn, replay_of
 
 __all__ = ["GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
@@ -68,41 +78,50 @@ def play_game(
     seed: int | None = None,
     p_four: float = DEFAULT_P_FOUR,
     max_moves: int | None = None,
-    on_move: Callable[[Game, Decision], None] | None = None,
+    on_move: Callable[[State, Decision], None] | None = None,
 ) -> GameResult:
     """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves).
 
-    Each turn plays ``ai.choose(game.board).move``, then calls ``on_move(game, decision)``.
-    The game spawns a 4 with probability ``p_four``; the AI assumes its own ``ai.p_four``.
-    The same seed and a fixed-depth AI give the same game.
+    Each turn plays the move of ``ai.choose(board)``, then, once the tile has spawned, calls
+    ``on_move(state, decision)`` (the :class:`~plyground.g2048.state.State`: its ``board``,
+    ``score`` and ``move_count``). The game spawns a 4 with probability ``p_four``; the AI assumes
+    its own ``ai.p_four``. The same seed and a fixed-depth AI give the same game.
 
     Raises:
         InvalidBoardError: an unsupported board size.
         InvalidInputError: a bad seed, ``p_four`` or ``max_moves``.
     """
-    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
-        raise InvalidInputError(f"max_moves must be a non-negative integer or None, got {max_moves!r}")
-    game = Game(rows, cols, seed=seed, p_four=p_four)
-    start = time.perf_counter()
+    state = State(rows, cols, p_four=p_four)
+    game_seed = resolve_seed(seed)
+    agent = SearchAgent(ai)
     depths = 0
-    while not game.over and (max_moves is None or game.move_count < max_moves):
-        decision = ai.choose(game.board)
-        if decision.move is None:  # cannot happen on a live board; stop rather than loop
-            break
-        game.step(decision.move)
-        depths += decision.depth
-        if on_move is not None:
-            on_move(game, decision)
+
+    def spawned() -> None:  # the last move's tile is on the board
+        nonlocal depths
+        if agent.last is not None:
+            depths += agent.last.depth
+            if on_move is not None:
+                on_move(state, agent.last)
+
+    def ask(agent: SearchAgent, now: State) -> tuple[int, float]:
+        spawned()
+        return timed_choice(agent, now)
+
+    start = time.perf_counter()
+    record = play_game_of(state, [agent], seed=game_seed, chance=draw_spawn, ask=ask, max_moves=max_moves)
+    if record.seconds:
+        spawned()
     seconds = time.perf_counter() - start
-    moves = game.move_count
+    moves = len(record.seconds)
+    replay = replay_of(record.actions, rows=rows, cols=cols, p_four=state.p_four, seed=game_seed, score=state.score)
     return GameResult(
-        seed=game.seed,
-        score=game.score,
-        max_tile=game.board.max_tile(),
+        seed=game_seed,
+        score=state.score,
+        max_tile=state.board.max_tile(),
         moves=moves,
         seconds=seconds,
         mean_depth=depths / moves if moves else 0.0,
-        replay=game.replay,
+        replay=replay,
     )
 
 

@@ -19,14 +19,18 @@ no move, and its return is the score: the points of the merges. See :mod:`plygro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from plyground.core.game import CHANCE, TERMINAL, GameState
 from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
+from plyground.g2048.game import Replay, Spawn
 
-__all__ = ["State"]
+__all__ = ["State", "draw_spawn", "replay_of"]
 
 START_SPAWNS = 2
 """The tiles spawned before the first move."""
@@ -37,6 +41,9 @@ class _Node:
     board: Board
     score: int
     spawns: int  # chance nodes still to come before the player moves
+    parent: _Node | None = None  # the node before the last action (None: where the state started)
+    action: int = -1  # the action that led here from the parent
+    moves: int = 0  # the player's moves since the state started
 
 
 class State:
@@ -58,8 +65,6 @@ class State:
     def __init__(self, rows: int = 4, cols: int = 4, *, p_four: float = DEFAULT_P_FOUR) -> None:
         self.p_four = check_p_four(p_four)
         self._node = _Node(Board.empty(rows, cols), 0, START_SPAWNS)
-        self._history: list[int] = []
-        self._before: list[_Node] = []
 
     @classmethod
     def from_board(cls, board: Board, score: int = 0, *, p_four: float = DEFAULT_P_FOUR) -> State:
@@ -94,7 +99,17 @@ class State:
     @property
     def history(self) -> tuple[int, ...]:
         """Every action so far: the spawns' and the moves'."""
-        return tuple(self._history)
+        actions = []
+        node: _Node | None = self._node
+        while node is not None and node.parent is not None:
+            actions.append(node.action)
+            node = node.parent
+        return tuple(reversed(actions))
+
+    @property
+    def move_count(self) -> int:
+        """The player's moves so far."""
+        return self._node.moves
 
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL
@@ -125,22 +140,33 @@ class State:
         Raises:
             IllegalMoveError: not one of :meth:`legal_actions` (the message says why).
         """
-        legal = self.legal_actions()
-        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+        node = self._node
+        after = self._after(action) if isinstance(action, int) and not isinstance(action, bool) else None
+        if after is None:
+            legal = self.legal_actions()
             if not legal:
                 raise IllegalMoveError("the game is over: no move is legal")
             what = "spawn" if self.current_player == CHANCE else "move"
             raise IllegalMoveError(f"{action!r} is not a legal {what} here; legal: {legal}")
+        board, points, spawns = after
+        self._node = _Node(board, node.score + points, spawns, node, action, node.moves + (node.spawns == 0))
+
+    def _after(self, action: int) -> tuple[Board, int, int] | None:
+        """The board, the points and the spawns to come after ``action``; None if it is not legal."""
         node = self._node
-        self._before.append(node)
-        self._history.append(action)
+        board = node.board
         if node.spawns > 0:
             cell, four = divmod(action, 2)
-            board = node.board.with_tile(divmod(cell, node.board.cols), 4 if four else 2)
-            self._node = _Node(board, node.score, node.spawns - 1)
-        else:
-            board, points = node.board.move(DIRECTIONS[action])
-            self._node = _Node(board, node.score + points, 1)
+            if not 0 <= cell < board.rows * board.cols or (self.p_four == 0.0 if four else self.p_four == 1.0):
+                return None
+            where = divmod(cell, board.cols)
+            if board[where] != 0:
+                return None
+            return board.with_tile(where, 4 if four else 2), 0, node.spawns - 1
+        if not 0 <= action < len(DIRECTIONS):
+            return None
+        moved, points = board.move(DIRECTIONS[action])
+        return (moved, points, 1) if moved != board else None
 
     def undo_action(self) -> None:
         """Take back the last action.
@@ -148,10 +174,10 @@ class State:
         Raises:
             NothingToUndoError: no action has been applied.
         """
-        if not self._before:
+        parent = self._node.parent
+        if parent is None:
             raise NothingToUndoError("no action to undo")
-        self._node = self._before.pop()
-        self._history.pop()
+        self._node = parent
 
     def returns(self) -> list[float]:
         """The score so far."""
@@ -159,12 +185,48 @@ class State:
 
     def clone(self) -> State:
         other = State.__new__(State)
-        other.p_four, other._node = self.p_four, self._node
-        other._history, other._before = list(self._history), list(self._before)
+        other.p_four, other._node = self.p_four, self._node  # nodes never change: the two share them
         return other
 
     def __repr__(self) -> str:
         return f"State({self._node.board.to_text()!r}, score={self.score}, player={self.current_player})"
+
+
+def draw_spawn(state: State, rng: np.random.Generator) -> int:
+    """The spawn action of a chance node, drawn as :class:`~plyground.g2048.game.Game` draws it.
+
+    A cell uniformly among the empty ones (``rng.integers``, in :meth:`Board.empty_cells`'
+    order), then a 4 with ``p_four`` (``rng.random()``): with the generator of the same seed,
+    a game of :func:`plyground.core.match.play_game` spawns what a :class:`Game` of that seed
+    would after the same moves (a :data:`plyground.core.match.Chance`).
+    """
+    board = state.board
+    cells = board.empty_cells()
+    row, col = cells[int(rng.integers(len(cells)))]
+    four = rng.random() < state.p_four
+    return 2 * (row * board.cols + col) + int(four)
+
+
+def replay_of(actions: Sequence[int], *, rows: int, cols: int, p_four: float, seed: int, score: int) -> Replay:
+    """The :class:`~plyground.g2048.game.Replay` of a game played from an empty board by ``actions``.
+
+    ``actions`` are a :class:`State`'s from its start: the two spawns, then each move and its spawn.
+
+    Raises:
+        InvalidInputError: actions that are not a game's in that order.
+    """
+    if len(actions) < START_SPAWNS or (len(actions) - START_SPAWNS) % 2:
+        raise InvalidInputError(f"a game's actions are two spawns, then moves and spawns: got {len(actions)} actions")
+
+    def spawn(action: int) -> Spawn:
+        cell, four = divmod(action, 2)
+        row, col = divmod(cell, cols)
+        return Spawn(row, col, 4 if four else 2)
+
+    start = [spawn(action) for action in actions[:START_SPAWNS]]
+    pairs = actions[START_SPAWNS:]
+    moves = [(DIRECTIONS[pairs[i]], spawn(pairs[i + 1])) for i in range(0, len(pairs), 2)]
+    return Replay(rows, cols, p_four, seed, start, moves, score)
 
 
 if TYPE_CHECKING:

@@ -55,8 +55,9 @@ from plyground.errors import CorruptFileError, DependencyNotInstalled, InvalidIn
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from plyground.g2048 import Decision, Expectimax, Game
+    from plyground.g2048 import Decision, Expectimax
     from plyground.g2048.autoplay import GameResult
+    from plyground.g2048.state import State
 
 __all__ = ["app"]
 
@@ -303,7 +304,7 @@ def _play_with_progress(
     with games_progress(Console(stderr=True)) as progress:
         task = progress.add_task("games", total=games, mean="-", current="")
 
-        def on_move(game: Game, decision: Decision) -> None:
+        def on_move(game: State, decision: Decision) -> None:
             current = f"game {len(into) + 1}: {counted(game.move_count, 'move')}, score {game.score:,}"
             progress.update(task, current=current)
 
