@@ -301,14 +301,11 @@ def test_applications_call_what_the_player_protocol_promises() -> None:
 
 
 BENCHMARK_DEBTS = {
-    "_common.py": {"sys.path"},
-    "engine.py": {"plyground.g2048._kernels"},
     "gomoku_blunders.py": {"sys.path"},
     "gomoku_engine.py": {"plyground.kinrow._threat_kernels"},
     "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels", "sys.path"},
     "gomoku_openings.py": {"sys.path"},
     "gomoku_wins.py": {"sys.path"},
-    "kinrow.py": {"sys.path"},
     "ntuple.py": {"plyground._jit"},
     "ntuple_exact_fit.py": {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
