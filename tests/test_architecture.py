@@ -312,7 +312,6 @@ BENCHMARK_DEBTS = {
         "plyground.g2048._solver_kernels",
     },
     "replay_corners.py": {"sys.path"},
-    "search.py": {"plyground.g2048._search_kernels"},
     "shard_codec.py": {"plyground.g2048.solution._compact"},
     "solver.py": {"plyground.g2048._solver_kernels"},
 }  # fmt: skip
