@@ -312,8 +312,6 @@ BENCHMARK_DEBTS = {
         "plyground.g2048._solver_kernels",
     },
     "replay_corners.py": {"sys.path"},
-    "shard_codec.py": {"plyground.g2048.solution._compact"},
-    "solver.py": {"plyground.g2048._solver_kernels"},
 }  # fmt: skip
 """What the benchmark scripts still reach that is not plyground's public API, or the ``sys.path`` tricks they
 still play: debts, until the scripts that produce artifacts and the campaigns move out of ``benchmarks/``. The
