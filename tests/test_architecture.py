@@ -302,7 +302,6 @@ def test_applications_call_what_the_player_protocol_promises() -> None:
 
 BENCHMARK_DEBTS = {
     "gomoku_blunders.py": {"sys.path"},
-    "gomoku_engine.py": {"plyground.kinrow._threat_kernels"},
     "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels", "sys.path"},
     "gomoku_openings.py": {"sys.path"},
     "gomoku_wins.py": {"sys.path"},
