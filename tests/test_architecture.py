@@ -305,7 +305,6 @@ BENCHMARK_DEBTS = {
     "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels", "sys.path"},
     "gomoku_openings.py": {"sys.path"},
     "gomoku_wins.py": {"sys.path"},
-    "ntuple.py": {"plyground._jit"},
     "ntuple_exact_fit.py": {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
         "plyground.g2048._solver_kernels",
