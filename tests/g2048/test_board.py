@@ -146,7 +146,7 @@ def test_random_play_gives_what_the_kernel_and_the_naive_engine_give(rows: int, 
         ({"moves": 10, "seed": -3}, InvalidInputError, "seed must be an integer in \\[0, 2\\*\\*64\\), got -3"),
         ({"moves": 10, "seed": 2**64}, InvalidInputError, "got 18446744073709551616"),
         ({"moves": 10, "seed": None}, InvalidInputError, "got None"),
-        ({"moves": 10, "seed": 0, "p_four": 1.5}, InvalidInputError, "p_four must be a probability in \\[0, 1\\], got 1.5"),
+        ({"moves": 10, "seed": 0, "p_four": 1.5}, InvalidInputError, "p_four must be a probability in \\[0, 1\\]"),
         ({"moves": 10, "seed": 0, "rows": 5}, InvalidBoardError, "a 5x4 board is not supported"),
     ],
 )

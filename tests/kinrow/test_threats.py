@@ -162,7 +162,7 @@ def test_bad_calls_are_refused() -> None:
 
 @pytest.mark.kernel
 def test_a_solver_finds_what_find_vcf_finds_and_counts_the_kernels_nodes() -> None:
-    """One solver, its table kept between searches, gives the lines of fresh searches and the kernel's count of nodes."""
+    """One solver, its table kept between searches, finds the lines of fresh searches and counts the kernel's nodes."""
     solver = VcfSolver()
     rows = fixture()[::12]
     for row in rows:

@@ -339,9 +339,7 @@ class RandomPlay(NamedTuple):
     board: Board
 
 
-def random_play(
-    moves: int, *, seed: int, rows: int = 4, cols: int = 4, p_four: float = DEFAULT_P_FOUR
-) -> RandomPlay:
+def random_play(moves: int, *, seed: int, rows: int = 4, cols: int = 4, p_four: float = DEFAULT_P_FOUR) -> RandomPlay:
     """Play ``moves`` random moves on the engine's kernels, a new game starting whenever one ends.
 
     Each of the ``moves`` steps draws a direction; an illegal draw falls back to the first
