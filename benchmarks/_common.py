@@ -1,4 +1,4 @@
-"""Helpers shared by the benchmark scripts: the native C baseline, tables and JSON lines.
+"""Helpers shared by the benchmark scripts: the native C and naive Python baselines, tables and JSON lines.
 
 Every script ends with :func:`print_json`: it prints the script's JSON line and appends it,
 with the date, the commit and the machine, to ``benchmarks/results/<name>.jsonl`` (see
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import importlib.util
 import json
 import os
 import platform
@@ -34,17 +35,34 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 NATIVE_SOURCE = ROOT.parent / "shared" / "bench" / "native2048.c"
 RESULTS = ROOT / "benchmarks" / "results"
+NAIVE = ROOT / "tests" / "naive"
 NO_RECORD_ENV = "PLYGROUND_BENCH_NO_RECORD"
 NATIVE_ENV = "PLYGROUND_BENCH_NATIVE"
 
 
-def naive_2048() -> ModuleType:
-    """The slow reference engine of ``tests/naive``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from tests.naive import g2048
+def naive(name: str) -> ModuleType:
+    """The slow reference module ``tests/naive/<name>.py``, the baseline of some scripts, loaded from its file.
 
-    return g2048
+    The checkout's ``tests`` is not on the path of an installed plyground: the module is read from
+    :data:`NAIVE` and kept in ``sys.modules`` as ``naive_<name>`` (loaded once a process). It may
+    import plyground and the standard library, not the other modules of ``tests``.
+    """
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise ValueError(f"a naive module is named with lower-case letters, digits and _, got {name!r}")
+    qualified = f"naive_{name}"
+    if qualified in sys.modules:
+        return sys.modules[qualified]
+    spec = importlib.util.spec_from_file_location(qualified, NAIVE / f"{name}.py")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {NAIVE / f'{name}.py'}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[qualified] = module  # before it runs: its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[qualified]
+        raise
+    return module
 
 
 def native_source() -> Path:

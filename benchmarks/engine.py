@@ -15,26 +15,24 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, build_native, median_of, naive_2048, native_rate, print_json, run_native
-from plyground.g2048 import _kernels as K
+from _common import add_record_options, build_native, median_of, naive, native_rate, print_json, run_native
+from plyground.g2048.board import random_play
 
-naive = naive_2048()
+naive_2048 = naive("g2048")
 
 
 def numba_rate(n_moves: int, seed: int, rows: int, cols: int) -> float:
-    threshold = np.uint64(naive.four_threshold(0.1))
     start = time.perf_counter()
-    K._random_play(n_moves, np.uint64(seed), rows, cols, threshold)
+    random_play(n_moves, seed=seed, rows=rows, cols=cols, p_four=0.1)
     return n_moves / (time.perf_counter() - start)
 
 
 def naive_rate(n_moves: int, seed: int, rows: int, cols: int) -> float:
     start = time.perf_counter()
-    naive.random_play(n_moves, seed, rows, cols, 0.1)
+    naive_2048.random_play(n_moves, seed, rows, cols, 0.1)
     return n_moves / (time.perf_counter() - start)
 
 
@@ -47,7 +45,7 @@ def main() -> None:
     add_record_options(parser)
     args = parser.parse_args()
 
-    K._random_play(1000, np.uint64(args.seed), 4, 4, np.uint64(0))  # loaded, not timed
+    random_play(1000, seed=args.seed, p_four=0.0)  # loaded, not timed
     binary = build_native()
     rates: dict[str, float] = {}
     rates["numba"] = median_of(args.repeats, lambda: numba_rate(args.moves, args.seed, 4, 4))

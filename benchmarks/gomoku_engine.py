@@ -24,20 +24,18 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from _common import ROOT, add_record_options, print_json
 from plyground.kinrow import State
-from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 from plyground.kinrow.patterns import PatternBoard
+from plyground.kinrow.threats import VcfSolver
 
 FIXTURE = ROOT / "tests" / "data" / "gomoku_threats.jsonl"
 
@@ -58,25 +56,15 @@ def time_ms(text: str) -> float:
 
 def vcf_speed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Solve every position to its label's VCF limit; per kind: count, times, nodes, agreement."""
-    fk = np.zeros(1 << 18, dtype=np.uint64)
-    fd = np.zeros(1 << 18, dtype=np.int8)
-    line = np.zeros(64, dtype=np.int32)
-    stats = np.zeros(2, dtype=np.int64)
-    never = np.zeros(1, dtype=np.uint8)
+    solver = VcfSolver()
     out: dict[str, dict[str, Any]] = {}
     for row in rows:
-        state = State.parse(row["board"], 5)
-        board = PatternBoard(state)
-        fk[:] = 0
-        stats[:] = 0
-        start = time.perf_counter()
-        found = T._vcf(*board.arrays(), fk, fd, line, never, stats, state.to_move, row["vcf_limit"], 0, -1, 0)
-        seconds = time.perf_counter() - start
+        result = solver.solve(State.parse(row["board"], 5), max_depth=row["vcf_limit"])
         entry = out.setdefault(row["kind"], {"positions": 0, "seconds": [], "nodes": 0, "agree": 0})
         entry["positions"] += 1
-        entry["seconds"].append(seconds)
-        entry["nodes"] += int(stats[T.NODES])
-        entry["agree"] += bool(found) == (row["vcf_depth"] is not None)
+        entry["seconds"].append(result.seconds)
+        entry["nodes"] += result.nodes
+        entry["agree"] += (result.line is not None) == (row["vcf_depth"] is not None)
     for entry in out.values():
         times = entry.pop("seconds")
         entry |= {
@@ -138,8 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"error: cannot read the positions of {args.fixture}: {error}") from None
     console = Console()
     PatternBoard(State.parse(rows[0]["board"], 5))  # the tables and kernels are ready before anything is timed
-    T._vcf(*PatternBoard(State(15, 5)).arrays(), np.zeros(1024, np.uint64), np.zeros(1024, np.int8),
-           np.zeros(64, np.int32), np.zeros(1, np.uint8), np.zeros(2, np.int64), 1, 3, 0, -1, 0)  # fmt: skip
+    VcfSolver().solve(State(15, 5), max_depth=3)
 
     vcf = vcf_speed(rows)
     table = Table(title="VCF solver on the labelled positions (to each label's depth limit)")

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -31,15 +30,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
+from _common import add_record_options, naive, print_json
 from plyground.kinrow import State
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
 from plyground.kinrow.selfplay import play_match
 
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-from tests.naive.mcts_kinrow import NaiveMCTS
+NaiveMCTS = naive("mcts_kinrow").NaiveMCTS
 
 
 def table_sizes(iterations: int) -> dict[str, int]:

@@ -40,22 +40,26 @@ from __future__ import annotations
 import argparse
 import time
 
+import numba
 import numpy as np
 import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
 from _common import add_record_options, build_native, native_rate, print_json, run_native
-from plyground._jit import kernel
 from plyground.g2048.ntuple import NTupleNetwork, Report, read_curve
 
 CANDIDATE_READS = 4 * 32
 """Weights a move reads at most: 32 lookups for each of up to four afterstates."""
 
 
-@kernel("f8(f4[::1], i8[::1])")
+@numba.njit("f8(f4[::1], i8[::1])")
 def _read_all(table: npt.NDArray[np.float32], positions: npt.NDArray[np.int64]) -> float:
-    """The sum of ``table`` at ``positions``: independent reads, as many in flight as the processor allows."""
+    """The sum of ``table`` at ``positions``: independent reads, as many in flight as the processor allows.
+
+    Compiled with numba's defaults: like plyground's kernels, no ``fastmath``; the package's other
+    options (its cache, ``nogil``, numpy's error model) do not change this loop's code.
+    """
     total = 0.0
     for i in positions:
         total += table[i]

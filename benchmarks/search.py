@@ -36,8 +36,7 @@ from _common import add_record_options, build_native, print_json, run_native
 from plyground.core.crew import CREW
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
-from plyground.g2048 import _search_kernels as S
-from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups
+from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups, transposition_tables
 from plyground.g2048.registry import load_evaluator
 
 POSITIONS = [
@@ -74,8 +73,7 @@ def split_bound(ai: Expectimax, repeats: int) -> tuple[float, float]:
     down where they wait for the same memory.
     """
     assert ai.depth is not None
-    tts = np.zeros((2, 1 << 22), dtype=S.TT_DTYPE)
-    tts["generation"] = -1
+    tts = transposition_tables(2, 22)
     counters = np.zeros((2, 4), dtype=np.int64)
     stop = np.zeros(1, dtype=np.uint8)
     found = np.zeros((2, 4), dtype=np.float64)

@@ -2,7 +2,7 @@
 
 Solves a board size (or reuses the solution in ``--directory``), then, for each measured age, gives
 the bits per state of the layer's codes as raw ``uint64`` (64), as the Elias-Fano arrays of the
-``.ef.npy`` files (``plyground.g2048.solution._compact``; the file's 128-byte ``.npy`` header not
+``.ef.npy`` files (``plyground.g2048.solution.compact_codes``; the file's 128-byte ``.npy`` header not
 counted), as the codec's varint stream before compression, and as the codec's bytes at each zstd
 ``--levels`` (and in zstd's long mode, a 128 MiB window, at ``--long-levels``); the values, when
 the size was solved, at f64 and f32, as the codec stores them (plain) and byte-shuffled (byte 0 of
@@ -34,7 +34,7 @@ from rich.table import Table
 
 from _common import add_record_options, print_json
 from plyground.g2048.shards.codec import DEFAULT_LEVEL, Precision, decode_codes, encode_codes, encode_values, varints
-from plyground.g2048.solution import Solution, _compact
+from plyground.g2048.solution import Solution, compact_codes
 from plyground.g2048.solver import solve
 
 PAPER_BITS_4X3 = 8 * 1.4 * 2**40 / 7.4e11
@@ -105,7 +105,7 @@ def measure(
         "age": age,
         "states": n,
         "base": base,
-        "elias_fano": 64 * _compact(codes.copy(), rows, cols).size / n,  # (it takes no read-only array)
+        "elias_fano": 64 * compact_codes(codes, rows, cols).size / n,
         "varints": 8 * stream.size / n,
         "levels": {str(level): zstd_level(stream, n, level, False) for level in options.levels},
         "long": {str(level): zstd_level(stream, n, level, True) for level in options.long_levels},
@@ -131,7 +131,7 @@ def totals(solution: Solution, rows: int, cols: int) -> dict[str, Any]:
         if codes.size == 0:
             continue
         states += codes.size
-        elias_fano += 64 * _compact(codes.copy(), rows, cols).size
+        elias_fano += 64 * compact_codes(codes, rows, cols).size
         codec += 8 * len(encode_codes(codes, rows, cols, counts.age))
         if layer_values is not None:
             values += 8 * len(encode_values(layer_values))

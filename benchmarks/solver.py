@@ -22,7 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
@@ -74,8 +73,7 @@ def child(size: str, folder: str, forward_only: bool = False, max_age: int | Non
 def code_sizes(folder: str) -> dict[str, float]:
     """Bytes per stored board code: as stored (8-byte codes) and Elias-Fano encoded (cells packed)."""
     from plyground.core.elias_fano import encode
-    from plyground.g2048 import _solver_kernels as SK
-    from plyground.g2048.solution import LayerFiles, Solution
+    from plyground.g2048.solution import LayerFiles, Solution, pack_codes
 
     solution = Solution(folder)
     layers = LayerFiles(solution.directory, solution.rows, solution.cols, solution.compact)
@@ -83,10 +81,8 @@ def code_sizes(folder: str) -> dict[str, float]:
     for counts in solution.counts():
         for kind in ("states", "after"):
             codes = layers.load(kind, counts.age)
-            packed = np.empty_like(codes)
-            SK._pack_dense(codes, solution.rows, solution.cols, packed)
             plain += codes.nbytes
-            compact += encode(packed).nbytes
+            compact += encode(pack_codes(codes, solution.rows, solution.cols)).nbytes
             count += codes.shape[0]
     return {"plain": plain / count, "elias_fano": compact / count}
 

@@ -301,23 +301,15 @@ def test_applications_call_what_the_player_protocol_promises() -> None:
 
 
 BENCHMARK_DEBTS = {
-    "_common.py": {"sys.path"},
-    "engine.py": {"plyground.g2048._kernels"},
     "gomoku_blunders.py": {"sys.path"},
-    "gomoku_engine.py": {"plyground.kinrow._threat_kernels"},
     "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels", "sys.path"},
     "gomoku_openings.py": {"sys.path"},
     "gomoku_wins.py": {"sys.path"},
-    "kinrow.py": {"sys.path"},
-    "ntuple.py": {"plyground._jit"},
     "ntuple_exact_fit.py": {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
         "plyground.g2048._solver_kernels",
     },
     "replay_corners.py": {"sys.path"},
-    "search.py": {"plyground.g2048._search_kernels"},
-    "shard_codec.py": {"plyground.g2048.solution._compact"},
-    "solver.py": {"plyground.g2048._solver_kernels"},
 }  # fmt: skip
 """What the benchmark scripts still reach that is not plyground's public API, or the ``sys.path`` tricks they
 still play: debts, until the scripts that produce artifacts and the campaigns move out of ``benchmarks/``. The

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 
-from plyground.errors import InvalidBoardError, UnknownDirectionError
+from plyground.errors import InvalidBoardError, InvalidInputError, UnknownDirectionError
 from plyground.g2048 import DIRECTIONS, Board
+from plyground.g2048 import _kernels as K
+from plyground.g2048.board import RandomPlay, random_play
 from tests.g2048.strategies import grids
 from tests.naive import g2048 as naive
 
@@ -121,3 +125,31 @@ def test_bad_board_errors_are_value_errors() -> None:
 def test_unknown_direction() -> None:
     with pytest.raises(UnknownDirectionError, match=r"'north'.*up, right, down, left"):
         Board.empty().move("north")
+
+
+@pytest.mark.parametrize(("rows", "cols", "p_four"), [(4, 4, 0.1), (2, 2, 0.0), (3, 4, 1.0), (2, 3, 0.5)])
+def test_random_play_gives_what_the_kernel_and_the_naive_engine_give(rows: int, cols: int, p_four: float) -> None:
+    played = random_play(3000, seed=11, rows=rows, cols=cols, p_four=p_four)
+    threshold = np.uint64(naive.four_threshold(p_four))
+    games, points, bits = K._random_play(3000, np.uint64(11), rows, cols, threshold)
+    assert played == RandomPlay(int(games), int(points), Board(int(bits), rows, cols))
+    assert (played.games, played.points, played.board.bits) == naive.random_play(3000, 11, rows, cols, p_four)
+    assert random_play(0, seed=2**64 - 1).board.rows == 4 and random_play(0, seed=0).games == 0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"moves": -1, "seed": 0}, InvalidInputError, "moves must be an integer from 0 to 2\\*\\*62, got -1"),
+        ({"moves": 1.5, "seed": 0}, InvalidInputError, "got 1.5"),
+        ({"moves": True, "seed": 0}, InvalidInputError, "got True"),
+        ({"moves": 10, "seed": -3}, InvalidInputError, "seed must be an integer in \\[0, 2\\*\\*64\\), got -3"),
+        ({"moves": 10, "seed": 2**64}, InvalidInputError, "got 18446744073709551616"),
+        ({"moves": 10, "seed": None}, InvalidInputError, "got None"),
+        ({"moves": 10, "seed": 0, "p_four": 1.5}, InvalidInputError, "p_four must be a probability in \\[0, 1\\]"),
+        ({"moves": 10, "seed": 0, "rows": 5}, InvalidBoardError, "a 5x4 board is not supported"),
+    ],
+)
+def test_random_play_refuses_bad_input(arguments: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        random_play(**arguments)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from plyground.g2048.expectimax import (
     next_bank,
     policy_depth,
     root_groups,
+    transposition_tables,
 )
 from plyground.g2048.heuristic import Heuristic, Weights, default_weights, lost_value
 from plyground.g2048.sharing import PAIR_SHARING
@@ -396,3 +398,37 @@ def test_no_more_threads_than_root_moves() -> None:
         ai.choose(Board.parse("2 4 0 0/0 8 0 2/0 0 16 0/0 2 0 4"))
         assert threading.active_count() - before <= 4
     assert Expectimax(workers=2).workers == 2
+
+
+def test_transposition_tables_are_fresh_tables_of_the_search() -> None:
+    tables = transposition_tables(3, 10)
+    assert tables.shape == (3, 1024) and tables.dtype == S.TT_DTYPE
+    assert (tables["generation"] == -1).all() and not tables["key"].any() and not tables["depth"].any()
+    board = Board.parse("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2")
+    heuristic = Heuristic()
+    ai = Expectimax(depth=3, workers=1, tt_bits=10, evaluator=heuristic)
+    heuristic.prepare(4, 4)
+    legal = [DIRECTIONS.index(move) for move in board.legal_moves()]
+    moves = np.full((1, 4), -1, dtype=np.int64)
+    moves[0, : len(legal)] = legal
+    found = np.zeros((1, 4), dtype=np.float64)
+    search = ai.jobs_search(board, heuristic)
+    search(moves, 3, tables[:1], np.zeros((1, 4), np.int64), np.zeros(1, np.uint8), found, np.zeros(1, np.int64))
+    assert (tables["generation"][0] >= 0).any()
+    assert {DIRECTIONS[d]: float(found[0, k]) for k, d in enumerate(legal)} == ai.choose(board).values
+
+
+@pytest.mark.parametrize(
+    ("jobs", "tt_bits", "message"),
+    [
+        (0, 10, "jobs must be an integer from 1 to 4, got 0"),
+        (5, 10, "got 5"),
+        (True, 10, "got True"),
+        (1, 7, "tt_bits must be an integer from 8 to 24, got 7"),
+        (1, 25, "got 25"),
+        (1, 12.0, "got 12.0"),
+    ],
+)
+def test_transposition_tables_refuse_bad_sizes(jobs: Any, tt_bits: Any, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        transposition_tables(jobs, tt_bits)

@@ -7,13 +7,14 @@ import json
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, PlygroundError
 from plyground.g2048 import Board, Solution, solve
-from plyground.g2048.solution import AgeCounts, default_directory
+from plyground.g2048.solution import AgeCounts, compact_codes, default_directory, pack_codes
 from tests.naive import g2048 as naive
 from tests.naive import solver_2048 as brute
 
@@ -312,3 +313,36 @@ def test_default_directory_is_under_the_data_folder(monkeypatch: pytest.MonkeyPa
     solution = solve(2, 2)
     assert solution.directory == tmp_path / "solutions" / "2x2-p0.1"
     assert (solution.directory / "solution.json").exists()
+
+
+def test_pack_codes_and_compact_codes_give_what_a_compact_solution_stores(tmp_path: Path) -> None:
+    plain = solve(2, 3, directory=tmp_path / "plain", forward_only=True, max_age=40)
+    compact = solve(2, 3, directory=tmp_path / "compact", compact=True, forward_only=True, max_age=40)
+    for age in (4, 20, 40):
+        codes, _ = plain.layer(age)  # read-only: taken as it is
+        packed = pack_codes(codes, 2, 3)
+        cells = [[(int(code) >> (16 * r + 4 * c)) & 0xF for r in range(2) for c in range(3)] for code in codes]
+        assert packed.tolist() == [sum(e << (4 * i) for i, e in enumerate(row)) for row in cells]
+        stored = np.load(compact.directory / f"states-{age:04d}.ef.npy")
+        assert np.array_equal(compact_codes(codes, 2, 3), stored)
+        assert compact_codes(codes, 2, 3)[0] == codes.size
+    assert compact_codes(np.zeros(0, dtype=np.uint64), 2, 2).tolist()[:2] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    ("codes", "size", "message"),
+    [
+        ([0x1, 0x2], (2, 2), "codes must be a 1-D numpy array of uint64, got \\[1, 2\\]"),
+        (np.array([1, 2], dtype=np.int64), (2, 2), "got an array of int64 of shape \\(2,\\)"),
+        (np.zeros((2, 2), dtype=np.uint64), (2, 2), "got an array of uint64 of shape \\(2, 2\\)"),
+        (np.array([0x1, 0x100], dtype=np.uint64), (2, 2), "codes\\[1\\] = 0x100 has tiles outside a 2x2 board"),
+        (np.array([0x1], dtype=np.uint64), (4, 4), "at most 12 cells, got 4x4"),
+        (np.array([0x1], dtype=np.uint64), (1, 3), "a board has 2 to 4 rows and columns, got 1x3"),
+    ],
+)
+def test_pack_codes_and_compact_codes_refuse_bad_codes(codes: Any, size: tuple[int, int], message: str) -> None:
+    for function in (pack_codes, compact_codes):
+        with pytest.raises(InvalidInputError, match=message):
+            function(codes, *size)
+    with pytest.raises(InvalidInputError, match="non-decreasing order, got codes\\[2\\] = 0x1 < codes\\[1\\] = 0x11"):
+        compact_codes(np.array([0x1, 0x11, 0x1], dtype=np.uint64), 2, 2)

@@ -14,13 +14,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import State
-from plyground.kinrow.threats import find_vcf, find_vct
+from plyground.kinrow import _threat_kernels as T
+from plyground.kinrow._table_kernels import TABLE_DTYPE
+from plyground.kinrow.patterns import PatternBoard
+from plyground.kinrow.threats import VcfSolver, find_vcf, find_vct
 from tests.naive.quick_vcf import quick_vcf
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
@@ -155,3 +159,35 @@ def test_bad_calls_are_refused() -> None:
         find_vcf(State(15, 6))
     with pytest.raises(IllegalMoveError, match="over"):
         find_vcf(State.from_moves(5, 3, [0, 5, 1, 6, 2]))
+
+
+@pytest.mark.kernel
+def test_a_solver_finds_what_find_vcf_finds_and_counts_the_kernels_nodes() -> None:
+    """One solver, its table kept between searches, finds the lines of fresh searches and counts the kernel's nodes."""
+    solver = VcfSolver()
+    rows = fixture()[::12]
+    for row in rows:
+        state = State.parse(row["board"], 5)
+        for width in (None, 3):
+            result = solver.solve(state, max_depth=row["vcf_limit"], width=width)
+            assert result.line == find_vcf(state, max_depth=row["vcf_limit"], width=width), row["board"]
+            board = PatternBoard(state)
+            stats = np.zeros(2, dtype=np.int64)
+            T._vcf(*board.arrays(), np.zeros(1 << 18, TABLE_DTYPE), np.zeros(64, np.int32),
+                   np.zeros(1, np.uint8), stats, state.to_move, row["vcf_limit"], 0, -1, width or 0)  # fmt: skip
+            assert result.nodes == int(stats[T.NODES]) >= 1 and result.seconds >= 0.0
+        assert (solver.solve(state, max_depth=row["vcf_limit"]).line is not None) == (row["vcf_depth"] is not None)
+    assert any(row["vcf_depth"] is not None for row in rows) and any(row["vcf_depth"] is None for row in rows)
+
+
+def test_a_solver_refuses_what_find_vcf_refuses() -> None:
+    solver = VcfSolver()
+    for width in (0, 5, True, 2.0):
+        with pytest.raises(InvalidInputError, match=f"width must be None or an integer from 1 to 4, got {width!r}"):
+            solver.solve(State(15, 5), width=width)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="max_depth must be an integer from 1 to 40, got 41"):
+        solver.solve(State(15, 5), max_depth=41)
+    with pytest.raises(InvalidInputError, match="expected a k-in-a-row State, got str"):
+        solver.solve("x")  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="over"):
+        solver.solve(State.from_moves(5, 3, [0, 5, 1, 6, 2]))

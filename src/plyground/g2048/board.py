@@ -27,8 +27,10 @@ __all__ = [
     "MAX_TILE",
     "Board",
     "Direction",
+    "RandomPlay",
     "SpawnOutcome",
     "direction_index",
+    "random_play",
     "tile_exponent",
 ]
 
@@ -39,6 +41,8 @@ DIRECTIONS: tuple[Direction, ...] = ("up", "right", "down", "left")
 MIN_SIDE, MAX_SIDE = 2, 4
 MAX_TILE = 1 << MAX_EXPONENT
 DEFAULT_P_FOUR = 0.1
+MAX_RANDOM_MOVES = 2**62
+"""The most moves one :func:`random_play` call plays."""
 
 _DIRECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(DIRECTIONS)}
 _CELL_SPLIT = re.compile(r"[\s,]+")
@@ -325,3 +329,45 @@ def check_p_four(p_four: float) -> float:
     if isinstance(p_four, bool) or not isinstance(p_four, int | float | np.floating) or not 0.0 <= p_four <= 1.0:
         raise InvalidInputError(f"p_four must be a probability in [0, 1], got {p_four!r}")
     return float(p_four)
+
+
+class RandomPlay(NamedTuple):
+    """What :func:`random_play` played: the games that ended, the points of every move, and the last board."""
+
+    games: int
+    points: int
+    board: Board
+
+
+def random_play(moves: int, *, seed: int, rows: int = 4, cols: int = 4, p_four: float = DEFAULT_P_FOUR) -> RandomPlay:
+    """Play ``moves`` random moves on the engine's kernels, a new game starting whenever one ends.
+
+    Each of the ``moves`` steps draws a direction; an illegal draw falls back to the first
+    legal direction (up, right, down, left), and on a board without one the step ends the game
+    and starts the next instead. A tile spawns after every move, and two start each game. The
+    draws come from a SplitMix64 stream started at ``seed``: the same seed gives the same play.
+    It measures the engine's raw speed (``benchmarks/engine.py`` times it).
+
+    >>> played = random_play(1000, seed=3, rows=2, cols=2)
+    >>> played.games > 0, played == random_play(1000, seed=3, rows=2, cols=2)
+    (True, True)
+
+    Args:
+        moves: the steps to play, 0 to :data:`MAX_RANDOM_MOVES`.
+        seed: an integer in ``[0, 2**64)``.
+        rows: the board's rows, 2 to 4.
+        cols: the board's columns, 2 to 4.
+        p_four: the probability that a spawned tile is a 4.
+
+    Raises:
+        InvalidInputError: ``moves``, ``seed`` or ``p_four`` out of range.
+        InvalidBoardError: a size out of range.
+    """
+    if isinstance(moves, bool) or not isinstance(moves, int | np.integer) or not 0 <= moves <= MAX_RANDOM_MOVES:
+        raise InvalidInputError(f"moves must be an integer from 0 to 2**62, got {moves!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 1 << 64:
+        raise InvalidInputError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+    _check_size(rows, cols)
+    threshold = min(int(check_p_four(p_four) * 2**32), 2**32)  # the low 32 bits of a draw below it spawn a 4
+    games, points, bits = K._random_play(int(moves), np.uint64(seed), int(rows), int(cols), np.uint64(threshold))
+    return RandomPlay(int(games), int(points), Board._trusted(int(bits), int(rows), int(cols)))

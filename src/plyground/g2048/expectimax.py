@@ -63,7 +63,7 @@ from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.registry import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
 
-__all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups"]
+__all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups", "transposition_tables"]
 
 JobsSearch: TypeAlias = Callable[[Any, int, Any, Any, Any, Any, Any], None]
 """``search(moves, depth, tts, counters, stop, values, claim)``: a board's root moves searched
@@ -86,6 +86,35 @@ BANK_MOVES = 4.0
 """With ``time_bank``, at most this many moves' budgets are saved up."""
 BANK_DEBT = 0.5
 """With ``time_bank``, a move that overran its time leaves a debt of at most this share of a budget."""
+
+
+def transposition_tables(jobs: int, tt_bits: int = DEFAULT_TT_BITS) -> npt.NDArray[np.void]:
+    """Fresh transposition tables for the search's jobs: one row of ``2**tt_bits`` entries a job, none valid.
+
+    The ``tts`` of a :data:`JobsSearch` (:meth:`Expectimax.jobs_search`): a structured array of
+    shape ``(jobs, 2**tt_bits)`` whose entries hold a board's key, value, depth and generation.
+    Every page is written here (each entry marked invalid), so that none is first touched in a
+    timed search.
+
+    >>> tables = transposition_tables(2, 8)
+    >>> tables.shape, sorted(tables.dtype.names), int(tables["generation"].max())
+    ((2, 256), ['depth', 'generation', 'key', 'value'], -1)
+
+    Raises:
+        InvalidInputError: ``jobs`` not an integer from 1 to :data:`MAX_WORKERS`, or ``tt_bits``
+            not one from 8 to 24.
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_WORKERS:
+        raise InvalidInputError(f"jobs must be an integer from 1 to {MAX_WORKERS}, got {jobs!r}")
+    _check_tt_bits(tt_bits)
+    tables = np.zeros((jobs, 1 << tt_bits), dtype=S.TT_DTYPE)
+    tables["generation"] = -1
+    return tables
+
+
+def _check_tt_bits(tt_bits: object) -> None:
+    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 8 <= tt_bits <= 24:
+        raise InvalidInputError(f"tt_bits must be an integer from 8 to 24, got {tt_bits!r}")
 
 
 def next_bank(bank_ms: float, budget_ms: float, used_ms: float) -> float:
@@ -245,8 +274,7 @@ class Expectimax:
             raise InvalidInputError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
         if max_cells is not None and not (isinstance(max_cells, int) and max_cells >= 1):
             raise InvalidInputError(f"max_cells must be a positive integer or None, got {max_cells!r}")
-        if not (isinstance(tt_bits, int) and 8 <= tt_bits <= 24):
-            raise InvalidInputError(f"tt_bits must be an integer from 8 to 24, got {tt_bits!r}")
+        _check_tt_bits(tt_bits)
         if not (isinstance(seed, int) and seed >= 0):
             raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
@@ -298,9 +326,7 @@ class Expectimax:
         """A transposition table and counters for each job (see :func:`root_groups`), made on first use."""
         if self._tables is None:
             jobs = max_jobs(self.workers)
-            tts = np.zeros((jobs, 1 << self._tt_bits), dtype=S.TT_DTYPE)
-            tts["generation"] = -1  # no entry is valid; also touches every page now, not during a timed search
-            self._tables = tts, np.zeros((jobs, 4), dtype=np.int64)
+            self._tables = transposition_tables(jobs, self._tt_bits), np.zeros((jobs, 4), dtype=np.int64)
         return self._tables
 
     def close(self) -> None:

@@ -41,8 +41,10 @@ __all__ = [
     "Solution",
     "StartClass",
     "check_values",
+    "compact_codes",
     "default_directory",
     "max_score",
+    "pack_codes",
 ]
 
 FORMAT = "plyground.g2048.solution"
@@ -209,16 +211,82 @@ def check_values(values: Values, path: str | os.PathLike[str], most: float) -> N
     raise CorruptFileError(f"{path} is damaged: it holds {bad!r}, not an expected future score (0 to {most:,.0f})")
 
 
-def _compact(codes: Codes, rows: int, cols: int) -> Codes:
-    """Sorted codes as one array: ``[n, low bits, words of lows, lows..., highs...]`` of their Elias-Fano code.
+def pack_codes(codes: Codes, rows: int, cols: int) -> Codes:
+    """Board codes with their cells packed 4 bits each, in the same order: what ``*.ef.npy`` files encode.
 
-    The cells are packed 4 bits each first, so that the codes of an R×C board take ``4RC`` bits.
+    Cell (r, c) moves from bit ``16*r + 4*c`` of a bitboard to bit ``4*(r*cols + c)``, so that
+    the code of an R×C board takes ``4RC`` bits.
+
+    >>> [hex(code) for code in pack_codes(np.array([0x0021_0001], dtype=np.uint64), 2, 2).tolist()]
+    ['0x2101']
+
+    Args:
+        codes: a 1-D ``uint64`` array of ``rows``×``cols`` bitboards (every cell outside the board 0).
+        rows: the board's rows, 2 to 4.
+        cols: its columns, 2 to 4, at most :data:`MAX_CELLS` cells in all.
+
+    Raises:
+        InvalidInputError: a bad size, not a 1-D ``uint64`` array, or a code with a tile outside the
+            board (the message names the first).
     """
-    from plyground.core import elias_fano
+    checked, rows, cols = _board_codes(codes, rows, cols)
+    return _pack(checked, rows, cols)
 
+
+def compact_codes(codes: Codes, rows: int, cols: int) -> Codes:
+    """Sorted board codes as a compact solution stores them: the words of a ``*.ef.npy`` layer file.
+
+    The Elias-Fano code of the :func:`pack_codes` of ``codes``, as one ``uint64`` array:
+    ``[n, low bits, words of lows, lows..., highs...]`` (the file's ``.npy`` header aside, its
+    size is ``8 * compact_codes(...).size`` bytes).
+
+    >>> compact_codes(np.array([0x1, 0x11, 0x10001], dtype=np.uint64), 2, 2).tolist()
+    [3, 6, 1, 5185, 67]
+
+    Args:
+        codes: as :func:`pack_codes`, and in non-decreasing order.
+        rows: the board's rows, 2 to 4.
+        cols: its columns, 2 to 4, at most :data:`MAX_CELLS` cells in all.
+
+    Raises:
+        InvalidInputError: as :func:`pack_codes`, or codes out of order (the message names the first).
+    """
+    checked, rows, cols = _board_codes(codes, rows, cols)
+    drops = np.flatnonzero(checked[1:] < checked[:-1])
+    if drops.size:
+        i = int(drops[0]) + 1
+        raise InvalidInputError(
+            f"codes must be in non-decreasing order, got codes[{i}] = {int(checked[i]):#x} "
+            f"< codes[{i - 1}] = {int(checked[i - 1]):#x}"
+        )
+    return _compact(checked, rows, cols)
+
+
+def _board_codes(codes: object, rows: object, cols: object) -> tuple[Codes, int, int]:
+    """``codes`` as a writable C-contiguous array of bitboards of the size, checked, with the size."""
+    size = check_size(rows, cols)
+    if not isinstance(codes, np.ndarray) or codes.ndim != 1 or codes.dtype != np.uint64:
+        shown = f"an array of {codes.dtype} of shape {codes.shape}" if isinstance(codes, np.ndarray) else repr(codes)
+        raise InvalidInputError(f"codes must be a 1-D numpy array of uint64, got {shown}")
+    board = sum(((1 << 4 * size[1]) - 1) << 16 * r for r in range(size[0]))
+    outside = np.flatnonzero(codes & np.uint64(((1 << 64) - 1) ^ board))
+    if outside.size:
+        i = int(outside[0])
+        raise InvalidInputError(f"codes[{i}] = {int(codes[i]):#x} has tiles outside a {size[0]}x{size[1]} board")
+    return np.require(codes, requirements=("C", "W")), *size
+
+
+def _pack(codes: Codes, rows: int, cols: int) -> Codes:
     packed = np.empty_like(codes)
     SK._pack_dense(codes, rows, cols, packed)
-    code = elias_fano.encode(packed)
+    return packed
+
+
+def _compact(codes: Codes, rows: int, cols: int) -> Codes:
+    """Sorted codes of the size, unchecked, as :func:`compact_codes` gives them."""
+    from plyground.core import elias_fano
+
+    code = elias_fano.encode(_pack(codes, rows, cols))
     head = np.array([code.n, code.low_bits, code.lows.shape[0]], dtype=np.uint64)
     return np.concatenate([head, code.lows, code.highs])
 

@@ -14,7 +14,11 @@ exact for the moves it tries; the VCT is the usual threat-space approximation.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 import numpy as np
+import numpy.typing as npt
 
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _threat_kernels as T
@@ -23,7 +27,7 @@ from plyground.kinrow.board import State
 from plyground.kinrow.patterns import MAX_K, PatternBoard
 from plyground.kinrow.rules import Rule
 
-__all__ = ["MAX_DEPTH", "find_vcf", "find_vct"]
+__all__ = ["MAX_DEPTH", "VcfResult", "VcfSolver", "find_vcf", "find_vct"]
 
 MAX_DEPTH = 40
 """The most attacker moves a search may be asked for."""
@@ -48,6 +52,46 @@ def _line(line: np.ndarray, length: int) -> list[int]:
     return [int(move) for move in line[:length]]
 
 
+def _check_width(width: object) -> int:
+    """The kernel's width: 0 for the complete VCF (None), else the quick one's, checked."""
+    if width is None:
+        return 0
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= T.QUICK_WIDTH:
+        raise InvalidInputError(f"width must be None or an integer from 1 to {T.QUICK_WIDTH}, got {width!r}")
+    return width
+
+
+@dataclass(frozen=True)
+class VcfResult:
+    """What one VCF search found, and what it cost.
+
+    Attributes:
+        line: the VCF as :func:`find_vcf` gives it; None if none was found.
+        nodes: the positions the search entered.
+        seconds: the time of the search itself, not that of reading the board into patterns.
+    """
+
+    line: list[int] | None
+    nodes: int
+    seconds: float
+
+
+def _search_vcf(
+    board: PatternBoard,
+    player: int,
+    depth: int,
+    width: int,
+    table: npt.NDArray[np.void],
+) -> VcfResult:
+    line = np.zeros(2 * depth + 8, dtype=np.int32)
+    stats = np.zeros(2, dtype=np.int64)
+    never = np.zeros(1, dtype=np.uint8)
+    start = time.perf_counter()
+    found = T._vcf(*board.arrays(), table, line, never, stats, player, depth, 0, -1, width)
+    seconds = time.perf_counter() - start
+    return VcfResult(_line(line, int(stats[T.LENGTH])) if found else None, int(stats[T.NODES]), seconds)
+
+
 def find_vcf(state: State, *, max_depth: int = 16, width: int | None = None) -> list[int] | None:
     """A VCF of the player to move within ``max_depth`` of its moves, as the line of moves; None if there is none.
 
@@ -65,19 +109,38 @@ def find_vcf(state: State, *, max_depth: int = 16, width: int | None = None) -> 
         IllegalMoveError: the game is over.
     """
     board, depth = _prepare(state, max_depth)
-    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= T.QUICK_WIDTH):
-        raise InvalidInputError(f"width must be None or an integer from 1 to {T.QUICK_WIDTH}, got {width!r}")
-    line = np.zeros(2 * depth + 8, dtype=np.int32)
-    stats = np.zeros(2, dtype=np.int64)
+    quick = _check_width(width)
     table = np.zeros(1 << _TABLE_BITS, dtype=TABLE_DTYPE)
-    never = np.zeros(1, dtype=np.uint8)
-    if width is None:
-        found = T._vcf(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, -1, 0)
-    else:
-        found = T._vcf(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, -1, width)
-    if found:
-        return _line(line, int(stats[T.LENGTH]))
-    return None
+    return _search_vcf(board, state.to_move, depth, quick, table).line
+
+
+class VcfSolver:
+    """VCF searches one after another in one table, with what each found and cost: for many searches in a row.
+
+    :func:`find_vcf` makes a fresh table for each search; a solver makes its own once and clears
+    it before each search, outside the time a :class:`VcfResult` reports. One search at a time.
+
+    >>> from plyground.kinrow import State
+    >>> state = State.parse("/".join(["." * 9] * 3 + [".XXX.....", ".O.O.....", "....O...."] + ["." * 9] * 3), 5)
+    >>> result = VcfSolver().solve(state, max_depth=3)
+    >>> [state.name(move) for move in result.line], result.nodes > 0
+    (['e4', 'a4', 'f4'], True)
+    """
+
+    def __init__(self) -> None:
+        self._table = np.zeros(1 << _TABLE_BITS, dtype=TABLE_DTYPE)
+
+    def solve(self, state: State, *, max_depth: int = 16, width: int | None = None) -> VcfResult:
+        """Search a VCF of the player to move, as :func:`find_vcf` does, with the nodes and time it took.
+
+        Raises:
+            InvalidInputError: as :func:`find_vcf`.
+            IllegalMoveError: the game is over.
+        """
+        board, depth = _prepare(state, max_depth)
+        quick = _check_width(width)
+        self._table["flags"] = 0  # every slot unused
+        return _search_vcf(board, state.to_move, depth, quick, self._table)
 
 
 def find_vct(state: State, *, max_depth: int = 6, max_nodes: int = 1_000_000) -> list[int] | None:
