@@ -46,6 +46,7 @@ from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.evaluation import EVALUATIONS, EvaluationTables, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.protocol import Player, SearchReport
+from plyground.kinrow.root import RootThreats
 from plyground.kinrow.rules import Rule
 
 __all__ = ["DEFAULT_MEMORY", "PLAIN", "Engine", "EngineInfo", "EngineSettings"]
@@ -420,89 +421,84 @@ class Engine(Player):
         start: float,
         deadline: float | None,
     ) -> int:
-        size = state.n * state.n
         settings = self.settings
-        arrays = board.arrays()
         renju = board.rule is Rule.RENJU
-        nodes = 0
         longest = max(settings.vcf_depth, settings.vct_depth, settings.leaf_vcf)
-        line = np.zeros(E.MAX_PLY + 2 * longest + 8, dtype=np.int32)
-        threat_stats = np.zeros(2, dtype=np.int64)
-        never = np.zeros(1, dtype=np.uint8)
+        root = RootThreats(board, ft, stop, E.MAX_PLY + 2 * longest + 8)
 
         def finish(move: int, kind: str, value: int, depth: int, pv: tuple[int, ...]) -> int:
-            self.last = EngineInfo(move, kind, value, depth, nodes, time.perf_counter() - start, pv)
+            self.last = EngineInfo(move, kind, value, depth, root.nodes, time.perf_counter() - start, pv)
             return move
 
-        # 2. our VCF (the threat solver does not know forbidden moves: not for black in renju)
-        if not (renju and me == 1):
-            threat_stats[:] = 0
-            found = T._vcf(*arrays, ft, line, stop, threat_stats, me, settings.vcf_depth, 0, -1, 0)
-            nodes += int(threat_stats[T.NODES])
-            if found:
-                pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
-                return finish(pv[0], "vcf", WIN_VALUE - len(pv), 0, pv)
+        attack = not (renju and me == 1)  # the threat solver does not know forbidden moves: not for black in renju
+        defend = not (renju and you == 1)
+        # 2. our VCF
+        pv = root.vcf(me, settings.vcf_depth) if attack else None
+        if pv:
+            return finish(pv[0], "vcf", WIN_VALUE - len(pv), 0, pv)
         # 3. the opponent's VCF: set aside the moves that leave it one
-        ban = np.zeros(size, dtype=np.uint8)
-        if not (renju and you == 1):
-            threat_stats[:] = 0
-            if T._vcf(*arrays, ft, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
-                for cell in np.flatnonzero((board.cells == 0) & (board.near > 0)).tolist():
-                    board.place(cell, me)
-                    threat_stats[:] = 0
-                    if T._vcf(*arrays, ft, line, stop, threat_stats, you, settings.vcf_depth, 0, -1, 0):
-                        ban[cell] = 1
-                    nodes += int(threat_stats[T.NODES])
-                    board.remove(cell)
-                    if stop[0]:
-                        break
-                if ban.sum() == np.count_nonzero((board.cells == 0) & (board.near > 0)):
-                    ban[:] = 0  # every move loses to a VCF: let the search pick the longest resistance
-            nodes += int(threat_stats[T.NODES])
+        ban = root.vcf_ban(me, you, settings.vcf_depth) if defend else np.zeros(state.n * state.n, dtype=np.uint8)
         # 3b. our VCT, within a share of the time (a win comes before any defence)
-        if not (renju and me == 1) and not stop[0]:
-            threat_stats[:] = 0
-            budget = (
-                200_000 if deadline is None else int(max(1_000, 2_000_000 * settings.vct_share * (deadline - start)))
-            )
-            found = T._vct(*arrays, ft, line, stop, threat_stats, me, settings.vct_depth, 0, budget)
-            nodes += int(threat_stats[T.NODES])
-            if found and not stop[0]:
-                pv = tuple(int(m) for m in line[: threat_stats[T.LENGTH]])
+        if attack and not stop[0]:
+            share = settings.vct_share
+            budget = 200_000 if deadline is None else int(max(1_000, 2_000_000 * share * (deadline - start)))
+            pv = root.vct(me, settings.vct_depth, budget)
+            if pv:
                 return finish(pv[0], "vct", WIN_VALUE - 2 * len(pv), 0, pv)
         # 4. the opponent's VCT: keep the moves that stop it, if any does
         defending = False
-        if settings.defence_nodes > 0 and not ban.any() and not (renju and you == 1) and not stop[0]:
-            threat_stats[:] = 0
-            defence = settings.defence_nodes
-            if T._vct(*arrays, ft, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
-                threat = [int(m) for m in line[: threat_stats[T.LENGTH]]]
-                nodes += int(threat_stats[T.NODES])
-                candidates = self._defences(board, me, you, threat)
-                safe: list[int] = []
-                unknown: list[int] = []  # the opponent's VCT ran out of nodes: not shown to stop it
-                unchecked: list[int] = []  # no time left to check them
-                give_up = None if deadline is None else start + settings.defence_share * (deadline - start)
-                for i, cell in enumerate(candidates):
-                    if give_up is not None and time.perf_counter() > give_up:
-                        unchecked = candidates[i:]
-                        break
-                    board.place(cell, me)
-                    threat_stats[:] = 0
-                    if not T._vct(*arrays, ft, line, stop, threat_stats, you, settings.vct_depth, 0, defence):
-                        (unknown if threat_stats[T.NODES] > defence else safe).append(cell)
-                    nodes += int(threat_stats[T.NODES])
-                    board.remove(cell)
-                    if stop[0]:
-                        break
-                keep = [*(safe or unknown), *unchecked]
-                if keep and not stop[0]:
-                    ban[(board.cells == 0)] = 1
-                    ban[keep] = 0
-                    defending = True
-                threat_stats[:] = 0
-            nodes += int(threat_stats[T.NODES])
+        if settings.defence_nodes > 0 and not ban.any() and defend and not stop[0]:
+            give_up = None if deadline is None else start + settings.defence_share * (deadline - start)
+            keep = root.vct_defence(
+                me, you, settings.vct_depth, settings.defence_nodes,
+                lambda threat: self._defences(board, me, you, threat), give_up,
+            )  # fmt: skip
+            if keep is not None:
+                ban[(board.cells == 0)] = 1
+                ban[keep] = 0
+                defending = True
         # 5. the search
+        best, value, finished = self._search(state, evaluation, me, tt, root, ban, defending, start, deadline)
+        if not (0 <= best < state.n * state.n and board.cells[best] == 0):
+            raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")
+        pv_buffer = np.zeros(E.MAX_PLY, dtype=np.int32)
+        length = int(E._principal_variation(*root.arrays, tt, me, pv_buffer))
+        pv = tuple(int(m) for m in pv_buffer[:length])
+        if not pv or pv[0] != best:
+            pv = (best,)
+        return finish(best, "search", value, finished, pv)
+
+    def _params(self, n: int, evaluation: EvaluationTables, renju: bool) -> npt.NDArray[np.int64]:
+        """The search's settings, as its kernel reads them (``params``, by the names of its indices)."""
+        settings = self.settings
+        params = np.zeros(E.PARAMS, dtype=np.int64)
+        for index, value in (
+            (E.WIDTH, settings.width), (E.GENERATION, self._generation), (E.LEAF_VCF, settings.leaf_vcf),
+            (E.THREAT_PLIES, settings.threat_plies), (E.REDUCE, REDUCTIONS[settings.reduction]), (E.SAME_DEPTH, 0),
+            (E.RENJU, int(renju)), (E.BOARD_N, n), (E.TEMPO_X, evaluation.tempo_x),
+            (E.TEMPO_O, evaluation.tempo_o), (E.HOT_BONUS, evaluation.hot), (E.PRUNE, int(settings.prune)),
+            (E.FUTILITY, evaluation.margin if settings.futility else 0), (E.DISTANCE, int(settings.distance)),
+            (E.LEAF_WIDTH, settings.leaf_width),
+        ):  # fmt: skip
+            params[index] = value
+        return params
+
+    def _search(
+        self,
+        state: State,
+        evaluation: EvaluationTables,
+        me: int,
+        tt: npt.NDArray[np.void],
+        root: RootThreats,
+        ban: npt.NDArray[np.uint8],
+        defending: bool,
+        start: float,
+        deadline: float | None,
+    ) -> tuple[int, int, int]:
+        """Step 5, iterative deepening: the best move, its value and the depth finished (nodes go to ``root``)."""
+        settings = self.settings
+        board = root.board
+        size = state.n * state.n
         self._generation += 1
         killers = np.full((E.MAX_PLY, 2), -1, dtype=np.int32)
         history = np.zeros(size, dtype=np.int32)
@@ -512,28 +508,24 @@ class Engine(Player):
         moves = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         scores = np.zeros((E.MAX_PLY, size), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
-        reduce = REDUCTIONS[settings.reduction]
-        fixed = [settings.width, self._generation, settings.leaf_vcf, settings.threat_plies, reduce, 0, int(renju)]
-        constants = [evaluation.tempo_x, evaluation.tempo_o, evaluation.hot]
-        selective = [int(settings.prune), evaluation.margin if settings.futility else 0, int(settings.distance)]
-        selective.append(settings.leaf_width)
-        params = np.array([*fixed, state.n, *constants, *selective], dtype=np.int64)
+        params = self._params(state.n, evaluation, board.rule is Rule.RENJU)
         vstats = np.zeros(2, dtype=np.int64)
+        never = np.zeros(1, dtype=np.uint8)
         search = (tt, killers, history, moves, scores, ban)
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
         depth = 0
         while depth < max_depth:
             depth += 1
-            flag = never if depth == 1 else stop
+            flag = never if depth == 1 else root.stop
             stats[:] = 0
             stats[E.BEST] = -1
             result = E._negamax(
-                *arrays, *search, flag, stats, params, ft, line, vstats, path,
+                *root.arrays, *search, flag, stats, params, root.table, root.line, vstats, path,
                 me, depth, 0, -E.INFINITY, E.INFINITY,
             )  # fmt: skip
             result = int(result)
-            nodes += int(stats[E.NODES])
+            root.nodes += int(stats[E.NODES])
             if flag[0]:
                 if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop
                     best = int(stats[E.BEST])
@@ -550,11 +542,4 @@ class Engine(Player):
                 break
             if deadline is not None and time.perf_counter() - start > settings.next_depth_share * (deadline - start):
                 break  # the next depth would not finish
-        if not (0 <= best < size and board.cells[best] == 0):
-            raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")
-        pv_buffer = np.zeros(E.MAX_PLY, dtype=np.int32)
-        length = int(E._principal_variation(*arrays, tt, me, pv_buffer))
-        pv = tuple(int(m) for m in pv_buffer[:length])
-        if not pv or pv[0] != best:
-            pv = (best,)
-        return finish(best, "search", value, finished, pv)
+        return best, value, finished
