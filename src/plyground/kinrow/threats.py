@@ -32,7 +32,7 @@ __all__ = ["MAX_DEPTH", "VcfResult", "VcfSolver", "find_vcf", "find_vct"]
 MAX_DEPTH = 40
 """The most attacker moves a search may be asked for."""
 _TABLE_BITS = 17
-"""A search's table: 2**17 entries of 16 bytes (2 MiB, as its two arrays of 2**18 keys and depths took before)."""
+"""A search's table: 2**17 entries of 16 bytes (2 MiB), made afresh for each search."""
 
 
 def _prepare(state: State, depth: object) -> tuple[PatternBoard, int]:
