@@ -40,9 +40,7 @@ def test_five_in_a_row_wins_and_the_moves_are_recorded() -> None:
 def test_the_brains_are_told_the_game_as_piskvork_tells_it(tmp_path: Path) -> None:
     black_log, white_log = tmp_path / "black.log", tmp_path / "white.log"
     opening = [(4, 4), (3, 3), (5, 5)]  # white to move
-    game = play_game(
-        fake("row:0", black_log), fake("row:8", white_log), opening, settings(max_moves=3, rule=0)
-    )
+    game = play_game(fake("row:0", black_log), fake("row:8", white_log), opening, settings(max_moves=3, rule=0))
     assert game.winner is None and "move limit" in game.reason
     info = ["INFO timeout_turn 2000", "INFO timeout_match 0", f"INFO time_left {NO_CLOCK}", "INFO rule 0"]
     # White sees the opening as it was played (its own stone is 1), then hears black's moves by TURN.
@@ -72,9 +70,7 @@ def test_a_bad_answer_loses(mode: str, opening: list[tuple[int, int]], reason: s
 
 def test_a_late_answer_loses_at_the_grace_limit() -> None:
     start = time.perf_counter()
-    game = play_game(
-        fake("slow:5000:0"), fake("row:8"), [], settings(time_ms=100, grace_ms=200), names=("A", "B")
-    )
+    game = play_game(fake("slow:5000:0"), fake("row:8"), [], settings(time_ms=100, grace_ms=200), names=("A", "B"))
     assert (game.winner, game.reason) == ("white", "A (black) lost: no answer in 100 + 200 ms")
     assert time.perf_counter() - start < 4.5  # the slow brain was killed, not waited for
 
@@ -92,9 +88,7 @@ def test_time_odds_each_colour_is_told_and_held_to_its_own_time(tmp_path: Path) 
 
 def test_the_match_clock_runs_out(tmp_path: Path) -> None:
     log = tmp_path / "black.log"
-    game = play_game(
-        fake("slow:60:0", log), fake("row:8"), [], settings(match_ms=150), names=("A", "B")
-    )
+    game = play_game(fake("slow:60:0", log), fake("row:8"), [], settings(match_ms=150), names=("A", "B"))
     assert game.reason == "A (black) lost: out of time on the match clock (150 ms)"
     assert 2 <= len(game.times("white")) + 1 <= 3
     sent = log.read_text().splitlines()
@@ -133,12 +127,8 @@ def test_six_in_a_row_wins_free_style() -> None:
 
 @pytest.mark.parametrize(("rule", "winner", "reason"), [(1, "white", "B (white) made five"),
                                                          (4, "white", "A (black) lost: illegal move 2,0")])  # fmt: skip
-def test_an_overline_under_the_standard_and_renju_rules(
-    rule: int, winner: str, reason: str
-) -> None:
-    game = play_game(
-        fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(rule=rule, size=15), names=("A", "B")
-    )
+def test_an_overline_under_the_standard_and_renju_rules(rule: int, winner: str, reason: str) -> None:
+    game = play_game(fake("row:0"), fake("row:8"), OVERLINE_OPENING, settings(rule=rule, size=15), names=("A", "B"))
     assert game.winner == winner and game.reason.startswith(reason)
     if rule == 1:  # black's overlines of six to ten did not end the game; white's exact five did
         played = [(move.x, move.y) for move in game.moves[len(OVERLINE_OPENING) :]]
