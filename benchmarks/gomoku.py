@@ -3,10 +3,11 @@
 Each side is a brain: an executable (a Gomocup brain such as PentaZen or Rapfi, built by
 ``benchmarks/opponents/build_pentazen.sh`` and ``build_rapfi.sh``) or ``plyground:KIND`` (``plyground kinrow pbrain
 --player KIND``, run as a subprocess, so both sides are driven alike over pipes). Words after the
-first one are the brain's arguments: ``"plyground:alphabeta --depth 8"``. The script is the manager
-(``benchmarks/_piskvork.py``): it starts both brains for each game, sends START, the INFO lines,
-BOARD or BEGIN and TURN, judges every answer with ``plyground.kinrow.State`` and measures each
-side's time per move.
+first one are the brain's arguments: ``"plyground:alphabeta --depth 8"``. The script drives
+plyground's manager (``plyground.arena``, as ``plyground arena gomoku`` does, with ``--parallel`` and
+the recording of the result's line beside): it starts both brains for each game, sends START, the
+INFO lines, BOARD or BEGIN and TURN, judges every answer with ``plyground.kinrow.State`` and measures
+each side's time per move.
 
 Each opening is played twice, A with black (X, the first player) and then with white. Openings are
 a few stones near the centre, drawn from ``--seed`` (``random:3``: three stones in the 5x5 square
@@ -38,17 +39,9 @@ the milliseconds each took). Give each brain one thread (PentaZen searches on on
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import shlex
-import shutil
 import signal
-import statistics
 import sys
-import threading
-from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -57,12 +50,20 @@ from rich.progress import Progress
 from rich.table import Table
 
 from _common import add_record_options, print_json
-from _piskvork import RULE_NAMES, Game, Settings, SetupError, kill_all, play_game, record_text
-from plyground.errors import PlygroundError
+from plyground.arena import (
+    RULE_NAMES,
+    MatchGame,
+    Settings,
+    game_json,
+    openings_for,
+    parse_brain,
+    play_match,
+    record_text,
+    summarize,
+)
+from plyground.errors import BrainError, InvalidInputError
 
 DEFAULT_OPENINGS = "random:3"
-OPENING_RADIUS = 2
-"""Generated openings put their stones within this many cells of the centre."""
 MAX_TIME_MS = 3_600_000
 MAX_GAMES = 100_000
 
@@ -73,117 +74,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(f"error: {message}", file=sys.stderr)
         sys.exit(2)
-
-
-def brain_command(spec: str, side: str) -> tuple[list[str], str]:
-    """The command line of a brain and its name for the tables (``ValueError`` for a bad spec)."""
-    try:
-        words = shlex.split(spec)
-    except ValueError as error:
-        raise ValueError(f"{side}: {error} in {spec!r}") from None
-    if not words:
-        raise ValueError(f"{side}: empty brain")
-    first, args = words[0], words[1:]
-    if first.startswith("plyground:"):
-        from plyground.kinrow.players import PLAYER_KINDS
-
-        kind = first.removeprefix("plyground:")
-        kinds = [known for known in PLAYER_KINDS if known != "human"]
-        if kind not in kinds:
-            raise ValueError(f"{side}: unknown plyground player {kind!r}; the players are {', '.join(kinds)}")
-        command = [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", kind, *args]
-        return command, " ".join(words)
-    path = shutil.which(first) if os.sep not in first else first
-    if path is None or not os.path.isfile(path) or not os.access(path, os.X_OK):
-        raise ValueError(f"{side}: no executable brain {first!r} (a path, a command on PATH, or plyground:KIND)")
-    return [os.path.abspath(path), *args], " ".join([os.path.basename(path), *args])
-
-
-def generated_opening(size: int, stones: int, seed: int, index: int, rule: int = 0) -> list[tuple[int, int]]:
-    """Opening ``index`` of ``seed``: ``stones`` distinct cells near the centre where no one threatens five."""
-    import numpy as np
-
-    from _piskvork import new_state
-
-    centre, radius = size // 2, min(OPENING_RADIUS, (size - 1) // 2)
-    cells = [
-        (x, y) for y in range(centre - radius, centre + radius + 1) for x in range(centre - radius, centre + radius + 1)
-    ]
-    rng = np.random.default_rng([seed, index])
-    for _ in range(1000):
-        chosen = [cells[int(i)] for i in rng.choice(len(cells), size=stones, replace=False)]
-        state = new_state(size, rule)
-        try:
-            for x, y in chosen:
-                state.play(state.index(y, x))
-        except PlygroundError:  # a forbidden point under renju
-            continue
-        if state.result is None and not state.winning_moves(1) and not state.winning_moves(2):
-            return chosen
-    raise ValueError(f"no opening of {stones} stones near the centre without a threat of five")
-
-
-def read_openings(path: Path, size: int, rule: int = 0) -> list[list[tuple[int, int]]]:
-    """The openings of a file: one a line, x,y stones in the order played (``ValueError`` naming a bad line)."""
-    from _piskvork import new_state
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read the openings {path}: {getattr(error, 'strerror', None) or error}") from None
-    openings = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        stones = []
-        for word in line.replace(";", " ").split():
-            x_text, comma, y_text = word.partition(",")
-            if not comma or not x_text.isdigit() or not y_text.isdigit():
-                raise ValueError(f"{path}:{number}: {word!r} is not x,y")
-            stones.append((int(x_text), int(y_text)))
-        state = new_state(size, rule)
-        for x, y in stones:
-            if x >= size or y >= size or state.cells[state.index(y, x)] or state.is_over:
-                raise ValueError(f"{path}:{number}: {x},{y} is off the {size}x{size} board, taken or after five")
-            try:
-                state.play(state.index(y, x))
-            except PlygroundError as error:
-                raise ValueError(f"{path}:{number}: {x},{y}: {error}") from None
-        if state.is_over:
-            raise ValueError(f"{path}:{number}: the game is over after this opening")
-        openings.append(stones)
-    if not openings:
-        raise ValueError(f"{path}: no opening in the file")
-    return openings
-
-
-def openings_for(spec: str, games: int, size: int, seed: int, rule: int = 0) -> list[list[tuple[int, int]]]:
-    """The opening of each pair of games (``ValueError`` for a bad spec)."""
-    pairs = (games + 1) // 2
-    if spec == "empty":
-        return [[] for _ in range(pairs)]
-    if spec.startswith("random:"):
-        count = spec.removeprefix("random:")
-        if not count.isdigit() or not 1 <= int(count) <= 8:
-            raise ValueError(f"--openings random:N needs N from 1 to 8 stones, got {spec!r}")
-        return [generated_opening(size, int(count), seed, i, rule) for i in range(pairs)]
-    listed = read_openings(Path(spec), size, rule)
-    return [listed[i % len(listed)] for i in range(pairs)]
-
-
-def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float] | None:
-    """The Wilson interval of a share ``score / games`` (a draw counts half); None without a game.
-
-    >>> [round(v, 3) for v in wilson(5, 10)]
-    [0.237, 0.763]
-    """
-    if games <= 0:
-        return None
-    p = score / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -222,7 +112,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for name, (value, low, high) in limits.items():
         if not low <= value <= high:
             parser.error(f"{name} must be from {low:,} to {high:,}, got {value:,}")
-    from plyground.errors import InvalidInputError
     from plyground.kinrow.rules import parse_rule
 
     try:
@@ -230,65 +119,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     except InvalidInputError as error:
         parser.error(str(error))
     try:
-        args.commands = [brain_command(spec, side) for spec, side in ((args.a, "A"), (args.b, "B"))]
+        args.brains = [parse_brain(spec, side) for spec, side in ((args.a, "A"), (args.b, "B"))]
         args.opening_list = openings_for(args.openings, args.games, args.size, args.seed, args.rule_number)
-    except ValueError as error:
+    except InvalidInputError as error:
         parser.error(str(error))
     if args.games_out is not None and not args.games_out.parent.is_dir():
         parser.error(f"--games-out: no folder {args.games_out.parent}")
     return args
-
-
-def schedule(args: argparse.Namespace) -> list[tuple[int, list[tuple[int, int]], bool]]:
-    """(game number, opening, A plays black) for each game: each opening A black, then A white."""
-    return [(i + 1, args.opening_list[i // 2], i % 2 == 0) for i in range(args.games)]
-
-
-def summary(games: list[tuple[Game, bool]]) -> dict[str, Any]:
-    """The results of side A over ``(game, A played black)`` pairs, and the times of both sides."""
-    wins = sum(game.winner == ("black" if a_black else "white") for game, a_black in games)
-    draws = sum(game.winner is None for game, _ in games)
-    score = wins + draws / 2
-    times: dict[str, list[float]] = {"a": [], "b": []}
-    for game, a_black in games:
-        times["a"] += game.times("black" if a_black else "white")
-        times["b"] += game.times("white" if a_black else "black")
-    interval = wilson(score, len(games))
-    out: dict[str, Any] = {
-        "games_played": len(games),
-        "a_wins": wins,
-        "draws": draws,
-        "a_losses": len(games) - wins - draws,
-        "a_score": score / len(games) if games else None,
-        "a_score_95": list(interval) if interval is not None else None,
-        "mean_moves": statistics.fmean(len(game.moves) - len(game.opening) for game, _ in games) if games else None,
-    }
-    for side, values in times.items():
-        out[f"{side}_mean_ms"] = statistics.fmean(values) if values else None
-        out[f"{side}_max_ms"] = max(values) if values else None
-    out["endings"] = dict(Counter(_ending(game.reason) for game, _ in games))
-    return out
-
-
-def _ending(reason: str) -> str:
-    """The kind of an ending, for the counts: ``made five``, ``no answer``, ``illegal move``..."""
-    for kind in ("made five", "no answer", "illegal move", "crashed", "not a move", "match clock", "full", "limit"):
-        if kind in reason:
-            return kind
-    return reason
-
-
-def game_json(game: Game, number: int, a_black: bool) -> dict[str, Any]:
-    a = "black" if a_black else "white"
-    result = "draw" if game.winner is None else ("a" if game.winner == a else "b")
-    return {
-        "game": number,
-        "opening": [list(stone) for stone in game.opening],
-        "a_colour": a,
-        "result": result,
-        "reason": game.reason,
-        "moves": len(game.moves),
-    }
 
 
 def _table(args: argparse.Namespace, names: list[str], results: dict[str, Any]) -> Table:
@@ -331,7 +168,7 @@ def stop(signum: int, frame: object) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, stop)
-    (command_a, name_a), (command_b, name_b) = args.commands
+    brain_a, brain_b = args.brains
     settings = Settings(
         size=args.size,
         rule=args.rule_number,
@@ -348,74 +185,49 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as error:
             print(f"error: cannot write {args.games_out}: {error.strerror}", file=sys.stderr)
             return 2
-    finished: list[tuple[int, Game, bool]] = []
-    lock = threading.Lock()
-    interrupted, failure = False, None
-
-    def one(number: int, opening: list[tuple[int, int]], a_black: bool) -> None:
-        black, white = (command_a, command_b) if a_black else (command_b, command_a)
-        names = ("A", "B") if a_black else ("B", "A")
-        ms = (args.time_ms, args.time_ms if args.b_time_ms is None else args.b_time_ms)
-        black_ms, white_ms = ms if a_black else ms[::-1]
-        timed = replace(settings, time_ms=black_ms, white_ms=None if black_ms == white_ms else white_ms)
-        game = play_game(black, white, opening, timed, names=names)
-        with lock:
-            if interrupted:
-                return  # ended by the kill
-            finished.append((number, game, a_black))
-            if record is not None:
-                players = {"black": name_a, "white": name_b} if a_black else {"black": name_b, "white": name_a}
-                record.write(record_text(game, number, timed, players))
-                record.flush()
-                os.fsync(record.fileno())
-
-    print(f"gomoku: A = {name_a}, B = {name_b}, {args.games} games", file=sys.stderr, flush=True)
-    pool = ThreadPoolExecutor(max_workers=args.parallel)
+    finished: list[MatchGame] = []
+    print(f"gomoku: A = {brain_a.name}, B = {brain_b.name}, {args.games} games", file=sys.stderr, flush=True)
     try:
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("games", total=args.games)
-            todo = iter(schedule(args))
-            running: set[Future[None]] = set()
-            while True:
-                while len(running) < args.parallel and (job := next(todo, None)) is not None:
-                    running.add(pool.submit(one, *job))
-                if not running:
-                    break
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    problem = future.exception()
-                    if isinstance(problem, SetupError):
-                        failure = str(problem)
-                    elif problem is not None:
-                        raise problem
-                    with lock:
-                        so_far = summary([(game, a_black) for _, game, a_black in finished])
-                    record_so_far = f"{so_far['a_wins']}-{so_far['draws']}-{so_far['a_losses']}"
-                    progress.update(task, advance=1, description=f"games (A won-drew-lost {record_so_far})")
-                if failure is not None:
-                    wait(running)  # the games in progress end; none starts
-                    break
-    except KeyboardInterrupt:
-        with lock:
-            interrupted = True
-        kill_all()
-        print(f"interrupted: {len(finished)} of {args.games} games finished", file=sys.stderr)
+
+            def on_game(item: MatchGame) -> None:
+                finished.append(item)
+                if record is not None:
+                    names = {"A": brain_a.name, "B": brain_b.name}
+                    players = {colour: names[side] for colour, side in item.players.items()}
+                    record.write(record_text(item.game, item.number, item.settings, players))
+                    record.flush()
+                    os.fsync(record.fileno())
+                so_far = summarize(finished)
+                record_so_far = f"{so_far['a_wins']}-{so_far['draws']}-{so_far['a_losses']}"
+                progress.update(task, advance=1, description=f"games (A won-drew-lost {record_so_far})")
+
+            result = play_match(
+                brain_a,
+                brain_b,
+                args.opening_list,
+                settings,
+                games=args.games,
+                b_time_ms=args.b_time_ms,
+                parallel=args.parallel,
+                on_game=on_game,
+            )
+    except BrainError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
         if record is not None:
             record.close()
-    if failure is not None:
-        print(f"error: {failure}", file=sys.stderr)
-        return 1
-    finished.sort(key=lambda item: item[0])
-    games = [(game, a_black) for _, game, a_black in finished]
-    results = summary(games)
-    Console(width=160).print(_table(args, [name_a, name_b], results))
+    if result.interrupted:
+        print(f"interrupted: {len(result.games)} of {args.games} games finished", file=sys.stderr)
+    results = summarize(result.games)
+    Console(width=160).print(_table(args, [brain_a.name, brain_b.name], results))
     print_json(
         "gomoku",
         {
-            "a": name_a,
-            "b": name_b,
+            "a": brain_a.name,
+            "b": brain_b.name,
             "size": args.size,
             "rule": RULE_NAMES[args.rule_number],
             "time_ms": args.time_ms,
@@ -427,13 +239,13 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "games": args.games,
             "parallel": args.parallel,
-            "interrupted": interrupted,
+            "interrupted": result.interrupted,
             **results,
-            "game_list": [game_json(game, number, a_black) for number, game, a_black in finished],
+            "game_list": [game_json(item) for item in result.games],
         },
         args,
     )
-    return 130 if interrupted else 0
+    return 130 if result.interrupted else 0
 
 
 if __name__ == "__main__":

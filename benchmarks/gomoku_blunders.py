@@ -26,11 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from _common import add_record_options, print_json
-from _piskvork import BrainProcess
-from gomoku import brain_command
+from plyground.arena import BrainProcess, parse_brain
 
 N = 15
 WIN = 10_000
@@ -151,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     add_record_options(parser)
     args = parser.parse_args(argv)
     try:
-        command, name = brain_command(args.oracle, "oracle")
+        brain = parse_brain(args.oracle, "oracle")
+        command, name = list(brain.command), brain.name
     except ValueError as error:
         parser.error(str(error))
     if args.positions < 1 or not 1 <= args.oracle_ms <= 600_000 or not 0 < args.time_ms <= 600_000:

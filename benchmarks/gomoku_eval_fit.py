@@ -28,11 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from _common import add_record_options, print_json
-from _piskvork import Settings, SetupError, play_game
-from gomoku import brain_command, generated_opening
+from plyground.arena import Settings, generated_opening, parse_brain, play_game
+from plyground.errors import BrainError
 
 N = 15
 
@@ -47,7 +45,7 @@ def play(args: argparse.Namespace) -> int:
         opening = generated_opening(N, stones, args.seed, index)
         try:
             game = play_game(command, command, opening, settings)
-        except SetupError as error:
+        except BrainError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
         winner = {"black": 1, "white": 2}.get(game.winner or "", 0)
@@ -196,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "play":
         try:
-            args.command, _ = brain_command(args.brain, "brain")
+            brain = parse_brain(args.brain, "brain")
+            args.command = list(brain.command)
         except ValueError as error:
             parser.error(str(error))
         if args.games < 1 or not 1 <= args.time_ms <= 600_000:

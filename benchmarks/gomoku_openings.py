@@ -25,11 +25,9 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from _common import add_record_options, print_json
-from gomoku import brain_command, generated_opening
 from gomoku_blunders import WIN, N, Oracle
+from plyground.arena import generated_opening, parse_brain
 
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_openings.txt"
 
@@ -53,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.judge_ms <= 600_000 or not 0 <= args.within < WIN - 1000:
         parser.error(f"--judge-ms must be from 1 to 600000 and --within from 0 to {WIN - 1001}")
     try:
-        command, name = brain_command(args.judge, "judge")
+        brain = parse_brain(args.judge, "judge")
+        command, name = list(brain.command), brain.name
     except ValueError as error:
         parser.error(str(error))
     judged = args.out.with_name(args.out.name + ".judged")

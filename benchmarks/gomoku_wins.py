@@ -33,12 +33,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from _common import add_record_options, print_json
-from _piskvork import read_records
-from gomoku import brain_command
 from gomoku_blunders import WIN, Oracle
+from plyground.arena import parse_brain, read_records
 
 N = 15
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_wins.jsonl"
@@ -114,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append({"player": label, **solve(positions, args.time_ms, settings)})
     if args.oracle is not None:
         try:
-            command, name = brain_command(args.oracle, "oracle")
+            brain = parse_brain(args.oracle, "oracle")
+            command, name = list(brain.command), brain.name
         except ValueError as error:
             parser.error(str(error))
         oracle = Oracle(command, args.oracle_ms, None)
@@ -141,7 +139,8 @@ def main_collect(argv: list[str]) -> int:
     parser.add_argument("--oracle-ms", type=int, default=300, help="the brain's time per position")
     args = parser.parse_args(argv)
     try:
-        command, name = brain_command(args.brain, "brain")
+        brain = parse_brain(args.brain, "brain")
+        command, name = list(brain.command), brain.name
         records = [record for path in args.games for record in read_records(path.read_text())]
     except (OSError, ValueError) as error:
         parser.error(str(error))
@@ -167,7 +166,8 @@ def main_selfplay(argv: list[str]) -> int:
     parser.add_argument("--oracle-ms", type=int, default=300, help="the brain's time per position")
     args = parser.parse_args(argv)
     try:
-        command, _ = brain_command(args.brain, "brain")
+        brain = parse_brain(args.brain, "brain")
+        command = list(brain.command)
         games = [json.loads(line) for line in args.games.read_text().splitlines() if line.strip()]
         if not all(isinstance(g.get("moves"), list) and isinstance(g.get("stones"), int) for g in games):
             raise ValueError("not self-play games: each line needs its moves and opening stones")

@@ -65,19 +65,8 @@ from typing import Any
 
 from rich.console import Console
 
-from _common import add_record_options, print_json, record
-from _versus_log import (
-    ALONE_GAMES,
-    GAMES_LOG,
-    VERSUS_GAMES,
-    group_key,
-    nneonneo_budget,
-    read_log,
-    show,
-    summarize,
-    targets,
-)
-from _versus_play import (
+from _common import add_record_options, print_json, read_games, record
+from plyground.arena.versus2048 import (
     SAVE_SECONDS,
     Stopped,
     evaluator_label,
@@ -91,9 +80,21 @@ from _versus_play import (
     read_saved,
     saved_position,
 )
+from plyground.arena.versus2048_log import (
+    ALONE_GAMES,
+    VERSUS_GAMES,
+    check_game,
+    group_key,
+    nneonneo_budget,
+    show,
+    summarize,
+    targets,
+)
 from plyground.core.files import data_dir
 from plyground.errors import PlygroundError
 
+GAMES_LOG = "versus_nneonneo_games"
+"""The per-game log: ``<results>/versus_nneonneo_games.jsonl``, one line a game."""
 FIRST_BUDGET_MS = 180.0
 """plyground's time per move before any game of nneonneo is logged (its mean in a first game here)."""
 LANES = 2
@@ -122,7 +123,7 @@ class Run:
 
     def games(self) -> list[dict[str, Any]]:
         with self.lock:
-            return read_log(self.log)
+            return read_games(self.log, check_game)
 
     def append(self, game: dict[str, Any]) -> None:
         with self.lock:

@@ -191,11 +191,12 @@ def _under(name: str, package: str) -> bool:
 
 LAYERS = {
     # a module under the first name imports nothing from those under the others
-    "plyground.core": ("plyground.g2048", "plyground.kinrow", "plyground.apps"),
-    "plyground.g2048": ("plyground.kinrow", "plyground.apps"),
-    "plyground.kinrow": ("plyground.g2048", "plyground.apps"),
-    "plyground.errors": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.apps"),
-    "plyground._jit": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.apps"),
+    "plyground.core": ("plyground.g2048", "plyground.kinrow", "plyground.arena", "plyground.apps"),
+    "plyground.g2048": ("plyground.kinrow", "plyground.arena", "plyground.apps"),
+    "plyground.kinrow": ("plyground.g2048", "plyground.arena", "plyground.apps"),
+    "plyground.arena": ("plyground.apps",),
+    "plyground.errors": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.arena", "plyground.apps"),
+    "plyground._jit": ("plyground.core", "plyground.g2048", "plyground.kinrow", "plyground.arena", "plyground.apps"),
 }
 
 
@@ -301,10 +302,7 @@ def test_applications_call_what_the_player_protocol_promises() -> None:
 
 
 BENCHMARK_DEBTS = {
-    "gomoku_blunders.py": {"sys.path"},
-    "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels", "sys.path"},
-    "gomoku_openings.py": {"sys.path"},
-    "gomoku_wins.py": {"sys.path"},
+    "gomoku_eval_fit.py": {"plyground.kinrow._pattern_kernels"},
     "ntuple_exact_fit.py": {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
         "plyground.g2048._solver_kernels",

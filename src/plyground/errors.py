@@ -11,6 +11,8 @@ import os
 import sys
 
 __all__ = [
+    "BrainError",
+    "BrainNotFoundError",
     "CorruptFileError",
     "DependencyNotInstalled",
     "DiskFullError",
@@ -77,6 +79,14 @@ class ForbiddenMoveError(PlayerError):
     def __init__(self, message: str, move: int) -> None:
         super().__init__(message)
         self.move = move
+
+
+class BrainNotFoundError(InvalidInputError):
+    """A Gomocup brain named by the user is neither an executable file nor a known plyground player."""
+
+
+class BrainError(PlygroundError):
+    """A Gomocup brain cannot play at all (it does not start, or exits or refuses before its first move)."""
 
 
 class DependencyNotInstalled(PlygroundError, ImportError):

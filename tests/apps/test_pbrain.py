@@ -667,6 +667,44 @@ def test_the_brain_as_a_process() -> None:
     ]
 
 
+def test_a_turn_written_right_after_an_answer_is_never_lost() -> None:
+    """The manager answers each move at once, its TURN in one write with an INFO line: every one is read.
+
+    A brain that waited on the pipe (select) while lines sat in its reader's buffer would miss the TURN
+    that came with the INFO line, and the manager would wait for a move that never comes.
+    """
+    command = [sys.executable, "-m", "plyground.apps.cli.main", "kinrow", "pbrain", "--player", "first_legal"]
+    brain = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert brain.stdin is not None and brain.stdout is not None
+    answers, expected, taken = [], [], set()
+
+    def first_empty() -> tuple[int, int]:
+        return next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+
+    try:
+        brain.stdin.write(b"START 15\r\nINFO timeout_turn 1000\r\nINFO timeout_match 100000\r\nBEGIN\r\n")
+        brain.stdin.flush()
+        assert brain.stdout.readline() == b"OK\r\n"
+        for turn in range(20):
+            answers.append(brain.stdout.readline())
+            expected.append("{},{}\r\n".format(*first_empty()).encode())
+            taken.add(first_empty())
+            x, y = first_empty()  # beside its stone: nobody makes five
+            taken.add((x, y))
+            brain.stdin.write(f"INFO time_left {90_000 - turn}\r\nTURN {x},{y}\r\n".encode())
+            brain.stdin.flush()
+        answers.append(brain.stdout.readline())
+        expected.append("{},{}\r\n".format(*first_empty()).encode())
+        brain.stdin.write(b"END\r\n")
+        brain.stdin.close()
+        assert brain.wait(timeout=60) == 0
+    finally:
+        if brain.poll() is None:
+            brain.kill()
+            brain.wait()
+    assert answers == expected
+
+
 # -- END and the end of the input stop a search at once ------------------------------------------
 
 

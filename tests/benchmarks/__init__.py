@@ -30,18 +30,3 @@ def load_script(file: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def load_helper(file: str) -> ModuleType:
-    """``benchmarks/<file>``, a helper of the scripts, as a module under the name the scripts import it by."""
-    import sys
-
-    name = file.removesuffix(".py")
-    if name not in sys.modules:
-        sys.modules.setdefault("_common", load_common())
-        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / file)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]

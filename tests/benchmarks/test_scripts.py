@@ -284,8 +284,7 @@ def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
 
 
 def _check_openings(line: dict[str, Any], stdout: str, folder: Path) -> None:
-    sys.path.insert(0, str(BENCHMARKS))
-    from gomoku import read_openings
+    from plyground.arena import read_openings
 
     openings = read_openings(folder / "openings.txt", 15)
     assert len(openings) == line["kept"] == 2 and all(len(opening) == 3 for opening in openings)
@@ -634,12 +633,8 @@ def test_networks_that_cannot_be_compared_are_refused_in_one_line(data: Data, tm
 
 
 def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
-    import importlib.util
 
-    spec = importlib.util.spec_from_file_location("gomoku_blunders", BENCHMARKS / "gomoku_blunders.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("gomoku_blunders.py")
     win = module.WIN
     assert module.parse_value("MESSAGE dep 16-27 ev -111 nd 1209k tm 952 sp 1270") == -111
     assert module.parse_value("MESSAGE dep 9-21 ev +v13 nd 2k") == win - 13
@@ -651,9 +646,8 @@ def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
 
 
 def test_game_records_are_read_back_and_the_won_games_give_their_critical_position(tmp_path: Path) -> None:
-    """``_piskvork.read_records`` reads what ``record_text`` writes; ``gomoku_wins.py collect`` asks the winner."""
-    sys.path.insert(0, str(BENCHMARKS))
-    from _piskvork import Game, Move, Settings, read_records, record_text
+    """``plyground.arena.read_records`` reads what ``record_text`` writes; ``gomoku_wins.py collect`` asks who won."""
+    from plyground.arena import Game, Move, Settings, read_records, record_text
 
     moves = [*WIN_MOVES, 111, 3, 110]  # X makes the open four g8-j8, O plays on, X's five f8-j8
     game = Game("a", "b", [], [Move(m % 15, m // 15, 5.0) for m in moves], winner="black", reason="A made five")
@@ -708,8 +702,7 @@ def test_self_play_games_give_their_critical_positions_and_a_stopped_run_resumes
 
 def test_balanced_openings_keep_the_even_ones_and_a_stopped_run_resumes(tmp_path: Path) -> None:
     """``gomoku_openings.py``: the verdicts of a stopped run (``FILE.judged``) are read back, not asked again."""
-    sys.path.insert(0, str(BENCHMARKS))
-    from gomoku import generated_opening
+    from plyground.arena import generated_opening
 
     out = tmp_path / "openings.txt"
     first = generated_opening(15, 3, 11, 0)

@@ -1,12 +1,15 @@
-"""A scripted Gomocup brain for the tests of ``benchmarks/gomoku.py``: ``python fake_gomocup_brain.py MODE [LOG]``.
+"""A scripted Gomocup brain for the tests of ``plyground.arena``: ``python fake_gomocup_brain.py MODE [LOG]``.
 
 MODE says how it answers a move (it answers START with OK, and reads BOARD, TURN and INFO):
 
 * ``row:Y`` - the first free cell of row Y from the left (so five in a row when nothing blocks);
 * ``slow:MS:Y`` - the same, MS milliseconds later;
+* ``raw:Y`` - the same, after messages holding bytes that are not UTF-8 and a byte 10 (a depth of 10
+  written as a raw byte) followed by what looks like a move, ``0,0``;
 * ``taken`` - the cell of the last stone (off the board, ``99,99``, on an empty board);
 * ``garbage`` - a line that is not a move;
 * ``crash`` - says ``boom`` on stderr and exits with status 3;
+* ``quit`` - exits quietly (status 0) instead of moving;
 * ``refuse`` - answers START with ERROR.
 
 Every line it reads is appended to LOG when given. MESSAGE and DEBUG lines come before each answer,
@@ -27,9 +30,19 @@ def say(text: str) -> None:
     sys.stdout.flush()
 
 
+def raw(data: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 def move() -> None:
     say("MESSAGE thinking")
     say("DEBUG depth 1")
+    if mode.startswith("raw:"):
+        raw(b"MESSAGE depth \x0a0,0\r\n")  # a depth of 10 as a byte, then a move-like rest of the line
+        raw(b"DEBUG caf\xe9 \xff\xfe\x80 nodes 12\r\n")
+        raw(b"MESSAGE \xc3\r\n")  # a UTF-8 sequence cut short
     if mode == "taken":
         x, y = taken[-1] if taken else (99, 99)
     elif mode == "garbage":
@@ -38,6 +51,8 @@ def move() -> None:
     elif mode == "crash":
         print("boom", file=sys.stderr, flush=True)
         sys.exit(3)
+    elif mode == "quit":
+        sys.exit(0)
     else:
         words = mode.split(":")
         if words[0] == "slow":

@@ -14,7 +14,7 @@ import typer
 import typer.core
 
 from plyground import __version__
-from plyground.apps.cli import g2048, kinrow, web
+from plyground.apps.cli import arena, g2048, kinrow, web
 from plyground.errors import InvalidInputError, PlygroundError
 
 __all__ = ["app", "main"]
@@ -61,6 +61,7 @@ app = typer.Typer(
 # One line per game; each sub-app lives in its own module of this package.
 app.add_typer(g2048.app, name="2048", short_help="2048: show, play, watch the AI, hint, solve, bench, learn.")
 app.add_typer(kinrow.app, name="kinrow", short_help="k-in-a-row: play the AI, run a match, a Gomocup brain.")
+app.add_typer(arena.app, name="arena", short_help="Matches against other programs: gomoku between Gomocup brains.")
 app.command(name="web", short_help="Serve the web lab: 2048 and k-in-a-row in the browser.")(web.web)
 
 

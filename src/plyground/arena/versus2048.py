@@ -1,15 +1,17 @@
-"""The games of ``versus_nneonneo.py``: nneonneo's and plyground's, each in a process pinned to a core.
+"""A 2048 program against plyground: nneonneo/2048-ai's games and plyground's, each in a process pinned to a core.
 
-nneonneo/2048-ai is played either through its library (``lib2048-ai.so``, built by
-``opponents/build_nneonneo.sh``), whose ``find_best_move(board)`` this module calls move by move
-on a game of its own, or as its command-line program, which plays a whole game by itself and
-prints it (:func:`read_nneonneo`). Its library and plyground play the same games: plyground's
-rules, its seeded spawns, one game a seed. Such a game is saved as it goes (every
-``save_s`` seconds, atomically) in a file of its own, and after its move in progress when its
-process gets SIGTERM; a run stopped in the middle (Ctrl-C, SIGTERM, ``kill -9``) resumes it where
-it was saved. A game of the program is lost.
+nneonneo/2048-ai (or a program that plays and prints as it does, at a path the user gives) is played
+either through its library (``lib2048-ai.so``; ``benchmarks/opponents/build_nneonneo.sh`` builds it),
+whose ``find_best_move(board)`` this module calls move by move on a game of its own, or as its
+command-line program, which plays a whole game by itself and prints it (:func:`read_nneonneo`).
+Its library and plyground play the same games: plyground's rules, its seeded spawns, one game a
+seed. Such a game is saved as it goes (every ``save_s`` seconds, atomically) in a file of its own,
+and after its move in progress when its process gets SIGTERM; a run stopped in the middle (Ctrl-C,
+SIGTERM, ``kill -9``) resumes it where it was saved. A game of the program is lost.
 
 Both sides' searches are timed alone: a move's time is that of the call that chose it.
+``benchmarks/versus_nneonneo.py`` runs such games and logs them; :mod:`plyground.arena.versus2048_log`
+sums the log up.
 """
 
 from __future__ import annotations
@@ -30,6 +32,32 @@ from plyground.core.files import FileFormat, read_json, write_json
 from plyground.errors import CorruptFileError, PlygroundError
 from plyground.g2048.board import Board, Direction
 from plyground.g2048.game import Game, Replay
+
+__all__ = [
+    "LIBRARY_SUFFIXES",
+    "NNEONNEO_MOVES",
+    "SAVED_GAME",
+    "SAVE_SECONDS",
+    "Progress",
+    "Stopped",
+    "evaluator_label",
+    "is_library",
+    "keep_replay",
+    "load_library",
+    "nneonneo_child",
+    "nneonneo_chooser",
+    "pin",
+    "play_nneonneo_program",
+    "play_saved",
+    "player_evaluator",
+    "plyground_child",
+    "read_nneonneo",
+    "read_saved",
+    "saved_position",
+    "send_outcome",
+    "start_child",
+    "weights_checksum",
+]
 
 SAVED_GAME = FileFormat("plyground.bench.versus_game", 1, "a game in progress of versus_nneonneo.py", "saved game")
 """A game in progress: its settings, the game (replay and spawn generator) and the search time so far."""
@@ -370,7 +398,6 @@ def player_evaluator(name: str, downgrade: bool) -> Any:
 def evaluator_label(evaluator: Any) -> str:
     """How the log names an evaluator: a network with the checksum of its weights (retraining changes it),
     and the tile from which its searches downgrade the board, if they do."""
-    from _common import weights_checksum
     from plyground.g2048.ntuple import NTupleNetwork
 
     label = str(evaluator.label)
@@ -379,3 +406,12 @@ def evaluator_label(evaluator: Any) -> str:
         if evaluator.downgrade_from is not None:
             label += f", downgraded from {evaluator.downgrade_from}"
     return label
+
+
+def weights_checksum(weights: Any) -> str:
+    """The first 12 hex digits of the SHA-256 of a network's weights: how the games logs name networks."""
+    import hashlib
+
+    import numpy as np
+
+    return hashlib.sha256(np.ascontiguousarray(weights).data).hexdigest()[:12]

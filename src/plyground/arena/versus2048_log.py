@@ -1,37 +1,47 @@
-"""The log of ``versus_nneonneo.py``: a line a game, the table's rows by player and settings, the targets.
+"""The log of a 2048 program against plyground: a game a line, the table's rows by player and settings, the targets.
 
-Each game logged is one JSON line of ``<results>/versus_nneonneo_games.jsonl``; a row of the table is
-nneonneo's games, or plyground's with one mode, evaluator and number of workers (alone: one budget).
+Each game logged is a dict (``benchmarks/versus_nneonneo.py`` keeps them as JSON lines of
+``<results>/versus_nneonneo_games.jsonl``); a row of the table is nneonneo's games, or plyground's
+with one mode, evaluator and number of workers (alone: one budget).
 """
 
 from __future__ import annotations
 
 import statistics
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import read_games
 from plyground.core.stats import median_interval, share_interval
 
-GAMES_LOG = "versus_nneonneo_games"
-"""The per-game log: ``<results>/versus_nneonneo_games.jsonl``, one line a game."""
+__all__ = [
+    "ALONE_GAMES",
+    "ALONE_TARGETS",
+    "TILES",
+    "VERSUS_GAMES",
+    "check_game",
+    "group_key",
+    "nneonneo_budget",
+    "show",
+    "summarize",
+    "targets",
+    "timed_games",
+]
+
 TILES = (16384, 32768)
 VERSUS_GAMES, ALONE_GAMES = 20, 30
 ALONE_TARGETS = ((16384, 0.95), (32768, 0.30))
 
 
 def check_game(game: dict[str, Any]) -> None:
-    """A logged game, or ValueError."""
+    """Check a logged game.
+
+    Raises:
+        ValueError, KeyError: not a game of the log.
+    """
     if game["player"] not in ("nneonneo", "plyground") or not isinstance(game["score"], int):
-        raise ValueError
-
-
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The games logged in ``path`` (none if it does not exist); a line that is not a game is an error."""
-    return read_games(path, check_game)
+        raise ValueError("not a game of nneonneo or plyground")
 
 
 def group_key(game: dict[str, Any]) -> str:
@@ -61,7 +71,7 @@ def nneonneo_budget(games: list[dict[str, Any]]) -> float | None:
     theirs = timed_games(games)
     if not theirs:
         return None
-    return sum(g["ms_per_move"] * g["moves"] for g in theirs) / sum(g["moves"] for g in theirs)
+    return float(sum(g["ms_per_move"] * g["moves"] for g in theirs) / sum(g["moves"] for g in theirs))
 
 
 def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
