@@ -2,7 +2,9 @@
 
 Four measurements, each with the ``plyground`` of this checkout and of ``--against CHECKOUT``
 (a git worktree or clone of the code to compare with), in fresh processes taking turns
-(``_against.py``); a round runs each ``--repeats`` times and keeps the fastest:
+(``_against.py``), each measurement in a process of its own (what one search leaves in the memory
+allocator must not speed up or slow down the next: the plain MCTS ran 17% faster after the engine's
+older tables were freed than alone); a round runs each ``--repeats`` times and keeps the fastest:
 
 * ``engine``: the engine at fixed depth (``--depth``, root threat searches off) on the first
   ``--positions`` quiet positions of ``tests/data/gomoku_threats.jsonl`` (no VCF, no five to
@@ -57,7 +59,7 @@ def fastest(repeats: int, work: Callable[[], float]) -> list[float]:
     return [min(times), check]
 
 
-def child(repeats: int, positions: int, depth: int, iterations: tuple[int, int]) -> None:
+def child(name: str, repeats: int, positions: int, depth: int, iterations: tuple[int, int]) -> None:
     """Time the four measurements with the ``plyground`` this process imports; print a JSON line."""
     from plyground.kinrow import State
     from plyground.kinrow.engine import Engine, EngineSettings
@@ -104,16 +106,14 @@ def child(repeats: int, positions: int, depth: int, iterations: tuple[int, int])
         "mcts": mcts(small, iterations[0], False),
         "mcts patterns": mcts(large, iterations[1], True),
     }
-    out = {}
-    for name in MEASUREMENTS:
-        work[name]()  # compiled or loaded before anything is timed
-        out[name] = fastest(repeats, work[name])
-    print(json.dumps(out))
+    work[name]()  # compiled or loaded before anything is timed
+    print(json.dumps({name: fastest(repeats, work[name])}))
 
 
 def main() -> None:
-    if len(sys.argv) == 7 and sys.argv[1] == "--child":
-        child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), (int(sys.argv[5]), int(sys.argv[6])))
+    if len(sys.argv) == 8 and sys.argv[1] == "--child":
+        numbers = [int(arg) for arg in sys.argv[3:]]
+        child(sys.argv[2], numbers[0], numbers[1], numbers[2], (numbers[3], numbers[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, required=True, metavar="CHECKOUT", help="the code to compare with")
@@ -135,8 +135,10 @@ def main() -> None:
         parser.error("--iterations are at least 1")
     other = checkout(parser, args.against)
     counts = [str(args.repeats), str(args.positions), str(args.depth), *map(str, args.iterations)]
-    done = take_turns(__file__, other, args.rounds, *counts)
-    rows = [{"search": name, **ratio_row(done, name)} for name in MEASUREMENTS]
+    rows = [
+        {"search": name, **ratio_row(take_turns(__file__, other, args.rounds, name, *counts), name)}
+        for name in MEASUREMENTS
+    ]
     title = f"k-in-a-row: this checkout's time over {other.parent.name}'s ({args.rounds} rounds)"
     table = Table(title=title)
     for name in ("search", "s", "other s", "ratio", "range", "check", "other check"):
