@@ -339,3 +339,25 @@ def test_benchmarks_reach_no_further_into_private_code() -> None:
     assert {name: found for name, found in new.items() if found} == {}, "benchmarks must use the public API"
     paid = {name: sorted(debt - reach.get(name, set())) for name, debt in BENCHMARK_DEBTS.items()}
     assert {name: debt for name, debt in paid.items() if debt} == {}, "take the paid debts off BENCHMARK_DEBTS"
+
+
+def test_two_negamax_searches_and_one_transposition_table() -> None:
+    """k-in-a-row's negamax searches are the engine's (k 3 to 5) and alpha-beta's (any k: the searcher of k 6 and
+    more, where it beats MCTS); both, and the threat solver, keep positions in the one table of ``_table_kernels``."""
+    functions = _top_functions(SRC / "plyground")
+    negamax = sorted(f"{path}:{node.name}" for path, node, _ in functions if "negamax" in node.name)
+    assert negamax == [
+        "plyground/kinrow/_alphabeta_kernels.py:_negamax",
+        "plyground/kinrow/_engine_kernels.py:_negamax",
+    ]
+    writes = re.compile(r'\[\s*"(key|check|value|move|depth|flag|flags|bound)"\s*\]\s*=(?!=)')
+    writers = sorted(
+        {path for path, _, source in functions if writes.search(source) and path.startswith("plyground/kinrow/")}
+    )
+    assert writers == ["plyground/kinrow/_table_kernels.py"]
+    tables = sorted(
+        str(path.relative_to(SRC))
+        for path in (SRC / "plyground" / "kinrow").glob("*.py")
+        if re.search(r"np\.dtype\(\s*\[", path.read_text(encoding="utf-8"))
+    )
+    assert tables == ["plyground/kinrow/_table_kernels.py"]
