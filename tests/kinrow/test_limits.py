@@ -28,7 +28,7 @@ AI_KINDS = [kind for kind in PLAYER_KINDS if kind != "human"]
         (15, 4, "renju", [], None, "renju is played with k = 5, got k = 4"),
         (15, 5, "renju", ["engine", "mcts"], None, "mcts plays free-style and standard, not renju: choose engine, "),
         (15, 5, 4, ["alphabeta"], None, "alphabeta plays free-style and standard, not renju"),
-        (9, 7, "freestyle", ["random", "engine"], None, "engine plays k from 3 to 5, got k = 7: choose mcts, "),
+        (9, 7, "freestyle", ["random", "engine"], None, "engine plays k from 3 to 5, got k = 7: choose alphabeta, "),
         (9, 6, "standard", ["mcts"], True, "mcts with patterns plays k from 3 to 5, got k = 6"),
         (9, 5, "freestyle", ["deep_blue"], None, "unknown player 'deep_blue'"),
     ],

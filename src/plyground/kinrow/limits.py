@@ -11,7 +11,7 @@ or loads a kernel.
 >>> check_game(9, 7, "freestyle", ["engine"])
 Traceback (most recent call last):
 ...
-plyground.errors.InvalidInputError: engine plays k from 3 to 5, got k = 7: choose mcts, alphabeta, random or first_legal
+plyground.errors.InvalidInputError: engine plays k from 3 to 5, got k = 7: choose alphabeta, mcts, random or first_legal
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ RENJU_K = 5
 PATTERN_MAX_K = 5
 """The longest line the pattern tables know (a line key sees five cells on each side): the engine's
 limit, and that of MCTS with patterns."""
+LONG_K = "alphabeta"
+"""The strongest player of lines longer than :data:`PATTERN_MAX_K` (it beat MCTS in every decided game at k 6
+and 7): named first among the choices there."""
 PLAYER_KINDS = tuple(KINDS)
 """The kinds of player (see :func:`plyground.kinrow.players.make_player` and :mod:`plyground.kinrow.registry`)."""
 RENJU_KINDS = tuple(name for name, kind in KINDS.items() if kind.renju)
@@ -86,7 +89,8 @@ def check_game(
             others = _others(tuple(kind for kind in choices if kind in RENJU_KINDS))
             raise InvalidInputError(f"{kind} plays free-style and standard, not renju: choose {others}")
         if k > PATTERN_MAX_K and kind in _PATTERN_KINDS:
-            others = _others(tuple(kind for kind in choices if kind not in _PATTERN_KINDS))
+            beyond = sorted((kind for kind in choices if kind not in _PATTERN_KINDS), key=lambda kind: kind != LONG_K)
+            others = _others(tuple(beyond))
             raise InvalidInputError(f"{kind} plays k from {MIN_K} to {PATTERN_MAX_K}, got k = {k}: choose {others}")
         if k > PATTERN_MAX_K and kind == "mcts" and patterns:
             raise InvalidInputError(

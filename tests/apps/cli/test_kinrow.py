@@ -406,7 +406,7 @@ def test_help_shows_time_ms_and_no_budget_in_seconds(capsys: pytest.CaptureFixtu
         (["selfplay", "--rule", ""], "unknown rule ''"),
         (["play", "--k", "2"], "'--k'"),
         (["play", "--n", "5", "--k", "6"], "k must be an integer from 3 to n = 5, got 6"),
-        (["play", "--n", "9", "--k", "7"], "engine plays k from 3 to 5, got k = 7: choose mcts, alphabeta, random"),
+        (["play", "--n", "9", "--k", "7"], "engine plays k from 3 to 5, got k = 7: choose alphabeta, mcts, random"),
         (["play", "--n", "9", "--k", "6", "--opponent", "mcts", "--patterns"], "mcts with patterns plays k from 3"),
         (["selfplay", "--k", "6"], "engine plays k from 3 to 5, got k = 6"),
         (["selfplay", "--n", "20", "--k", "20", "--x", "random", "--o", "engine"], "engine plays k from 3 to 5"),

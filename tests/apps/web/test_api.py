@@ -969,7 +969,7 @@ def test_kinrow_rules_and_boards_up_to_20(client: TestClient) -> None:
         ({"n": 9, "k": 4, "rule": "renju", "opponent": "random"}, "renju is played with k = 5, got k = 4"),
         ({"n": 9, "k": 5, "rule": "renju", "opponent": "mcts"}, "mcts plays free-style and standard"),
         ({"n": 9, "k": 5, "rule": "renju", "opponent": "alphabeta"}, "not renju: choose engine or random"),
-        ({"n": 9, "k": 6}, "engine plays k from 3 to 5, got k = 6: choose mcts, alphabeta or random"),
+        ({"n": 9, "k": 6}, "engine plays k from 3 to 5, got k = 6: choose alphabeta, mcts or random"),
     ]
     for body, message in bad:
         assert message in assert_error(client.post(path, json=body), 422)
