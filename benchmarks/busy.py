@@ -50,7 +50,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
@@ -219,7 +219,7 @@ def main() -> None:
     parser.add_argument(
         "--same", action="store_true", help="both sides with one worker: the spread of the comparison itself"
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.games < 0 or args.positions < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
         parser.error("--games is at least 0, --positions at least 1, --busy at least 0, and budgets are positive")

@@ -35,7 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, read_games, record
+from plyground.core.measurements import add_record_options, checkout_root, print_json, read_games, record
 from plyground.core.stats import mean_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -184,7 +184,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     console = Console(stderr=True)
     try:
@@ -250,7 +250,7 @@ def run(
         for game in pool.imap_unordered(play, todo):
             side = game.pop("side")
             line = {"weights": keys[side], "file": names[side], **setting, **game}
-            record(GAMES_LOG, line, args.results)
+            record(GAMES_LOG, line, args.results, root=checkout_root(Path(__file__)))
             console.print(
                 f"{side.upper()} ({names[side]}), seed {game['seed']}: {game['score']:,} points, "
                 f"{game['max_tile']}, {game['moves']:,} moves, {game['ms_per_move']:.1f} ms a move"

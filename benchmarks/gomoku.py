@@ -49,7 +49,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
 from plyground.arena import (
     RULE_NAMES,
     MatchGame,
@@ -61,6 +60,7 @@ from plyground.arena import (
     record_text,
     summarize,
 )
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import BrainError, InvalidInputError
 
 DEFAULT_OPENINGS = "random:3"
@@ -95,7 +95,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--start-ms", type=int, default=120_000, help="time for a brain to start and answer START")
     parser.add_argument("--games-out", type=Path, default=None, metavar="FILE", help="write every game to FILE")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     limits = {
         "--games": (args.games, 1, MAX_GAMES),

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_record_options, print_json
 from plyground.arena import BrainProcess, parse_brain
+from plyground.core.measurements import add_record_options, print_json
 
 N = 15
 WIN = 10_000
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=Path, default=DATA, help="JSON-lines games to take positions from")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--cache", type=Path, default=None, help="JSON-lines file of the oracle's verdicts")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     try:
         brain = parse_brain(args.oracle, "oracle")

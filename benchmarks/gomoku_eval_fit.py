@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_record_options, print_json
 from plyground.arena import Settings, generated_opening, parse_brain, play_game
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import BrainError
 
 N = 15
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("games", nargs="+", help="JSON-lines files written by play")
     q.add_argument("--seed", type=int, default=0, help="of the held-out fifth")
     q.add_argument("--l2", type=float, default=1e-4)
-    add_record_options(q)
+    add_record_options(q, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     if args.step == "play":
         try:

@@ -25,9 +25,9 @@ import statistics
 import sys
 from pathlib import Path
 
-from _common import add_record_options, print_json
 from gomoku_blunders import WIN, N, Oracle
 from plyground.arena import generated_opening, parse_brain
+from plyground.core.measurements import add_record_options, print_json
 
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_openings.txt"
 
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11, help="seed of the generated candidates")
     parser.add_argument("--judge-ms", type=int, default=1000, help="the judge's time per opening")
     parser.add_argument("--within", type=int, default=40, help="the largest value kept, either side")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     if not 1 <= args.stones <= 8:
         parser.error(f"--stones must be from 1 to 8, got {args.stones}")

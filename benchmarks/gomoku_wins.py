@@ -33,9 +33,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import add_record_options, print_json
 from gomoku_blunders import WIN, Oracle
 from plyground.arena import parse_brain, read_records
+from plyground.core.measurements import add_record_options, print_json
 
 N = 15
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_wins.jsonl"
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=Path, default=DATA, help="JSON lines of positions (see collect)")
     parser.add_argument("--oracle", default=None, help="a brain to time on the same positions (reference)")
     parser.add_argument("--oracle-ms", type=int, default=300, help="the oracle's time per position")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     if not 0 < args.time_ms <= 600_000 or not 1 <= args.oracle_ms <= 600_000:
         parser.error("--time-ms and --oracle-ms must be from 1 to 600000")

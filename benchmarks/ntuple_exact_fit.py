@@ -39,9 +39,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
 from ntuple_optimal import TARGET, evaluate, greedy_player, tuples_for
 from plyground._jit import kernel
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048 import Board
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _ntuple_kernels as NK
@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="folder of the board's solution")
     parser.add_argument("--size", default=f"{ROWS}x{COLS}", help="the board, ROWSxCOLS (default 3x3)")
     parser.add_argument("--save", type=Path, help="folder to save the fitted network in")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if not 0.0 <= args.explore <= 1.0:
         parser.error(f"--explore must be between 0 and 1, got {args.explore}")

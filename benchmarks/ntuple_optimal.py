@@ -57,7 +57,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
@@ -283,7 +283,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="solver threads when a size is not solved yet (default: all)")
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
     parser.add_argument("--save", type=Path, help="folder to save the trained networks in")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.horizon is None:
         args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1

@@ -26,8 +26,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, weights_checksum
 from ntuple_pack import greedy
+from plyground.arena.versus2048 import weights_checksum
+from plyground.core.measurements import add_record_options, print_json
 from plyground.core.stats import mean_interval, share_interval
 from plyground.errors import PlygroundError
 from plyground.g2048.ntuple import NTupleNetwork
@@ -74,7 +75,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="the network to judge it against (default: the shipped one)")
     parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the first game (default 1)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if not 2 <= args.games <= 1_000_000:
         parser.error("--games goes from 2 to 1,000,000")

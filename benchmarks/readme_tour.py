@@ -24,8 +24,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
+from _common import ROOT
 from busy import start_busy
+from plyground.core.measurements import add_record_options, print_json
 
 COMMAND_PREFIXES = ("plyground ", ".venv/bin/plyground ")
 UNTIL_STOPPED = (("2048", "play"), ("2048", "gui"), ("web",), ("kinrow", "play"), ("kinrow", "pbrain"))
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=2, help="spinning processes beside the commands")
     parser.add_argument("--target", type=float, default=30.0, help="seconds each command may take")
     parser.add_argument("--first", type=int, default=None, help="time only the first N commands")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.busy < 0 or args.target <= 0 or (args.first is not None and args.first < 1):
         parser.error("--busy is at least 0, --target positive, --first at least 1")

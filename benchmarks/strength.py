@@ -28,8 +28,8 @@ from typing import Any
 
 from rich.console import Console
 
-from _common import add_record_options, print_json
 from plyground.apps.aiview import summary_view
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import PlygroundError
 from plyground.g2048 import Decision
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
@@ -89,7 +89,7 @@ def main() -> int:
     parser.add_argument(
         "--evaluator", default="heuristic", help="heuristic (default) or ntuple:FILE, a trained n-tuple network"
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, stop)
 

@@ -307,7 +307,6 @@ BENCHMARK_DEBTS = {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
         "plyground.g2048._solver_kernels",
     },
-    "replay_corners.py": {"sys.path"},
 }  # fmt: skip
 """What the benchmark scripts still reach that is not plyground's public API, or the ``sys.path`` tricks they
 still play: debts, until the scripts that produce artifacts and the campaigns move out of ``benchmarks/``. The

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from plyground.core.measurements import NO_RECORD_ENV
 from plyground.g2048.registry import load_evaluator
 from tests.benchmarks import BENCHMARKS, load_common, load_script
 
@@ -458,7 +459,7 @@ def run_script(file: str, args: list[str], folder: Path, **env: str) -> subproce
     tmp = folder / "tmp"
     tmp.mkdir(exist_ok=True)
     # Recording on, the baseline as the test says, and the JIT on: the scripts are checked here, not the kernels.
-    dropped = (common.NO_RECORD_ENV, common.NATIVE_ENV, "NUMBA_DISABLE_JIT")
+    dropped = (NO_RECORD_ENV, common.NATIVE_ENV, "NUMBA_DISABLE_JIT")
     environment = {key: value for key, value in os.environ.items() if key not in dropped}
     environment.update(TMPDIR=str(tmp), COLUMNS="160", **env)
     return subprocess.run(
