@@ -12,7 +12,7 @@ three, an open three with an open two, ...). The value of a position for the pla
 which the pattern board keeps as two extra pairs of sums (``tot[2:]``) as stones come and
 go. For gomoku (k = 5, free-style or exactly five) the weights are
 :data:`FITTED` — a logistic regression of who won on these features, over positions of
-self-play games of a strong engine (the recipe: ``benchmarks/gomoku_eval_fit.py``), in
+self-play games of a strong engine (the recipe: ``recipes/gomoku_evaluation.py``), in
 thousandths of a logit. Other lines and renju keep the hand-made worth
 (:func:`plyground.kinrow.patterns.combination_value`) on both sides.
 """

@@ -7,9 +7,10 @@ seed side by side so that both meet the same machine. Every finished game is app
 by Ctrl-C, SIGTERM or a crash loses only the games in flight, and the next run plays only the seeds
 that are missing: commit the file. ``--report`` only prints the table.
 
-    python benchmarks/default_weights.py [--a FILE] [--b FILE] [--games 40] [--time-ms 20]
+    python experiments/2026-12-02-default-weights-at-20ms/default_weights.py [--a FILE] [--b FILE] [--games 40]
+        [--time-ms 20]
                                          [--first-seed 2000000000] [--processes 2] [--rows 4 --cols 4]
-    python benchmarks/default_weights.py --report
+    python experiments/2026-12-02-default-weights-at-20ms/default_weights.py --report
 
 A defaults to the weights plyground ships as its default, B to ``tuned-depth2.json`` (tuned by
 CMA-ES at depth 2). The table gives, for each side, the games, the mean and median scores and the
@@ -184,7 +185,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
-    add_record_options(parser, Path(__file__), folder="results")
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     console = Console(stderr=True)
     try:

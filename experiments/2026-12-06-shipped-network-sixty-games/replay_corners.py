@@ -1,6 +1,6 @@
 """Where 2048 games made their big tiles: in a corner or off it, and what became of the games.
 
-    python benchmarks/replay_corners.py REPLAY [REPLAY ...] [--from 4096]
+    python experiments/2026-12-06-shipped-network-sixty-games/replay_corners.py REPLAY [REPLAY ...] [--from 4096]
 
 Each REPLAY is a ``plyground 2048`` replay (``--save`` of ``bench``, or a game of ``versus_nneonneo.py``, which
 keeps the replay of every finished game in ``--saved``/replays); a folder stands for the ``*.json`` files in it.
@@ -84,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("replays", type=Path, nargs="+", metavar="REPLAY", help="replays (JSON), or folders of them")
     parser.add_argument("--from", dest="smallest", type=int, default=4096, help="the smallest tile (default 4096)")
-    add_record_options(parser, Path(__file__), folder="results")
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if args.smallest < 4 or args.smallest & (args.smallest - 1):
         parser.error("--from is a tile: a power of two from 4")

@@ -2,8 +2,8 @@
 
 Two steps (the recipe of :data:`plyground.kinrow.evaluation.FITTED`):
 
-    python benchmarks/gomoku_eval_fit.py play BRAIN --games 3000 --time-ms 100 --out games.jsonl
-    python benchmarks/gomoku_eval_fit.py fit games.jsonl
+    python recipes/gomoku_evaluation.py play BRAIN --games 3000 --time-ms 100 --out games.jsonl
+    python recipes/gomoku_evaluation.py fit games.jsonl
 
 ``play`` has the Gomocup brain BRAIN (an executable, e.g. PentaZen built as in
 ``benchmarks/opponents/build_pentazen.sh``, or ``plyground:KIND`` as in ``gomoku.py``) play
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("games", nargs="+", help="JSON-lines files written by play")
     q.add_argument("--seed", type=int, default=0, help="of the held-out fifth")
     q.add_argument("--l2", type=float, default=1e-4)
-    add_record_options(q, Path(__file__), folder="results")
+    add_record_options(q, Path(__file__), folder="data")
     args = parser.parse_args(argv)
     if args.step == "play":
         try:

@@ -25,7 +25,8 @@ JSON line, with the full network's checksum); run the same command again to go o
 Ctrl-C: the games in the log are not played again. ``--games 0`` and ``--agreement-games 0`` leave
 out the greedy games and the agreement (when only the searched games are wanted).
 
-    python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50] [--games 1000]
+    python experiments/2026-12-02-shipped-network/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50]
+        [--games 1000]
                                      [--seed 1] [--search-depth 3 --search-positions 1000]
                                      [--search-games 20 --search-steps 1 --search-prunes 0
                                       --time-ms 20 --workers 2 --log FILE]
@@ -238,7 +239,7 @@ def main() -> None:
     parser.add_argument(
         "--log", type=Path, default=Path("ntuple_pack_games.jsonl"), help="the searched games (resumable)"
     )
-    add_record_options(parser, Path(__file__), folder="results")
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
         parser.error("a step is a power of two from 2**-10 to 2**10")

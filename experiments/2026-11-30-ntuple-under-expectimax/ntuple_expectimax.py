@@ -10,7 +10,8 @@ interval, the median, and the share of games reaching 4096 to 32768 with 95% (Wi
 intervals; then the paired difference of scores (network − heuristic) with its 95%
 interval; ends with one JSON line.
 
-    python benchmarks/ntuple_expectimax.py --network RUN/network.npz [--games 20] [--time-ms 20]
+    python experiments/2026-11-30-ntuple-under-expectimax/ntuple_expectimax.py --network RUN/network.npz [--games 20]
+        [--time-ms 20]
                                            [--seed 1] [--workers 2] [--log FILE] [--rows 4 --cols 4]
 
 ``--rows`` and ``--cols`` play on another board (with a network trained on that board), for
@@ -65,7 +66,7 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=Path("ntuple_expectimax.jsonl"), help="finished games (resumable)")
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
-    add_record_options(parser, Path(__file__), folder="results")
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if not args.network.is_file():
         raise SystemExit(f"no network file {args.network}")
