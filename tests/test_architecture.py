@@ -302,7 +302,6 @@ def test_applications_call_what_the_player_protocol_promises() -> None:
 
 
 BENCHMARK_DEBTS = {
-    "recipes/gomoku_evaluation.py": {"plyground.kinrow._pattern_kernels"},
     "experiments/2026-12-01-ntuple-3x3-exact-fit/ntuple_exact_fit.py": {
         "plyground._jit", "plyground.g2048._kernels", "plyground.g2048._ntuple_kernels",
         "plyground.g2048._solver_kernels",

@@ -255,7 +255,12 @@ def random_games(folder: Path, games: int = 12) -> Path:
 def _check_eval_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["games"] == 12 and line["positions"] >= 100
     assert set(line["log_loss"]) == {"tempo only", "hand-made (scaled)", "fitted"}
-    assert len(line["mover"]) == len(line["waiter"]) == 17 and "Weights(" in stdout
+    assert len(line["mover"]) == len(line["waiter"]) == 17 and "wrote the weights to" in stdout
+    from plyground.kinrow.evaluation import read_feature_weights
+
+    written = read_feature_weights(folder / "fitted.json")  # the recipe writes the data file the package reads
+    assert list(written.mover) == line["mover"] and list(written.waiter) == line["waiter"]
+    assert (written.tempo_x, written.tempo_o, written.hot) == (line["tempo_x"], line["tempo_o"], line["hot"])
 
 
 WIN_MOVES = [112, 0, 113, 1, 114, 2]
@@ -443,7 +448,8 @@ SCRIPTS = [
            _check_blunders),
     Script("gomoku_wins.py", "gomoku_wins", lambda d, f: ["--positions", str(win_positions(f)), "--time-ms", "100"],
            _check_wins),
-    Script("gomoku_evaluation.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
+    Script("gomoku_evaluation.py", "gomoku_eval_fit",
+           lambda d, f: ["fit", str(random_games(f)), "--write", str(f / "fitted.json")], _check_eval_fit),
     Script("gomoku_openings.py", "gomoku_openings",
            lambda d, f: ["plyground:engine", "--out", str(f / "openings.txt"), "--count", "2", "--candidates", "6",
                          "--judge-ms", "100", "--within", "5000"],
@@ -497,8 +503,17 @@ MEASURING = sorted(
 )
 
 
-def test_every_script_is_run_here() -> None:
-    assert sorted({script_path(script.file).relative_to(ROOT).as_posix() for script in SCRIPTS}) == MEASURING
+RUN_ELSEWHERE = {
+    "benchmarks/versus_nneonneo.py": "tests/benchmarks/test_versus_nneonneo.py",
+    "experiments/2026-12-02-default-weights-at-20ms/default_weights.py": "tests/experiments/test_default_weights.py",
+}
+"""The scripts run end to end by a test file of their own."""
+
+
+def test_every_script_is_run_here_or_in_its_own_tests() -> None:
+    here = {script_path(script.file).relative_to(ROOT).as_posix() for script in SCRIPTS}
+    assert sorted(here | set(RUN_ELSEWHERE)) == MEASURING
+    assert all((ROOT / test).is_file() for test in RUN_ELSEWHERE.values())
 
 
 @pytest.mark.parametrize("script", MEASURING)
