@@ -165,7 +165,7 @@ def main_collect(argv: list[str]) -> int:
 def main_selfplay(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gomoku_wins.py selfplay", description="critical positions of self-play")
     parser.add_argument("brain", help="the judging brain: an executable, or plyground:KIND [ARGS]")
-    parser.add_argument("games", type=Path, help="JSON lines of gomoku_eval_fit.py play (stones, moves)")
+    parser.add_argument("games", type=Path, help="JSON lines of recipes/gomoku_evaluation.py play (stones, moves)")
     parser.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
     parser.add_argument("--games", dest="count", type=int, default=300, help="games to look at")
     parser.add_argument("--seed", type=int, default=7, help="the order the games are taken in")

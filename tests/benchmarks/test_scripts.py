@@ -234,7 +234,7 @@ def _check_gomoku_engine(line: dict[str, Any], stdout: str, folder: Path) -> Non
 
 
 def random_games(folder: Path, games: int = 12) -> Path:
-    """A JSON-lines file of random 15x15 games near the centre, played to a five (as ``gomoku_eval_fit.py play``
+    """A JSON-lines file of random 15x15 games near the centre, played to a five (as ``gomoku_evaluation.py play``
     writes)."""
     import random
 
