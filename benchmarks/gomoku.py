@@ -13,9 +13,9 @@ Each opening is played twice, A with black (X, the first player) and then with w
 a few stones near the centre, drawn from ``--seed`` (``random:3``: three stones in the 5x5 square
 around the centre, no one threatening to win; black is ahead in most), none (``empty``: the first
 player starts on an empty board), or read from a file (one opening a line: x,y stones in the order
-played, X first, ``#`` comments), such as ``experiments/2026-12-02-gomoku-balanced-openings/gomoku_openings.txt``, 24
+played, X first, ``#`` comments), such as ``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.txt``, 24
 openings a
-strong brain judged even (``experiments/2026-12-02-gomoku-balanced-openings/gomoku_openings.py``). ``--b-time-ms``
+strong brain judged even (``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.py``). ``--b-time-ms``
 gives B its own time
 per move (time odds, such as a stronger brain given a tenth of the time). A brain loses a game by
 an illegal or malformed answer, no answer in its time per move + ``--grace-ms`` ms, a match clock

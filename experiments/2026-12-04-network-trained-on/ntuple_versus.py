@@ -24,7 +24,6 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from ntuple_pack import greedy
 from rich.console import Console
 from rich.table import Table
 
@@ -35,6 +34,15 @@ from plyground.errors import PlygroundError
 from plyground.g2048.ntuple import NTupleNetwork
 
 TILES = (8192, 16384, 32768)
+
+
+def greedy(network: NTupleNetwork, games: int, seed: int) -> list[tuple[int, int]]:
+    """(score, largest tile) of ``games`` greedy games, game i on its own seed ``seed + i`` (as ``ntuple_pack.py``)."""
+    out = []
+    for i in range(games):
+        result = network.play_greedy(1, seed=seed + i)
+        out.append((int(result.scores[0]), int(result.max_tiles[0])))
+    return out
 
 
 def load(path: Path) -> NTupleNetwork:

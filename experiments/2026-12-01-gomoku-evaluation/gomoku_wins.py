@@ -1,10 +1,10 @@
 """How fast the engine finds the forced wins a strong brain found against it: the critical positions of lost games.
 
-    python experiments/2026-12-02-gomoku-selective-search/gomoku_wins.py [--time-ms 1000] [--positions FILE]
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py [--time-ms 1000] [--positions FILE]
         [--oracle PATH --oracle-ms 300]
-    python experiments/2026-12-02-gomoku-selective-search/gomoku_wins.py collect PATH/pbrain-pentazen GAMES...
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py collect PATH/pbrain-pentazen GAMES...
         --out FILE [--oracle-ms 300]
-    python experiments/2026-12-02-gomoku-selective-search/gomoku_wins.py selfplay PATH/pbrain-pentazen SELFPLAY.jsonl
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py selfplay PATH/pbrain-pentazen SELFPLAY.jsonl
         --out FILE [--games 300]
 
 ``collect`` reads game records written by ``benchmarks/gomoku.py --games-out`` and, for each game the
@@ -19,10 +19,10 @@ Each game's verdict is appended to ``FILE.partial`` as it comes, so a run that s
 The default command puts the engine on each position for ``--time-ms``, with and without its
 selectivity (``EngineSettings`` and ``PLAIN``), and counts the positions where it proves the win
 itself (its value is a forced win) and how long that took; ``--oracle`` times the brain on them too,
-as the reference. The positions of ``experiments/2026-12-02-gomoku-selective-search/data/gomoku_wins.jsonl`` come from
+as the reference. The positions of ``experiments/2026-12-01-gomoku-evaluation/data/gomoku_wins.jsonl`` come from
 the engine's games
 against PentaZen at 1 s a move, those of
-``experiments/2026-12-02-gomoku-selective-search/data/gomoku_wins_selfplay.jsonl`` from PentaZen's
+``experiments/2026-12-01-gomoku-evaluation/data/gomoku_wins_selfplay.jsonl`` from PentaZen's
 self-play games (``selfplay``: 300 games, seed 7, 292 positions); their labels are PentaZen's claims (the
 ones the engine solves are confirmed by its own search).
 """

@@ -1,6 +1,6 @@
 """Balanced gomoku openings: generated openings a strong brain judges even, for ``gomoku.py --openings FILE``.
 
-    python experiments/2026-12-02-gomoku-balanced-openings/gomoku_openings.py PATH/pbrain-pentazen --out FILE
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_openings.py PATH/pbrain-pentazen --out FILE
         [--stones 3] [--count 12]
         [--candidates 400] [--seed 11] [--judge-ms 1000] [--within 40]
 
@@ -15,7 +15,7 @@ the openings file is written at the end, in one step, one opening a line (``x,y`
 order played), each line with the judge's value as a comment. The table gives how the candidates'
 values spread.
 
-``experiments/2026-12-02-gomoku-balanced-openings/gomoku_openings.txt`` was made by this script with PentaZen as the
+``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.txt`` was made by this script with PentaZen as the
 judge, the
 defaults and ``--count 24`` (``benchmarks/opponents/build_pentazen.sh`` builds PentaZen).
 """

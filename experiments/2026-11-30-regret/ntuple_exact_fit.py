@@ -13,7 +13,7 @@ last third of ``--seconds`` the rate is ``--late-alpha``. The fitted network the
 ``--games`` seeded games greedily (and with expectimax at each ``--search-depth``),
 measured against the solution as in ``ntuple_optimal.py``.
 
-    python experiments/2026-12-01-ntuple-3x3-exact-fit/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500]
+    python experiments/2026-11-30-regret/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500]
         [--explore 1.0]
         [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR] [--size 3x3]
 

@@ -10,7 +10,7 @@ size first if needed: 3x3 takes a minute or two). The measures are those of ``re
 score as a fraction of the optimal expected score, the steadier ``1 - regret per game / optimal``,
 and the share of optimal moves.
 
-    python experiments/2026-11-30-ntuple-3x3-sampled-td/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR]
+    python experiments/2026-11-30-regret/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR]
         [--train-games 300000 | --seconds S]
         [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V] [--restarts R]
         [--expected] [--tuples wide | default | wide+7 | wide+7x3 | wide+8] [--save DIR]
