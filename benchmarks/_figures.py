@@ -1,9 +1,10 @@
-"""The performance table of the README and of the docs' benchmarks page, rendered from ``benchmarks/results``.
+"""The performance table of the README and of the docs' benchmarks page, rendered from the recorded results.
 
 Each row is written by a function of :data:`ROWS` from one recorded line of a results file
 (the latest that measured what the row shows) and cites it: the file, the line's number, its
-commit (marked "dirty" when the run had uncommitted changes). A figure is never typed by hand:
-a new run of a benchmark changes the table the next time it is rendered.
+commit (marked "dirty" when the run had uncommitted changes). A results file is found in
+``benchmarks/results/`` (the speed benchmarks) or in a campaign's folder ``experiments/*/``. A figure
+is never typed by hand: a new run of a benchmark changes the table the next time it is rendered.
 
     python benchmarks/_figures.py            # print the table
     python benchmarks/_figures.py --write    # put it into README.md, between its markers
@@ -28,6 +29,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
+EXPERIMENTS = ROOT / "experiments"
 README = ROOT / "README.md"
 START, END = "<!-- figures -->", "<!-- /figures -->"
 HEADER = "| benchmark | plyground | baseline | ratio | results |\n|---|---|---|---|---|"
@@ -39,40 +41,67 @@ class MissingResult(LookupError):
 
 @dataclass(frozen=True)
 class Line:
-    """One recorded run: its file's name, its line number (from 1), commit, dirtiness and results."""
+    """One recorded run: its file's name, its line number (from 1), commit, dirtiness and results, and its file's
+    path from the checkout's root (the name alone for a file outside it)."""
 
     file: str
     number: int
     commit: str | None
     dirty: bool
     results: dict[str, Any]
+    path: str = ""
 
     def cite(self, link: Callable[[str], str] | None) -> str:
-        """``[engine.jsonl:1](…) 3fe6069`` (no link without ``link``), with "dirty" after a run of uncommitted code."""
+        """``[engine.jsonl:1](…) 3fe6069`` (no link without ``link``), with "dirty" after a run of uncommitted code.
+
+        ``link`` is given the file's :attr:`path` (its name when there is none).
+        """
         commit = (self.commit or "no commit")[:7] + (", dirty" if self.dirty else "")
         where = f"{self.file}:{self.number}"
-        return f"[{where}]({link(self.file)}) {commit}" if link is not None else f"`{where}` {commit}"
+        return f"[{where}]({link(self.path or self.file)}) {commit}" if link is not None else f"`{where}` {commit}"
+
+
+def results_folders(root: Path = ROOT) -> list[Path]:
+    """Where the results files of the checkout ``root`` are: ``benchmarks/results``, then each ``experiments/*/``."""
+    return [
+        root / "benchmarks" / "results",
+        *sorted(path for path in (root / "experiments").glob("*/") if path.is_dir()),
+    ]
 
 
 class Results:
-    """The recorded lines of a results folder, read once each."""
+    """The recorded lines of the results folders, read once each; a name is in one folder only."""
 
-    def __init__(self, folder: Path = RESULTS) -> None:
-        self.folder = folder
+    def __init__(self, *folders: Path) -> None:
+        self.folders = list(folders) if folders else results_folders()
         self._lines: dict[str, list[Line]] = {}
+
+    def path(self, name: str) -> Path | None:
+        """The file ``name.jsonl`` in the folders (None when there is none).
+
+        Raises:
+            ValueError: two folders hold such a file.
+        """
+        found = [folder / f"{name}.jsonl" for folder in self.folders if (folder / f"{name}.jsonl").is_file()]
+        if len(found) > 1:
+            raise ValueError(f"{name}.jsonl is in more than one results folder: {', '.join(map(str, found))}")
+        return found[0] if found else None
 
     def lines(self, name: str) -> list[Line]:
         """Every line of ``name.jsonl``, oldest first (none when there is no such file)."""
         if name not in self._lines:
-            path = self.folder / f"{name}.jsonl"
+            path = self.path(name)
             found = []
-            if path.is_file():
+            if path is not None:
+                try:
+                    shown = path.resolve().relative_to(ROOT.resolve()).as_posix()
+                except ValueError:
+                    shown = path.name
                 for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
                     if text.strip():
                         entry = json.loads(text)
-                        found.append(
-                            Line(path.name, number, entry.get("commit"), bool(entry.get("dirty")), entry["results"])
-                        )
+                        commit, dirty = entry.get("commit"), bool(entry.get("dirty"))
+                        found.append(Line(path.name, number, commit, dirty, entry["results"], shown))
             self._lines[name] = found
         return self._lines[name]
 
@@ -323,12 +352,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _in_readme(name: str) -> str:
-    return f"benchmarks/results/{name}"
+def _in_readme(path: str) -> str:
+    return path
 
 
 def render(results: Results | None = None, link: Callable[[str], str] | None = _in_readme) -> str:
-    """The Markdown table; ``link`` turns a results file's name into the address its citations link to (None: none)."""
+    """The Markdown table; ``link`` turns a results file's path into the address its citations link to (None: none)."""
     lines = [HEADER]
     for row in rows(results):
         cells = (row.benchmark, row.plyground, row.baseline, row.ratio, row.line.cite(link))

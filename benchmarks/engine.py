@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, build_native, median_of, naive, native_rate, print_json, run_native
+from _common import build_native, median_of, naive, native_rate, run_native
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048.board import random_play
 
 naive_2048 = naive("g2048")
@@ -42,7 +44,7 @@ def main() -> None:
     parser.add_argument("--naive-moves", type=int, default=50_000, help="moves per naive run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
 
     random_play(1000, seed=args.seed, p_four=0.0)  # loaded, not timed

@@ -13,8 +13,10 @@ Each opening is played twice, A with black (X, the first player) and then with w
 a few stones near the centre, drawn from ``--seed`` (``random:3``: three stones in the 5x5 square
 around the centre, no one threatening to win; black is ahead in most), none (``empty``: the first
 player starts on an empty board), or read from a file (one opening a line: x,y stones in the order
-played, X first, ``#`` comments), such as ``benchmarks/data/gomoku_openings.txt``, 24 openings a
-strong brain judged even (``benchmarks/gomoku_openings.py``). ``--b-time-ms`` gives B its own time
+played, X first, ``#`` comments), such as ``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.txt``, 24
+openings a
+strong brain judged even (``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.py``). ``--b-time-ms``
+gives B its own time
 per move (time odds, such as a stronger brain given a tenth of the time). A brain loses a game by
 an illegal or malformed answer, no answer in its time per move + ``--grace-ms`` ms, a match clock
 run out (``--match-ms``) or by exiting. Prints the results of A (wins, draws, losses, the score
@@ -49,7 +51,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
 from plyground.arena import (
     RULE_NAMES,
     MatchGame,
@@ -61,6 +62,7 @@ from plyground.arena import (
     record_text,
     summarize,
 )
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import BrainError, InvalidInputError
 
 DEFAULT_OPENINGS = "random:3"
@@ -95,7 +97,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--start-ms", type=int, default=120_000, help="time for a brain to start and answer START")
     parser.add_argument("--games-out", type=Path, default=None, metavar="FILE", help="write every game to FILE")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     limits = {
         "--games": (args.games, 1, MAX_GAMES),

@@ -30,7 +30,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
+from _common import ROOT
+from plyground.core.measurements import add_record_options, print_json
 from plyground.kinrow import State
 from plyground.kinrow.alphabeta import AlphaBeta
 from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=positive, default=20, help="positions of the node-rate table")
     parser.add_argument("--time-ms", type=time_ms, default=1000.0, help="milliseconds per search (1 to 60000)")
     parser.add_argument("--fixture", type=Path, default=FIXTURE, help="the labelled positions (JSON lines)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args(argv)
     try:
         rows = [json.loads(line) for line in args.fixture.read_text().splitlines() if line.strip()]

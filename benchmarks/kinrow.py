@@ -25,12 +25,14 @@ import itertools
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, naive, print_json
+from _common import naive
+from plyground.core.measurements import add_record_options, print_json
 from plyground.kinrow import State
 from plyground.kinrow.mcts import MCTS
 from plyground.kinrow.players import Player, RandomPlayer
@@ -153,7 +155,7 @@ def main() -> None:
     )
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move of the searching players")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a check that everything works")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.games < 0:
         parser.error("--games is 0 or more")

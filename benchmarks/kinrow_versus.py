@@ -38,7 +38,8 @@ from rich.console import Console
 from rich.table import Table
 
 from _against import checkout, ratio_row, take_turns
-from _common import ROOT, add_record_options, git_state, print_json
+from _common import ROOT
+from plyground.core.measurements import add_record_options, git_state, print_json
 
 FIXTURE = ROOT / "tests" / "data" / "gomoku_threats.jsonl"
 MEASUREMENTS = ("engine", "vcf", "mcts", "mcts patterns")
@@ -125,7 +126,7 @@ def main() -> None:
         "--iterations", type=int, nargs=2, default=[20_000, 4_000], metavar=("PLAIN", "PATTERNS"),
         help="iterations of the plain and the pattern MCTS on each position",
     )  # fmt: skip
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.rounds < 2 or args.repeats < 1:
         parser.error("--rounds is at least 2 and --repeats at least 1")

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -46,7 +47,8 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, build_native, native_rate, print_json, run_native
+from _common import build_native, native_rate, run_native
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048.ntuple import NTupleNetwork, Report, read_curve
 
 CANDIDATE_READS = 4 * 32
@@ -125,7 +127,7 @@ def main() -> None:
     parser.add_argument("--tc", action="store_true", help="learn with temporal coherence")
     parser.add_argument("--run", help="print the learning curve of this training run folder instead")
     parser.add_argument("--every", type=float, default=10.0, help="minutes between two rows of --run's curve")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.run is not None:
         print_curve(args.run, args.every, args)

@@ -23,11 +23,12 @@ import argparse
 import copy
 import os
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048.ntuple import NTupleNetwork
 
 
@@ -47,7 +48,7 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--network", help="start from this saved network (not changed on disk) instead of a fresh one")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
 
     NTupleNetwork(2, 2, seed=0).learn(4, alpha=0.1, workers=2)  # kernels loaded, not timed

@@ -29,14 +29,15 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
 from plyground.apps.pbrain import DEFAULT_KIND
 from plyground.apps.pbrain_clock import ANSWER_MARGIN_MS, STOP_MARGIN_MS, budget_from_timeout
+from plyground.core.measurements import add_record_options, print_json
 from plyground.kinrow import State
 
 N = 15
@@ -166,7 +167,7 @@ def main() -> None:
     parser.add_argument("--no-load", action="store_true", help="no busy loop on the cores")
     parser.add_argument("--seed", type=int, default=1, help="seed of the opponent's moves (default: %(default)s)")
     parser.add_argument("--rule", type=int, default=1, help="INFO rule sent after START (default: %(default)s)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     options = parser.parse_args()
     timeouts = [int(value) for value in options.timeouts.split(",")]
     load = 0 if options.no_load else os.cpu_count() or 1

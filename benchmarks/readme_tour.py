@@ -13,6 +13,7 @@ run. Target: every other command ends within ``--target`` seconds (default 30), 
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import shlex
 import subprocess
@@ -24,13 +25,26 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
-from busy import start_busy
+from _common import ROOT
+from plyground.core.measurements import add_record_options, print_json
 
 COMMAND_PREFIXES = ("plyground ", ".venv/bin/plyground ")
 UNTIL_STOPPED = (("2048", "play"), ("2048", "gui"), ("web",), ("kinrow", "play"), ("kinrow", "pbrain"))
 """Commands that run until the person stops them (with their first words)."""
 PLYGROUND = Path(sys.executable).with_name("plyground")
+
+
+def start_busy(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that spin until this one ends."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+    def stop() -> None:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+    atexit.register(stop)
+    return spinners
 
 
 def tour(readme: Path) -> list[str]:
@@ -59,7 +73,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=2, help="spinning processes beside the commands")
     parser.add_argument("--target", type=float, default=30.0, help="seconds each command may take")
     parser.add_argument("--first", type=int, default=None, help="time only the first N commands")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.busy < 0 or args.target <= 0 or (args.first is not None and args.first < 1):
         parser.error("--busy is at least 0, --target positive, --first at least 1")

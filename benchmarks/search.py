@@ -32,8 +32,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, build_native, print_json, run_native
+from _common import build_native, run_native
 from plyground.core.crew import CREW
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import PlygroundError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax, JobsSearch, root_groups, transposition_tables
@@ -138,7 +139,7 @@ def main() -> None:
     parser.add_argument("--depths", type=int, nargs="+", default=[5, 6, 7])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--network", type=Path, metavar="FILE", help="also search with this n-tuple network")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if any(not 1 <= depth <= 12 for depth in args.depths) or args.repeats < 1:
         parser.error("depths go from 1 to 12 and --repeats is at least 1")

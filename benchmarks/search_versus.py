@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from _against import checkout, ratio_row, take_turns
-from _common import add_record_options, git_state, print_json
+from plyground.core.measurements import add_record_options, git_state, print_json
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--heuristic-depths", type=int, nargs="+", default=[5, 6, 7], metavar="DEPTH")
     parser.add_argument("--network-depths", type=int, nargs="+", default=[3, 5, 6], metavar="DEPTH")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     depths_of = {"heuristic": args.heuristic_depths, "network": args.network_depths}
     if any(not 1 <= depth <= 12 for depths in depths_of.values() for depth in depths):

@@ -32,7 +32,7 @@ import zstandard
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048.shards.codec import DEFAULT_LEVEL, Precision, decode_codes, encode_codes, encode_values, varints
 from plyground.g2048.solution import Solution, compact_codes
 from plyground.g2048.solver import solve
@@ -163,7 +163,7 @@ def main() -> None:
     parser.add_argument("--long-levels", type=int, nargs="*", default=[3, 19], help="zstd levels tried in long mode")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each timing, the best kept")
     parser.add_argument("--directory", type=Path, help="solve in this folder and keep it (a solution there is reused)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
 
     folder = args.directory or Path(tempfile.mkdtemp(prefix="plyground-shard-codec-")) / "solution"

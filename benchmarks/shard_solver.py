@@ -36,7 +36,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
+from _common import ROOT
+from plyground.core.measurements import add_record_options, print_json
 
 PUBLISHED_4X3 = ROOT / "tests" / "data" / "published_4x3_states_per_age.txt"
 ALL_4X3_STATES = 1_152_817_492_752
@@ -249,7 +250,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes of the forward pass")
     parser.add_argument("--dir", type=Path, help="the 4x3 folder (kept, resumed); default: a temporary one")
     parser.add_argument("--project-workers", type=int, default=64, help="workers of the 4x3 projection")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.forward_age and args.forward_age < 8:
         parser.error("--forward-age is 0 (skip) or an age of at least 8")

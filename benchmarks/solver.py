@@ -25,7 +25,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from _common import ROOT, add_record_options, print_json
+from _common import ROOT
+from plyground.core.measurements import add_record_options, print_json
 
 PUBLISHED_4X3 = ROOT / "tests" / "data" / "published_4x3_states_per_age.txt"
 PAPER_BYTES_PER_CODE = 1.4 * 2**40 / 7.4e11
@@ -99,7 +100,7 @@ def main() -> None:
     parser.add_argument("--keep", help="solve in this folder (one sub-folder per size) and keep the files")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--max-age", type=int, help=argparse.SUPPRESS)
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.child:
         size, folder = args.child

@@ -65,7 +65,6 @@ from typing import Any
 
 from rich.console import Console
 
-from _common import add_record_options, print_json, read_games, record
 from plyground.arena.versus2048 import (
     SAVE_SECONDS,
     Stopped,
@@ -91,6 +90,7 @@ from plyground.arena.versus2048_log import (
     targets,
 )
 from plyground.core.files import data_dir
+from plyground.core.measurements import add_record_options, checkout_root, print_json, read_games, record
 from plyground.errors import PlygroundError
 
 GAMES_LOG = "versus_nneonneo_games"
@@ -127,7 +127,7 @@ class Run:
 
     def append(self, game: dict[str, Any]) -> None:
         with self.lock:
-            record(GAMES_LOG, game, self.args.results)
+            record(GAMES_LOG, game, self.args.results, root=checkout_root(Path(__file__)))
         print(f"{game['player']}: {game['score']:,} points, {game['max_tile']}, {game['moves']:,} moves, "
               f"{game['ms_per_move']:.1f} ms a move", file=sys.stderr)  # fmt: skip
 
@@ -432,7 +432,7 @@ def main() -> None:
         metavar="S",
         help=f"save each game in progress every S seconds (default {SAVE_SECONDS:g})",
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
 
     modes = sum(bool(x) for x in (args.nneonneo, args.alone, args.report))

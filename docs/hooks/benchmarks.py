@@ -39,14 +39,15 @@ FIGURES = "<!-- figures -->"
 
 
 def figures_table(folder: Path) -> str:
-    """The README's performance table, rendered by ``_figures.py`` beside the results folder from its lines."""
+    """The README's performance table, rendered by ``_figures.py`` beside the results folder ``benchmarks/results``
+    from its lines and those of the campaigns' folders ``experiments/*/``."""
     spec = importlib.util.spec_from_file_location("plyground_bench_figures", folder.parent / "_figures.py")
     if spec is None or spec.loader is None:
         raise OSError(f"no _figures.py beside {folder}")
     figures = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = figures  # dataclasses look their module up
     spec.loader.exec_module(figures)
-    table: str = figures.render(figures.Results(folder), link=None)
+    table: str = figures.render(figures.Results(*figures.results_folders(folder.parents[1])), link=None)
     return table
 
 

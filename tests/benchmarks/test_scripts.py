@@ -13,6 +13,7 @@ a machine without it; the runs with it are skipped where it (or a C compiler) is
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import os
@@ -26,8 +27,9 @@ from typing import Any
 
 import pytest
 
+from plyground.core.measurements import NO_RECORD_ENV
 from plyground.g2048.registry import load_evaluator
-from tests.benchmarks import BENCHMARKS, load_common, load_script
+from tests.benchmarks import BENCHMARKS, EXPERIMENTS, RECIPES, load_common, load_script, script_path
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 300
@@ -232,7 +234,7 @@ def _check_gomoku_engine(line: dict[str, Any], stdout: str, folder: Path) -> Non
 
 
 def random_games(folder: Path, games: int = 12) -> Path:
-    """A JSON-lines file of random 15x15 games near the centre, played to a five (as ``gomoku_eval_fit.py play``
+    """A JSON-lines file of random 15x15 games near the centre, played to a five (as ``gomoku_evaluation.py play``
     writes)."""
     import random
 
@@ -253,7 +255,12 @@ def random_games(folder: Path, games: int = 12) -> Path:
 def _check_eval_fit(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["games"] == 12 and line["positions"] >= 100
     assert set(line["log_loss"]) == {"tempo only", "hand-made (scaled)", "fitted"}
-    assert len(line["mover"]) == len(line["waiter"]) == 17 and "Weights(" in stdout
+    assert len(line["mover"]) == len(line["waiter"]) == 17 and "wrote the weights to" in stdout
+    from plyground.kinrow.evaluation import read_feature_weights
+
+    written = read_feature_weights(folder / "fitted.json")  # the recipe writes the data file the package reads
+    assert list(written.mover) == line["mover"] and list(written.waiter) == line["waiter"]
+    assert (written.tempo_x, written.tempo_o, written.hot) == (line["tempo_x"], line["tempo_o"], line["hot"])
 
 
 WIN_MOVES = [112, 0, 113, 1, 114, 2]
@@ -335,8 +342,8 @@ def test_regret_is_what_a_move_loses_against_the_best() -> None:
 
 
 def _check_tour(line: dict[str, Any], stdout: str, folder: Path) -> None:
-    sys.path.insert(0, str(BENCHMARKS))
-    from readme_tour import tour, until_stopped
+    readme_tour = load_script("readme_tour.py")
+    tour, until_stopped = readme_tour.tour, readme_tour.until_stopped
 
     [row] = line["rows"]
     assert row == {"command": ".venv/bin/plyground --help", "seconds": row["seconds"], "status": 0}
@@ -441,7 +448,8 @@ SCRIPTS = [
            _check_blunders),
     Script("gomoku_wins.py", "gomoku_wins", lambda d, f: ["--positions", str(win_positions(f)), "--time-ms", "100"],
            _check_wins),
-    Script("gomoku_eval_fit.py", "gomoku_eval_fit", lambda d, f: ["fit", str(random_games(f))], _check_eval_fit),
+    Script("gomoku_evaluation.py", "gomoku_eval_fit",
+           lambda d, f: ["fit", str(random_games(f)), "--write", str(f / "fitted.json")], _check_eval_fit),
     Script("gomoku_openings.py", "gomoku_openings",
            lambda d, f: ["plyground:engine", "--out", str(f / "openings.txt"), "--count", "2", "--candidates", "6",
                          "--judge-ms", "100", "--within", "5000"],
@@ -454,15 +462,16 @@ SCRIPTS = [
 
 
 def run_script(file: str, args: list[str], folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run ``benchmarks/<file>`` from ``folder`` (its temporary files there too), recording into ``folder/results``."""
+    """Run the script ``file`` (:func:`script_path`) from ``folder`` (its temporary files there too),
+    recording into ``folder/results``."""
     tmp = folder / "tmp"
     tmp.mkdir(exist_ok=True)
     # Recording on, the baseline as the test says, and the JIT on: the scripts are checked here, not the kernels.
-    dropped = (common.NO_RECORD_ENV, common.NATIVE_ENV, "NUMBA_DISABLE_JIT")
+    dropped = (NO_RECORD_ENV, common.NATIVE_ENV, "NUMBA_DISABLE_JIT")
     environment = {key: value for key, value in os.environ.items() if key not in dropped}
     environment.update(TMPDIR=str(tmp), COLUMNS="160", **env)
     return subprocess.run(
-        [sys.executable, str(BENCHMARKS / file), *args, "--results", str(folder / "results")],
+        [sys.executable, str(script_path(file)), *args, "--results", str(folder / "results")],
         cwd=folder,
         env=environment,
         capture_output=True,
@@ -486,6 +495,37 @@ def json_line(done: subprocess.CompletedProcess[str], name: str, folder: Path) -
     printed = {key: value for key, value in line.items() if key != "benchmark"}
     assert json.dumps(recorded["results"], sort_keys=True) == json.dumps(printed, sort_keys=True)  # NaN as NaN
     return line
+
+
+MEASURING = sorted(
+    path.relative_to(ROOT).as_posix()
+    for path in [*BENCHMARKS.glob("[!_]*.py"), *EXPERIMENTS.glob("*/[!_]*.py"), *RECIPES.glob("[!_]*.py")]
+)
+
+
+RUN_ELSEWHERE = {
+    "benchmarks/versus_nneonneo.py": "tests/benchmarks/test_versus_nneonneo.py",
+    "experiments/2026-12-02-default-weights-at-20ms/default_weights.py": "tests/experiments/test_default_weights.py",
+}
+"""The scripts run end to end by a test file of their own."""
+
+
+def test_every_script_is_run_here_or_in_its_own_tests() -> None:
+    here = {script_path(script.file).relative_to(ROOT).as_posix() for script in SCRIPTS}
+    assert sorted(here | set(RUN_ELSEWHERE)) == MEASURING
+    assert all((ROOT / test).is_file() for test in RUN_ELSEWHERE.values())
+
+
+@pytest.mark.parametrize("script", MEASURING)
+def test_every_script_records_its_line(script: str) -> None:
+    """Each script adds the record options for its own path and ends with ``print_json(name, results, args)``."""
+    tree = ast.parse((ROOT / script).read_text(encoding="utf-8"))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    options = [call for call in calls if call.func.id == "add_record_options"]
+    assert options, f"{script} lacks add_record_options(parser, Path(__file__))"
+    assert all(ast.unparse(call.args[1]) == "Path(__file__)" for call in options), f"{script}: pass Path(__file__)"
+    printed = [call for call in calls if call.func.id == "print_json"]
+    assert printed and all(len(call.args) == 3 for call in printed), f"{script}: print_json(name, results, args)"
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[script.name for script in SCRIPTS])
@@ -537,7 +577,7 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
     out = tmp_path / "games.jsonl"
     for games in (1, 2):
         done = subprocess.run(
-            [sys.executable, str(BENCHMARKS / "gomoku_eval_fit.py"), "play", "plyground:first_legal",
+            [sys.executable, str(script_path("gomoku_evaluation.py")), "play", "plyground:first_legal",
              "--games", str(games), "--time-ms", "200", "--out", str(out)],
             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S,
         )  # fmt: skip
@@ -546,7 +586,7 @@ def test_the_evaluation_games_are_appended_one_by_one_and_resumed(tmp_path: Path
     assert [record["stones"] for record in records] == [3, 4]  # the second run played only the second game
     assert all(record["winner"] in (0, 1, 2) and len(record["moves"]) > record["stones"] for record in records)
     bad = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gomoku_eval_fit.py"), "play", "/nowhere/brain", "--out", str(out)],
+        [sys.executable, str(script_path("gomoku_evaluation.py")), "play", "/nowhere/brain", "--out", str(out)],
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )  # fmt: skip
     assert bad.returncode == 2 and "no executable brain" in bad.stderr
@@ -665,7 +705,7 @@ def test_game_records_are_read_back_and_the_won_games_give_their_critical_positi
     (tmp_path / "games.txt").write_text(text)
     out = tmp_path / "wins.jsonl"
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gomoku_wins.py"), "collect", "plyground:engine", str(tmp_path / "games.txt"),
+        [sys.executable, str(script_path("gomoku_wins.py")), "collect", "plyground:engine", str(tmp_path / "games.txt"),
          "--out", str(out), "--oracle-ms", "200"],
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )  # fmt: skip
@@ -683,7 +723,7 @@ def test_self_play_games_give_their_critical_positions_and_a_stopped_run_resumes
     lines = [{"stones": 3, "moves": [*WIN_MOVES, 111, 3, 110], "winner": 1}, {"stones": 3, "moves": quiet, "winner": 0}]
     games.write_text("".join(json.dumps(line) + "\n" for line in lines))
     out = tmp_path / "wins.jsonl"
-    command = [sys.executable, str(BENCHMARKS / "gomoku_wins.py"), "selfplay", "plyground:engine", str(games)]
+    command = [sys.executable, str(script_path("gomoku_wins.py")), "selfplay", "plyground:engine", str(games)]
     command += ["--out", str(out), "--oracle-ms", "200", "--seed", "1"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
     assert done.returncode == 0, done.stderr
@@ -708,7 +748,7 @@ def test_balanced_openings_keep_the_even_ones_and_a_stopped_run_resumes(tmp_path
     first = generated_opening(15, 3, 11, 0)
     key = ",".join(str(y * 15 + x) for x, y in first)  # the first candidate, judged even before the stop
     (tmp_path / "openings.txt.judged").write_text(json.dumps({"ms": 100, "key": key, "value": 3, "move": 0}) + "\n")
-    command = [sys.executable, str(BENCHMARKS / "gomoku_openings.py"), "plyground:engine", "--out", str(out)]
+    command = [sys.executable, str(script_path("gomoku_openings.py")), "plyground:engine", "--out", str(out)]
     command += ["--judge-ms", "100", "--no-record", "--candidates"]
     done = subprocess.run(
         [*command, "1", "--count", "1", "--within", "5"], capture_output=True, text=True, timeout=TIMEOUT_S

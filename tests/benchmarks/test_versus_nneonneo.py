@@ -21,8 +21,9 @@ from typing import Any
 
 import pytest
 
+from plyground.core.measurements import record
 from plyground.g2048.game import Game, Replay
-from tests.benchmarks import BENCHMARKS, load_common, load_script
+from tests.benchmarks import BENCHMARKS, load_script
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "fake_nneonneo.py"
 FAKE_LIBRARY = FAKE.with_name("fake_nneonneo_lib.c")
@@ -123,7 +124,7 @@ def test_a_run_logs_each_game_and_the_next_run_adds_to_them(tmp_path: Path) -> N
 def test_without_time_ms_plyground_plays_at_nneonneos_measured_time(versus: ModuleType, tmp_path: Path) -> None:
     results = tmp_path / "results"
     results.mkdir()
-    load_common().record(versus.GAMES_LOG, _game("nneonneo", 5, 64, ms_per_move=2.0), results)
+    record(versus.GAMES_LOG, _game("nneonneo", 5, 64, ms_per_move=2.0), results, root=BENCHMARKS.parent)
     done = _run("--nneonneo", str(FAKE), "--games", "1", "--evaluator", "heuristic", folder=results)
     assert done.returncode == 0, done.stderr
     [ours] = [g for g in _logged(results) if g["player"] == "plyground"]
@@ -140,7 +141,7 @@ def test_games_of_another_evaluator_or_budget_do_not_count(versus: ModuleType, t
                  _game("plyground", 7, 64, mode="alone", evaluator=other, workers=1, budget_ms=1.0, time_bank=True),
                  _game("plyground", 7, 64, mode="alone", evaluator="heuristic", workers=1, budget_ms=2.0,
                        time_bank=True, seed=2)):  # fmt: skip
-        load_common().record(versus.GAMES_LOG, game, results)
+        record(versus.GAMES_LOG, game, results, root=BENCHMARKS.parent)
     common = ("--games", "1", "--time-ms", "1", "--evaluator", "heuristic")
     done = _run("--nneonneo", str(FAKE), "--only", "plyground", *common, folder=results)
     assert done.returncode == 0, done.stderr

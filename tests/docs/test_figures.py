@@ -43,10 +43,12 @@ def test_every_row_cites_a_line_that_is_there() -> None:
     rows = readme_block().splitlines()[2:]
     assert len(rows) == len(figures.ROWS)
     for row in rows:
-        cited = re.search(r"\[(\w+)\.jsonl:(\d+)\]\(benchmarks/results/\1\.jsonl\) ([0-9a-f]{7})", row)
+        cited = re.search(
+            r"\[(\w+)\.jsonl:(\d+)\]\(((?:benchmarks/results|experiments/[\w-]+)/\1\.jsonl)\) ([0-9a-f]{7})", row
+        )
         assert cited is not None, row
-        name, number, commit = cited.group(1), int(cited.group(2)), cited.group(3)
-        lines = (ROOT / "benchmarks" / "results" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+        number, path, commit = int(cited.group(2)), cited.group(3), cited.group(4)
+        lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
         entry = json.loads(lines[number - 1])
         assert entry["commit"].startswith(commit)
         assert ("dirty" in row.split("|")[-2]) == bool(entry["dirty"])
@@ -75,6 +77,25 @@ def test_a_row_takes_the_latest_line_that_measured_it(tmp_path: Path) -> None:
     assert row.plyground == "40.0 M moves/s" and row.ratio.startswith("2.00× C")
     assert row.line.number == 3 and row.line.cite(None) == "`engine.jsonl:3` bbbbbbb, dirty"
     assert row.line.cite(lambda name: f"x/{name}") == "[engine.jsonl:3](x/engine.jsonl) bbbbbbb, dirty"
+
+
+def test_a_results_file_is_found_in_any_folder_but_in_one_only(tmp_path: Path) -> None:
+    speed, campaign = tmp_path / "benchmarks" / "results", tmp_path / "experiments" / "2026-01-01-busy"
+    for folder in (speed, campaign):
+        folder.mkdir(parents=True)
+    assert figures.results_folders(tmp_path) == [speed, campaign]
+    engine = {"moves_per_s": {"numba": 3e7, "native_C": 2e7, "naive_Python": 1e5}, "numba_vs_native": 1.5}
+    (campaign / "engine.jsonl").write_text(result("engine", {**engine, "numba_vs_naive": 300.0}) + "\n")
+    assert figures.random_play(figures.Results(speed, campaign)).line.file == "engine.jsonl"
+    (speed / "engine.jsonl").write_text((campaign / "engine.jsonl").read_text())
+    with pytest.raises(ValueError, match="more than one results folder"):
+        figures.Results(speed, campaign).lines("engine")
+
+
+def test_a_row_cites_its_file_by_its_path_from_the_root() -> None:
+    line = figures.Results().latest("busy")
+    assert line.path == f"experiments/2026-12-06-expectimax-on-a-busy-machine/{line.file}"
+    assert figures.Results().latest("engine").path == "benchmarks/results/engine.jsonl"
 
 
 def test_a_row_without_its_line_is_an_error_not_a_default(tmp_path: Path) -> None:

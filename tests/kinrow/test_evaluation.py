@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plyground.errors import CorruptFileError
 from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.evaluation import (
     FEATURES,
     FITTED,
     HAND_HOT,
     HAND_TEMPO,
+    FeatureWeights,
     cell_features,
     evaluation_for,
     feature_table,
+    read_feature_weights,
+    write_feature_weights,
 )
 from plyground.kinrow.patterns import Pattern, combination_values
 from plyground.kinrow.rules import Rule
@@ -117,3 +124,47 @@ def test_the_hand_made_evaluation_can_be_chosen_everywhere() -> None:
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(app, [*args, "--evaluation", "best"])
     assert result.exit_code == 2 and "best" in result.output
+
+
+TODAYS_FITTED = FeatureWeights(
+    mover=(23, -3, 6, -18, 56, 127, 202, 2375, 2732, 43, 409, 235, 428, 153, -12, 104, 132),
+    waiter=(-13, 8, 4, 21, -38, -93, -201, -795, -246, 97, -178, -5, -310, -130, 130, -39, -59),
+    tempo_x=-4528,
+    tempo_o=-6045,
+    hot=1005,
+)
+"""The fitted weights as they were typed into the module before they moved to its data file."""
+
+
+def test_the_fitted_weights_are_read_from_the_package_data_unchanged() -> None:
+    assert FITTED == TODAYS_FITTED  # the engine plays exactly as before
+
+
+def test_fitted_weights_are_written_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "fitted.json"
+    write_feature_weights(path, TODAYS_FITTED, note="a test")
+    assert read_feature_weights(path) == TODAYS_FITTED
+    assert json.loads(path.read_text())["features"] == list(FEATURES)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "other"}, "expected format"),
+        ({"features": ["B1"]}, "its features are not these"),
+        ({"mover": [1, 2]}, "'mover' must be a list of 17 integers"),
+        ({"waiter": [0.5] * 17}, "'waiter' must be an integer"),
+        ({"hot": "1005"}, "'hot' must be an integer"),
+        ({"tempo_x": True}, "'tempo_x' must be an integer"),
+    ],
+)
+def test_a_damaged_weights_file_is_refused_in_one_line(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    path = tmp_path / "fitted.json"
+    write_feature_weights(path, TODAYS_FITTED)
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    with pytest.raises(CorruptFileError, match=message) as raised:
+        read_feature_weights(path)
+    assert str(path) in str(raised.value) and "\n" not in str(raised.value)
+    path.write_text("{not json")
+    with pytest.raises(CorruptFileError, match="not valid JSON"):
+        read_feature_weights(path)

@@ -2,7 +2,7 @@
 
 :class:`LiveGame` holds what the live view shows; :func:`live_game` draws it with
 :class:`rich.live.Live` while a game is played. :func:`summary_view` builds the table of
-results that ``plyground 2048 ai`` and ``benchmarks/strength.py`` both print.
+results that ``plyground 2048 ai`` and ``experiments/2026-11-30-strength-20ms/strength.py`` both print.
 
 >>> from rich.console import Console
 >>> from plyground.g2048 import Board

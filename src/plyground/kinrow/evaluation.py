@@ -12,20 +12,25 @@ three, an open three with an open two, ...). The value of a position for the pla
 which the pattern board keeps as two extra pairs of sums (``tot[2:]``) as stones come and
 go. For gomoku (k = 5, free-style or exactly five) the weights are
 :data:`FITTED` — a logistic regression of who won on these features, over positions of
-self-play games of a strong engine (the recipe: ``benchmarks/gomoku_eval_fit.py``), in
-thousandths of a logit. Other lines and renju keep the hand-made worth
+self-play games of a strong engine, in thousandths of a logit. They are read from the package's
+data file ``plyground/kinrow/data/fitted_evaluation.json`` (:data:`FITTED_FILE`), which the
+recipe ``recipes/gomoku_evaluation.py fit`` writes. Other lines and renju keep the hand-made worth
 (:func:`plyground.kinrow.patterns.combination_value`) on both sides.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import InvalidInputError
+from plyground.core.files import FileFormat, compact_json
+from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.kinrow import _pattern_kernels as P
 from plyground.kinrow.patterns import Pattern, code_multisets, combination_values
 from plyground.kinrow.rules import Rule
@@ -34,11 +39,14 @@ __all__ = [
     "EVALUATIONS",
     "FEATURES",
     "FITTED",
+    "FITTED_FILE",
     "EvaluationTables",
     "FeatureWeights",
     "cell_features",
     "evaluation_for",
     "feature_table",
+    "read_feature_weights",
+    "write_feature_weights",
 ]
 
 _SINGLES = (Pattern.B1, Pattern.F1, Pattern.B2, Pattern.F2, Pattern.B3, Pattern.F3, Pattern.B4)
@@ -112,14 +120,73 @@ class FeatureWeights:
     hot: int
 
 
-FITTED = FeatureWeights(
-    mover=(23, -3, 6, -18, 56, 127, 202, 2375, 2732, 43, 409, 235, 428, 153, -12, 104, 132),
-    waiter=(-13, 8, 4, 21, -38, -93, -201, -795, -246, 97, -178, -5, -310, -130, 130, -39, -59),
-    tempo_x=-4528,
-    tempo_o=-6045,
-    hot=1005,
-)
-"""The fitted weights for gomoku (see the module; the numbers are the fit's, rounded)."""
+FITTED_FILE = FileFormat("plyground.kinrow.fitted_evaluation", 1, "a gomoku evaluation file", "evaluation")
+"""The format of the fitted weights' file: the weights of :class:`FeatureWeights` and the names of the
+:data:`FEATURES` they weigh, in that order."""
+
+
+def _integer(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptFileError(f"{key!r} must be an integer, got {value!r}")
+    return value
+
+
+def _weights(data: dict[str, Any], key: str) -> tuple[int, ...]:
+    values = data.get(key)
+    if not isinstance(values, list) or len(values) != len(FEATURES):
+        raise CorruptFileError(f"{key!r} must be a list of {len(FEATURES)} integers, one a feature")
+    return tuple(_integer({key: value}, key) for value in values)
+
+
+def read_feature_weights(path: str | os.PathLike[str]) -> FeatureWeights:
+    """The weights of a file of :data:`FITTED_FILE` (written by :func:`write_feature_weights`).
+
+    Raises:
+        FileNotFoundError: no such file.
+        CorruptFileError: not such a file, weights of other features, or a weight that is not an
+            integer (one line, naming the file).
+    """
+    data = FITTED_FILE.read(path)
+    try:
+        if data.get("features") != list(FEATURES):
+            raise CorruptFileError(f"its features are not these: {', '.join(FEATURES)}")
+        return FeatureWeights(
+            _weights(data, "mover"),
+            _weights(data, "waiter"),
+            _integer(data, "tempo_x"),
+            _integer(data, "tempo_o"),
+            _integer(data, "hot"),
+        )
+    except CorruptFileError as exc:
+        raise CorruptFileError(f"{path}: not {FITTED_FILE.what}: {exc}") from None
+
+
+def write_feature_weights(path: str | os.PathLike[str], weights: FeatureWeights, *, note: str = "") -> None:
+    """Write ``weights`` as a file of :data:`FITTED_FILE` (atomically), with ``note`` saying where they come from."""
+    FITTED_FILE.write(
+        path,
+        {
+            "note": note,
+            "features": list(FEATURES),
+            "mover": list(weights.mover),
+            "waiter": list(weights.waiter),
+            "tempo_x": weights.tempo_x,
+            "tempo_o": weights.tempo_o,
+            "hot": weights.hot,
+        },
+        dumps=compact_json,
+    )
+
+
+def _shipped() -> FeatureWeights:
+    with resources.as_file(resources.files("plyground.kinrow").joinpath("data/fitted_evaluation.json")) as path:
+        return read_feature_weights(path)
+
+
+FITTED = _shipped()
+"""The fitted weights for gomoku (see the module; the numbers are the fit's, rounded), read from the package's
+``data/fitted_evaluation.json``."""
 
 HAND_TEMPO = 30
 HAND_HOT = 3_000

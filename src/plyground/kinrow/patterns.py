@@ -36,6 +36,8 @@ from plyground.kinrow.rules import Rule
 
 __all__ = [
     "DIRECTIONS",
+    "HOT",
+    "NPAT",
     "Pattern",
     "PatternBoard",
     "code_multisets",
@@ -49,6 +51,11 @@ __all__ = [
 MAX_K = PATTERN_MAX_K
 """The longest line the tables know: a key sees five cells on each side."""
 DIRECTIONS = ("row", "column", "diagonal", "anti-diagonal")
+NPAT = P.NPAT
+"""How many codes a line can give a cell (:class:`Pattern`'s values are below it): a cell's four codes key the
+tables as ``((c0 * NPAT + c1) * NPAT + c2) * NPAT + c3``."""
+HOT = P.HOT
+"""The column of :attr:`PatternBoard.cnt` that counts a player's *hot* cells (a move there makes a double threat)."""
 
 
 class Pattern(enum.IntEnum):

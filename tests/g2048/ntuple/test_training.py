@@ -58,7 +58,10 @@ def test_learning_beats_random_play() -> None:
 
 
 def _fraction_of_optimal(network: NTupleNetwork, solution: Solution, games: int, seed: int) -> float:
-    """``1 - regret per game / optimal expected score`` of the network's greedy play (see ``benchmarks/regret.py``)."""
+    """``1 - regret per game / optimal expected score`` of the network's greedy play.
+
+    (See ``experiments/2026-11-30-regret/regret.py``.)
+    """
     rng = np.random.default_rng(seed)
 
     def spawn(board: Board) -> Board:

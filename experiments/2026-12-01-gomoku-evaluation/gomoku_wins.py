@@ -1,23 +1,28 @@
 """How fast the engine finds the forced wins a strong brain found against it: the critical positions of lost games.
 
-    python benchmarks/gomoku_wins.py [--time-ms 1000] [--positions FILE] [--oracle PATH --oracle-ms 300]
-    python benchmarks/gomoku_wins.py collect PATH/pbrain-pentazen GAMES... --out FILE [--oracle-ms 300]
-    python benchmarks/gomoku_wins.py selfplay PATH/pbrain-pentazen SELFPLAY.jsonl --out FILE [--games 300]
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py [--time-ms 1000] [--positions FILE]
+        [--oracle PATH --oracle-ms 300]
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py collect PATH/pbrain-pentazen GAMES...
+        --out FILE [--oracle-ms 300]
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_wins.py selfplay PATH/pbrain-pentazen SELFPLAY.jsonl
+        --out FILE [--games 300]
 
 ``collect`` reads game records written by ``benchmarks/gomoku.py --games-out`` and, for each game the
 brain won, asks the brain (thinking ``--oracle-ms``) about the positions it had to move in, from the
 fourth stone on, and keeps the first where it reports a forced win (PentaZen's ``ev +v23``: a win in 23
 plies): the position the game was lost in. The positions are JSON lines (``moves`` as cells, the
 ``plies`` the brain announced, its ``move``). ``selfplay`` does the same for the self-play games of
-``benchmarks/gomoku_eval_fit.py play`` (the first ``--games`` in an order drawn from ``--seed``),
+``recipes/gomoku_evaluation.py play`` (the first ``--games`` in an order drawn from ``--seed``),
 whoever won: the first position after the opening where the player to move is announced a win.
 Each game's verdict is appended to ``FILE.partial`` as it comes, so a run that stops resumes there.
 
 The default command puts the engine on each position for ``--time-ms``, with and without its
 selectivity (``EngineSettings`` and ``PLAIN``), and counts the positions where it proves the win
 itself (its value is a forced win) and how long that took; ``--oracle`` times the brain on them too,
-as the reference. The positions of ``benchmarks/data/gomoku_wins.jsonl`` come from the engine's games
-against PentaZen at 1 s a move, those of ``benchmarks/data/gomoku_wins_selfplay.jsonl`` from PentaZen's
+as the reference. The positions of ``experiments/2026-12-01-gomoku-evaluation/data/gomoku_wins.jsonl`` come from
+the engine's games
+against PentaZen at 1 s a move, those of
+``experiments/2026-12-01-gomoku-evaluation/data/gomoku_wins_selfplay.jsonl`` from PentaZen's
 self-play games (``selfplay``: 300 games, seed 7, 292 positions); their labels are PentaZen's claims (the
 ones the engine solves are confirmed by its own search).
 """
@@ -33,9 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import add_record_options, print_json
 from gomoku_blunders import WIN, Oracle
+
 from plyground.arena import parse_brain, read_records
+from plyground.core.measurements import add_record_options, print_json
 
 N = 15
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_wins.jsonl"
@@ -92,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=Path, default=DATA, help="JSON lines of positions (see collect)")
     parser.add_argument("--oracle", default=None, help="a brain to time on the same positions (reference)")
     parser.add_argument("--oracle-ms", type=int, default=300, help="the oracle's time per position")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args(argv)
     if not 0 < args.time_ms <= 600_000 or not 1 <= args.oracle_ms <= 600_000:
         parser.error("--time-ms and --oracle-ms must be from 1 to 600000")
@@ -159,7 +165,7 @@ def main_collect(argv: list[str]) -> int:
 def main_selfplay(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gomoku_wins.py selfplay", description="critical positions of self-play")
     parser.add_argument("brain", help="the judging brain: an executable, or plyground:KIND [ARGS]")
-    parser.add_argument("games", type=Path, help="JSON lines of gomoku_eval_fit.py play (stones, moves)")
+    parser.add_argument("games", type=Path, help="JSON lines of recipes/gomoku_evaluation.py play (stones, moves)")
     parser.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
     parser.add_argument("--games", dest="count", type=int, default=300, help="games to look at")
     parser.add_argument("--seed", type=int, default=7, help="the order the games are taken in")

@@ -1,6 +1,7 @@
 """Balanced gomoku openings: generated openings a strong brain judges even, for ``gomoku.py --openings FILE``.
 
-    python benchmarks/gomoku_openings.py PATH/pbrain-pentazen --out FILE [--stones 3] [--count 12]
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_openings.py PATH/pbrain-pentazen --out FILE
+        [--stones 3] [--count 12]
         [--candidates 400] [--seed 11] [--judge-ms 1000] [--within 40]
 
 Openings of ``--stones`` stones near the centre drawn at random (``gomoku.py``'s ``random:N``, from
@@ -14,7 +15,8 @@ the openings file is written at the end, in one step, one opening a line (``x,y`
 order played), each line with the judge's value as a comment. The table gives how the candidates'
 values spread.
 
-``benchmarks/data/gomoku_openings.txt`` was made by this script with PentaZen as the judge, the
+``experiments/2026-12-01-gomoku-evaluation/gomoku_openings.txt`` was made by this script with PentaZen as the
+judge, the
 defaults and ``--count 24`` (``benchmarks/opponents/build_pentazen.sh`` builds PentaZen).
 """
 
@@ -25,11 +27,12 @@ import statistics
 import sys
 from pathlib import Path
 
-from _common import add_record_options, print_json
 from gomoku_blunders import WIN, N, Oracle
-from plyground.arena import generated_opening, parse_brain
 
-DATA = Path(__file__).resolve().parent / "data" / "gomoku_openings.txt"
+from plyground.arena import generated_opening, parse_brain
+from plyground.core.measurements import add_record_options, print_json
+
+DATA = Path(__file__).resolve().parent / "gomoku_openings.txt"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11, help="seed of the generated candidates")
     parser.add_argument("--judge-ms", type=int, default=1000, help="the judge's time per opening")
     parser.add_argument("--within", type=int, default=40, help="the largest value kept, either side")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args(argv)
     if not 1 <= args.stones <= 8:
         parser.error(f"--stones must be from 1 to 8, got {args.stones}")

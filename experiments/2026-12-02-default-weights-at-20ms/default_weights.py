@@ -7,9 +7,10 @@ seed side by side so that both meet the same machine. Every finished game is app
 by Ctrl-C, SIGTERM or a crash loses only the games in flight, and the next run plays only the seeds
 that are missing: commit the file. ``--report`` only prints the table.
 
-    python benchmarks/default_weights.py [--a FILE] [--b FILE] [--games 40] [--time-ms 20]
+    python experiments/2026-12-02-default-weights-at-20ms/default_weights.py [--a FILE] [--b FILE] [--games 40]
+        [--time-ms 20]
                                          [--first-seed 2000000000] [--processes 2] [--rows 4 --cols 4]
-    python benchmarks/default_weights.py --report
+    python experiments/2026-12-02-default-weights-at-20ms/default_weights.py --report
 
 A defaults to the weights plyground ships as its default, B to ``tuned-depth2.json`` (tuned by
 CMA-ES at depth 2). The table gives, for each side, the games, the mean and median scores and the
@@ -35,7 +36,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, read_games, record
+from plyground.core.measurements import add_record_options, checkout_root, print_json, read_games, record
 from plyground.core.stats import mean_interval, share_interval
 from plyground.errors import PlygroundError
 
@@ -184,7 +185,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
     parser.add_argument("--report", action="store_true", help="only print the table of the games logged")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     console = Console(stderr=True)
     try:
@@ -250,7 +251,7 @@ def run(
         for game in pool.imap_unordered(play, todo):
             side = game.pop("side")
             line = {"weights": keys[side], "file": names[side], **setting, **game}
-            record(GAMES_LOG, line, args.results)
+            record(GAMES_LOG, line, args.results, root=checkout_root(Path(__file__)))
             console.print(
                 f"{side.upper()} ({names[side]}), seed {game['seed']}: {game['score']:,} points, "
                 f"{game['max_tile']}, {game['moves']:,} moves, {game['ms_per_move']:.1f} ms a move"

@@ -7,7 +7,8 @@ difference of the scores with its 95% interval, and the ratio of the means; then
 Either network may be a training run's ``network.npz`` or a packed file; ``--baseline`` defaults to
 the network that ``plyground 2048 ai`` plays with.
 
-    python benchmarks/ntuple_versus.py CANDIDATE [--baseline FILE] [--games 1000] [--seed 1]
+    python experiments/2026-12-04-network-trained-on/ntuple_versus.py CANDIDATE [--baseline FILE] [--games 1000]
+        [--seed 1]
 
 Greedy play is quick (a 1,000-game comparison takes a minute or two) and sees the network alone;
 a candidate that wins here then has to win under search at 20 ms (``ntuple_pack.py
@@ -26,13 +27,22 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json, weights_checksum
-from ntuple_pack import greedy
+from plyground.arena.versus2048 import weights_checksum
+from plyground.core.measurements import add_record_options, print_json
 from plyground.core.stats import mean_interval, share_interval
 from plyground.errors import PlygroundError
 from plyground.g2048.ntuple import NTupleNetwork
 
 TILES = (8192, 16384, 32768)
+
+
+def greedy(network: NTupleNetwork, games: int, seed: int) -> list[tuple[int, int]]:
+    """(score, largest tile) of ``games`` greedy games, game i on its own seed ``seed + i`` (as ``ntuple_pack.py``)."""
+    out = []
+    for i in range(games):
+        result = network.play_greedy(1, seed=seed + i)
+        out.append((int(result.scores[0]), int(result.max_tiles[0])))
+    return out
 
 
 def load(path: Path) -> NTupleNetwork:
@@ -74,7 +84,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="the network to judge it against (default: the shipped one)")
     parser.add_argument("--games", type=int, default=1000, help="paired greedy games (default 1,000)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the first game (default 1)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if not 2 <= args.games <= 1_000_000:
         parser.error("--games goes from 2 to 1,000,000")

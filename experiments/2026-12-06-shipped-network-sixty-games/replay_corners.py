@@ -1,6 +1,6 @@
 """Where 2048 games made their big tiles: in a corner or off it, and what became of the games.
 
-    python benchmarks/replay_corners.py REPLAY [REPLAY ...] [--from 4096]
+    python experiments/2026-12-06-shipped-network-sixty-games/replay_corners.py REPLAY [REPLAY ...] [--from 4096]
 
 Each REPLAY is a ``plyground 2048`` replay (``--save`` of ``bench``, or a game of ``versus_nneonneo.py``, which
 keeps the replay of every finished game in ``--saved``/replays); a folder stands for the ``*.json`` files in it.
@@ -16,16 +16,13 @@ Every move of a replay is checked as it is played (a damaged replay is refused i
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import PlygroundError
 
 
@@ -87,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("replays", type=Path, nargs="+", metavar="REPLAY", help="replays (JSON), or folders of them")
     parser.add_argument("--from", dest="smallest", type=int, default=4096, help="the smallest tile (default 4096)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if args.smallest < 4 or args.smallest & (args.smallest - 1):
         parser.error("--from is a tile: a power of two from 4")

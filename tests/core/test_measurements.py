@@ -1,13 +1,11 @@
-"""The benchmarks' result files: each run appends one line with the date, commit and machine.
+"""Result files: each run of a measuring script appends one line with the date, commit and machine.
 
-The benchmarks themselves never run here; ``benchmarks/_common.py`` is loaded on its own and its
-recorder writes into temporary folders.
+The scripts themselves never run here; the recorder writes into temporary folders.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import re
 import subprocess
@@ -17,15 +15,18 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks import BENCHMARKS, load_common
+from plyground.core import measurements as common
+from plyground.errors import CorruptFileError, InvalidInputError
 
-common = load_common()
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "experiments" / "2026-01-01-example" / "example.py"
+"""A script of the checkout (it need not exist): its results go to its folder by default."""
 RESULTS = {"rows": [{"size": "3x3", "seconds": 1.5}], "matches": True}
 
 
-def options(*argv: str) -> argparse.Namespace:
+def options(*argv: str, script: Path = SCRIPT, folder: str = ".") -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    common.add_record_options(parser)
+    common.add_record_options(parser, script, folder=folder)
     return parser.parse_args(list(argv))
 
 
@@ -51,7 +52,7 @@ def outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_line_has_the_results_with_date_commit_and_machine(tmp_path: Path) -> None:
-    path = common.record("solver", RESULTS, tmp_path / "results")
+    path = common.record("solver", RESULTS, tmp_path / "results", root=ROOT)
     assert path == tmp_path / "results" / "solver.jsonl"
     [line] = read_lines(path)
     assert list(line) == ["benchmark", "date", "commit", "dirty", "machine", "results"]
@@ -69,8 +70,8 @@ def test_a_line_has_the_results_with_date_commit_and_machine(tmp_path: Path) -> 
 
 
 def test_two_runs_append_two_lines(tmp_path: Path) -> None:
-    common.record("engine", {"moves_per_s": 1.0}, tmp_path)
-    common.record("engine", {"moves_per_s": 2.0}, tmp_path)
+    common.record("engine", {"moves_per_s": 1.0}, tmp_path, root=ROOT)
+    common.record("engine", {"moves_per_s": 2.0}, tmp_path, root=ROOT)
     lines = read_lines(tmp_path / "engine.jsonl")
     assert [line["results"] for line in lines] == [{"moves_per_s": 1.0}, {"moves_per_s": 2.0}]
 
@@ -83,7 +84,8 @@ def test_outside_a_git_checkout_the_commit_is_null(tmp_path: Path, outside_git: 
 
 def test_without_git_the_commit_is_null(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no git on the path
-    assert common.git_state(BENCHMARKS.parent) == (None, False)
+    assert common.git_state(ROOT) == (None, False)
+    assert common.checkout_root(tmp_path / "run.py") == tmp_path.resolve()  # without git: the script's folder
 
 
 def test_dirty_is_a_change_to_tracked_files_but_not_to_the_results(tmp_path: Path, outside_git: Path) -> None:
@@ -141,8 +143,66 @@ def test_no_record_by_option_or_environment(
     assert not (tmp_path / "regret.jsonl").exists()
 
 
-def test_the_default_folder_is_benchmarks_results() -> None:
-    assert options().results == BENCHMARKS / "results" and options().no_record is False
+def test_the_default_folder_is_the_scripts_own_or_one_beside_it() -> None:
+    assert options().results == SCRIPT.parent and options().no_record is False
+    speed = ROOT / "benchmarks" / "engine.py"
+    assert options(script=speed, folder="results").results == ROOT / "benchmarks" / "results"
+    assert options().record_script == SCRIPT
+
+
+def test_the_checkout_is_the_one_that_holds_the_script(tmp_path: Path, outside_git: Path) -> None:
+    assert common.checkout_root(SCRIPT) == ROOT.resolve()  # not where plyground is installed
+    assert common.checkout_root(ROOT / "src" / "plyground") == ROOT.resolve()
+    repo = outside_git
+    git(repo, "init", "-q")
+    (repo / "scripts").mkdir()
+    assert common.checkout_root(repo / "scripts" / "run.py") == repo.resolve()
+    assert common.checkout_root(tmp_path / "elsewhere.py") == tmp_path.resolve()  # no checkout: its folder
+
+
+def test_the_line_records_the_commit_of_the_scripts_checkout(tmp_path: Path, outside_git: Path) -> None:
+    repo = outside_git
+    git(repo, "init", "-q")
+    (repo / "run.py").write_text("")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "first")
+    commit, _ = common.git_state(repo)
+    common.print_json("regret", RESULTS, options("--results", str(tmp_path / "out"), script=repo / "run.py"))
+    [line] = read_lines(tmp_path / "out" / "regret.jsonl")
+    assert line["commit"] == commit and line["dirty"] is False
+
+
+def test_a_bad_name_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="lower-case"):
+        common.record("Bad-Name", RESULTS, Path("nowhere"), root=ROOT)
+
+
+def test_games_logs_are_read_and_a_bad_line_named(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    assert common.read_games(log, lambda game: game["score"]) == []
+    common.append_line(log, {"results": {"score": 5}})
+    common.append_line(log, {"results": {"score": 7}})
+    assert [game["score"] for game in common.read_games(log, lambda game: game["score"])] == [5, 7]
+    with log.open("a") as handle:
+        handle.write('{"results": {}}\n')
+    with pytest.raises(CorruptFileError, match=r"games\.jsonl, line 3: not a game"):
+        common.read_games(log, lambda game: game["score"])
+
+
+def test_a_settings_log_is_read_by_player_and_seed_and_other_settings_refused(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    settings = {"time_ms": 20.0}
+    game = {"player": "full", "seed": 1, "score": 100, "max_tile": 16, "settings": settings}
+    common.append_line(log, game)
+    common.append_line(log, {**game, "seed": 2})
+    with log.open("a") as handle:
+        handle.write('{"player": "full", "se')  # a line cut short by a crash: played again
+    assert sorted(common.read_settings_log(log, settings, "player")) == [("full", 1), ("full", 2)]
+    with pytest.raises(InvalidInputError, match="line 1 has other settings"):
+        common.read_settings_log(log, {"time_ms": 10.0}, "player")
+    log.write_text('{"player": "full"}\n' + json.dumps(game) + "\n")
+    with pytest.raises(CorruptFileError, match="line 1: not a game"):
+        common.read_settings_log(log, settings, "player")
 
 
 def test_a_folder_that_cannot_be_written_fails_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,12 +211,3 @@ def test_a_folder_that_cannot_be_written_fails_in_one_line(tmp_path: Path, capsy
         common.print_json("regret", RESULTS, options("--results", str(tmp_path / "file")))
     assert str(raised.value).startswith("error: cannot append the result to ") and "\n" not in str(raised.value)
     assert json.loads(capsys.readouterr().out)["benchmark"] == "regret"  # printed before
-
-
-@pytest.mark.parametrize("script", sorted(path.name for path in BENCHMARKS.glob("[!_]*.py")))
-def test_every_benchmark_records_its_line(script: str) -> None:
-    tree = ast.parse((BENCHMARKS / script).read_text(encoding="utf-8"))
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
-    assert any(call.func.id == "add_record_options" for call in calls), f"{script} lacks add_record_options(parser)"
-    printed = [call for call in calls if call.func.id == "print_json"]
-    assert printed and all(len(call.args) == 3 for call in printed), f"{script}: print_json(name, results, args)"

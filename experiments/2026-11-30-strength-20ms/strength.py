@@ -4,9 +4,9 @@ Plays N games (seeds S, S+1, ...) with a time budget per move on every core, say
 game goes on stderr, then prints the results table of ``plyground 2048 ai`` and the targets,
 and ends with one JSON line. A long run can go to the background:
 
-    nohup python benchmarks/strength.py --games 10 > strength.log &
+    nohup python experiments/2026-11-30-strength-20ms/strength.py --games 10 > strength.log &
 
-    python benchmarks/strength.py [--games 10] [--time-ms 20] [--seed 1] [--workers N]
+    python experiments/2026-11-30-strength-20ms/strength.py [--games 10] [--time-ms 20] [--seed 1] [--workers N]
                                   [--rows 4 --cols 4] [--save DIR]
                                   [--evaluator heuristic|ntuple:FILE]
 
@@ -28,8 +28,8 @@ from typing import Any
 
 from rich.console import Console
 
-from _common import add_record_options, print_json
 from plyground.apps.aiview import summary_view
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import PlygroundError
 from plyground.g2048 import Decision
 from plyground.g2048.autoplay import GameResult, Summary, play_game, summarize
@@ -89,7 +89,7 @@ def main() -> int:
     parser.add_argument(
         "--evaluator", default="heuristic", help="heuristic (default) or ntuple:FILE, a trained n-tuple network"
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, stop)
 

@@ -13,7 +13,8 @@ last third of ``--seconds`` the rate is ``--late-alpha``. The fitted network the
 ``--games`` seeded games greedily (and with expectimax at each ``--search-depth``),
 measured against the solution as in ``ntuple_optimal.py``.
 
-    python benchmarks/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500] [--explore 1.0]
+    python experiments/2026-11-30-regret/ntuple_exact_fit.py [--tuples wide+7x3] [--seconds 1500]
+        [--explore 1.0]
         [--alpha 0.1] [--late-alpha 0.03] [--games 300] [--search-depth D ...] [--save DIR] [--size 3x3]
 
 With ``--tuples wide+8 --seconds 3000 --explore 0.25`` greedy play reaches 96% of the optimum (README);
@@ -35,13 +36,14 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from ntuple_optimal import TARGET, evaluate, greedy_player, tuples_for
+from regret import ai_player
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
-from ntuple_optimal import TARGET, evaluate, greedy_player, tuples_for
 from plyground._jit import kernel
+from plyground.core.measurements import add_record_options, print_json
 from plyground.g2048 import Board
 from plyground.g2048 import _kernels as K
 from plyground.g2048 import _ntuple_kernels as NK
@@ -49,7 +51,6 @@ from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.solver import Solution, default_directory, solve
-from regret import ai_player
 
 ROWS = COLS = 3
 """The board of the fit unless ``--size`` says otherwise."""
@@ -196,7 +197,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="folder of the board's solution")
     parser.add_argument("--size", default=f"{ROWS}x{COLS}", help="the board, ROWSxCOLS (default 3x3)")
     parser.add_argument("--save", type=Path, help="folder to save the fitted network in")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if not 0.0 <= args.explore <= 1.0:
         parser.error(f"--explore must be between 0 and 1, got {args.explore}")

@@ -10,7 +10,8 @@ size first if needed: 3x3 takes a minute or two). The measures are those of ``re
 score as a fraction of the optimal expected score, the steadier ``1 - regret per game / optimal``,
 and the share of optimal moves.
 
-    python benchmarks/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR] [--train-games 300000 | --seconds S]
+    python experiments/2026-11-30-regret/ntuple_optimal.py [--sizes 3x3 2x3 3x2 2x4] [--load DIR]
+        [--train-games 300000 | --seconds S]
         [--games 300] [--search-depth D ...] [--alpha 1.0] [--tc | --no-tc] [--initial-value V] [--restarts R]
         [--expected] [--tuples wide | default | wide+7 | wide+7x3 | wide+8] [--save DIR]
 
@@ -53,11 +54,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from regret import Player, ai_player, interval, play
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
 from plyground.g2048.expectimax import Expectimax
@@ -71,7 +73,6 @@ from plyground.g2048.ntuple import (
     default_tuples,
 )
 from plyground.g2048.solver import Solution, default_directory, solve
-from regret import Player, ai_player, interval, play
 
 Tuples = tuple[tuple[tuple[int, int], ...], ...]
 
@@ -283,7 +284,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="solver threads when a size is not solved yet (default: all)")
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
     parser.add_argument("--save", type=Path, help="folder to save the trained networks in")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if args.horizon is None:
         args.horizon = default_horizon(args.td_lambda) if 0 < args.td_lambda < 1 else 1

@@ -1,9 +1,10 @@
 """Fit the engine's gomoku evaluation to who won: games of a strong brain, then a logistic regression.
 
-Two steps (the recipe of :data:`plyground.kinrow.evaluation.FITTED`):
+The recipe of :data:`plyground.kinrow.evaluation.FITTED`, the weights the package reads from
+``src/plyground/kinrow/data/fitted_evaluation.json``. Two steps, from the repository root:
 
-    python benchmarks/gomoku_eval_fit.py play BRAIN --games 3000 --time-ms 100 --out games.jsonl
-    python benchmarks/gomoku_eval_fit.py fit games.jsonl
+    python recipes/gomoku_evaluation.py play BRAIN --games 3000 --time-ms 100 --out games.jsonl
+    python recipes/gomoku_evaluation.py fit games.jsonl [--write FILE]
 
 ``play`` has the Gomocup brain BRAIN (an executable, e.g. PentaZen built as in
 ``benchmarks/opponents/build_pentazen.sh``, or ``plyground:KIND`` as in ``gomoku.py``) play
@@ -15,8 +16,11 @@ move has no five and no open four to make, the opponent no five), reads the feat
 :mod:`plyground.kinrow.evaluation` from the pattern board, and fits the chance that the
 player to move wins (a draw is a half) by a logistic regression, on four fifths of the
 games; it prints the log-loss on the other fifth against the hand-made evaluation (scaled
-by its own best factor) and against the tempo alone, the weights, the ``Weights(...)`` to
-paste into ``evaluation.py``, and a JSON line.
+by its own best factor) and against the tempo alone, and the weights; it writes the weights to
+``--write FILE`` (default: the package's data file in this checkout, which the engine then
+plays with) and ends with a JSON line, recorded in ``recipes/data/gomoku_eval_fit.jsonl``.
+The games behind the shipped weights are ``recipes/data/gomoku_eval_games.jsonl`` (532 games of
+PentaZen, seeds 11 and 12): ``fit recipes/data/gomoku_eval_games.jsonl`` gives them exactly.
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_record_options, print_json
 from plyground.arena import Settings, generated_opening, parse_brain, play_game
+from plyground.core.measurements import add_record_options, print_json
 from plyground.errors import BrainError
 
 N = 15
+SHIPPED = Path(__file__).resolve().parents[1] / "src" / "plyground" / "kinrow" / "data" / "fitted_evaluation.json"
+"""The package's data file in the checkout that holds this recipe."""
 
 
 def play(args: argparse.Namespace) -> int:
@@ -79,9 +85,8 @@ def read_games(paths: list[str]) -> list[tuple[list[int], int]]:
 def features(games: list[tuple[list[int], int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rows ``[mover features, waiter features, X to move, O to move, hot]``, labels, game numbers, hand-made values."""
     from plyground.kinrow import State
-    from plyground.kinrow import _pattern_kernels as P
     from plyground.kinrow.evaluation import HAND_HOT, HAND_TEMPO, feature_table
-    from plyground.kinrow.patterns import PatternBoard
+    from plyground.kinrow.patterns import HOT, NPAT, Pattern, PatternBoard
 
     table = feature_table()
     rows, labels, owners, hand = [], [], [], []
@@ -90,13 +95,13 @@ def features(games: list[tuple[list[int], int]]) -> tuple[np.ndarray, np.ndarray
         for i, move in enumerate(moves):
             me, you = 1 + i % 2, 2 - i % 2
             cnt = board.cnt
-            if i >= 3 and not (cnt[me - 1, P.F5] or cnt[me - 1, P.F4] or cnt[you - 1, P.F5]):
+            if i >= 3 and not (cnt[me - 1, Pattern.F5] or cnt[me - 1, Pattern.F4] or cnt[you - 1, Pattern.F5]):
                 codes = board.pat.reshape(2, N * N, 4).astype(np.int64)
-                combos = ((codes[..., 0] * P.NPAT + codes[..., 1]) * P.NPAT + codes[..., 2]) * P.NPAT + codes[..., 3]
+                combos = ((codes[..., 0] * NPAT + codes[..., 1]) * NPAT + codes[..., 2]) * NPAT + codes[..., 3]
                 empty = board.cells == 0
                 mine = table[combos[me - 1][empty]].sum(0)
                 theirs = table[combos[you - 1][empty]].sum(0)
-                hot = int(cnt[me - 1, P.HOT] > 0 and cnt[you - 1, P.B4] == 0 and cnt[you - 1, P.F4] == 0)
+                hot = int(cnt[me - 1, HOT] > 0 and cnt[you - 1, Pattern.B4] == 0 and cnt[you - 1, Pattern.F4] == 0)
                 rows.append([*mine, *theirs, int(me == 1), int(me == 2), hot])
                 labels.append(0.5 if winner == 0 else float(winner == me))
                 owners.append(number)
@@ -125,7 +130,7 @@ def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def fit(args: argparse.Namespace) -> int:
-    from plyground.kinrow.evaluation import FEATURES
+    from plyground.kinrow.evaluation import FEATURES, FeatureWeights, write_feature_weights
 
     games = read_games(args.games)
     x, y, owner, hand = features(games)
@@ -154,12 +159,17 @@ def fit(args: argparse.Namespace) -> int:
         print(f"{name:22s} {weights[i]:8d} {weights[f + i]:8d}")
     tempo_x, tempo_o, hot = (int(v) for v in weights[2 * f :])
     print(f"tempo X {tempo_x}, tempo O {tempo_o}, hot {hot}")
-    print(
-        "Weights(\n"
-        f"    mover={tuple(int(v) for v in weights[:f])},\n"
-        f"    waiter={tuple(int(v) for v in weights[f : 2 * f])},\n"
-        f"    tempo_x={tempo_x},\n    tempo_o={tempo_o},\n    hot={hot},\n)"
+    fitted = FeatureWeights(
+        tuple(int(v) for v in weights[:f]), tuple(int(v) for v in weights[f : 2 * f]), tempo_x, tempo_o, hot
     )
+    names = " ".join(Path(path).name for path in args.games)
+    note = f"Fitted by recipes/gomoku_evaluation.py fit ({names}: {len(games)} games), in thousandths of a logit."
+    try:
+        write_feature_weights(args.write, fitted, note=note)
+    except OSError as error:
+        print(f"error: cannot write {args.write}: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote the weights to {args.write}")
     print_json(
         "gomoku_eval_fit",
         {
@@ -190,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("games", nargs="+", help="JSON-lines files written by play")
     q.add_argument("--seed", type=int, default=0, help="of the held-out fifth")
     q.add_argument("--l2", type=float, default=1e-4)
-    add_record_options(q)
+    q.add_argument(
+        "--write", type=Path, default=SHIPPED, metavar="FILE", help="the weights file to write (default: the package's)"
+    )
+    add_record_options(q, Path(__file__), folder="data")
     args = parser.parse_args(argv)
     if args.step == "play":
         try:

@@ -25,7 +25,8 @@ JSON line, with the full network's checksum); run the same command again to go o
 Ctrl-C: the games in the log are not played again. ``--games 0`` and ``--agreement-games 0`` leave
 out the greedy games and the agreement (when only the searched games are wanted).
 
-    python benchmarks/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50] [--games 1000]
+    python experiments/2026-12-02-shipped-network/ntuple_pack.py RUN/network.npz [--steps 4 1 0.25] [--prunes 0 50]
+        [--games 1000]
                                      [--seed 1] [--search-depth 3 --search-positions 1000]
                                      [--search-games 20 --search-steps 1 --search-prunes 0
                                       --time-ms 20 --workers 2 --log FILE]
@@ -52,7 +53,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, append_line, print_json, read_settings_log, weights_checksum
+from plyground.arena.versus2048 import weights_checksum
+from plyground.core.measurements import add_record_options, append_line, print_json, read_settings_log
 from plyground.core.run_many import Backend, run_many
 from plyground.core.stats import mean_interval
 from plyground.errors import PlygroundError
@@ -142,7 +144,10 @@ def searched_games(
     played, seed by seed, and each is appended to ``log`` as it ends.
     """
     settings = {"network": checksum, "time_ms": time_ms}
-    done = read_settings_log(log, settings, "player")
+    try:
+        done = read_settings_log(log, settings, "player")
+    except PlygroundError as error:
+        raise SystemExit(f"error: {error}") from None
     files = {"full": full, **packed}
     todo = [(name, s) for s in range(seed, seed + games) for name in files if (name, s) not in done]
     console = Console(stderr=True)
@@ -234,7 +239,7 @@ def main() -> None:
     parser.add_argument(
         "--log", type=Path, default=Path("ntuple_pack_games.jsonl"), help="the searched games (resumable)"
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
         parser.error("a step is a power of two from 2**-10 to 2**10")

@@ -25,7 +25,8 @@ most 4) with one at each budget of ``--time-ms``, in two ways:
 so that the two sides differ by chance alone: the comparison's own spread (the side named
 "default" is then one worker too).
 
-    python benchmarks/busy.py [--games 20] [--positions 300] [--time-ms 10 20] [--busy 2]
+    python experiments/2026-12-06-expectimax-on-a-busy-machine/busy.py [--games 20] [--positions 300] [--time-ms 10 20]
+        [--busy 2]
                               [--evaluator heuristic] [--max-moves N] [--seed 1] [--log FILE] [--same]
                               [--reference-depth 6] [--source-time-ms MS] [--source-seed N]
 
@@ -50,7 +51,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
@@ -219,7 +220,7 @@ def main() -> None:
     parser.add_argument(
         "--same", action="store_true", help="both sides with one worker: the spread of the comparison itself"
     )
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if args.games < 0 or args.positions < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
         parser.error("--games is at least 0, --positions at least 1, --busy at least 0, and budgets are positive")

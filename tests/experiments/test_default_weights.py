@@ -1,4 +1,5 @@
-"""benchmarks/default_weights.py: paired games logged as they end, resumed, compared; bad input refused."""
+"""``default_weights.py`` (``experiments/2026-12-02-default-weights-at-20ms/``): paired games logged as they end,
+resumed, compared; bad input refused."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks import BENCHMARKS, load_script
+from tests.benchmarks import load_script, script_path
 
-SCRIPT = BENCHMARKS / "default_weights.py"
+SCRIPT = script_path("default_weights.py")
 WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "plyground" / "g2048" / "weights"
 
 

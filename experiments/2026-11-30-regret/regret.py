@@ -13,7 +13,7 @@ exact value of each legal move. Reports:
   fraction;
 * the share of moves that were optimal.
 
-    python benchmarks/regret.py [--sizes 3x3 2x4] [--games 100] [--depth D | --time-ms T] [--dir DIR]
+    python experiments/2026-11-30-regret/regret.py [--sizes 3x3 2x4] [--games 100] [--depth D | --time-ms T] [--dir DIR]
 
 The AI searches at its depth policy unless --depth or --time-ms says otherwise.
 """
@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from _common import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Game
 from plyground.g2048.expectimax import Expectimax
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int)
     parser.add_argument("--time-ms", type=float)
     parser.add_argument("--dir", type=Path, help="folder of the solutions (one sub-folder per size)")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
 
     console = Console(width=160)

@@ -10,7 +10,8 @@ interval, the median, and the share of games reaching 4096 to 32768 with 95% (Wi
 intervals; then the paired difference of scores (network − heuristic) with its 95%
 interval; ends with one JSON line.
 
-    python benchmarks/ntuple_expectimax.py --network RUN/network.npz [--games 20] [--time-ms 20]
+    python experiments/2026-11-30-ntuple-under-expectimax/ntuple_expectimax.py --network RUN/network.npz [--games 20]
+        [--time-ms 20]
                                            [--seed 1] [--workers 2] [--log FILE] [--rows 4 --cols 4]
 
 ``--rows`` and ``--cols`` play on another board (with a network trained on that board), for
@@ -35,8 +36,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from _common import add_record_options, append_line, print_json, read_settings_log
 from plyground.core import stats
+from plyground.core.measurements import add_record_options, append_line, print_json, read_settings_log
 from plyground.core.run_many import Backend, run_many
 from plyground.errors import PlygroundError
 from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
@@ -65,7 +66,7 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=Path("ntuple_expectimax.jsonl"), help="finished games (resumable)")
     parser.add_argument("--rows", type=int, default=4)
     parser.add_argument("--cols", type=int, default=4)
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args()
     if not args.network.is_file():
         raise SystemExit(f"no network file {args.network}")
@@ -79,7 +80,10 @@ def main() -> None:
     }
     size = {} if (args.rows, args.cols) == (4, 4) else {"rows": args.rows, "cols": args.cols}
     settings.update(size)  # a log of 4x4 games has no size (as before there was a choice)
-    done = read_settings_log(args.log, settings, "evaluator")
+    try:
+        done = read_settings_log(args.log, settings, "evaluator")
+    except PlygroundError as error:
+        raise SystemExit(f"error: {error}") from None
     seeds = range(args.seed, args.seed + args.games)
     todo = [(name, seed) for seed in seeds for name in EVALUATORS if (name, seed) not in done]
     console = Console(stderr=True)

@@ -1,8 +1,9 @@
 """How often the engine's move hands a strong brain a forced win: positions judged by an oracle brain.
 
-    python benchmarks/gomoku_blunders.py PATH/pbrain-pentazen --positions 120 --time-ms 300 --oracle-ms 600
+    python experiments/2026-12-01-gomoku-evaluation/gomoku_blunders.py PATH/pbrain-pentazen --positions 120
+        --time-ms 300 --oracle-ms 600
 
-Positions come from the games of ``benchmarks/data/gomoku_eval_games.jsonl`` (or ``--games``): one a game,
+Positions come from the games of ``recipes/data/gomoku_eval_games.jsonl`` (or ``--games``): one a game,
 5 to 25 stones in, not a forced move, and balanced in the oracle's eyes (its value for the player to move
 within ``--balanced``). For each evaluation of the engine (``--evaluation fitted hand``), the engine
 chooses a move in ``--time-ms``; the oracle then thinks ``--oracle-ms`` on the position after it. A
@@ -26,13 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_record_options, print_json
 from plyground.arena import BrainProcess, parse_brain
+from plyground.core.measurements import add_record_options, print_json
 
 N = 15
 WIN = 10_000
 """Values of ±WIN and beyond (less the plies) are forced wins and losses."""
-DATA = Path(__file__).resolve().parent / "data" / "gomoku_eval_games.jsonl"
+DATA = Path(__file__).resolve().parents[2] / "recipes" / "data" / "gomoku_eval_games.jsonl"
 
 
 def parse_value(line: str) -> int | None:
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=Path, default=DATA, help="JSON-lines games to take positions from")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--cache", type=Path, default=None, help="JSON-lines file of the oracle's verdicts")
-    add_record_options(parser)
+    add_record_options(parser, Path(__file__))
     args = parser.parse_args(argv)
     try:
         brain = parse_brain(args.oracle, "oracle")
