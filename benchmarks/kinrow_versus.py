@@ -39,7 +39,6 @@ from rich.table import Table
 
 from _against import checkout, ratio_row, take_turns
 from _common import ROOT
-from plyground.core.measurements import add_record_options, git_state, print_json
 
 FIXTURE = ROOT / "tests" / "data" / "gomoku_threats.jsonl"
 MEASUREMENTS = ("engine", "vcf", "mcts", "mcts patterns")
@@ -116,6 +115,8 @@ def main() -> None:
         numbers = [int(arg) for arg in sys.argv[3:]]
         child(sys.argv[2], numbers[0], numbers[1], numbers[2], (numbers[3], numbers[4]))
         return
+    from plyground.core.measurements import add_record_options, git_state, print_json  # not in older checkouts
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, required=True, metavar="CHECKOUT", help="the code to compare with")
     parser.add_argument("--rounds", type=int, default=6)

@@ -27,7 +27,6 @@ from rich.console import Console
 from rich.table import Table
 
 from _against import checkout, ratio_row, take_turns
-from plyground.core.measurements import add_record_options, git_state, print_json
 
 POSITIONS = [
     0x0000000000001021, 0x0000001000201232, 0x0001002301240567, 0x1000320145106789,
@@ -60,6 +59,8 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         child(int(sys.argv[2]), json.loads(sys.argv[3]))
         return
+    from plyground.core.measurements import add_record_options, git_state, print_json  # not in older checkouts
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, required=True, metavar="CHECKOUT", help="the code to compare with")
     parser.add_argument("--rounds", type=int, default=8)

@@ -761,3 +761,15 @@ def test_balanced_openings_keep_the_even_ones_and_a_stopped_run_resumes(tmp_path
         [*command, "3", "--count", "3", "--within", "0"], capture_output=True, text=True, timeout=TIMEOUT_S
     )
     assert none.returncode == 1 and "candidates within 0; judge more" in none.stderr
+
+
+@pytest.mark.parametrize("script", ["kinrow_versus.py", "search_versus.py"])
+def test_a_versus_script_imports_no_plyground_where_its_child_runs(script: str) -> None:
+    """The child runs with the other checkout's plyground, older code: the module imports none of plyground's
+    names at its top (the child imports what it times, the parent what records)."""
+    tree = ast.parse((ROOT / "benchmarks" / script).read_text(encoding="utf-8"))
+    top = [
+        node.module for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("plyground")
+    ]  # fmt: skip
+    assert top == []
