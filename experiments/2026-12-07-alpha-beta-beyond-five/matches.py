@@ -46,7 +46,7 @@ def main() -> None:
     if args.games < 1 or not 0 < args.time_ms <= 60_000 or not all(1 <= depth <= 30 for depth in args.depth):
         parser.error("--games is at least 1, --time-ms from 0 to 60,000 and --depth from 1 to 30")
     table = Table(title=f"MCTS against alpha-beta, {args.time_ms:g} ms per move, {args.games} games each")
-    for name in ("board", "alpha-beta depth", "MCTS wins", "draws", "losses", "MCTS score (95%)", "ms/move a-b"):
+    for name in ("board", "a-b depth", "MCTS won", "drawn", "lost", "MCTS score", "95%", "a-b ms"):
         table.add_column(name, justify="right")
     matches: list[dict[str, Any]] = []
     for n, k in args.boards:
@@ -58,8 +58,8 @@ def main() -> None:
             first, second, score = found["first"], found["second"], found["score"]
             low, high = score["interval"]
             table.add_row(
-                f"{n}x{n}, k {k}", str(depth), str(first["wins"]), str(first["draws"]), str(first["losses"]),
-                f"{score['rate']:.1%} ({low:.1%}-{high:.1%})", f"{second['ms_per_move']:.1f}",
+                f"{n}x{n} k{k}", str(depth), str(first["wins"]), str(first["draws"]), str(first["losses"]),
+                f"{score['rate']:.1%}", f"{low:.0%}-{high:.0%}", f"{second['ms_per_move']:.1f}",
             )  # fmt: skip
             matches.append({"n": n, "k": k, "depth": depth, "mcts": first, "alphabeta": second, "score": score})
     Console().print(table)
