@@ -93,6 +93,15 @@ class Script:
     """Checks of the JSON line, of all the standard output and of the test's folder."""
 
 
+def _check_alphabeta(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    [match] = line["matches"]
+    assert (match["n"], match["k"], match["depth"], line["games"]) == (7, 6, 1, 2)
+    for side in ("mcts", "alphabeta"):
+        assert match[side]["wins"] + match[side]["draws"] + match[side]["losses"] == 2
+    assert match["mcts"]["wins"] == match["alphabeta"]["losses"] and 0 <= match["score"]["rate"] <= 1
+    assert "MCTS against alpha-beta" in stdout
+
+
 def _no_native(value: Any) -> None:
     assert value is None, "the native baseline ran, though its source is missing"
 
@@ -412,6 +421,8 @@ SCRIPTS = [
     Script("regret.py", "regret", lambda d, f: ["--sizes", "2x3", "--games", "2", "--depth", "1", "--dir",
                                                 str(d.solutions)],
            _check_regret),
+    Script("matches.py", "alphabeta_beyond_five",
+           lambda d, f: ["--boards", "7x6", "--games", "2", "--time-ms", "5", "--depth", "1"], _check_alphabeta),
     Script("kinrow.py", "kinrow", lambda d, f: ["--quick", "--games", "1", "--time", "0.01"], _check_kinrow),
     Script("gomoku_engine.py", "gomoku_engine", lambda d, f: ["--positions", "1", "--time-ms", "50"],
            _check_gomoku_engine),
