@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                 settings,
                 games=args.games,
                 b_time_ms=args.b_time_ms,
-                parallel=args.parallel,
+                at_once=args.parallel,
                 on_game=on_game,
             )
     except BrainError as error:

@@ -120,6 +120,6 @@ def test_time_odds_follow_the_brain_not_the_colour(tmp_path: Path) -> None:
 
 def test_a_brain_that_cannot_play_stops_the_match_and_parallel_games_run() -> None:
     with pytest.raises(BrainError, match="B refused START 9: ERROR no thanks"):
-        play_match(fake("row:0"), fake("refuse"), [[], []], Settings(size=9), games=4, parallel=2)
-    result = play_match(fake("row:0"), fake("garbage"), [[], []], Settings(size=9), games=4, parallel=2)
+        play_match(fake("row:0"), fake("refuse"), [[], []], Settings(size=9), games=4, at_once=2)
+    result = play_match(fake("row:0"), fake("garbage"), [[], []], Settings(size=9), games=4, at_once=2)
     assert summarize(result.games)["a_wins"] == 4 and summarize([])["a_score"] is None

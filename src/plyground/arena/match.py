@@ -1,7 +1,7 @@
 """A match between two Gomocup brains: many games, each opening played twice with the colours swapped.
 
 Game ``i`` (from 1) plays opening ``(i - 1) // 2``: brain A has black in the odd games, white in the
-even ones. Games are played ``parallel`` at a time on threads (each brain is a process of its own);
+even ones. Games are played ``at_once`` at a time on threads (each brain is a process of its own);
 a game is reported to ``on_game`` as it ends. :func:`summarize` counts A's wins, draws and losses,
 its score (a draw counts half) with a 95% Wilson interval, each side's times per move and why the
 games ended.
@@ -70,7 +70,7 @@ def play_match(
     *,
     games: int,
     b_time_ms: int | None = None,
-    parallel: int = 1,
+    at_once: int = 1,
     on_game: Callable[[MatchGame], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between brains ``a`` and ``b`` (see the module's docstring).
@@ -85,8 +85,8 @@ def play_match(
         BrainError: a brain cannot play (it does not start or refuses the board); the games in
             progress end first, and no other starts.
     """
-    if games < 1 or parallel < 1:
-        raise InvalidInputError(f"a match needs a game and a thread, got {games} games on {parallel}")
+    if games < 1 or at_once < 1:
+        raise InvalidInputError(f"a match needs a game and a thread, got {games} games on {at_once}")
     result = MatchResult()
     lock = threading.Lock()
     a_ms, b_ms = settings.time_ms, settings.time_ms if b_time_ms is None else b_time_ms
@@ -107,12 +107,12 @@ def play_match(
 
     allow_starts()
     failure: BrainError | None = None
-    pool = ThreadPoolExecutor(max_workers=parallel)
+    pool = ThreadPoolExecutor(max_workers=at_once)
     try:
         todo = iter(schedule(openings, games))
         running: set[Future[None]] = set()
         while True:
-            while failure is None and len(running) < parallel and (job := next(todo, None)) is not None:
+            while failure is None and len(running) < at_once and (job := next(todo, None)) is not None:
                 running.add(pool.submit(one, *job))
             if not running:
                 break

@@ -202,7 +202,7 @@ def _play(
                 settings,
                 games=games,
                 b_time_ms=b_time_ms,
-                parallel=parallel,
+                at_once=parallel,
                 on_game=on_game,
             )
     finally:
