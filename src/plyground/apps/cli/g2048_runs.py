@@ -56,8 +56,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
 
-    from plyground.apps.results import RunRecord
+    from plyground.apps.results import ResultsStore, RunRecord
     from plyground.core.run_many import Backend
+    from plyground.g2048.autoplay import GameSpec
     from plyground.g2048.heuristic import Weights
     from plyground.g2048.tuning import Tuner
 
@@ -104,11 +105,9 @@ def bench(
     name = _portable(evaluator_name(evaluator, weights, (rows, cols)))
     from rich.console import Console
 
-    from plyground.apps.aiview import games_progress
     from plyground.apps.results import ResultsStore, RunSettings
-    from plyground.core.run_many import run_many
     from plyground.core.seeding import resolve_seed
-    from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
+    from plyground.g2048.autoplay import GameSpec
 
     loaded = load_weights(weights)
     if time_ms is None and depth is None:
@@ -147,38 +146,49 @@ def bench(
             highlight=False,
             soft_wrap=True,
         )
-        finished: list[GameResult] = []
-        try:
-            with games_progress(console) as progress:
-                task = progress.add_task("games", total=games, mean="-", current="")
-
-                def on_result(index: int, result: GameResult) -> None:
-                    store.add_game(run_id, result)
-                    finished.append(result)
-                    mean = sum(game.score for game in finished) / len(finished)
-                    best = max(game.max_tile for game in finished)
-                    progress.update(task, advance=1, mean=f"{mean:,.0f}", current=f"best tile {best}")
-
-                run_many(play_spec, specs, backend=backend, on_result=on_result)
-        except KeyboardInterrupt:
-            stored = store.game_count(
-                run_id
-            )  # the store's count: a Ctrl-C may come between a game's store and its count
-            if not stored:
-                store.delete_run(run_id)
-                print("interrupted before the first game finished: nothing stored", file=sys.stderr)
-            else:
-                print(
-                    f"interrupted: {stored} of {counted(games, 'game')} finished and stored (run {run_id})",
-                    file=sys.stderr,
-                )
-            raise typer.Exit(130) from None
-        except BaseException:
-            if not finished:  # the backend failed (no Dask, no scheduler...): no empty run is left
-                store.delete_run(run_id)
-            raise
+        _play_into(store, run_id, specs, backend, console)
         record = next(run for run in store.runs() if run.id == run_id)
     _print_runs([record], shown, f"2048 bench run {run_id}")
+
+
+def _play_into(store: ResultsStore, run_id: int, specs: list[GameSpec], backend: Backend, console: Console) -> None:
+    """Play ``specs`` on ``backend`` under a progress bar, each game stored in run ``run_id`` as it ends.
+
+    Ctrl-C keeps the games stored (a run with none is deleted) and exits with 130; a backend that
+    fails before the first game leaves no empty run.
+    """
+    from plyground.apps.aiview import games_progress
+    from plyground.core.run_many import run_many
+    from plyground.g2048.autoplay import GameResult, play_spec
+
+    games = len(specs)
+    finished: list[GameResult] = []
+    try:
+        with games_progress(console) as progress:
+            task = progress.add_task("games", total=games, mean="-", current="")
+
+            def on_result(index: int, result: GameResult) -> None:
+                store.add_game(run_id, result)
+                finished.append(result)
+                mean = sum(game.score for game in finished) / len(finished)
+                best = max(game.max_tile for game in finished)
+                progress.update(task, advance=1, mean=f"{mean:,.0f}", current=f"best tile {best}")
+
+            run_many(play_spec, specs, backend=backend, on_result=on_result)
+    except KeyboardInterrupt:
+        stored = store.game_count(run_id)  # the store's count: a Ctrl-C may come between a game's store and its count
+        if not stored:
+            store.delete_run(run_id)
+            print("interrupted before the first game finished: nothing stored", file=sys.stderr)
+        else:
+            print(
+                f"interrupted: {stored} of {counted(games, 'game')} finished and stored (run {run_id})", file=sys.stderr
+            )
+        raise typer.Exit(130) from None
+    except BaseException:
+        if not finished:  # the backend failed (no Dask, no scheduler...): no empty run is left
+            store.delete_run(run_id)
+        raise
 
 
 def _portable(evaluator: str) -> str:
