@@ -19,7 +19,7 @@ older tables were freed than alone); a round runs each ``--repeats`` times and k
 The figure is the median over the rounds of this checkout's time over the other's.
 
     python benchmarks/kinrow_versus.py --against CHECKOUT [--rounds 6] [--repeats 3]
-        [--positions 12] [--depth 6] [--iterations 20000 4000]
+        [--positions 12] [--depth 6] [--iterations 20000 4000] [--only engine vcf mcts "mcts patterns"]
 
 Target (a change that keeps the searches' speed): at most 1.03x the other checkout's time,
 with equal checks.
@@ -127,6 +127,10 @@ def main() -> None:
         "--iterations", type=int, nargs=2, default=[20_000, 4_000], metavar=("PLAIN", "PATTERNS"),
         help="iterations of the plain and the pattern MCTS on each position",
     )  # fmt: skip
+    parser.add_argument(
+        "--only", nargs="+", choices=MEASUREMENTS, default=list(MEASUREMENTS), metavar="NAME",
+        help=f"the measurements to take (default: all of {', '.join(MEASUREMENTS)})",
+    )  # fmt: skip
     add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
     if args.rounds < 2 or args.repeats < 1:
@@ -140,6 +144,7 @@ def main() -> None:
     rows = [
         {"search": name, **ratio_row(take_turns(__file__, other, args.rounds, name, *counts), name)}
         for name in MEASUREMENTS
+        if name in args.only
     ]
     title = f"k-in-a-row: this checkout's time over {other.parent.name}'s ({args.rounds} rounds)"
     table = Table(title=title)
@@ -160,6 +165,7 @@ def main() -> None:
         "positions": args.positions,
         "depth": args.depth,
         "iterations": args.iterations,
+        "only": [name for name in MEASUREMENTS if name in args.only],
         "other_commit": other_commit,
         "other_dirty": other_dirty,
     }
