@@ -20,87 +20,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
-from plyground.arena import BrainProcess, parse_brain
+from plyground.arena import parse_brain
+from plyground.arena.oracle import WIN, Oracle
 from plyground.core.measurements import add_record_options, print_json
+from plyground.errors import PlygroundError
 
 N = 15
-WIN = 10_000
-"""Values of ±WIN and beyond (less the plies) are forced wins and losses."""
 DATA = Path(__file__).resolve().parents[2] / "recipes" / "data" / "gomoku_eval_games.jsonl"
-
-
-def parse_value(line: str) -> int | None:
-    """The value in a MESSAGE line of PentaZen (``ev``) or of plyground's brain (``score``), else None."""
-    if match := re.search(r"\bev ([+-]v)?(-?\d+)", line):
-        sign, number = match.group(1), int(match.group(2))
-        return WIN - number if sign == "+v" else -WIN + number if sign == "-v" else number
-    if match := re.search(r"\bscore (-?\d+)", line):
-        value = int(match.group(1))
-        from plyground.kinrow.engine import WIN_VALUE
-
-        if abs(value) >= WIN_VALUE - 1000:
-            return (WIN - (WIN_VALUE - abs(value))) * (1 if value > 0 else -1)
-        return value
-    return None
-
-
-class Oracle:
-    """A brain asked for its value and move on positions, one START a position; verdicts cached in a file."""
-
-    def __init__(self, command: list[str], ms: int, cache: Path | None) -> None:
-        self.brain = BrainProcess(command)
-        self.ms = ms
-        self.cache_path = cache
-        self.cache: dict[str, tuple[int | None, int]] = {}
-        if cache is not None and cache.exists():
-            for line in cache.read_text(encoding="utf-8").splitlines():
-                record = json.loads(line)
-                if record["ms"] == ms:
-                    self.cache[record["key"]] = (record["value"], record["move"])
-
-    def judge(self, moves: list[int]) -> tuple[int | None, int]:
-        """The oracle's value for the player to move after ``moves`` (None: it said none) and its move."""
-        key = ",".join(map(str, moves))
-        if key in self.cache:
-            return self.cache[key]
-        lines = [f"START {N}", f"INFO timeout_turn {self.ms}", "INFO timeout_match 1000000000", "INFO rule 0", "BOARD"]
-        for i, move in enumerate(moves):
-            row, col = divmod(move, N)
-            lines.append(f"{col},{row},{1 if i % 2 == len(moves) % 2 else 2}")
-        lines.append("DONE")
-        self.brain.drain()
-        if not self.brain.send(*lines):
-            raise SystemExit(f"error: the oracle stopped: {self.brain.exited()}")
-        value = None
-        deadline = time.monotonic() + self.ms / 1000 + 30
-        while True:
-            try:
-                line = self.brain.next_line(deadline - time.monotonic())
-            except TimeoutError:
-                raise SystemExit(f"error: the oracle gave no move within {self.ms / 1000 + 30:g} s") from None
-            if line is None:
-                raise SystemExit(f"error: the oracle gave no move: {self.brain.exited()}")
-            said = parse_value(line) if line.startswith("MESSAGE") else None
-            value = value if said is None else said
-            if re.fullmatch(r"\d+,\d+", line):
-                x, y = map(int, line.split(","))
-                break
-        verdict = (value, y * N + x)
-        self.cache[key] = verdict
-        if self.cache_path is not None:
-            with self.cache_path.open("a", encoding="utf-8") as f:
-                f.write(json.dumps({"ms": self.ms, "key": key, "value": value, "move": verdict[1]}) + "\n")
-        return verdict
-
-    def close(self) -> None:
-        self.brain.close()
 
 
 def positions(oracle: Oracle, games: Path, count: int, balanced: int, seed: int) -> list[list[int]]:
@@ -160,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     from plyground.kinrow import State
     from plyground.kinrow.engine import Engine, EngineSettings
 
-    oracle = Oracle(command, args.oracle_ms, args.cache)
+    try:
+        oracle = Oracle(command, args.oracle_ms, size=N, cache=args.cache)
+    except PlygroundError as error:
+        raise SystemExit(f"error: {error}") from None
     try:
         chosen = positions(oracle, args.games, args.positions, args.balanced, args.seed)
         rows = []
@@ -176,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             same = sum(move == oracle.judge(moves)[1] for moves, move in picks)
             row = {"player": f"engine, {evaluation}", **judge_moves(oracle, picks), "same_as_oracle": same}
             rows.append({**row, "mean_depth": round(float(np.mean(depths)), 2)})
+    except PlygroundError as error:
+        raise SystemExit(f"error: {error}") from None
     finally:
         oracle.close()
     print(f"{len(chosen)} positions; oracle {name} at {args.oracle_ms} ms; the engine at {args.time_ms:g} ms")

@@ -27,12 +27,16 @@ import statistics
 import sys
 from pathlib import Path
 
-from gomoku_blunders import WIN, N, Oracle
-
 from plyground.arena import generated_opening, parse_brain
+from plyground.arena.oracle import WIN, Oracle
 from plyground.core.measurements import add_record_options, print_json
+from plyground.errors import PlygroundError
 
 DATA = Path(__file__).resolve().parent / "gomoku_openings.txt"
+
+
+N = 15
+"""The board's side."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     judged = args.out.with_name(args.out.name + ".judged")
-    oracle = Oracle(command, args.judge_ms, judged)  # its cache file is the record a stopped run resumes from
+    oracle = Oracle(
+        command, args.judge_ms, size=N, cache=judged
+    )  # its cache file is the record a stopped run resumes from
     kept: list[tuple[list[tuple[int, int]], int]] = []
     values: list[int] = []
     try:
@@ -112,4 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except PlygroundError as error:  # the oracle stopped or gave no move
+        raise SystemExit(f"error: {error}") from None

@@ -38,10 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gomoku_blunders import WIN, Oracle
-
 from plyground.arena import parse_brain, read_records
+from plyground.arena.oracle import WIN, Oracle
 from plyground.core.measurements import add_record_options, print_json
+from plyground.errors import PlygroundError
 
 N = 15
 DATA = Path(__file__).resolve().parent / "data" / "gomoku_wins.jsonl"
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             command, name = list(brain.command), brain.name
         except ValueError as error:
             parser.error(str(error))
-        oracle = Oracle(command, args.oracle_ms, None)
+        oracle = Oracle(command, args.oracle_ms)
         try:
             found = sum((oracle.judge(p["moves"])[0] or 0) >= WIN - 1000 for p in positions)
         finally:
@@ -150,7 +150,7 @@ def main_collect(argv: list[str]) -> int:
         records = [record for path in args.games for record in read_records(path.read_text())]
     except (OSError, ValueError) as error:
         parser.error(str(error))
-    oracle = Oracle(command, args.oracle_ms, None)
+    oracle = Oracle(command, args.oracle_ms)
     try:
         found = collect(oracle, name, records)
     finally:
@@ -189,7 +189,7 @@ def main_selfplay(argv: list[str]) -> int:
             except json.JSONDecodeError:
                 break
         partial.write_text("".join(json.dumps(v) + "\n" for v in done), encoding="utf-8")
-    oracle = Oracle(command, args.oracle_ms, None)
+    oracle = Oracle(command, args.oracle_ms)
     try:
         with partial.open("a", encoding="utf-8") as out:
             for index in range(len(done), min(args.count, len(games))):
@@ -215,4 +215,7 @@ def main_selfplay(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except PlygroundError as error:  # the oracle stopped or gave no move
+        raise SystemExit(f"error: {error}") from None

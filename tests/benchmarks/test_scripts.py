@@ -683,19 +683,6 @@ def test_networks_that_cannot_be_compared_are_refused_in_one_line(data: Data, tm
         assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_the_oracle_values_of_pentazen_and_of_plyground_are_read() -> None:
-
-    module = load_script("gomoku_blunders.py")
-    win = module.WIN
-    assert module.parse_value("MESSAGE dep 16-27 ev -111 nd 1209k tm 952 sp 1270") == -111
-    assert module.parse_value("MESSAGE dep 9-21 ev +v13 nd 2k") == win - 13
-    assert module.parse_value("MESSAGE dep 9-21 ev -v8 nd 2k") == -win + 8
-    assert module.parse_value("MESSAGE depth 9 score 123 nodes 45678 kind search") == 123
-    assert module.parse_value("MESSAGE depth 1 score 99999995 nodes 3 kind vcf") == win - 5
-    assert module.parse_value("MESSAGE depth 1 score -99999990 nodes 3") == -(win - 10)
-    assert module.parse_value("MESSAGE PentaZen 0.4.17 by Sun Yuliang") is None
-
-
 def test_game_records_are_read_back_and_the_won_games_give_their_critical_position(tmp_path: Path) -> None:
     """``plyground.arena.read_records`` reads what ``record_text`` writes; ``gomoku_wins.py collect`` asks who won."""
     from plyground.arena import Game, Move, Settings, read_records, record_text

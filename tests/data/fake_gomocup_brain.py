@@ -10,7 +10,10 @@ MODE says how it answers a move (it answers START with OK, and reads BOARD, TURN
 * ``garbage`` - a line that is not a move;
 * ``crash`` - says ``boom`` on stderr and exits with status 3;
 * ``quit`` - exits quietly (status 0) instead of moving;
-* ``refuse`` - answers START with ERROR.
+* ``refuse`` - answers START with ERROR;
+* ``ev:V:Y`` - as ``row:Y``, after ``MESSAGE depth 3 ev V nodes 9`` (a value as PentaZen reports it).
+
+A START begins a new, empty board.
 
 Every line it reads is appended to LOG when given. MESSAGE and DEBUG lines come before each answer,
 as real brains write them.
@@ -55,6 +58,8 @@ def move() -> None:
         sys.exit(0)
     else:
         words = mode.split(":")
+        if words[0] == "ev":
+            say(f"MESSAGE depth 3 ev {words[1]} nodes 9")
         if words[0] == "slow":
             time.sleep(int(words[1]) / 1000)
         y = int(words[-1])
@@ -83,6 +88,7 @@ for line in sys.stdin:
             board.append(words[0])
     elif command == "START":
         size = int(words[1])
+        taken.clear()
         say("ERROR no thanks" if mode == "refuse" else "OK")
     elif command == "BEGIN":
         move()
