@@ -91,7 +91,7 @@ class Oracle:
         self.size = size
         self.grace_s = float(grace_s)
         self.cache_path = None if cache is None else Path(cache)
-        self.cache = self._read_cache()
+        self.verdicts = self._read_cache()
         self.brain = BrainProcess(command)
 
     def _read_cache(self) -> dict[str, Verdict]:
@@ -115,8 +115,8 @@ class Oracle:
             BrainError: the brain stopped, or gave no move within its time and the grace.
         """
         key = ",".join(map(str, moves))
-        if key in self.cache:
-            return self.cache[key]
+        if key in self.verdicts:
+            return self.verdicts[key]
         lines = [f"START {self.size}", f"INFO timeout_turn {self.time_ms}", "INFO timeout_match 1000000000"]
         lines += ["INFO rule 0", "BOARD"]
         for i, move in enumerate(moves):
@@ -141,7 +141,7 @@ class Oracle:
                 x, y = map(int, line.split(","))
                 break
         verdict = Verdict(value, y * self.size + x)
-        self.cache[key] = verdict
+        self.verdicts[key] = verdict
         if self.cache_path is not None:
             with self.cache_path.open("a", encoding="utf-8") as file:
                 file.write(json.dumps({"ms": self.time_ms, "key": key, "value": value, "move": verdict.move}) + "\n")
