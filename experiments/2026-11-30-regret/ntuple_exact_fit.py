@@ -37,7 +37,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from ntuple_optimal import TARGET, evaluate, greedy_player, tuples_for
-from regret import ai_player
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -50,6 +49,7 @@ from plyground.g2048 import _ntuple_kernels as NK
 from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.regret import search_player
 from plyground.g2048.solver import Solution, default_directory, solve
 
 ROWS = COLS = 3
@@ -266,7 +266,7 @@ def main() -> None:
     for depth in args.search_depth:
         with Expectimax(depth=depth, workers=1, evaluator=network) as ai:
             label = f"expectimax depth {depth}"
-            rows.append({**about, "player": label, **evaluate(solution, ai_player(ai), args, console, label)})
+            rows.append({**about, "player": label, **evaluate(solution, search_player(ai), args, console, label)})
 
     table = Table(
         title=f"{rows}x{cols} n-tuple network fitted to the exact values ({args.tuples}, explore {args.explore:g}, "

@@ -54,14 +54,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from regret import Player, ai_player, interval, play
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from plyground.core.measurements import add_record_options, print_json
+from plyground.core.stats import mean_half_width
 from plyground.errors import InvalidInputError
 from plyground.g2048 import Board
+from plyground.g2048.board import Direction
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import (
     NTupleNetwork,
@@ -72,6 +73,7 @@ from plyground.g2048.ntuple import (
     default_horizon,
     default_tuples,
 )
+from plyground.g2048.regret import Player, play_judged, search_player
 from plyground.g2048.solver import Solution, default_directory, solve
 
 Tuples = tuple[tuple[tuple[int, int], ...], ...]
@@ -122,7 +124,7 @@ def tuples_for(name: str, rows: int, cols: int) -> Tuples:
 def greedy_player(network: NTupleNetwork) -> Player:
     """The network's 1-ply policy: the first legal move of largest ``points + V(afterstate)``."""
 
-    def choose(board: Board) -> str:
+    def choose(board: Board) -> Direction | None:
         best, best_value = "", 0.0
         for move in board.legal_moves():
             after, points = board.move(move)
@@ -172,25 +174,25 @@ def evaluate(
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{label} evaluation", total=args.games)
         for i in range(args.games):
-            games.append(play(solution, player, args.seed + 1_000_000 + i))
+            games.append(play_judged(solution, player, seed=args.seed + 1_000_000 + i))
             progress.advance(task)
-    scores = [g["score"] for g in games]
-    regrets = [g["regret"] for g in games]
-    moves = sum(g["moves"] for g in games)
+    scores = [g.score for g in games]
+    regrets = [g.regret for g in games]
+    moves = sum(g.moves for g in games)
     fraction_by_regret = 1.0 - statistics.fmean(regrets) / optimal
     return {
         "games": args.games,
         "optimal_expected_score": optimal,
         "mean_score": statistics.fmean(scores),
-        "score_ci95": interval(scores),
+        "score_ci95": mean_half_width(scores),
         "fraction_by_score": statistics.fmean(scores) / optimal,
-        "fraction_by_score_ci95": interval(scores) / optimal,
+        "fraction_by_score_ci95": mean_half_width(scores) / optimal,
         "regret_per_game": statistics.fmean(regrets),
-        "regret_per_game_ci95": interval(regrets),
+        "regret_per_game_ci95": mean_half_width(regrets),
         "fraction_by_regret": fraction_by_regret,
-        "fraction_by_regret_ci95": interval(regrets) / optimal,
+        "fraction_by_regret_ci95": mean_half_width(regrets) / optimal,
         "regret_per_move": sum(regrets) / moves,
-        "optimal_move_share": sum(g["optimal_moves"] for g in games) / moves,
+        "optimal_move_share": sum(g.optimal_moves for g in games) / moves,
         "evaluation_seconds": time.perf_counter() - start,
         "target_met": fraction_by_regret >= TARGET,
     }
@@ -243,7 +245,7 @@ def measure(size: str, args: argparse.Namespace, console: Console) -> list[dict[
         with Expectimax(depth=depth, workers=1, evaluator=network) as ai:
             label = f"expectimax depth {depth}"
             out.append(
-                {**about, "player": label, **evaluate(solution, ai_player(ai), args, console, f"{size} {label}")}
+                {**about, "player": label, **evaluate(solution, search_player(ai), args, console, f"{size} {label}")}
             )
     return out
 

@@ -21,65 +21,20 @@ The AI searches at its depth policy unless --depth or --time-ms says otherwise.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from plyground.core.measurements import add_record_options, print_json
-from plyground.core.stats import mean_interval
-from plyground.g2048 import Board, Game
+from plyground.core.stats import mean_half_width
 from plyground.g2048.expectimax import Expectimax
-from plyground.g2048.solution import Solution, default_directory
+from plyground.g2048.regret import play_judged, random_player, search_player
+from plyground.g2048.solution import default_directory
 from plyground.g2048.solver import solve
-
-Player = Callable[[Board], str]
-
-
-def random_player(seed: int) -> Player:
-    rng = np.random.default_rng(seed)
-
-    def choose(board: Board) -> str:
-        moves = board.legal_moves()
-        return moves[int(rng.integers(len(moves)))]
-
-    return choose
-
-
-def ai_player(ai: Expectimax) -> Player:
-    def choose(board: Board) -> str:
-        move = ai.choose(board).move
-        assert move is not None
-        return move
-
-    return choose
-
-
-def play(solution: Solution, player: Player, seed: int) -> dict[str, float]:
-    """One game: its score, moves, summed regret and optimal moves."""
-    game = Game(solution.rows, solution.cols, seed=seed, p_four=solution.p_four)
-    regret, optimal_moves = 0.0, 0
-    while not game.over:
-        values = solution.move_values(game.board)
-        best = max(values.values())
-        move = player(game.board)
-        loss = best - values[move]
-        regret += loss
-        optimal_moves += loss <= 1e-9 * max(1.0, best)
-        game.step(move)
-    return {"score": game.score, "moves": game.move_count, "regret": regret, "optimal_moves": optimal_moves}
-
-
-def interval(values: list[float]) -> float:
-    """Half the width of the 95% interval of the mean (Student's t)."""
-    bounds = mean_interval(values)
-    return (bounds[1] - bounds[0]) / 2 if bounds is not None else math.nan
 
 
 def main() -> None:
@@ -103,17 +58,17 @@ def main() -> None:
                 console.print(f"solving {size} into {folder} ...")
             solution = solve(rows, cols, directory=folder)
             optimal = solution.expected_score()
-            for name, make in (("expectimax", lambda seed: ai_player(ai)), ("random", random_player)):
+            for name, make in (("expectimax", lambda seed: search_player(ai)), ("random", random_player)):
                 games = []
                 start = time.perf_counter()
                 with Progress(console=console, transient=True) as progress:
                     task = progress.add_task(f"{size} {name}", total=args.games)
                     for i in range(args.games):
-                        games.append(play(solution, make(args.seed + i), args.seed + i))
+                        games.append(play_judged(solution, make(args.seed + i), seed=args.seed + i))
                         progress.advance(task)
-                scores = [g["score"] for g in games]
-                regrets = [g["regret"] for g in games]
-                moves = sum(g["moves"] for g in games)
+                scores = [g.score for g in games]
+                regrets = [g.regret for g in games]
+                moves = sum(g.moves for g in games)
                 rows_out.append(
                     {
                         "size": size,
@@ -121,13 +76,13 @@ def main() -> None:
                         "games": args.games,
                         "optimal_expected_score": optimal,
                         "mean_score": statistics.fmean(scores),
-                        "score_ci95": interval(scores),
+                        "score_ci95": mean_half_width(scores),
                         "fraction_by_score": statistics.fmean(scores) / optimal,
                         "regret_per_game": statistics.fmean(regrets),
-                        "regret_per_game_ci95": interval(regrets),
+                        "regret_per_game_ci95": mean_half_width(regrets),
                         "fraction_by_regret": 1.0 - statistics.fmean(regrets) / optimal,
                         "regret_per_move": sum(regrets) / moves,
-                        "optimal_move_share": sum(g["optimal_moves"] for g in games) / moves,
+                        "optimal_move_share": sum(g.optimal_moves for g in games) / moves,
                         "seconds": time.perf_counter() - start,
                     }
                 )

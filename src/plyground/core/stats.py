@@ -26,6 +26,7 @@ from plyground.errors import InvalidInputError
 __all__ = [
     "REACH_TILES",
     "ScoreSummary",
+    "mean_half_width",
     "mean_interval",
     "median_interval",
     "reach_tiles",
@@ -152,6 +153,19 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
     mean = statistics.fmean(values)
     half = t_quantile(0.5 + confidence / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
     return mean - half, mean + half
+
+
+def mean_half_width(values: Sequence[float], confidence: float = 0.95) -> float:
+    """Half the width of :func:`mean_interval` (the ``±`` after a mean), NaN for fewer than two values.
+
+    >>> round(mean_half_width([1, 2, 3, 4, 5]), 4), mean_half_width([7])
+    (1.9632, nan)
+
+    Raises:
+        InvalidInputError: a confidence not strictly between 0 and 1.
+    """
+    bounds = mean_interval(values, confidence)
+    return math.nan if bounds is None else (bounds[1] - bounds[0]) / 2
 
 
 def _check_confidence(confidence: float) -> None:
