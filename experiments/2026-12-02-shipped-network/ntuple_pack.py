@@ -239,7 +239,7 @@ def main() -> None:
     parser.add_argument(
         "--log", type=Path, default=Path("ntuple_pack_games.jsonl"), help="the searched games (resumable)"
     )
-    add_record_options(parser, Path(__file__))
+    add_record_options(parser, Path(__file__), folder="../../benchmarks/results")  # the README cites its lines
     args = parser.parse_args()
     if any(step not in STEPS for step in [*args.steps, *args.search_steps]):
         parser.error("a step is a power of two from 2**-10 to 2**10")

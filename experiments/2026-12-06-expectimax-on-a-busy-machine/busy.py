@@ -220,7 +220,7 @@ def main() -> None:
     parser.add_argument(
         "--same", action="store_true", help="both sides with one worker: the spread of the comparison itself"
     )
-    add_record_options(parser, Path(__file__))
+    add_record_options(parser, Path(__file__), folder="../../benchmarks/results")  # the README cites its lines
     args = parser.parse_args()
     if args.games < 0 or args.positions < 1 or args.busy < 0 or any(not 0 < t < 1e6 for t in args.time_ms):
         parser.error("--games is at least 0, --positions at least 1, --busy at least 0, and budgets are positive")

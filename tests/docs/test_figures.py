@@ -93,9 +93,10 @@ def test_a_results_file_is_found_in_any_folder_but_in_one_only(tmp_path: Path) -
 
 
 def test_a_row_cites_its_file_by_its_path_from_the_root() -> None:
-    line = figures.Results().latest("busy")
-    assert line.path == f"experiments/2026-12-06-expectimax-on-a-busy-machine/{line.file}"
+    line = figures.Results().latest("alphabeta_beyond_five")  # a campaign's own log, in its folder
+    assert line.path == f"experiments/2026-12-07-alpha-beta-beyond-five/{line.file}"
     assert figures.Results().latest("engine").path == "benchmarks/results/engine.jsonl"
+    assert figures.Results().latest("busy").path == "benchmarks/results/busy.jsonl"  # the README cites it
 
 
 def test_a_row_without_its_line_is_an_error_not_a_default(tmp_path: Path) -> None:
