@@ -51,6 +51,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from plyground.apps.cli.arena import match_table
 from plyground.arena import (
     RULE_NAMES,
     MatchGame,
@@ -59,7 +60,6 @@ from plyground.arena import (
     openings_for,
     parse_brain,
     play_match,
-    record_text,
     summarize,
 )
 from plyground.core.measurements import add_record_options, print_json
@@ -132,29 +132,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def _table(args: argparse.Namespace, names: list[str], results: dict[str, Any]) -> Table:
     rule = RULE_NAMES[args.rule_number]
-    table = Table(
-        title=f"gomoku {args.size}x{args.size} {rule}, {_times(args)} ms/move, {results['games_played']} games"
-    )
-    for column in ("side", "brain", "wins", "draws", "losses", "mean ms/move", "max ms/move"):
-        table.add_column(column, justify="left" if column in ("side", "brain") else "right")
-    wins, draws, losses = results["a_wins"], results["draws"], results["a_losses"]
-    for side, name, record in (("A", names[0], (wins, draws, losses)), ("B", names[1], (losses, draws, wins))):
-        mean, top = results[f"{side.lower()}_mean_ms"], results[f"{side.lower()}_max_ms"]
-        table.add_row(
-            side,
-            name,
-            *map(str, record),
-            "-" if mean is None else f"{mean:,.1f}",
-            "-" if top is None else f"{top:,.1f}",
-        )
-    if results["a_score"] is not None:
-        low, high = results["a_score_95"]
-        endings = ", ".join(f"{kind} {count}" for kind, count in sorted(results["endings"].items()))
-        table.caption = (
-            f"A scores {results['a_score']:.1%} (95% Wilson {low:.1%} to {high:.1%}; a draw counts half); "
-            f"mean game {results['mean_moves']:.1f} moves; endings: {endings}"
-        )
-    return table
+    title = f"gomoku {args.size}x{args.size} {rule}, {_times(args)} ms/move, {results['games_played']} games"
+    return match_table(title, results, *names)
 
 
 def _times(args: argparse.Namespace) -> str:
@@ -196,11 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             def on_game(item: MatchGame) -> None:
                 finished.append(item)
                 if record is not None:
-                    names = {"A": brain_a.name, "B": brain_b.name}
-                    players = {colour: names[side] for colour, side in item.players.items()}
-                    record.write(record_text(item.game, item.number, item.settings, players))
-                    record.flush()
-                    os.fsync(record.fileno())
+                    item.append_to(record, brain_a.name, brain_b.name)
                 so_far = summarize(finished)
                 record_so_far = f"{so_far['a_wins']}-{so_far['draws']}-{so_far['a_losses']}"
                 progress.update(task, advance=1, description=f"games (A won-drew-lost {record_so_far})")

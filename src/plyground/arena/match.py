@@ -10,17 +10,19 @@ games ended.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import IO, Any
 
 from plyground.arena.brain import allow_starts, kill_all
 from plyground.arena.brains import Brain
 from plyground.arena.piskvork import Game, Settings, play_game
+from plyground.arena.records import record_text
 from plyground.errors import BrainError, InvalidInputError
 
 __all__ = ["MatchGame", "MatchResult", "ending", "game_json", "play_match", "schedule", "summarize", "wilson"]
@@ -41,6 +43,15 @@ class MatchGame:
     def players(self) -> dict[str, str]:
         """Which side had which colour: ``{"black": "A", "white": "B"}`` or the other way round."""
         return {"black": "A", "white": "B"} if self.a_black else {"black": "B", "white": "A"}
+
+    def append_to(self, file: IO[str], a: str, b: str) -> None:
+        """Write the game's record (:func:`~plyground.arena.records.record_text`, brains A and B named ``a`` and
+        ``b``) at the end of ``file``, on disk before this returns."""
+        names = {"A": a, "B": b}
+        players = {colour: names[side] for colour, side in self.players.items()}
+        file.write(record_text(self.game, self.number, self.settings, players))
+        file.flush()
+        os.fsync(file.fileno())
 
 
 @dataclass

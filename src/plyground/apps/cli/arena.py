@@ -6,7 +6,6 @@ The manager lives in :mod:`plyground.arena`, imported inside the command, so tha
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 from pathlib import Path
@@ -18,11 +17,11 @@ from plyground.apps.cli.options import JsonOption, games_option, number_option, 
 from plyground.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.table import Table
 
     from plyground.arena import Brain, MatchGame, Settings
 
-__all__ = ["app"]
+__all__ = ["app", "match_table"]
 
 app = typer.Typer(
     name="arena",
@@ -161,7 +160,7 @@ def _play(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plyground.arena import play_match, record_text, summarize
+    from plyground.arena import play_match, summarize
 
     finished: list[MatchGame] = []
     console = Console(stderr=True)
@@ -180,11 +179,7 @@ def _play(
     def on_game(item: MatchGame) -> None:
         finished.append(item)
         if record is not None:
-            names = {"A": brain_a.name, "B": brain_b.name}
-            players = {colour: names[side] for colour, side in item.players.items()}
-            record.write(record_text(item.game, item.number, item.settings, players))
-            record.flush()
-            os.fsync(record.fileno())
+            item.append_to(record, brain_a.name, brain_b.name)
         so_far = summarize(finished)
         score = f"A {so_far['a_wins']} - {so_far['a_losses']} B, {so_far['draws']} drawn"
         progress.update(task, advance=1, score=score)
@@ -249,14 +244,6 @@ def _report(
         }
         typer.echo(json.dumps(line))
         return
-    _table(Console(highlight=False), brain_a, brain_b, settings, b_time_ms, results)
-
-
-def _table(
-    out: Console, brain_a: Brain, brain_b: Brain, settings: Settings, b_time_ms: int | None, results: dict[str, Any]
-) -> None:
-    from rich.table import Table
-
     from plyground.arena import RULE_NAMES
 
     times = str(settings.time_ms) if b_time_ms is None else f"{settings.time_ms}/{b_time_ms}"
@@ -264,11 +251,19 @@ def _table(
         f"gomoku {settings.size}x{settings.size} {RULE_NAMES[settings.rule]}, {times} ms/move, "
         f"{results['games_played']} games"
     )
+    Console(highlight=False).print(match_table(title, results, brain_a.name, brain_b.name))
+
+
+def match_table(title: str, results: dict[str, Any], a: str, b: str) -> Table:
+    """The table of a match's results (:func:`plyground.arena.summarize`) between brains A and B named ``a`` and ``b``:
+    each side's wins, draws, losses and times, A's score with its interval in the caption."""
+    from rich.table import Table
+
     table = Table(title=title)
     for column in ("side", "brain", "wins", "draws", "losses", "mean ms/move", "max ms/move"):
         table.add_column(column, justify="left" if column in ("side", "brain") else "right")
     wins, draws, losses = results["a_wins"], results["draws"], results["a_losses"]
-    for side, name, counts in (("A", brain_a.name, (wins, draws, losses)), ("B", brain_b.name, (losses, draws, wins))):
+    for side, name, counts in (("A", a, (wins, draws, losses)), ("B", b, (losses, draws, wins))):
         mean, top = results[f"{side.lower()}_mean_ms"], results[f"{side.lower()}_max_ms"]
         table.add_row(
             side,
@@ -284,4 +279,4 @@ def _table(
             f"A scores {results['a_score']:.1%} (95% Wilson {low:.1%} to {high:.1%}; a draw counts half); "
             f"mean game {results['mean_moves']:.1f} moves; endings: {endings}"
         )
-    out.print(table)
+    return table
