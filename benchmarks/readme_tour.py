@@ -13,7 +13,6 @@ run. Target: every other command ends within ``--target`` seconds (default 30), 
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
 import shlex
 import subprocess
@@ -26,25 +25,12 @@ from rich.console import Console
 from rich.table import Table
 
 from _common import ROOT
-from plyground.core.measurements import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json, start_busy
 
 COMMAND_PREFIXES = ("plyground ", ".venv/bin/plyground ")
 UNTIL_STOPPED = (("2048", "play"), ("2048", "gui"), ("web",), ("kinrow", "play"), ("kinrow", "pbrain"))
 """Commands that run until the person stops them (with their first words)."""
 PLYGROUND = Path(sys.executable).with_name("plyground")
-
-
-def start_busy(count: int) -> list[subprocess.Popen[bytes]]:
-    """``count`` processes that spin until this one ends."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-
-    def stop() -> None:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
-
-    atexit.register(stop)
-    return spinners
 
 
 def tour(readme: Path) -> list[str]:

@@ -38,20 +38,17 @@ worker, loaded (no more regret, no lower scores). The two-core speed-up without 
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import math
 import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from plyground.core.measurements import add_record_options, print_json
+from plyground.core.measurements import add_record_options, print_json, start_busy
 from plyground.core.stats import mean_interval
 from plyground.g2048 import Board, Expectimax, Game
 from plyground.g2048.autoplay import play_game
@@ -61,19 +58,6 @@ from plyground.g2048.state import State
 
 SIDES = {"default": None, "one worker": 1}
 """The two sides: their names and ``workers`` (None: Expectimax's default)."""
-
-
-def start_busy(count: int) -> list[subprocess.Popen[bytes]]:
-    """``count`` processes that spin until this one ends."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-
-    def stop() -> None:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
-
-    atexit.register(stop)
-    return spinners
 
 
 def play(side: str, time_ms: float, seed: int, evaluator: str, max_moves: int | None) -> dict[str, Any]:

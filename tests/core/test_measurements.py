@@ -211,3 +211,19 @@ def test_a_folder_that_cannot_be_written_fails_in_one_line(tmp_path: Path, capsy
         common.print_json("regret", RESULTS, options("--results", str(tmp_path / "file")))
     assert str(raised.value).startswith("error: cannot append the result to ") and "\n" not in str(raised.value)
     assert json.loads(capsys.readouterr().out)["benchmark"] == "regret"  # printed before
+
+
+def test_busy_processes_spin_until_killed_and_a_bad_count_is_refused() -> None:
+    from plyground.core.measurements import start_busy
+
+    spinners = start_busy(2)
+    try:
+        assert len(spinners) == 2 and all(spinner.poll() is None for spinner in spinners)
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    assert start_busy(0) == []
+    for bad in (-1, 65, 1.5, True):
+        with pytest.raises(InvalidInputError, match="count must be a whole number from 0 to 64"):
+            start_busy(bad)  # type: ignore[arg-type]

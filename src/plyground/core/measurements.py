@@ -26,6 +26,7 @@ is the one that holds the calling script, which passes its own path (``Path(__fi
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -53,6 +54,7 @@ __all__ = [
     "read_settings_log",
     "record",
     "result_line",
+    "start_busy",
 ]
 
 NO_RECORD_ENV = "PLYGROUND_BENCH_NO_RECORD"
@@ -301,3 +303,24 @@ def print_json(name: str, results: Mapping[str, Any], options: argparse.Namespac
     except OSError as error:
         raise SystemExit(f"error: cannot append the result to {options.results}: {error}") from None
     print(f"recorded in {path}", file=sys.stderr)
+
+
+def start_busy(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that spin (a Python loop each) until this one ends: a machine made busy to measure on.
+
+    They are killed when this process exits; the caller may kill them sooner.
+
+    Raises:
+        InvalidInputError: ``count`` not a whole number from 0 to 64.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 64:
+        raise InvalidInputError(f"count must be a whole number from 0 to 64, got {count!r}")
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+    def stop() -> None:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+    atexit.register(stop)
+    return spinners
