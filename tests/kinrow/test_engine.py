@@ -31,7 +31,7 @@ def search_arrays(
     threat_plies: int = 2,
     selective: tuple[int, int, int, int] = (0, 0, 0, 0),
     path: tuple[int, ...] = (),
-) -> tuple:
+) -> E.SearchArrays:
     """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default).
 
     ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one).
@@ -44,7 +44,7 @@ def search_arrays(
     assert len(params) == E.PARAMS
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
-    return (
+    return E.SearchArrays(
         np.zeros(1 << 14, dtype=TABLE_DTYPE),
         np.full((E.MAX_PLY, 2), -1, dtype=np.int32), np.zeros(size, dtype=np.int32),
         np.zeros((E.MAX_PLY, size), dtype=np.int32), np.zeros((E.MAX_PLY, size), dtype=np.int32),
@@ -90,11 +90,11 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
     arrays = search_arrays(board)
     position = twin(state)
     player = state.to_move
-    count = int(E._generate(*board.arrays(), *arrays, player, 1))
+    count = int(E._generate(board.arrays(), arrays, player, 1))
     expected, forced = position.moves(player)
     assert (count < 0) == forced
-    assert sorted(arrays[3][1, : abs(count)].tolist()) == expected
-    assert E._evaluate(*board.arrays(), arrays[8], player) == position.evaluate(player)
+    assert sorted(arrays.moves[1, : abs(count)].tolist()) == expected
+    assert E._evaluate(board.arrays(), arrays.params, player) == position.evaluate(player)
 
 
 @pytest.mark.kernel
@@ -108,8 +108,8 @@ def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) ->
     arrays = search_arrays(board, selective=(0, 0, 0, 1), path=path)
     position = twin(state)
     player = state.to_move
-    count = int(E._generate(*board.arrays(), *arrays, player, 1))
-    got = {int(m): int(v) for m, v in zip(arrays[3][1, : abs(count)], arrays[4][1, : abs(count)], strict=True)}
+    count = int(E._generate(board.arrays(), arrays, player, 1))
+    got = {int(m): int(v) for m, v in zip(arrays.moves[1, : abs(count)], arrays.scores[1, : abs(count)], strict=True)}
     expected, forced = position.moves(player)
     if not forced and naive.near(position.cells, state.n, expected[0]):  # else the empty board's order
         assert got == {cell: position.order_score(player, cell, path, 1) for cell in expected}
@@ -121,7 +121,7 @@ def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, dep
     """With every move searched, no reduction and table values reused at their own depth only."""
     board = engine_board(state)
     arrays = search_arrays(board)
-    value = E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
+    value = E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
     assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2)
     assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
 
@@ -150,7 +150,7 @@ def test_the_search_finds_every_labelled_win_in_time(
             arrays = search_arrays(
                 board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1]
             )
-            if E._negamax(*board.arrays(), *arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
+            if E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
                 break
         else:
             missed.append(row["board"])
@@ -366,9 +366,9 @@ def test_a_failed_vcf_of_one_player_does_not_hide_the_other_players() -> None:
         found = []
         for player in (1, 2):
             if solver == "vcf":
-                found.append(T._vcf(*board.arrays(), table, line, never, stats, player, 8, 0, -1, 0))
+                found.append(T._vcf(board.arrays(), table, line, never, stats, player, 8, 0, -1, 0))
             else:
-                found.append(T._vct(*board.arrays(), table, line, never, stats, player, 4, 0, 100_000))
+                found.append(T._vct(board.arrays(), table, line, never, stats, player, 4, 0, 100_000))
         assert found == [0, 1], solver
 
 

@@ -271,7 +271,7 @@ def positions(draw: st.DrawFn, max_n: int = 9, max_stones: int = 30) -> State:
 def pattern_moves(board: PatternBoard, player: int) -> list[tuple[int, int]]:
     moves = np.zeros(board.n**2, dtype=np.int64)
     worth = np.zeros(board.n**2, dtype=np.int64)
-    m = PM._candidates(*board.arrays(), player, moves, worth)
+    m = PM._candidates(board.arrays(), player, moves, worth)
     return list(zip(moves[:m].tolist(), worth[:m].tolist(), strict=True))
 
 
@@ -293,7 +293,7 @@ def test_pattern_playouts_match_the_twin(state: State, seed: int) -> None:
     rng = np.array([seed], dtype=np.uint64)
     moves = np.zeros(state.n**2, dtype=np.int64)
     worth = np.zeros(state.n**2, dtype=np.int64)
-    result = PM._playout(*board.arrays(), state.to_move, rng, moves, worth)
+    result = PM._playout(board.arrays(), state.to_move, rng, moves, worth)
     cells = state.cells.tolist()
     stream = naive_patterns.Stream(seed)
     assert result == naive_patterns.playout(cells, state.n, state.k, state.rule, state.to_move, stream)

@@ -173,7 +173,7 @@ def test_a_solver_finds_what_find_vcf_finds_and_counts_the_kernels_nodes() -> No
             assert result.line == find_vcf(state, max_depth=row["vcf_limit"], width=width), row["board"]
             board = PatternBoard(state)
             stats = np.zeros(2, dtype=np.int64)
-            T._vcf(*board.arrays(), np.zeros(1 << 18, TABLE_DTYPE), np.zeros(64, np.int32),
+            T._vcf(board.arrays(), np.zeros(1 << 18, TABLE_DTYPE), np.zeros(64, np.int32),
                    np.zeros(1, np.uint8), stats, state.to_move, row["vcf_limit"], 0, -1, width or 0)  # fmt: skip
             assert result.nodes == int(stats[T.NODES]) >= 1 and result.seconds >= 0.0
         assert (solver.solve(state, max_depth=row["vcf_limit"]).line is not None) == (row["vcf_depth"] is not None)

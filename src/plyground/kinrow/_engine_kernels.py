@@ -75,6 +75,8 @@ search (``tests/naive/engine.py``) is a plain minimax over the same move lists.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import types
 
@@ -117,11 +119,35 @@ FAR = 3
 PATH = 4
 """The path array holds the last :data:`PATH` moves of the game, then the move of each ply."""
 
-_SEARCH = (
-    TABLE, types.int32[:, ::1], types.int32[::1], types.int32[:, ::1], types.int32[:, ::1], types.uint8[::1],
-    types.uint8[::1], types.int64[::1], types.int64[::1], TABLE, types.int32[::1], types.int64[::1], types.int32[::1],
+
+class SearchArrays(NamedTuple):
+    """The arrays of a search (see the module), one argument of the search kernels; ``ft``, ``line`` and
+    ``vstats`` are the threat solver's table, line and statistics."""
+
+    tt: Any
+    killers: Any
+    history: Any
+    moves: Any
+    scores: Any
+    ban: Any
+    stop: Any
+    stats: Any
+    params: Any
+    ft: Any
+    line: Any
+    vstats: Any
+    path: Any
+
+
+SEARCH = types.NamedTuple(
+    (
+        TABLE, types.int32[:, ::1], types.int32[::1], types.int32[:, ::1], types.int32[:, ::1], types.uint8[::1],
+        types.uint8[::1], types.int64[::1], types.int64[::1], TABLE, types.int32[::1], types.int64[::1],
+        types.int32[::1],
+    ),
+    SearchArrays,
 )  # fmt: skip
-"""tt, killers, history, moves, scores, ban, stop, stats, params; the threat solver's ft, line, stats; path."""
+"""The numba type of :class:`SearchArrays`."""
 
 
 @kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64), inline=True)
@@ -148,8 +174,8 @@ def _allowed(pat, cells, params, player, cell):
     return _forbidden(cells, params[BOARD_N], cell) == 0
 
 
-@kernel(types.int64(*BOARD, types.int64[::1], types.int64), inline=True)
-def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player):
+@kernel(types.int64(BOARD, types.int64[::1], types.int64), inline=True)
+def _evaluate(board, params, player):
     """The static value of the position for ``player`` (to move).
 
     The player's cells as the mover's (``tot[2 + me]``) plus the opponent's as the waiter's
@@ -157,6 +183,7 @@ def _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, 
     tempo of the colour to move, and ``params[HOT_BONUS]`` when the player can make a double
     threat and the opponent has no four to play first.
     """
+    cnt, tot = board.cnt, board.tot
     me = player - 1
     you = 2 - player
     value = tot[2 + me] + tot[4 + you]
@@ -193,16 +220,15 @@ def _recent(path, n, ply, back):
     return last // n, last % n
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64), refcount=False)
-def _generate(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path, player, ply,
-):  # fmt: skip
+@kernel(types.int64(BOARD, SEARCH, types.int64, types.int64), refcount=False)
+def _generate(board, search, player, ply):
     """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
 
     Returns how many, or minus that number when the moves are forced blocks of a five (a block
     that the player may not play counts as ``n*n`` blocks: a lost position either way).
     """
+    cells, pat, near, cnt, weights = board.cells, board.pat, board.near, board.cnt, board.weights
+    moves, scores, ban, params, path = search.moves, search.scores, search.ban, search.params, search.path
     me = player - 1
     you = 2 - player
     size = cells.shape[0]
@@ -266,13 +292,11 @@ def _generate(
     return count
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
-def _negamax(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
-    player, depth, ply, alpha, beta,
-):  # fmt: skip
+@kernel(types.int64(BOARD, SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
+def _negamax(board, search, player, depth, ply, alpha, beta):
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
+    cells, pat, cnt, hsh = board.cells, board.pat, board.cnt, board.hsh
+    tt, killers, history, moves, scores, _, stop, stats, params, ft, line, vstats, path = search
     stats[NODES] += 1
     if ply > stats[SELDEPTH]:
         stats[SELDEPTH] = ply
@@ -294,7 +318,7 @@ def _negamax(
                             stats[BEST] = cell
                         return WIN - ply - 3
     if ply >= MAX_PLY - 4:
-        return _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+        return _evaluate(board, params, player)
     key = hsh[0]
     slot = _find(tt, key)
     hash_move = -1
@@ -312,7 +336,7 @@ def _negamax(
         settle = not threatened or depth <= -params[THREAT_PLIES]
         static = 0
         if settle:
-            static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+            static = _evaluate(board, params, player)
             if static >= beta:  # a VCF could only raise it: the cut-off stands without one
                 return static
         if cnt[me, B4] > 0 and params[LEAF_VCF] > 0 and (player != 1 or params[RENJU] == 0):
@@ -320,28 +344,20 @@ def _negamax(
             reach = params[LEAF_VCF]
             if params[LEAF_WIDTH] > 0:  # the quick VCF, as long as the path so far and no longer than the line has room
                 reach = min(reach, ply + 1, (line.shape[0] - ply - 4) // 2)
-            won = _vcf(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                       ft, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])  # fmt: skip
+            won = _vcf(board, ft, line, stop, vstats, player, reach, ply, -1, params[LEAF_WIDTH])
             stats[NODES] += vstats[0]
             if won:
                 return WIN - vstats[1]
         if settle:
             return static
     if params[FUTILITY] > 0 and ply > 0 and 0 < depth < FUTILITY_DEPTH and not forced and not threatened:
-        static = _evaluate(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, params, player)
+        static = _evaluate(board, params, player)
         margin = params[FUTILITY] * depth
         if static - margin >= beta:  # so far ahead that no move is searched
             return static
         if depth < RAZOR_DEPTH and static + margin <= alpha:  # so far behind: only the leaf search
-            return _negamax(
-                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
-                player, depth - depth, ply, alpha, beta,
-            )  # fmt: skip
-    count = _generate(
-        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-        tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path, player, ply,
-    )  # fmt: skip
+            return _negamax(board, search, player, depth - depth, ply, alpha, beta)
+    count = _generate(board, search, player, ply)
     if count < 0:
         count = -count
         if count >= 2:
@@ -391,13 +407,9 @@ def _negamax(
         cell = moves[ply, i]
         quiet = scores[ply, i] < QUIET
         path[PATH + ply] = cell
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        _place(board, cell, player)
         if i == 0:
-            value = -_negamax(
-                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
-                3 - player, next_depth, ply + 1, -beta, -a,
-            )  # fmt: skip
+            value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)
         else:
             reduced = next_depth
             if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
@@ -407,18 +419,10 @@ def _negamax(
                 reduced = max(1, next_depth - r)
             elif params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
                 reduced = next_depth - 1
-            value = -_negamax(
-                cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
-                3 - player, reduced, ply + 1, -a - 1, -a,
-            )  # fmt: skip
+            value = -_negamax(board, search, 3 - player, reduced, ply + 1, -a - 1, -a)
             if value > a and (reduced < next_depth or value < beta):
-                value = -_negamax(
-                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    tt, killers, history, moves, scores, ban, stop, stats, params, ft, line, vstats, path,
-                    3 - player, next_depth, ply + 1, -beta, -a,
-                )  # fmt: skip
-        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+                value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)
+        _remove(board, cell)
         if stop[0] != 0:
             return 0
         if value > best:
@@ -443,9 +447,10 @@ def _negamax(
     return best
 
 
-@kernel(types.int64(*BOARD, TABLE, types.int64, types.int32[::1]), refcount=False)
-def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, tt, player, out):
+@kernel(types.int64(BOARD, TABLE, types.int64, types.int32[::1]), refcount=False)
+def _principal_variation(board, tt, player, out):
     """Follow the table's moves from the position (then undo them); returns how many were written to ``out``."""
+    cells, pat, hsh = board.cells, board.pat, board.hsh
     length = 0
     side = player
     while length < out.shape[0]:
@@ -461,10 +466,10 @@ def _principal_variation(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, wei
         for d in range(4):
             if pat[side - 1, cell * 4 + d] == F5:
                 five = True
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, side)
+        _place(board, cell, side)
         side = 3 - side
         if five:
             break
     for i in range(length - 1, -1, -1):
-        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, out[i])
+        _remove(board, out[i])
     return length

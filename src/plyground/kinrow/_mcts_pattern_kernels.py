@@ -46,7 +46,7 @@ from numba import types
 
 from plyground._jit import kernel
 from plyground.kinrow._mcts_kernels import Policy, _below, iterate_kernel
-from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, _combination, _place
+from plyground.kinrow._pattern_kernels import B4, BOARD, CHANGING, F4, F5, BoardArrays, _combination, _place
 
 _MOVES = (types.int64[::1], types.int64[::1])
 """The move list and the weights, ``[n*n]`` each, that :func:`_candidates` fills."""
@@ -62,12 +62,13 @@ def _has(pat, side, cell, low, high):
     return False
 
 
-@kernel(types.int64(*BOARD, types.int64, *_MOVES))
-def _candidates(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, moves, worth):
+@kernel(types.int64(BOARD, types.int64, *_MOVES))
+def _candidates(board, player, moves, worth):
     """Fill ``moves`` and ``worth`` with ``player``'s moves and their weights, in cell order; returns how many.
 
     0 only on a full board.
     """
+    cells, pat, near, cnt, weights = board.cells, board.pat, board.near, board.cnt, board.weights
     me = player - 1
     you = 2 - player
     size = cells.shape[0]
@@ -131,27 +132,28 @@ def _pick(rng, worth, m):
     return i
 
 
-@kernel(types.int64(*BOARD, types.int64, types.uint64[::1], *_MOVES))
-def _playout(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, rng, moves, worth):
+@kernel(types.int64(BOARD, types.int64, types.uint64[::1], *_MOVES))
+def _playout(board, player, rng, moves, worth):
     """Weighted moves from the position (``player`` to move) to the end of the game; the board is changed.
 
     Returns the result: 1 or 2 for a win, 3 for a draw.
     """
+    cnt = board.cnt
     while True:
         if cnt[player - 1, F5] > 0:
             return player
-        m = _candidates(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, moves, worth)
+        m = _candidates(board, player, moves, worth)
         if m == 0:
             return 3
         move = moves[_pick(rng, worth, m)]
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, move, player)
+        _place(board, move, player)
         player = 3 - player
 
 
 # The pattern policy: the state is the board's changing arrays, the data the ones it only reads.
-_PATTERN_STATE = types.Tuple(BOARD[:7])
+_PATTERN_STATE = types.Tuple(BOARD.types[:CHANGING])
 """``(cells, keys, pat, near, cnt, tot, hsh)`` of a pattern board."""
-_PATTERN_DATA = types.Tuple(BOARD[7:])
+_PATTERN_DATA = types.Tuple(BOARD.types[CHANGING:])
 """``(nbr, tables, weights, zob)`` of a pattern board."""
 
 
@@ -172,27 +174,30 @@ def _patterns_reset(state, root):
     state[6][:] = root[6]
 
 
-@kernel(types.int64(_PATTERN_STATE, _PATTERN_DATA, types.int64, *_MOVES))
-def _patterns_expand(state, data, player, moves, worth):
+@kernel(BOARD(_PATTERN_STATE, _PATTERN_DATA), inline=True)
+def _board(state, data):
+    """The pattern board of the changing arrays ``state`` and the read-only ``data``."""
     cells, keys, pat, near, cnt, tot, hsh = state
     nbr, tables, weights, zob = data
-    return _candidates(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, moves, worth)
+    return BoardArrays(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob)
+
+
+@kernel(types.int64(_PATTERN_STATE, _PATTERN_DATA, types.int64, *_MOVES))
+def _patterns_expand(state, data, player, moves, worth):
+    return _candidates(_board(state, data), player, moves, worth)
 
 
 @kernel(types.boolean(_PATTERN_STATE, _PATTERN_DATA, types.int64, types.int64, types.boolean))
 def _patterns_play(state, data, move, player, look):
-    cells, keys, pat, near, cnt, tot, hsh = state
-    nbr, tables, weights, zob = data
-    won = _has(pat, player - 1, move, F5, F5)
-    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, move, player)
+    board = _board(state, data)
+    won = _has(board.pat, player - 1, move, F5, F5)
+    _place(board, move, player)
     return won
 
 
 @kernel(types.int64(_PATTERN_STATE, _PATTERN_DATA, types.int64, types.uint64[::1], *_MOVES))
 def _patterns_playout(state, data, player, rng, moves, worth):
-    cells, keys, pat, near, cnt, tot, hsh = state
-    nbr, tables, weights, zob = data
-    return _playout(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, player, rng, moves, worth)
+    return _playout(_board(state, data), player, rng, moves, worth)
 
 
 PATTERNS = Policy("patterns", _PATTERN_STATE, _PATTERN_DATA, _patterns_fresh, _patterns_reset, _patterns_expand,

@@ -55,6 +55,8 @@ Kernels do no validation; :mod:`plyground.kinrow.patterns` does. Twins in ``test
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import types
 
@@ -80,12 +82,37 @@ def _readonly(dtype: types.Type, ndim: int) -> types.Array:
     return types.Array(dtype, ndim, "C", readonly=True)
 
 
-BOARD = (
-    types.int8[::1], types.uint32[::1], types.uint8[:, ::1], types.int32[::1], types.int32[:, ::1],
-    types.int64[::1], types.uint64[::1],
-    _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 2), _readonly(types.uint64, 2),
+class BoardArrays(NamedTuple):
+    """The arrays of a pattern board (see the module), one argument of every board kernel.
+
+    The first seven change with the position (a search's playouts copy them), the last four
+    are read-only: ``nbr``, ``tables``, ``weights`` and ``zob``.
+    """
+
+    cells: Any
+    keys: Any
+    pat: Any
+    near: Any
+    cnt: Any
+    tot: Any
+    hsh: Any
+    nbr: Any
+    tables: Any
+    weights: Any
+    zob: Any
+
+
+CHANGING = 7
+"""The arrays of a board that change with its position: the first seven of :class:`BoardArrays`."""
+BOARD = types.NamedTuple(
+    (
+        types.int8[::1], types.uint32[::1], types.uint8[:, ::1], types.int32[::1], types.int32[:, ::1],
+        types.int64[::1], types.uint64[::1],
+        _readonly(types.int32, 1), _readonly(types.uint8, 2), _readonly(types.int64, 2), _readonly(types.uint64, 2),
+    ),
+    BoardArrays,
 )  # fmt: skip
-"""The numba types of the board arrays, in the order every board kernel takes them (the last four read-only)."""
+"""The numba type of :class:`BoardArrays`."""
 
 
 @kernel("void(i8, i8, b1, u1[::1], i8[::1])")
@@ -204,9 +231,10 @@ def _build_neighbours(n, nbr):
                     nbr[(cell * 4 + d) * SLOTS + s] = -1
 
 
-@kernel(types.void(*BOARD))
-def _init_board(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob):
+@kernel(types.void(BOARD))
+def _init_board(board):
     """Set every key, code, count and total from ``cells`` (the other arrays' contents are ignored)."""
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob = board
     size = cells.shape[0]
     cnt[:, :] = 0
     tot[:] = 0
@@ -328,18 +356,20 @@ def _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, playe
     cnt[1, HOT] += hot1
 
 
-@kernel(types.void(*BOARD, types.int64, types.int64), refcount=False)
-def _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player):
+@kernel(types.void(BOARD, types.int64, types.int64), refcount=False)
+def _place(board, cell, player):
     """Put a ``player`` stone (1 or 2) on the empty ``cell``, updating keys, codes, counts and totals."""
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob = board
     _count(pat, cnt, tot, weights, cell, -1)
     cells[cell] = player
     hsh[0] ^= zob[cell, player]
     _relines(cells, keys, pat, near, cnt, tot, nbr, tables, weights, cell, player, True)
 
 
-@kernel(types.void(*BOARD, types.int64), refcount=False)
-def _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell):
+@kernel(types.void(BOARD, types.int64), refcount=False)
+def _remove(board, cell):
     """Take the stone off ``cell``: the exact inverse of :func:`_place`."""
+    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob = board
     player = np.int64(cells[cell])
     cells[cell] = 0
     hsh[0] ^= zob[cell, player]

@@ -57,9 +57,10 @@ def _best_code(pat, side, cell):
     return best
 
 
-@kernel(types.int64(*BOARD, types.int64, types.int64), refcount=False)
-def _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, skip):
+@kernel(types.int64(BOARD, types.int64, types.int64), refcount=False)
+def _five_cell(board, side, skip):
     """An empty cell where player ``side`` (0 or 1) makes five, other than ``skip``; -1 if none."""
+    cells, pat = board.cells, board.pat
     size = cells.shape[0]
     for cell in range(size):
         if cells[cell] != 0 or cell == skip:
@@ -70,9 +71,10 @@ def _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
     return -1
 
 
-@kernel(types.int64(*BOARD, types.int64, types.int64), refcount=False)
-def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, side, move):
+@kernel(types.int64(BOARD, types.int64, types.int64), refcount=False)
+def _five_cell_near(board, side, move):
     """An empty cell on the four lines of ``move`` where player ``side`` makes five (-1 if none)."""
+    cells, pat, nbr = board.cells, board.pat, board.nbr
     for d in range(4):
         base = (move * 4 + d) * SLOTS
         for s in range(SLOTS):
@@ -84,17 +86,18 @@ def _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights,
     return -1
 
 
-@kernel(types.void(*BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64), refcount=False)
-def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply):
+@kernel(types.void(BOARD, types.int32[::1], types.int64[::1], types.int64, types.int64), refcount=False)
+def _open_four(board, line, stats, player, ply):
     """Write the line of an open four of ``player`` (it has an ``F4`` cell): the four, a block, the five."""
+    cells, pat = board.cells, board.pat
     me = player - 1
     size = cells.shape[0]
     for cell in range(size):
         if cells[cell] == 0 and _best_code(pat, me, cell) == F4:
-            _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
-            first = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
-            second = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, first)
-            _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+            _place(board, cell, player)
+            first = _five_cell_near(board, me, cell)
+            second = _five_cell(board, me, first)
+            _remove(board, cell)
             line[ply] = cell
             line[ply + 1] = first
             line[ply + 2] = second
@@ -102,15 +105,13 @@ def _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
             return
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64))
-def _vct(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ft, line, stop, stats, player, depth, ply,
-    budget,
-):  # fmt: skip
+@kernel(types.int64(BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64))
+def _vct(board, ft, line, stop, stats, player, depth, ply, budget):
     """Whether ``player`` (to move) wins by fours and threes within ``depth`` of its moves.
 
     ``budget``: at most this many nodes in all (``stats[NODES]``), then it gives up (no win).
     """
+    cells, pat, near, cnt, hsh = board.cells, board.pat, board.near, board.cnt, board.hsh
     stats[NODES] += 1
     if stop[0] != 0 or stats[NODES] > budget:
         return 0
@@ -119,7 +120,7 @@ def _vct(
     if depth <= 0:
         return 0
     if cnt[me, F5] > 0:
-        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
+        line[ply] = _five_cell(board, me, -1)
         stats[LENGTH] = ply + 1
         return 1
     if depth == 1:  # a four and its five need two moves
@@ -131,14 +132,14 @@ def _vct(
     size = cells.shape[0]
     only = -1
     if cnt[you, F5] > 0:
-        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
-        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
+        only = _five_cell(board, you, -1)
+        if _five_cell(board, you, only) >= 0:
             return 0
     threes = only < 0
     blocking = cnt[you, F4] > 0  # the defender has an open three: a three must also stop it
     pending = only >= 0 and cnt[me, F4] > 0  # our open three still stands: a forced block keeps the threat
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
-        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        _open_four(board, line, stats, player, ply)
         return 1
     replies = np.empty(size, dtype=np.int32)
     for cell in range(size):
@@ -152,18 +153,15 @@ def _vct(
             continue
         if not four and blocking and _best_code(pat, you, cell) < B4:
             continue
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
+        _place(board, cell, player)
         won = 0
         if cnt[you, F5] == 0 and (four or cnt[you, F4] == 0):
             if four:
-                answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+                answer = _five_cell_near(board, me, cell)
                 if answer >= 0:
-                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                    won = _vct(
-                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        ft, line, stop, stats, player, depth - 1, ply + 2, budget,
-                    )  # fmt: skip
-                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                    _place(board, answer, 3 - player)
+                    won = _vct(board, ft, line, stop, stats, player, depth - 1, ply + 2, budget)
+                    _remove(board, answer)
                     if won:
                         line[ply + 1] = answer
                 else:
@@ -182,28 +180,22 @@ def _vct(
                 first = -1
                 for i in range(count):
                     answer = replies[i]
-                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                    ok = _vct(
-                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        ft, line, stop, stats, player, depth - 1, ply + 2, budget,
-                    )  # fmt: skip
-                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                    _place(board, answer, 3 - player)
+                    ok = _vct(board, ft, line, stop, stats, player, depth - 1, ply + 2, budget)
+                    _remove(board, answer)
                     if not ok:
                         won = 0
                         break
                     if first < 0:
                         first = answer
                 if won and first >= 0:  # re-find the line of the first defence, for the caller to show
-                    _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first, 3 - player)
-                    _vct(
-                        cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                        ft, line, stop, stats, player, depth - 1, ply + 2, budget + stats[NODES],
-                    )  # fmt: skip
-                    _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, first)
+                    _place(board, first, 3 - player)
+                    _vct(board, ft, line, stop, stats, player, depth - 1, ply + 2, budget + stats[NODES])
+                    _remove(board, first)
                     line[ply + 1] = first
                 elif won:
                     stats[LENGTH] = ply + 1
-        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        _remove(board, cell)
         if won:
             line[ply] = cell
             return 1
@@ -245,11 +237,8 @@ def _four_worth(pat, side, cell):
     return worth - 4
 
 
-@kernel(types.int64(*BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
-def _vcf(
-    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, ft, line, stop, stats, player, depth, ply,
-    last, width,
-):  # fmt: skip
+@kernel(types.int64(BOARD, *_SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
+def _vcf(board, ft, line, stop, stats, player, depth, ply, last, width):
     """Whether ``player`` (to move) wins by fours within ``depth`` of its moves; the line is written from ``ply``.
 
     ``width`` 0: the complete VCF, every four tried in cell order (a failure proves there is
@@ -261,6 +250,7 @@ def _vcf(
     a win; a failure proves nothing. Its table keys hold ``last`` and ``width``, so what it
     caches is exact. (``last`` is not read by the complete VCF: pass -1.)
     """
+    cells, pat, near, cnt, hsh, nbr = board.cells, board.pat, board.near, board.cnt, board.hsh, board.nbr
     stats[NODES] += 1
     if stop[0] != 0:
         return 0
@@ -269,7 +259,7 @@ def _vcf(
     if depth <= 0:
         return 0
     if cnt[me, F5] > 0:
-        line[ply] = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, -1)
+        line[ply] = _five_cell(board, me, -1)
         stats[LENGTH] = ply + 1
         return 1
     if depth == 1:  # a four and its five need two moves
@@ -282,11 +272,11 @@ def _vcf(
         return 0
     only = -1
     if cnt[you, F5] > 0:
-        only = _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, -1)
-        if _five_cell(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, you, only) >= 0:
+        only = _five_cell(board, you, -1)
+        if _five_cell(board, you, only) >= 0:
             return 0  # two fives to stop: the defender wins
     if cnt[me, F4] > 0 and only < 0:  # an open four now: five next, whatever the answer
-        _open_four(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, line, stats, player, ply)
+        _open_four(board, line, stats, player, ply)
         return 1
     # the quick VCF's fours to try, best first, in four slots (no array to allocate at each node)
     c0 = c1 = c2 = c3 = -1
@@ -325,8 +315,8 @@ def _vcf(
             cell = c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3
             if cell < 0:
                 break
-        _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell, player)
-        answer = _five_cell_near(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, me, cell)
+        _place(board, cell, player)
+        answer = _five_cell_near(board, me, cell)
         won = 0
         if answer >= 0 and cnt[you, F5] == 0:
             second = -1
@@ -343,15 +333,12 @@ def _vcf(
                 stats[LENGTH] = ply + 3
                 won = 1
             else:
-                _place(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer, 3 - player)
-                won = _vcf(
-                    cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob,
-                    ft, line, stop, stats, player, depth - 1, ply + 2, cell if width > 0 else -1, width,
-                )  # fmt: skip
-                _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, answer)
+                _place(board, answer, 3 - player)
+                won = _vcf(board, ft, line, stop, stats, player, depth - 1, ply + 2, cell if width > 0 else -1, width)
+                _remove(board, answer)
                 if won:
                     line[ply + 1] = answer
-        _remove(cells, keys, pat, near, cnt, tot, hsh, nbr, tables, weights, zob, cell)
+        _remove(board, cell)
         if won:
             line[ply] = cell
             return 1

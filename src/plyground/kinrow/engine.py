@@ -462,7 +462,7 @@ class Engine(Player):
         if not (0 <= best < state.n * state.n and board.cells[best] == 0):
             raise AssertionError(f"the engine chose {best}, not an empty cell of {state.to_text()}")
         pv_buffer = np.zeros(E.MAX_PLY, dtype=np.int32)
-        length = int(E._principal_variation(*root.arrays, tt, me, pv_buffer))
+        length = int(E._principal_variation(root.arrays, tt, me, pv_buffer))
         pv = tuple(int(m) for m in pv_buffer[:length])
         if not pv or pv[0] != best:
             pv = (best,)
@@ -511,7 +511,8 @@ class Engine(Player):
         params = self._params(state.n, evaluation, board.rule is Rule.RENJU)
         vstats = np.zeros(2, dtype=np.int64)
         never = np.zeros(1, dtype=np.uint8)
-        search = (tt, killers, history, moves, scores, ban)
+        arrays = E.SearchArrays(tt, killers, history, moves, scores, ban, never, stats, params, root.table, root.line,
+                                vstats, path)  # fmt: skip
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
         depth = 0
@@ -520,11 +521,8 @@ class Engine(Player):
             flag = never if depth == 1 else root.stop
             stats[:] = 0
             stats[E.BEST] = -1
-            result = E._negamax(
-                *root.arrays, *search, flag, stats, params, root.table, root.line, vstats, path,
-                me, depth, 0, -E.INFINITY, E.INFINITY,
-            )  # fmt: skip
-            result = int(result)
+            search = arrays._replace(stop=flag)
+            result = int(E._negamax(root.arrays, search, me, depth, 0, -E.INFINITY, E.INFINITY))
             root.nodes += int(stats[E.NODES])
             if flag[0]:
                 if int(stats[E.BEST]) >= 0:  # the best root move searched in full before the stop

@@ -45,6 +45,7 @@ from plyground.core.symmetry import permutations
 from plyground.errors import IllegalMoveError, InvalidInputError
 from plyground.kinrow import _mcts_kernels as M
 from plyground.kinrow import _mcts_pattern_kernels as PM
+from plyground.kinrow._pattern_kernels import CHANGING
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.budget import check_time_ms
 from plyground.kinrow.patterns import MAX_K, PatternBoard
@@ -299,7 +300,7 @@ class _Tree:
         data: tuple[Any, ...]
         if self.board is not None:
             arrays = self.board.arrays()
-            search, root, data = PM._iterate_patterns, arrays[:7], arrays[7:]
+            search, root, data = PM._iterate_patterns, arrays[:CHANGING], arrays[CHANGING:]
         else:
             search, root, data = M._iterate_plain, (self.cells,), (self.n, self.state.k, int(self.state.rule))
         return int(

@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from plyground.errors import InvalidInputError
 from plyground.kinrow import _pattern_kernels as P
+from plyground.kinrow._pattern_kernels import BoardArrays
 from plyground.kinrow.board import State, zobrist
 from plyground.kinrow.limits import PATTERN_MAX_K
 from plyground.kinrow.rules import Rule
@@ -200,9 +201,12 @@ def neighbours(n: int) -> npt.NDArray[np.int32]:
     return out
 
 
-_Array = npt.NDArray[Any]
-BoardArrays = tuple[_Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array]
-"""The eleven arrays of a pattern board, in the order the board kernels take them."""
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``array`` when it is read-only, else a read-only copy (the board kernels take their fixed arrays read-only)."""
+    if array.flags.writeable:
+        array = array.copy()
+        array.setflags(write=False)
+    return array
 
 
 class PatternBoard:
@@ -247,10 +251,9 @@ class PatternBoard:
             given = np.asarray(tables)
             if given.shape[-1:] != (P.KEYS,) or given.ndim != 2 or given.shape[0] < 2 or given[:2].max() >= P.NPAT:
                 raise InvalidInputError(f"tables must be [2, {P.KEYS}] codes below {P.NPAT}, got shape {given.shape}")
-            self.tables = packed(given.astype(np.uint8))
-        self.weights = (
-            combination_values(self.rule) if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
-        )
+            self.tables = _read_only(packed(given.astype(np.uint8)))
+        given_weights = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+        self.weights = combination_values(self.rule) if given_weights is None else _read_only(given_weights)
         rows = self.weights.shape[0] if self.weights.ndim == 2 else 0
         if self.weights.ndim != 2 or not 2 <= rows <= P.MAX_ROWS or rows % 2 or self.weights.shape[1] != P.NPAT**4:
             raise InvalidInputError(
@@ -259,22 +262,22 @@ class PatternBoard:
             )
         self.tot = np.zeros(rows, dtype=np.int64)
         self.zob = zobrist(n)
-        P._init_board(*self.arrays())
+        P._init_board(self.arrays())
 
     def arrays(self) -> BoardArrays:
-        """The arrays in the order the board kernels take them."""
-        return (
+        """The arrays, as the board kernels take them (the last four read-only)."""
+        return BoardArrays(
             self.cells, self.keys, self.pat, self.near, self.cnt, self.tot, self.hsh,
             self.nbr, self.tables, self.weights, self.zob,
         )  # fmt: skip
 
     def place(self, cell: int, player: int) -> None:
         """Put a ``player`` stone on the empty ``cell`` (no checks: the caller plays legal moves)."""
-        P._place(*self.arrays(), cell, player)
+        P._place(self.arrays(), cell, player)
 
     def remove(self, cell: int) -> None:
         """Take the stone off ``cell`` (the last one placed there)."""
-        P._remove(*self.arrays(), cell)
+        P._remove(self.arrays(), cell)
 
     def code(self, cell: int, player: int, direction: int) -> int:
         """What a ``player`` stone on the empty ``cell`` makes in ``direction`` (0 row ... 3 anti-diagonal)."""

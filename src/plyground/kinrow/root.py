@@ -51,13 +51,13 @@ class RootThreats:
 
     def _vcf_found(self, player: int, depth: int) -> bool:
         self.stats[:] = 0
-        found = T._vcf(*self.arrays, self.table, self.line, self.stop, self.stats, player, depth, 0, -1, 0)
+        found = T._vcf(self.arrays, self.table, self.line, self.stop, self.stats, player, depth, 0, -1, 0)
         self.nodes += int(self.stats[T.NODES])
         return bool(found)
 
     def _vct_found(self, player: int, depth: int, budget: int) -> bool:
         self.stats[:] = 0
-        found = T._vct(*self.arrays, self.table, self.line, self.stop, self.stats, player, depth, 0, budget)
+        found = T._vct(self.arrays, self.table, self.line, self.stop, self.stats, player, depth, 0, budget)
         self.nodes += int(self.stats[T.NODES])
         return bool(found)
 

@@ -88,7 +88,7 @@ def _search_vcf(
     stats = np.zeros(2, dtype=np.int64)
     never = np.zeros(1, dtype=np.uint8)
     start = time.perf_counter()
-    found = T._vcf(*board.arrays(), table, line, never, stats, player, depth, 0, -1, width)
+    found = T._vcf(board.arrays(), table, line, never, stats, player, depth, 0, -1, width)
     seconds = time.perf_counter() - start
     return VcfResult(_line(line, int(stats[T.LENGTH])) if found else None, int(stats[T.NODES]), seconds)
 
@@ -160,6 +160,6 @@ def find_vct(state: State, *, max_depth: int = 6, max_nodes: int = 1_000_000) ->
     stats = np.zeros(2, dtype=np.int64)
     table = np.zeros(1 << _TABLE_BITS, dtype=TABLE_DTYPE)
     never = np.zeros(1, dtype=np.uint8)
-    if T._vct(*board.arrays(), table, line, never, stats, state.to_move, depth, 0, max_nodes):
+    if T._vct(board.arrays(), table, line, never, stats, state.to_move, depth, 0, max_nodes):
         return _line(line, int(stats[T.LENGTH]))
     return None
