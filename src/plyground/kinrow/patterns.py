@@ -262,14 +262,15 @@ class PatternBoard:
             )
         self.tot = np.zeros(rows, dtype=np.int64)
         self.zob = zobrist(n)
-        P._init_board(self.arrays())
-
-    def arrays(self) -> BoardArrays:
-        """The arrays, as the board kernels take them (the last four read-only)."""
-        return BoardArrays(
+        self._arrays = BoardArrays(
             self.cells, self.keys, self.pat, self.near, self.cnt, self.tot, self.hsh,
             self.nbr, self.tables, self.weights, self.zob,
         )  # fmt: skip
+        P._init_board(self._arrays)
+
+    def arrays(self) -> BoardArrays:
+        """The arrays, as the board kernels take them (the last four read-only)."""
+        return self._arrays
 
     def place(self, cell: int, player: int) -> None:
         """Put a ``player`` stone on the empty ``cell`` (no checks: the caller plays legal moves)."""
