@@ -171,9 +171,7 @@ def iterate(tree: _Tree, iterations: int, stop: np.ndarray) -> int:
     return int(
         M._iterate_plain(
             (tree.cells,), (tree.n, tree.state.k, 0), tree.hashes, tree.n, tree.state.to_move, iterations,
-            tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0],
-            tree.node_move, tree.node_first, tree.node_count, tree.node_result, tree.node_slot,
-            tree.node_key, tree.node_prior, tree.keys, tree.visits, tree.wins, tree.sizes,
+            tree.perm, tree.zob, math.sqrt(2), tree.symmetry, tree.node_move.shape[0], tree.arrays(),
             np.array([7], dtype=np.uint64), stop,
         )
     )  # fmt: skip

@@ -176,17 +176,7 @@ def _iterate(
     c,
     symmetry,
     max_nodes,
-    node_move,
-    node_first,
-    node_count,
-    node_result,
-    node_slot,
-    node_key,
-    node_prior,
-    keys,
-    visits,
-    wins,
-    sizes,
+    tree,
     rng,
     stop,
 ):
@@ -195,7 +185,8 @@ def _iterate(
     The template of every search: :func:`iterate_kernel` compiles a copy of it for a
     :class:`Policy` (``_FRESH``, ``_RESET``, ``_EXPAND``, ``_PLAY``, ``_PLAYOUT`` and ``PRIORS``
     bound to the policy's). ``root`` is the policy's state of the position, ``data`` what its
-    kernels read; ``root_hashes`` its 8 symmetric keys (``zob``/``perm``).
+    kernels read; ``root_hashes`` its 8 symmetric keys (``zob``/``perm``); ``tree`` the tree's and
+    the position table's arrays (:class:`TreeArrays`).
 
     ``sizes`` holds [nodes used, table slots used]; the run stops early when another
     expansion might not fit in ``max_nodes`` nodes or would fill the table past half, and
@@ -209,6 +200,7 @@ def _iterate(
     Without, UCT: ``wins / visits + c * sqrt(ln(parent visits) / visits)``, a child not looked at
     yet or never visited first, the first in move order.
     """
+    node_move, node_first, node_count, node_result, node_slot, node_key, node_prior, keys, visits, wins, sizes = tree
     size = n * n
     state = _FRESH(root)
     hashes = root_hashes.copy()
@@ -323,11 +315,32 @@ def _iterate(
     return done
 
 
-_NODES = (
-    types.int32[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1], types.uint64[::1],
-    types.float64[::1],
+class TreeArrays(NamedTuple):
+    """The arrays of a search's tree, one argument of the search: each node's move, first child, child count,
+    result, table slot, key and prior; the position table's keys, visits and wins; ``sizes``, [nodes used, table
+    slots used]."""
+
+    node_move: Any
+    node_first: Any
+    node_count: Any
+    node_result: Any
+    node_slot: Any
+    node_key: Any
+    node_prior: Any
+    keys: Any
+    visits: Any
+    wins: Any
+    sizes: Any
+
+
+TREE = types.NamedTuple(
+    (
+        types.int32[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1], types.uint64[::1],
+        types.float64[::1], types.uint64[::1], types.float64[::1], types.float64[::1], types.int64[::1],
+    ),
+    TreeArrays,
 )  # fmt: skip
-"""The tree's arrays: each node's move, first child, child count, result, table slot, key and prior."""
+"""The numba type of :class:`TreeArrays`."""
 
 
 @functools.cache
@@ -349,8 +362,7 @@ def iterate_kernel(policy: Policy) -> Any:
     copy = copy_template(_iterate, namespace, f"_iterate_{policy.name}")
     signature = types.int64(
         policy.state_type, policy.data_type, types.uint64[::1], types.int64, types.int64, types.int64,
-        types.int64[:, ::1], types.uint64[:, ::1], types.float64, types.boolean, types.int64, *_NODES,
-        types.uint64[::1], types.float64[::1], types.float64[::1], types.int64[::1], types.uint64[::1],
+        types.int64[:, ::1], types.uint64[:, ::1], types.float64, types.boolean, types.int64, TREE, types.uint64[::1],
         types.uint8[::1],
     )  # fmt: skip
     kernels = (policy.fresh, policy.reset, policy.expand, policy.play, policy.playout)

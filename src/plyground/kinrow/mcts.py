@@ -293,6 +293,13 @@ class _Tree:
                 self._allocate_table(1 << int(4 * (self.sizes[1] + 64 * cells) - 1).bit_length())
         return done
 
+    def arrays(self) -> M.TreeArrays:
+        """The tree's arrays, as the search kernel takes them (they change when the tree grows)."""
+        return M.TreeArrays(
+            self.node_move, self.node_first, self.node_count, self.node_result, self.node_slot, self.node_key,
+            self.node_prior, self.keys, self.visits, self.wins, self.sizes,
+        )  # fmt: skip
+
     def _iterate(self, iterations: int, c: float, rng: npt.NDArray[np.uint64], stop: npt.NDArray[np.uint8]) -> int:
         """One call of the search kernel, with the pattern policy or the plain one."""
         search: Any
@@ -306,9 +313,7 @@ class _Tree:
         return int(
             search(
                 root, data, self.hashes, self.n, self.state.to_move, iterations, self.perm, self.zob, c,
-                self.symmetry, self.node_move.shape[0], self.node_move, self.node_first, self.node_count,
-                self.node_result, self.node_slot, self.node_key, self.node_prior, self.keys, self.visits,
-                self.wins, self.sizes, rng, stop,
+                self.symmetry, self.node_move.shape[0], self.arrays(), rng, stop,
             )
         )  # fmt: skip
 
