@@ -292,6 +292,57 @@ def _generate(board, search, player, ply):
     return count
 
 
+@kernel(types.void(SEARCH, types.int64, types.int64, types.int64), inline=True)
+def _order(search, ply, count, hash_move):
+    """Raise the order score of each of the ``count`` moves at ``ply`` by its history, and the table's move
+    (``hash_move``) and the ply's two killers above all others, in that order."""
+    moves, scores, killers, history = search.moves, search.scores, search.killers, search.history
+    for i in range(count):
+        cell = moves[ply, i]
+        bonus = 0
+        if cell == hash_move:
+            bonus = 1 << 30
+        elif cell == killers[ply, 0]:
+            bonus = 1 << 29
+        elif cell == killers[ply, 1]:
+            bonus = 1 << 28
+        scores[ply, i] = np.int32(min(np.int64(scores[ply, i]) + history[cell] + bonus, 2_100_000_000))
+
+
+@kernel(types.void(SEARCH, types.int64, types.int64, types.int64), inline=True)
+def _bring_best(search, ply, i, count):
+    """Move the best-scored of the moves ``i`` to ``count - 1`` at ``ply`` to place ``i`` (a step of a selection sort:
+    the moves after a cut-off are never sorted)."""
+    moves, scores = search.moves, search.scores
+    pick = i
+    for j in range(i + 1, count):
+        if scores[ply, j] > scores[ply, pick]:
+            pick = j
+    if pick != i:
+        tmp = moves[ply, i]
+        moves[ply, i] = moves[ply, pick]
+        moves[ply, pick] = tmp
+        tmp = scores[ply, i]
+        scores[ply, i] = scores[ply, pick]
+        scores[ply, pick] = tmp
+
+
+@kernel(
+    types.int64(types.int64[::1], types.int64, types.int64, types.boolean, types.boolean, types.boolean), inline=True
+)
+def _reduced(params, next_depth, i, principal, quiet, forced):
+    """The depth the ``i``-th move (from 1) is first searched to: ``next_depth`` less its late-move reduction (one
+    less on a ``principal`` node, a full window)."""
+    if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
+        r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR + 0.5)
+        if principal and r > 0:
+            r -= 1
+        return max(1, next_depth - r)
+    if params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
+        return next_depth - 1
+    return next_depth
+
+
 @kernel(types.int64(BOARD, SEARCH, types.int64, types.int64, types.int64, types.int64, types.int64), refcount=False)
 def _negamax(board, search, player, depth, ply, alpha, beta):
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
@@ -369,17 +420,7 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
         next_depth = depth - 1
     if count == 0:
         return 0
-    # order: the hash move, the killers, then score + history
-    for i in range(count):
-        cell = moves[ply, i]
-        bonus = 0
-        if cell == hash_move:
-            bonus = 1 << 30
-        elif cell == killers[ply, 0]:
-            bonus = 1 << 29
-        elif cell == killers[ply, 1]:
-            bonus = 1 << 28
-        scores[ply, i] = np.int32(min(np.int64(scores[ply, i]) + history[cell] + bonus, 2_100_000_000))
+    _order(search, ply, count, hash_move)
     width = params[WIDTH] if ply > 0 else count
     if width > count:
         width = count
@@ -393,17 +434,7 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
     for i in range(width):
         if i >= limit and best > -WON:  # pruned: but while every move so far loses, the others are tried
             break
-        pick = i
-        for j in range(i + 1, count):
-            if scores[ply, j] > scores[ply, pick]:
-                pick = j
-        if pick != i:
-            tmp = moves[ply, i]
-            moves[ply, i] = moves[ply, pick]
-            moves[ply, pick] = tmp
-            tmp = scores[ply, i]
-            scores[ply, i] = scores[ply, pick]
-            scores[ply, pick] = tmp
+        _bring_best(search, ply, i, count)
         cell = moves[ply, i]
         quiet = scores[ply, i] < QUIET
         path[PATH + ply] = cell
@@ -411,14 +442,7 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
         if i == 0:
             value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)
         else:
-            reduced = next_depth
-            if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
-                r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR + 0.5)
-                if beta - alpha > 1 and r > 0:
-                    r -= 1
-                reduced = max(1, next_depth - r)
-            elif params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
-                reduced = next_depth - 1
+            reduced = _reduced(params, next_depth, i, beta - alpha > 1, quiet, forced)
             value = -_negamax(board, search, 3 - player, reduced, ply + 1, -a - 1, -a)
             if value > a and (reduced < next_depth or value < beta):
                 value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)
