@@ -20,9 +20,10 @@ measured against the solution as in ``ntuple_optimal.py``.
 With ``--tuples wide+8 --seconds 3000 --explore 0.25`` greedy play reaches 96% of the optimum (README);
 ``ntuple_optimal.py --load DIR --tuples wide+8`` evaluates a network saved by ``--save DIR`` again.
 
-After the first games, the script checks its exact afterstate values against
-``Solution.afterstate_value`` on 300 afterstates met in them, and it stops if a spawned
-board is ever missing from the solution's tables.
+The fit is ``plyground.g2048.ntuple.exact_fit.ExactFit`` over the solution's values held by
+``plyground.g2048.exact_values.ExactValues``. After the first games, the script checks those
+exact afterstate values against ``Solution.afterstate_value`` on the 300 afterstates the fit
+sampled in them, and it stops if a spawned board is ever missing from the solution's tables.
 
 ``--size`` fits on another solved board than 3x3 (``--tuples wide`` or ``default`` there), for
 example 2x3 for a quick check that everything works.
@@ -41,142 +42,26 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from plyground._jit import kernel
 from plyground.core.measurements import add_record_options, print_json
+from plyground.errors import CorruptFileError
 from plyground.g2048 import Board
-from plyground.g2048 import _kernels as K
-from plyground.g2048 import _ntuple_kernels as NK
-from plyground.g2048 import _solver_kernels as SK
+from plyground.g2048.exact_values import ExactValues
 from plyground.g2048.expectimax import Expectimax
 from plyground.g2048.ntuple import NTupleNetwork
+from plyground.g2048.ntuple.exact_fit import ExactFit
 from plyground.g2048.regret import search_player
 from plyground.g2048.solver import Solution, default_directory, solve
 
 ROWS = COLS = 3
 """The board of the fit unless ``--size`` says otherwise."""
-P_FOUR = 0.1
 CHUNK = 2_000
-"""Games per kernel call (between checks of ``--seconds``)."""
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_EXPLORE_SALT = np.uint64(0x5DEECE66D)
+"""Games per call of the fit (between checks of ``--seconds``)."""
 
 
-@kernel("i8(u8)")
-def _tile_sum(b: np.uint64) -> int:
-    """The sum of the tiles of ``b`` (its age)."""
-    total = 0
-    for i in range(16):
-        e = (b >> np.uint64(4 * i)) & np.uint64(0xF)
-        if e:
-            total += 1 << np.int64(e)
-    return total
-
-
-@kernel("i8(u8[::1], i8, i8, i8, u8[::1], f8[::1], i8[::1], f8[::1])")
-def _afterstate_values(boards, rows, cols, age, codes, values, starts, out):
-    """The exact value of each afterstate of ``age`` in ``boards`` (``rows`` x ``cols``), into ``out`` (the solver's
-    ``_chance_values`` over the layers of ages ``age + 2`` and ``age + 4``); return how many
-    spawned boards were missing from them (0 unless the tables are wrong).
-
-    The layers of all ages lie one after the other in ``codes`` and ``values``, the layer
-    of age ``a`` from ``starts[a // 2]`` to ``starts[a // 2 + 1]``.
-    """
-    lo2, hi2 = starts[age // 2 + 1], starts[age // 2 + 2]
-    lo4, hi4 = starts[age // 2 + 2], starts[age // 2 + 3]
-    return SK._chance_values(
-        boards, rows, cols, P_FOUR, codes[lo2:hi2], values[lo2:hi2], codes[lo4:hi4], values[lo4:hi4], out
-    )
-
-
-_FIT = (
-    "Tuple((i8, f8, i8))(i8, i8, i8, u8, f4[::1], i8[:, ::1], f8, f8, u8[::1], f8[::1], i8[::1], u8[::1], i8[::1],"
-    " u8[::1])"
-)
-
-
-@kernel(_FIT)
-def _fit(
-    n_games, rows, cols, threshold, weights, lookups, alpha, explore, codes, values, starts, rng, scores, afters_out
-):
-    """Play ``n_games`` games on ``rows`` x ``cols``, moving every candidate afterstate's value towards its exact value.
-
-    Fills ``scores``; keeps every 50th afterstate chosen (up to the length of ``afters_out``)
-    for the check; returns the updates made, the sum of their squared errors and the
-    spawned boards missing from the tables (0 unless they are wrong).
-    """
-    n = lookups.shape[0]
-    stride = lookups[0, NK.STRIDE]
-    positions = np.empty(4 * n, dtype=np.int64)
-    afters = np.empty(4, dtype=np.uint64)
-    points = np.empty(4, dtype=np.int64)
-    exact = np.empty(4, dtype=np.float64)
-    no_sums = np.empty(0, dtype=np.float32)
-    state = rng[0]
-    updates = 0
-    squares = 0.0
-    missing = 0
-    kept = 0
-    played = 0
-    for g in range(n_games):
-        b = NK._new_game(state, threshold, rows, cols)
-        state += _GOLDEN + _GOLDEN
-        score = 0
-        while True:
-            count, best, _ = NK._candidates(b, rows, cols, weights, lookups, positions, afters, points)
-            if best < 0:
-                break
-            missing += _afterstate_values(afters[:count], rows, cols, _tile_sum(b), codes, values, starts, exact)
-            optimal, optimal_value = 0, -np.inf
-            for i in range(count):
-                if points[i] + exact[i] > optimal_value:
-                    optimal, optimal_value = i, points[i] + exact[i]
-                error = NK._td_update(weights, positions, i * n, n, stride, exact[i], alpha, False, no_sums)
-                updates += 1
-                squares += error * error
-            state += _GOLDEN
-            if explore > 0.0:
-                draw = K._mix64(state ^ _EXPLORE_SALT) >> np.uint64(11)
-                if np.float64(draw) * (1.0 / 9007199254740992.0) < explore:
-                    best = optimal
-            if kept < afters_out.shape[0] and played % 50 == 0:
-                afters_out[kept] = afters[best]
-                kept += 1
-            played += 1
-            score += points[best]
-            b = K._spawn_with(afters[best], K._mix64(state), threshold, rows, cols)
-        scores[g] = score
-    rng[0] = state
-    return updates, squares, missing
-
-
-def exact_tables(solution: Solution) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Every layer of the solution one after the other, and where each age starts (see ``_afterstate_values``)."""
-    top = max(counts.age for counts in solution.counts())
-    starts = np.zeros(top // 2 + 4, dtype=np.int64)
-    codes, values = [], []
-    at = 0
-    for age in range(0, top + 6, 2):
-        starts[age // 2] = at
-        layer_codes, layer_values = solution.layer(age)
-        if layer_codes.shape[0]:
-            assert layer_values is not None
-            codes.append(layer_codes)
-            values.append(layer_values)
-            at += layer_codes.shape[0]
-    starts[(top + 6) // 2 :] = at
-    return np.concatenate(codes), np.concatenate(values), starts
-
-
-def check_exact(solution: Solution, tables: tuple[npt.NDArray[np.uint64], ...], afters: npt.NDArray[np.uint64]) -> int:
-    """Compare ``_afterstate_values`` with ``Solution.afterstate_value`` on ``afters``; return how many matched."""
-    codes, values, starts = tables
-    out = np.empty(1, dtype=np.float64)
-    rows, cols = solution.rows, solution.cols
-    for bits in afters:
-        board = Board(int(bits), rows, cols)
-        _afterstate_values(np.array([bits], dtype=np.uint64), rows, cols, board.tile_sum(), codes, values, starts, out)
-        mine = float(out[0])
+def check_exact(solution: Solution, exact: ExactValues, afters: npt.NDArray[np.uint64]) -> int:
+    """Check ``exact``'s afterstate values against ``Solution.afterstate_value`` on ``afters``; return how many."""
+    for bits, mine in zip(afters, exact.afterstate_values(afters), strict=True):
+        board = Board(int(bits), solution.rows, solution.cols)
         theirs = solution.afterstate_value(board)
         if not abs(mine - theirs) <= 1e-9 * max(1.0, abs(theirs)):
             raise SystemExit(f"exact value mismatch on {board.to_text()}: {mine} against {theirs}")
@@ -214,38 +99,33 @@ def main() -> None:
         console.print(f"solving {rows}x{cols} into {folder} ...")
     solution = solve(rows, cols, directory=folder, workers=args.workers)
     began = time.perf_counter()
-    tables = exact_tables(solution)
-    console.print(f"{tables[0].shape[0]:,} exact state values loaded in {time.perf_counter() - began:.0f} s")
+    exact = ExactValues(solution)
+    console.print(f"{exact.states:,} exact state values loaded in {time.perf_counter() - began:.0f} s")
 
     network = NTupleNetwork(rows, cols, tuples_for(args.tuples, rows, cols), seed=args.seed)
-    weights, lookups = network.kernel_tables()  # its own arrays: the fit updates the network in place
-    threshold = np.uint64(int(P_FOUR * 2**32))
-    rng = np.array([network.rng_state], dtype=np.uint64)
-    scores = np.zeros(CHUNK, dtype=np.int64)
-    sample = np.zeros(300, dtype=np.uint64)
+    fit = ExactFit(network, exact, seed=network.rng_state)  # the fit updates the network in place
     checked = 0
     games = updates = 0
-    squares = 0.0
+    squares = mean_score = 0.0
     began = time.perf_counter()
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("fitting", total=args.seconds)
         while (spent := time.perf_counter() - began) < args.seconds:
             alpha = args.alpha if spent < 2 * args.seconds / 3 else args.late_alpha
-            done, chunk_squares, missing = _fit(
-                CHUNK, rows, cols, threshold, weights, lookups, alpha, args.explore, *tables, rng, scores, sample
-            )
-            if missing:
-                raise SystemExit(f"{missing} spawned boards are missing from the exact tables of {folder}")
+            try:
+                chunk = fit.play(CHUNK, alpha=alpha, explore=args.explore)
+            except CorruptFileError as exc:
+                raise SystemExit(str(exc)) from None
             if not checked:
-                checked = check_exact(solution, tables, sample[sample != 0])
-            games += CHUNK
-            updates += int(done)
-            squares = float(chunk_squares) / max(int(done), 1)
+                checked = check_exact(solution, exact, chunk.sample)
+            games += chunk.games
+            updates += chunk.updates
+            squares, mean_score = chunk.mean_squared_error, chunk.mean_score
             progress.update(task, completed=time.perf_counter() - began)
     fit_seconds = time.perf_counter() - began
     console.print(
         f"fitted {games:,} games ({updates:,} updates) in {fit_seconds:.0f} s; exact values checked on "
-        f"{checked} afterstates; last chunk: rms error {squares**0.5:.1f}, mean score {scores.mean():,.0f}"
+        f"{checked} afterstates; last chunk: rms error {squares**0.5:.1f}, mean score {mean_score:,.0f}"
     )
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
@@ -253,7 +133,7 @@ def main() -> None:
 
     about = {
         "tuples": args.tuples,
-        "weights": int(weights.shape[0]),
+        "weights": int(network.weights.shape[0]),
         "explore": args.explore,
         "alpha": args.alpha,
         "late_alpha": args.late_alpha,
@@ -262,11 +142,11 @@ def main() -> None:
         "fit_seconds": fit_seconds,
         "last_rms_error": squares**0.5,
     }
-    rows = [{**about, "player": "greedy", **evaluate(solution, greedy_player(network), args, console, "greedy")}]
+    players = [{**about, "player": "greedy", **evaluate(solution, greedy_player(network), args, console, "greedy")}]
     for depth in args.search_depth:
         with Expectimax(depth=depth, workers=1, evaluator=network) as ai:
             label = f"expectimax depth {depth}"
-            rows.append({**about, "player": label, **evaluate(solution, search_player(ai), args, console, label)})
+            players.append({**about, "player": label, **evaluate(solution, search_player(ai), args, console, label)})
 
     table = Table(
         title=f"{rows}x{cols} n-tuple network fitted to the exact values ({args.tuples}, explore {args.explore:g}, "
@@ -274,7 +154,7 @@ def main() -> None:
     )
     for name in ("player", "mean score (95%)", "score / optimal", "1 - regret/optimal (95%)", "optimal moves"):
         table.add_column(name, justify="right")
-    for row in rows:
+    for row in players:
         table.add_row(
             row["player"],
             f"{row['mean_score']:,.1f} ± {row['score_ci95']:,.1f}",
@@ -283,10 +163,10 @@ def main() -> None:
             f"{row['optimal_move_share']:.1%}",
         )
     console.print(table)
-    for row in rows:
+    for row in players:
         verdict = "reaches" if row["fraction_by_regret"] >= TARGET else "does not reach"
         console.print(f"{row['player']}: the fitted network {verdict} {TARGET:.0%} ({row['fraction_by_regret']:.1%})")
-    print_json("ntuple_exact_fit", {"rows": rows}, args)
+    print_json("ntuple_exact_fit", {"rows": players}, args)
 
 
 if __name__ == "__main__":

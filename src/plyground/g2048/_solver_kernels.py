@@ -5,9 +5,12 @@ symmetry class, as its *canonical code*: the smallest bitboard among its images 
 the symmetries of the R×C rectangle (4 of them; 8 when R == C, with the transposes).
 
 Layer kernels work on one age layer at a time: sorted arrays of canonical codes, with
-values as float64 arrays of the same length. Kernels do no validation; the public
-functions of :mod:`plyground.g2048.solver` do. Every kernel has a slow twin in
-``tests/naive/solver_2048.py`` or is checked against it through the solver's results.
+values as float64 arrays of the same length; :func:`_afterstate_values` reads the layers of
+every age at once, laid one after the other (:mod:`plyground.g2048.exact_values`). Kernels do
+no validation; the public functions of :mod:`plyground.g2048.solver` and
+:mod:`plyground.g2048.exact_values` do. Every kernel has a slow twin in
+``tests/naive/solver_2048.py`` or ``tests/naive/exact_values.py``, or is checked against the
+first through the solver's results.
 """
 
 from __future__ import annotations
@@ -238,6 +241,38 @@ def _chance_values(boards, rows, cols, p_four, codes_2, values_2, codes_4, value
                 else:
                     total += p_four * values_4[k]
         out[i] = total / cells if cells else 0.0
+    return missing
+
+
+@kernel("i8(u8)")
+def _tile_sum(b):
+    """The sum of the tiles of ``b``, its age: ``2 2 / 4 .`` -> 8."""
+    total = 0
+    for i in range(16):
+        e = (b >> np.uint64(4 * i)) & _NIBBLE
+        if e:
+            total += 1 << np.int64(e)
+    return total
+
+
+@kernel("i8(u8[::1], i8, i8, f8, u8[::1], f8[::1], i8[::1], f8[::1])")
+def _afterstate_values(boards, rows, cols, p_four, codes, values, starts, out):
+    """The value of each board before a spawn (:func:`_chance_values`), whatever its age, into ``out``.
+
+    The state layers of all ages lie one after the other in ``codes`` and ``values``: the layer
+    of age ``a`` from ``starts[a // 2]`` to ``starts[a // 2 + 1]``, and ``starts`` reaches
+    ``age // 2 + 3`` for the age of every board. Returns the number of spawned boards missing
+    from their layer (0 unless a board leads to no reachable state or the layers are wrong).
+    """
+    missing = 0
+    for i in range(boards.shape[0]):
+        half = _tile_sum(boards[i]) // 2
+        lo2, hi2 = starts[half + 1], starts[half + 2]
+        lo4, hi4 = starts[half + 2], starts[half + 3]
+        missing += _chance_values(
+            boards[i : i + 1], rows, cols, p_four, codes[lo2:hi2], values[lo2:hi2], codes[lo4:hi4], values[lo4:hi4],
+            out[i : i + 1],
+        )  # fmt: skip
     return missing
 
 

@@ -15,9 +15,10 @@ several threads, the checks of its settings, the results),
 :mod:`~plyground.g2048.ntuple.fileformat` (the network's file),
 :mod:`~plyground.g2048.ntuple.packed` (a trained network in a small file, as plyground ships one),
 :mod:`~plyground.g2048.ntuple.settings` (:class:`LearnSettings`),
-:mod:`~plyground.g2048.ntuple.curve` (the learning curve) and
+:mod:`~plyground.g2048.ntuple.curve` (the learning curve),
 :mod:`~plyground.g2048.ntuple.run` (:class:`TrainingRun`: a folder that checkpoints and
-resumes).
+resumes) and :mod:`~plyground.g2048.ntuple.exact_fit` (a fit to the exact values of a solved
+board instead of TD; imported on its own, as it reads solutions).
 
 >>> net = NTupleNetwork(2, 2, seed=3)
 >>> stats = net.learn(200, alpha=0.1)
