@@ -19,7 +19,6 @@ no move, and its return is the score: the points of the merges. See :mod:`plygro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,9 +26,8 @@ import numpy as np
 from plyground.core.game import CHANCE, TERMINAL, GameState
 from plyground.errors import IllegalMoveError, InvalidBoardError, InvalidInputError, NothingToUndoError
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
-from plyground.g2048.game import Replay, Spawn
 
-__all__ = ["State", "draw_spawn", "replay_of"]
+__all__ = ["State", "draw_spawn"]
 
 START_SPAWNS = 2
 """The tiles spawned before the first move."""
@@ -200,40 +198,19 @@ class State:
 
 
 def draw_spawn(state: State, rng: np.random.Generator) -> int:
-    """The spawn action of a chance node, drawn as :class:`~plyground.g2048.game.Game` draws it.
+    """The spawn action of a chance node, drawn from ``rng``: the one way a seed's spawns are drawn.
 
     A cell uniformly among the empty ones (``rng.integers``, in :meth:`Board.empty_cells`'
-    order), then a 4 with ``p_four`` (``rng.random()``): with the generator of the same seed,
-    a game of :func:`plyground.core.match.play_game` spawns what a :class:`Game` of that seed
-    would after the same moves (a :data:`plyground.core.match.Chance`).
+    order), then a 4 with ``p_four`` (``rng.random()``). :class:`~plyground.g2048.game.Game`
+    draws its spawns with it, and so does :func:`plyground.core.match.play_game` given it as
+    its ``chance``: with a generator of the same seed, the two spawn the same tiles after the
+    same moves.
     """
     board = state.board
     cells = board.empty_cells()
     row, col = cells[int(rng.integers(len(cells)))]
     four = rng.random() < state.p_four
     return 2 * (row * board.cols + col) + int(four)
-
-
-def replay_of(actions: Sequence[int], *, rows: int, cols: int, p_four: float, seed: int, score: int) -> Replay:
-    """The :class:`~plyground.g2048.game.Replay` of a game played from an empty board by ``actions``.
-
-    ``actions`` are a :class:`State`'s from its start: the two spawns, then each move and its spawn.
-
-    Raises:
-        InvalidInputError: actions that are not a game's in that order.
-    """
-    if len(actions) < START_SPAWNS or (len(actions) - START_SPAWNS) % 2:
-        raise InvalidInputError(f"a game's actions are two spawns, then moves and spawns: got {len(actions)} actions")
-
-    def spawn(action: int) -> Spawn:
-        cell, four = divmod(action, 2)
-        row, col = divmod(cell, cols)
-        return Spawn(row, col, 4 if four else 2)
-
-    start = [spawn(action) for action in actions[:START_SPAWNS]]
-    pairs = actions[START_SPAWNS:]
-    moves = [(DIRECTIONS[pairs[i]], spawn(pairs[i + 1])) for i in range(0, len(pairs), 2)]
-    return Replay(rows, cols, p_four, seed, start, moves, score)
 
 
 if TYPE_CHECKING:
