@@ -213,10 +213,10 @@ class Game:
             if _start is None:
                 action = draw_spawn(self._state, self._rng)
                 spawn = _spawn_of(action, cols)
+                self._state.apply_action(action)
             else:
                 spawn = _start[i]
-                action = _spawn_action(self._state, spawn)
-            self._state.apply_action(action)
+                _place(self._state, spawn)
             self._replay.start.append(spawn)
 
     @property
@@ -301,7 +301,7 @@ class Game:
         except IllegalMoveError:
             raise IllegalMoveError(f"illegal move {direction!r} on {state.board.to_text()}") from None
         try:
-            state.apply_action(_spawn_action(state, spawn))
+            _place(state, spawn)
         except InvalidInputError:
             state.undo_action()
             raise
@@ -389,21 +389,25 @@ def _spawn_of(action: int, cols: int) -> Spawn:
     return Spawn(row, col, 4 if four else 2)
 
 
-def _spawn_action(state: State, spawn: Spawn) -> int:
-    """The chance action of a recorded ``spawn`` at ``state``.
+def _place(state: State, spawn: Spawn) -> None:
+    """Apply a recorded ``spawn`` to ``state``, at a chance node.
 
     Raises:
         InvalidBoardError: the cell is outside the board or taken, or the tile is not 2 or 4.
         IllegalMoveError: a tile that never spawns with the state's ``p_four``.
     """
     board = state.board
-    board.with_tile((spawn.row, spawn.col), spawn.tile)  # its errors say what is wrong with the spawn
-    if spawn.tile not in (2, 4):
-        raise InvalidBoardError(f"a spawned tile is 2 or 4, got {spawn.tile}")
-    four = spawn.tile == 4
-    if state.p_four == (0.0 if four else 1.0):
-        raise IllegalMoveError(f"a {spawn.tile} never spawns when p_four is {state.p_four}")
-    return 2 * (spawn.row * board.cols + spawn.col) + four
+    row, col, tile = spawn.row, spawn.col, spawn.tile
+    if 0 <= row < board.rows and 0 <= col < board.cols and tile in (2, 4):
+        try:
+            state.apply_action(2 * (row * board.cols + col) + (tile == 4))
+            return
+        except IllegalMoveError:
+            pass
+    board.with_tile((row, col), tile)  # it raises the error that says what is wrong with the spawn
+    if tile not in (2, 4):
+        raise InvalidBoardError(f"a spawned tile is 2 or 4, got {tile}")
+    raise IllegalMoveError(f"a {tile} never spawns when p_four is {state.p_four}")
 
 
 def _load(path: str | os.PathLike[str], read: Callable[[Any], _T]) -> _T:
