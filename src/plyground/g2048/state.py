@@ -145,33 +145,31 @@ class State:
         Raises:
             IllegalMoveError: not one of :meth:`legal_actions` (the message says why).
         """
-        node = self._node
-        after = self._after(action) if isinstance(action, int) and not isinstance(action, bool) else None
-        if after is None:
-            legal = self.legal_actions()
-            if not legal:
-                raise IllegalMoveError("the game is over: no move is legal")
-            what = "spawn" if self.current_player == CHANCE else "move"
-            raise IllegalMoveError(f"{action!r} is not a legal {what} here; legal: {legal}")
-        board, points, spawns = after
-        self._node = _Node(board, node.score + points, spawns, node, action, node.moves + (node.spawns == 0))
-
-    def _after(self, action: int) -> tuple[Board, int, int] | None:
-        """The board, the points and the spawns to come after ``action``; None if it is not legal."""
+        # One pass that checks and plays (a game's every move and spawn comes here): a legal action
+        # returns as soon as its node is made, anything else falls through to the error.
         node = self._node
         board = node.board
-        if node.spawns > 0:
-            cell, four = divmod(action, 2)
-            if not 0 <= cell < board.rows * board.cols or (self.p_four == 0.0 if four else self.p_four == 1.0):
-                return None
-            try:
-                return board.with_tile(divmod(cell, board.cols), 4 if four else 2), 0, node.spawns - 1
-            except InvalidBoardError:  # the cell is taken
-                return None
-        if not 0 <= action < len(DIRECTIONS):
-            return None
-        moved, points = board.move(DIRECTIONS[action])
-        return (moved, points, 1) if moved != board else None
+        if isinstance(action, int) and not isinstance(action, bool):
+            if node.spawns > 0:
+                cell, four = divmod(action, 2)
+                if 0 <= cell < board.rows * board.cols and self.p_four != (0.0 if four else 1.0):
+                    try:
+                        spawned = board.with_tile(divmod(cell, board.cols), 4 if four else 2)
+                    except InvalidBoardError:  # the cell is taken
+                        pass
+                    else:
+                        self._node = _Node(spawned, node.score, node.spawns - 1, node, action, node.moves)
+                        return
+            elif 0 <= action < len(DIRECTIONS):
+                moved, points = board.move(DIRECTIONS[action])
+                if moved != board:
+                    self._node = _Node(moved, node.score + points, 1, node, action, node.moves + 1)
+                    return
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalMoveError("the game is over: no move is legal")
+        what = "spawn" if self.current_player == CHANCE else "move"
+        raise IllegalMoveError(f"{action!r} is not a legal {what} here; legal: {legal}")
 
     def undo_action(self) -> None:
         """Take back the last action.
