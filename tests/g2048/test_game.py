@@ -314,6 +314,8 @@ def test_games_with_random_moves_and_undos_match_the_naive_game(rows: int, cols:
         state = game.state
         assert (state.board, state.score, state.move_count) == (game.board, game.score, game.move_count)
         assert replay_of(state.history, rows=rows, cols=cols, p_four=p_four, seed=seed, score=game.score) == replay
+        state.undo_action()  # a copy: the game stays where it is
+        assert game.board.to_rows() == naive.grid and len(game.state.history) == len(state.history) + 1
         assert replay.play().board == game.board
 
 
