@@ -29,6 +29,7 @@ from plyground.g2048 import DIRECTIONS, Board, Decision, Expectimax, Game
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.registry import load_evaluator
+from tests.g2048.positions import game_at
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
 LETTER = {"up": "w", "right": "d", "down": "s", "left": "a"}
@@ -196,8 +197,7 @@ def tile_boxes(window: GameWindow) -> list[tuple[tuple[int, int, int, int], tupl
 
 
 def test_tiles_and_fonts_follow_the_window_size(open_window: OpenWindow) -> None:
-    game = Game(seed=5)
-    game._board = Board.parse("2 16 128 1024/0 0 0 32768/0 0 0 0/0 0 0 4")
+    game = game_at(Board.parse("2 16 128 1024/0 0 0 32768/0 0 0 0/0 0 0 4"), seed=5)
     window = open_window(PlayController(game), size="300x400")
     small_cell, small_font = window.cell, window.font_size("2")
     small_tile = tile_boxes(window)[0][0]
@@ -256,8 +256,7 @@ def overlay_text(window: GameWindow) -> str:
 
 
 def test_reaching_2048_is_announced_once_and_play_goes_on(open_window: OpenWindow) -> None:
-    game = Game(seed=7)
-    game._board = Board.parse("1024 1024 0 0/0 0 0 0/0 0 0 2/0 0 0 0")  # one merge from 2048
+    game = game_at(Board.parse("1024 1024 0 0/0 0 0 0/0 0 0 2/0 0 0 0"), seed=7)  # one merge from 2048
     window = open_window(PlayController(game))
     assert window.overlay is None and overlay_text(window) == ""
     press(window, "Left")
@@ -278,8 +277,7 @@ def inside(inner: tuple[int, ...], outer: tuple[int, ...]) -> bool:
 
 @pytest.mark.parametrize("size", ["420x560", "260x330"])
 def test_an_announcement_is_written_on_an_opaque_banner_over_the_tiles(open_window: OpenWindow, size: str) -> None:
-    game = Game(seed=9)
-    game._board = Board.parse("2 4 8 16/256 128 64 32/512 1024 2048 4096/4 2 16 8192")  # game over
+    game = game_at(Board.parse("2 4 8 16/256 128 64 32/512 1024 2048 4096/4 2 16 8192"), seed=9)  # game over
     window = open_window(PlayController(game), size=size)
     canvas = window.canvas
     assert window.overlay == "over"
@@ -343,13 +341,12 @@ def test_screenshot_shows_the_board_in_the_palette_colours(
 ) -> None:
     from PIL import ImageGrab
 
-    game = Game(seed=9)
-    game._board = Board.parse("2 4 8 16/256 128 64 32/512 1024 2048 4096/0 0 0 8192")
+    board = Board.parse("2 4 8 16/256 128 64 32/512 1024 2048 4096/0 0 0 8192")
     # The score and moves of this board made from 2s (the screenshot shows them beside it): a tile 2**k scored
     # (k - 1) * 2**k over its merges, and a game starts with two 2s and gets one more after every move.
-    tiles = [value for row in game.board.to_rows() for value in row if value]
-    game._score = sum((value.bit_length() - 2) * value for value in tiles if value > 2)
-    game._history = [(game.board, game.score)] * (sum(tiles) // 2 - 2)
+    tiles = [value for row in board.to_rows() for value in row if value]
+    score = sum((value.bit_length() - 2) * value for value in tiles if value > 2)
+    game = game_at(board, seed=9, score=score, moves=sum(tiles) // 2 - 2)
     shipped = load_evaluator("network")  # as 'plyground 2048 gui' plays 4x4
     window = open_window(PlayController(game), size="460x600", evaluator=shipped)
     assert window.evaluator_text == "AI: n-tuple network ntuple-4x4.pnet"

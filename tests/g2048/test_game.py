@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ from plyground.errors import (
     NothingToUndoError,
 )
 from plyground.g2048 import DIRECTIONS, Board, Game, Replay
+from plyground.g2048.game import replay_of
+from tests.g2048.positions import game_at
+from tests.naive.game_2048 import NaiveGame
 
 
 def _play(game: Game, n: int, policy: int = 0) -> None:
@@ -91,8 +95,7 @@ def test_illegal_and_finished_moves_are_errors() -> None:
 
 
 def test_won_at_2048_and_play_continues() -> None:
-    game = Game(seed=1)
-    game._board = Board.parse("1024 1024 0 0/0 0 0 0/0 0 0 2/0 0 0 0")  # a position one merge from 2048
+    game = game_at(Board.parse("1024 1024 0 0/0 0 0 0/0 0 0 2/0 0 0 0"), seed=1)  # one merge from 2048
     assert not game.won
     game.step("left")
     assert game.won and game.board.max_tile() == 2048 and not game.over
@@ -255,3 +258,76 @@ def test_bad_parameters() -> None:
 def test_a_replay_without_its_two_starting_spawns_cannot_be_played() -> None:
     with pytest.raises(CorruptFileError, match="a replay starts with 2 spawns, this one has 0"):
         Replay().play()
+
+
+def test_a_seed_gives_the_game_it_always_gave() -> None:
+    game = Game(3, 3, seed=2026, p_four=0.25)
+    for i in range(10):
+        legal = game.board.legal_moves()
+        game.step(legal[i % len(legal)])
+        if i == 5:
+            game.undo()  # the generator is not rewound: the next spawn is the next draw
+    data = game.replay.to_dict()
+    assert data["start"] == [[2, 1, 2], [0, 1, 2]]
+    assert data["moves"] == [
+        ["up", 0, 0, 2], ["down", 0, 2, 2], ["down", 1, 1, 4], ["left", 1, 2, 2], ["up", 1, 1, 2],
+        ["right", 1, 0, 2], ["left", 2, 1, 2], ["left", 2, 1, 2], ["right", 2, 1, 2],
+    ]  # fmt: skip
+    assert (data["score"], game.board.to_text(), game.move_count) == (24, "0 4 8/0 2 4/0 2 4", 9)
+    naive = NaiveGame(3, 3, 2026, 0.25)
+    for i in range(10):
+        legal = naive.legal_moves()
+        naive.step(legal[i % len(legal)])
+        if i == 5:
+            naive.undo()
+    assert [list(spawn) for spawn in naive.start] == data["start"]
+    assert [[move, *spawn] for move, spawn in naive.moves] == data["moves"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "p_four"), [(2, 2, 0.1), (2, 2, 1.0), (3, 3, 0.1), (4, 4, 0.1), (2, 4, 0.5), (2, 4, 0.0)]
+)
+def test_games_with_random_moves_and_undos_match_the_naive_game(rows: int, cols: int, p_four: float) -> None:
+    chooser = random.Random(100 * rows + cols)
+    for seed in range(10):
+        game, naive = Game(rows, cols, seed=seed, p_four=p_four), NaiveGame(rows, cols, seed, p_four)
+        assert [spawn.to_list() for spawn in game.replay.start] == [list(spawn) for spawn in naive.start]
+        for _ in range(400):
+            if naive.over():
+                break
+            choice = chooser.random()
+            if choice < 0.15 and naive.moves:
+                game.undo()
+                naive.undo()
+            elif choice < 0.2:  # saved and resumed: the same game goes on
+                game = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+            else:
+                direction = chooser.choice(naive.legal_moves())
+                assert game.step(direction) == naive.step(direction)
+                move, spawn = game.replay.moves[-1]
+                assert (move, *spawn.to_list()) == (direction, *naive.moves[-1][1])
+            assert (game.board.to_rows(), game.score, game.move_count) == (naive.grid, naive.score, len(naive.moves))
+            assert game.board.legal_moves() == naive.legal_moves()
+        assert game.over == naive.over()
+        replay = game.replay
+        assert [(move, tuple(spawn.to_list())) for move, spawn in replay.moves] == naive.moves
+        state = game.state
+        assert (state.board, state.score, state.move_count) == (game.board, game.score, game.move_count)
+        assert replay_of(state.history, rows=rows, cols=cols, p_four=p_four, seed=seed, score=game.score) == replay
+        state.undo_action()  # a copy: the game stays where it is
+        assert game.board.to_rows() == naive.grid and len(game.state.history) == len(state.history) + 1
+        assert replay.play().board == game.board
+
+
+@pytest.mark.parametrize(("p_four", "tile"), [(0.0, 4), (1.0, 2)])
+def test_a_replay_with_a_spawn_its_p_four_never_makes_is_corrupt(p_four: float, tile: int) -> None:
+    game = Game(2, 3, seed=4, p_four=p_four)
+    _play(game, 3)
+    data = game.replay.to_dict()
+    data["moves"][1][3] = tile
+    with pytest.raises(CorruptFileError, match=f"replay move 2 .* a {tile} never spawns when p_four is {p_four}"):
+        Replay.from_dict(data).play()
+    data = game.replay.to_dict()
+    data["start"][0][2] = tile
+    with pytest.raises(CorruptFileError, match=f"replay start cannot be played: a {tile} never spawns"):
+        Replay.from_dict(data).play()

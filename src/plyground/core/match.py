@@ -69,8 +69,8 @@ class GameRecord:
 Chance = Callable[[Any, np.random.Generator], int]
 """How a game's chance outcome is drawn: ``chance(state, rng) -> action``. :func:`draw_outcome`, the
 default, draws from :meth:`~plyground.core.game.GameState.chance_outcomes` by their weights; a game
-may give its own (2048 draws as its :class:`~plyground.g2048.game.Game` does, so that a seed plays
-the same spawns either way)."""
+may give its own (2048's is :func:`~plyground.g2048.state.draw_spawn`, the draw its
+:class:`~plyground.g2048.game.Game` makes, so that a seed plays the same spawns either way)."""
 
 
 def draw_outcome(state: GameState, rng: np.random.Generator) -> int:

@@ -28,10 +28,10 @@ from plyground.errors import InvalidInputError
 from plyground.g2048.agent import SearchAgent
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.expectimax import Decision, Expectimax
-from plyground.g2048.game import Replay
+from plyground.g2048.game import Replay, replay_of
 from plyground.g2048.heuristic import Weights
 from plyground.g2048.registry import load_evaluator
-from plyground.g2048.state import State, draw_spawn, replay_of
+from plyground.g2048.state import State, draw_spawn
 
 __all__ = ["GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 

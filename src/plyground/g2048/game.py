@@ -1,5 +1,9 @@
 """A game of 2048: board, score, spawns from a seeded generator, undo, and a replay record.
 
+:class:`Game` is the user's side of the game on :class:`~plyground.g2048.state.State`, the
+core protocol's 2048: a move is the state's action and the spawn that follows is its chance
+action, drawn by :func:`~plyground.g2048.state.draw_spawn` from the game's seeded generator.
+
 >>> game = Game(seed=7)
 >>> points = game.step(game.board.legal_moves()[0])
 >>> Replay.from_json(game.replay.to_json()).play().board == game.board
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -27,8 +31,9 @@ from plyground.errors import (
     NothingToUndoError,
 )
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four, direction_index
+from plyground.g2048.state import START_SPAWNS, State, draw_spawn
 
-__all__ = ["WIN_TILE", "Game", "Replay", "Spawn"]
+__all__ = ["WIN_TILE", "Game", "Replay", "Spawn", "replay_of"]
 
 WIN_TILE = 2048
 _T = TypeVar("_T")
@@ -153,8 +158,8 @@ class Replay:
         been made; :class:`Game` save files keep the generator state to continue exactly.
 
         Raises:
-            CorruptFileError: not two starting spawns, a spawn on an occupied cell, an illegal
-                move, or a score that does not match the moves.
+            CorruptFileError: not two starting spawns, a spawn on an occupied cell or of a tile
+                that ``p_four`` never spawns, an illegal move, or a score that does not match the moves.
         """
         if len(self.start) != 2:
             raise CorruptFileError(f"a replay starts with 2 spawns, this one has {len(self.start)}")
@@ -166,7 +171,7 @@ class Replay:
             on_step(game)
         for i, (move, spawn) in enumerate(self.moves):
             try:
-                game._apply(move, spawn)
+                game._replay_move(move, spawn)
             except (IllegalMoveError, InvalidBoardError) as exc:
                 raise CorruptFileError(f"replay move {i + 1} ({move}) cannot be played: {exc}") from None
             if on_step is not None:
@@ -183,6 +188,8 @@ class Game:
     (a 4 with probability ``p_four``, else a 2, on a uniformly chosen empty cell).
     Play goes on after 2048 (:attr:`won` turns true) until no move is legal.
     The same ``seed`` and moves give the same game; :attr:`replay` records it.
+    The game is a :class:`~plyground.g2048.state.State` (see :attr:`state`) and the
+    generator its spawns are drawn from.
 
     Raises:
         InvalidBoardError: an unsupported board size.
@@ -198,39 +205,43 @@ class Game:
         *,
         _start: list[Spawn] | None = None,
     ) -> None:
-        self._board = Board.empty(rows, cols)
-        self._p_four = check_p_four(p_four)
+        self._state = State(rows, cols, p_four=p_four)
         self._seed = resolve_seed(seed)
         self._rng = make_rng(self._seed)
-        self._score = 0
-        self._history: list[tuple[Board, int]] = []
-        self._replay = Replay(rows, cols, self._p_four, self._seed)
-        for i in range(2):
-            spawn = _start[i] if _start is not None else self._draw_spawn(self._board)
-            self._board = self._board.with_tile((spawn.row, spawn.col), spawn.tile)
+        self._replay = Replay(rows, cols, self._state.p_four, self._seed)
+        for i in range(START_SPAWNS):
+            if _start is None:
+                action = draw_spawn(self._state, self._rng)
+                spawn = _spawn_of(action, cols)
+                self._state.apply_action(action)
+            else:
+                spawn = _start[i]
+                _place(self._state, spawn)
             self._replay.start.append(spawn)
 
-    def _draw_spawn(self, board: Board) -> Spawn:
-        """Draw a spawn on ``board``: a uniform empty cell, then the tile."""
-        cells = board.empty_cells()
-        row, col = cells[int(self._rng.integers(len(cells)))]
-        tile = 4 if self._rng.random() < self._p_four else 2
-        return Spawn(row, col, tile)
+    @property
+    def state(self) -> State:
+        """The game as a state of the core protocol (:mod:`plyground.core.game`): a copy, safe to change.
+
+        Its history holds every action from the empty board: the two starting spawns, then each
+        move and its spawn. Copying it costs nothing (states share their unchanging nodes).
+        """
+        return self._state.clone()
 
     @property
     def board(self) -> Board:
         """The current board."""
-        return self._board
+        return self._state.board
 
     @property
     def score(self) -> int:
         """The points scored so far (the sum of all merged tiles)."""
-        return self._score
+        return self._state.score
 
     @property
     def move_count(self) -> int:
         """The number of moves made (undone moves do not count)."""
-        return len(self._history)
+        return self._state.move_count
 
     @property
     def seed(self) -> int:
@@ -240,23 +251,23 @@ class Game:
     @property
     def p_four(self) -> float:
         """The probability that a spawned tile is a 4."""
-        return self._p_four
+        return self._state.p_four
 
     @property
     def won(self) -> bool:
         """A 2048 tile has been made (the game goes on)."""
-        return self._board.max_tile() >= WIN_TILE
+        return self._state.board.max_tile() >= WIN_TILE
 
     @property
     def over(self) -> bool:
         """No move is legal."""
-        return self._board.is_terminal()
+        return self._state.is_terminal()
 
     @property
     def replay(self) -> Replay:
         """The record of this game: a copy, safe to keep."""
         r = self._replay
-        return Replay(r.rows, r.cols, r.p_four, r.seed, list(r.start), list(r.moves), self._score)
+        return Replay(r.rows, r.cols, r.p_four, r.seed, list(r.start), list(r.moves), self._state.score)
 
     def step(self, direction: Direction | str) -> int:
         """Move, spawn a tile, and return the points scored.
@@ -266,30 +277,35 @@ class Game:
             GameOverError: the game is over.
             IllegalMoveError: the move changes nothing (nothing is spawned).
         """
-        direction_index(direction)
-        if self.over:
-            raise GameOverError(f"the game is over (score {self._score}): no move is legal")
-        moved, points = self._board.move(direction)
-        if moved == self._board:
-            legal = ", ".join(self._board.legal_moves())
-            raise IllegalMoveError(f"illegal move {direction!r}: it changes nothing (legal: {legal})")
-        return self._commit(direction, moved, points, self._draw_spawn(moved))
+        action = direction_index(direction)
+        state = self._state
+        score = state.score
+        try:
+            state.apply_action(action)
+        except IllegalMoveError:  # asked only now: a legal move need not ask whether the game is over
+            if state.is_terminal():
+                raise GameOverError(f"the game is over (score {score}): no move is legal") from None
+            legal = ", ".join(state.board.legal_moves())
+            raise IllegalMoveError(f"illegal move {direction!r}: it changes nothing (legal: {legal})") from None
+        spawn = draw_spawn(state, self._rng)
+        state.apply_action(spawn)
+        self._replay.moves.append((DIRECTIONS[action], _spawn_of(spawn, state.board.cols)))
+        return state.score - score
 
-    def _apply(self, direction: Direction | str, spawn: Spawn) -> int:
-        """Replay a move with a given spawn (no generator draw)."""
-        direction_index(direction)
-        moved, points = self._board.move(direction)
-        if moved == self._board:
-            raise IllegalMoveError(f"illegal move {direction!r} on {self._board.to_text()}")
-        return self._commit(direction, moved, points, spawn)
-
-    def _commit(self, direction: Direction | str, moved: Board, points: int, spawn: Spawn) -> int:
-        after = moved.with_tile((spawn.row, spawn.col), spawn.tile)
-        self._history.append((self._board, self._score))
-        self._board = after
-        self._score += points
-        self._replay.moves.append((DIRECTIONS[direction_index(direction)], spawn))
-        return points
+    def _replay_move(self, direction: Direction | str, spawn: Spawn) -> None:
+        """Play a recorded move and its spawn (no generator draw)."""
+        action = direction_index(direction)
+        state = self._state
+        try:
+            state.apply_action(action)
+        except IllegalMoveError:
+            raise IllegalMoveError(f"illegal move {direction!r} on {state.board.to_text()}") from None
+        try:
+            _place(state, spawn)
+        except InvalidInputError:
+            state.undo_action()
+            raise
+        self._replay.moves.append((DIRECTIONS[action], spawn))
 
     def undo(self) -> None:
         """Take back the last move: board and score return to what they were.
@@ -299,9 +315,10 @@ class Game:
         Raises:
             NothingToUndoError: no move has been made.
         """
-        if not self._history:
+        if not self._state.move_count:
             raise NothingToUndoError("nothing to undo: no move has been made")
-        self._board, self._score = self._history.pop()
+        self._state.undo_action()  # the spawn
+        self._state.undo_action()  # the move
         self._replay.moves.pop()
 
     def to_dict(self) -> dict[str, Any]:
@@ -341,10 +358,56 @@ class Game:
         return _load(path, cls.from_dict)
 
     def __repr__(self) -> str:
+        board = self._state.board
         return (
-            f"Game(rows={self._board.rows}, cols={self._board.cols}, seed={self._seed}, "
-            f"p_four={self._p_four}, score={self._score}, moves={self.move_count}, board={self._board.to_text()!r})"
+            f"Game(rows={board.rows}, cols={board.cols}, seed={self._seed}, "
+            f"p_four={self.p_four}, score={self.score}, moves={self.move_count}, board={board.to_text()!r})"
         )
+
+
+def replay_of(actions: Sequence[int], *, rows: int, cols: int, p_four: float, seed: int, score: int) -> Replay:
+    """The :class:`Replay` of a game played from an empty board by ``actions``.
+
+    ``actions`` are a :class:`~plyground.g2048.state.State`'s from its start (its
+    :attr:`~plyground.g2048.state.State.history`): the two spawns, then each move and its spawn.
+
+    Raises:
+        InvalidInputError: actions that are not a game's in that order.
+    """
+    if len(actions) < START_SPAWNS or (len(actions) - START_SPAWNS) % 2:
+        raise InvalidInputError(f"a game's actions are two spawns, then moves and spawns: got {len(actions)} actions")
+    start = [_spawn_of(action, cols) for action in actions[:START_SPAWNS]]
+    pairs = actions[START_SPAWNS:]
+    moves = [(DIRECTIONS[pairs[i]], _spawn_of(pairs[i + 1], cols)) for i in range(0, len(pairs), 2)]
+    return Replay(rows, cols, p_four, seed, start, moves, score)
+
+
+def _spawn_of(action: int, cols: int) -> Spawn:
+    """The spawn of a chance action (see :mod:`plyground.g2048.state`) on a board of ``cols`` columns."""
+    cell, four = divmod(action, 2)
+    row, col = divmod(cell, cols)
+    return Spawn(row, col, 4 if four else 2)
+
+
+def _place(state: State, spawn: Spawn) -> None:
+    """Apply a recorded ``spawn`` to ``state``, at a chance node.
+
+    Raises:
+        InvalidBoardError: the cell is outside the board or taken, or the tile is not 2 or 4.
+        IllegalMoveError: a tile that never spawns with the state's ``p_four``.
+    """
+    board = state.board
+    row, col, tile = spawn.row, spawn.col, spawn.tile
+    if 0 <= row < board.rows and 0 <= col < board.cols and tile in (2, 4):
+        try:
+            state.apply_action(2 * (row * board.cols + col) + (tile == 4))
+            return
+        except IllegalMoveError:
+            pass
+    board.with_tile((row, col), tile)  # it raises the error that says what is wrong with the spawn
+    if tile not in (2, 4):
+        raise InvalidBoardError(f"a spawned tile is 2 or 4, got {tile}")
+    raise IllegalMoveError(f"a {tile} never spawns when p_four is {state.p_four}")
 
 
 def _load(path: str | os.PathLike[str], read: Callable[[Any], _T]) -> _T:

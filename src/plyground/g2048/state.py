@@ -19,31 +19,36 @@ no move, and its return is the score: the points of the merges. See :mod:`plygro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from plyground.core.game import CHANCE, TERMINAL, GameState
-from plyground.errors import IllegalMoveError, InvalidInputError, NothingToUndoError
+from plyground.errors import IllegalMoveError, InvalidBoardError, InvalidInputError, NothingToUndoError
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
-from plyground.g2048.game import Replay, Spawn
 
-__all__ = ["State", "draw_spawn", "replay_of"]
+__all__ = ["State", "draw_spawn"]
 
 START_SPAWNS = 2
 """The tiles spawned before the first move."""
 
 
-@dataclass(frozen=True)
 class _Node:
-    board: Board
-    score: int
-    spawns: int  # chance nodes still to come before the player moves
-    parent: _Node | None = None  # the node before the last action (None: where the state started)
-    action: int = -1  # the action that led here from the parent
-    moves: int = 0  # the player's moves since the state started
+    """A position of the game, never changed once made (states share them: a clone copies none)."""
+
+    __slots__ = ("action", "board", "moves", "parent", "score", "spawns")
+
+    def __init__(
+        self, board: Board, score: int, spawns: int, parent: _Node | None = None, action: int = -1, moves: int = 0
+    ) -> None:
+        # A plain slotted class: a game's step makes two nodes, and this is four times as quick to make as a
+        # frozen dataclass (which sets each field through object.__setattr__).
+        self.board = board
+        self.score = score
+        self.spawns = spawns  # chance nodes still to come before the player moves
+        self.parent = parent  # the node before the last action (None: where the state started)
+        self.action = action  # the action that led here from the parent
+        self.moves = moves  # the player's moves since the state started
 
 
 class State:
@@ -140,33 +145,31 @@ class State:
         Raises:
             IllegalMoveError: not one of :meth:`legal_actions` (the message says why).
         """
-        node = self._node
-        after = self._after(action) if isinstance(action, int) and not isinstance(action, bool) else None
-        if after is None:
-            legal = self.legal_actions()
-            if not legal:
-                raise IllegalMoveError("the game is over: no move is legal")
-            what = "spawn" if self.current_player == CHANCE else "move"
-            raise IllegalMoveError(f"{action!r} is not a legal {what} here; legal: {legal}")
-        board, points, spawns = after
-        self._node = _Node(board, node.score + points, spawns, node, action, node.moves + (node.spawns == 0))
-
-    def _after(self, action: int) -> tuple[Board, int, int] | None:
-        """The board, the points and the spawns to come after ``action``; None if it is not legal."""
+        # One pass that checks and plays (a game's every move and spawn comes here): a legal action
+        # returns as soon as its node is made, anything else falls through to the error.
         node = self._node
         board = node.board
-        if node.spawns > 0:
-            cell, four = divmod(action, 2)
-            if not 0 <= cell < board.rows * board.cols or (self.p_four == 0.0 if four else self.p_four == 1.0):
-                return None
-            where = divmod(cell, board.cols)
-            if board[where] != 0:
-                return None
-            return board.with_tile(where, 4 if four else 2), 0, node.spawns - 1
-        if not 0 <= action < len(DIRECTIONS):
-            return None
-        moved, points = board.move(DIRECTIONS[action])
-        return (moved, points, 1) if moved != board else None
+        if isinstance(action, int) and not isinstance(action, bool):
+            if node.spawns > 0:
+                cell, four = divmod(action, 2)
+                if 0 <= cell < board.rows * board.cols and self.p_four != (0.0 if four else 1.0):
+                    try:
+                        spawned = board.with_tile(divmod(cell, board.cols), 4 if four else 2)
+                    except InvalidBoardError:  # the cell is taken
+                        pass
+                    else:
+                        self._node = _Node(spawned, node.score, node.spawns - 1, node, action, node.moves)
+                        return
+            elif 0 <= action < len(DIRECTIONS):
+                moved, points = board.move(DIRECTIONS[action])
+                if moved != board:
+                    self._node = _Node(moved, node.score + points, 1, node, action, node.moves + 1)
+                    return
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalMoveError("the game is over: no move is legal")
+        what = "spawn" if self.current_player == CHANCE else "move"
+        raise IllegalMoveError(f"{action!r} is not a legal {what} here; legal: {legal}")
 
     def undo_action(self) -> None:
         """Take back the last action.
@@ -193,40 +196,19 @@ class State:
 
 
 def draw_spawn(state: State, rng: np.random.Generator) -> int:
-    """The spawn action of a chance node, drawn as :class:`~plyground.g2048.game.Game` draws it.
+    """The spawn action of a chance node, drawn from ``rng``: the one way a seed's spawns are drawn.
 
     A cell uniformly among the empty ones (``rng.integers``, in :meth:`Board.empty_cells`'
-    order), then a 4 with ``p_four`` (``rng.random()``): with the generator of the same seed,
-    a game of :func:`plyground.core.match.play_game` spawns what a :class:`Game` of that seed
-    would after the same moves (a :data:`plyground.core.match.Chance`).
+    order), then a 4 with ``p_four`` (``rng.random()``). :class:`~plyground.g2048.game.Game`
+    draws its spawns with it, and so does :func:`plyground.core.match.play_game` given it as
+    its ``chance``: with a generator of the same seed, the two spawn the same tiles after the
+    same moves.
     """
     board = state.board
     cells = board.empty_cells()
     row, col = cells[int(rng.integers(len(cells)))]
     four = rng.random() < state.p_four
     return 2 * (row * board.cols + col) + int(four)
-
-
-def replay_of(actions: Sequence[int], *, rows: int, cols: int, p_four: float, seed: int, score: int) -> Replay:
-    """The :class:`~plyground.g2048.game.Replay` of a game played from an empty board by ``actions``.
-
-    ``actions`` are a :class:`State`'s from its start: the two spawns, then each move and its spawn.
-
-    Raises:
-        InvalidInputError: actions that are not a game's in that order.
-    """
-    if len(actions) < START_SPAWNS or (len(actions) - START_SPAWNS) % 2:
-        raise InvalidInputError(f"a game's actions are two spawns, then moves and spawns: got {len(actions)} actions")
-
-    def spawn(action: int) -> Spawn:
-        cell, four = divmod(action, 2)
-        row, col = divmod(cell, cols)
-        return Spawn(row, col, 4 if four else 2)
-
-    start = [spawn(action) for action in actions[:START_SPAWNS]]
-    pairs = actions[START_SPAWNS:]
-    moves = [(DIRECTIONS[pairs[i]], spawn(pairs[i + 1])) for i in range(0, len(pairs), 2)]
-    return Replay(rows, cols, p_four, seed, start, moves, score)
 
 
 if TYPE_CHECKING:
