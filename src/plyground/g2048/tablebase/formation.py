@@ -1,0 +1,151 @@
+"""Formations: the part of a 2048 board an endgame table solves, and the cell where it builds its tile.
+
+A formation splits the board into *frozen* cells (the big tiles: they never move or merge, and
+their values do not matter, so one table serves every set of big tiles) and a free *region*,
+with one *goal* cell in the region. It is written as the board's rows, ``x`` a frozen cell, ``.``
+a free one and ``T`` the goal, rows separated by ``/``:
+
+>>> formation = Formation.parse("xxxx/xxxx/..../...T")
+>>> formation.region_size, formation.goal, formation.to_text()
+(8, (3, 3), 'xxxx/xxxx/..../...T')
+
+The formation's images under the board's symmetries (:meth:`Formation.images`) are the same
+formation seen from another side: a table solved for one serves them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plyground.errors import InvalidInputError
+
+__all__ = ["FREE", "FROZEN", "GOAL", "Formation"]
+
+FROZEN, FREE, GOAL = "x", ".", "T"
+"""The characters of a formation's text."""
+
+
+@dataclass(frozen=True)
+class Formation:
+    """Frozen cells, a free region and a goal cell in it, on a board of ``rows`` x ``cols`` cells.
+
+    Attributes:
+        rows, cols: the board's size (2 to 4 each).
+        frozen: the frozen cells, as ``(row, col)`` pairs in row order.
+        goal: the goal cell, in the region.
+
+    Build one with :meth:`parse`; the constructor checks what it is given the same way.
+
+    Raises:
+        InvalidInputError: a size out of range, a goal outside the board or frozen, cells outside
+            the board, or a region of no cell or of the whole board.
+    """
+
+    rows: int
+    cols: int
+    frozen: tuple[tuple[int, int], ...]
+    goal: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        for name, size in (("rows", self.rows), ("cols", self.cols)):
+            if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 4:
+                raise InvalidInputError(f"a formation's {name} must be from 2 to 4, got {size!r}")
+        cells = set(self.frozen)
+        if len(cells) != len(self.frozen) or not all(self._inside(cell) for cell in cells):
+            raise InvalidInputError(f"frozen cells must be distinct cells of a {self.rows}x{self.cols} board")
+        if not self._inside(self.goal):
+            raise InvalidInputError(f"the goal cell {self.goal} is not on a {self.rows}x{self.cols} board")
+        if self.goal in cells:
+            raise InvalidInputError(f"the goal cell {self.goal} must be in the free region, not frozen")
+        if not cells:
+            raise InvalidInputError("a formation needs frozen cells: a region of the whole board is a plain game")
+        object.__setattr__(self, "frozen", tuple(sorted(cells)))
+
+    def _inside(self, cell: object) -> bool:
+        return (
+            isinstance(cell, tuple)
+            and len(cell) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
+            and 0 <= cell[0] < self.rows
+            and 0 <= cell[1] < self.cols
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> Formation:
+        """A formation from its text: rows separated by ``/``, ``x`` frozen, ``.`` free, ``T`` the goal.
+
+        Raises:
+            InvalidInputError: not text, rows of different lengths, a character other than
+                ``x``, ``.`` and ``T``, not exactly one ``T``, a region of no cell or of the whole
+                board, or a size out of range.
+        """
+        if not isinstance(text, str):
+            raise InvalidInputError(f"expected a formation's text, got {type(text).__name__}")
+        lines = [line.strip() for line in text.strip().split("/")]
+        shown = text.strip() or repr(text)
+        if not all(lines) or len({len(line) for line in lines}) != 1:
+            raise InvalidInputError(f"formation {shown}: rows of the same length are needed, like xxxx/xxxx/..../...T")
+        frozen, goals = [], []
+        for r, line in enumerate(lines):
+            for c, char in enumerate(line):
+                if char == FROZEN:
+                    frozen.append((r, c))
+                elif char == GOAL:
+                    goals.append((r, c))
+                elif char != FREE:
+                    raise InvalidInputError(
+                        f"formation {shown}: {char!r} is not a cell; use x (frozen), . (free) and T (the goal)"
+                    )
+        if len(goals) != 1:
+            raise InvalidInputError(f"formation {shown}: exactly one goal cell T is needed, found {len(goals)}")
+        return cls(len(lines), len(lines[0]), tuple(frozen), goals[0])
+
+    def to_text(self) -> str:
+        """The text :meth:`parse` reads back."""
+        frozen = set(self.frozen)
+        return "/".join(
+            "".join(GOAL if (r, c) == self.goal else FROZEN if (r, c) in frozen else FREE for c in range(self.cols))
+            for r in range(self.rows)
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @property
+    def region(self) -> tuple[tuple[int, int], ...]:
+        """The free cells, the goal among them, in row order."""
+        frozen = set(self.frozen)
+        return tuple((r, c) for r in range(self.rows) for c in range(self.cols) if (r, c) not in frozen)
+
+    @property
+    def region_size(self) -> int:
+        """The number of free cells."""
+        return self.rows * self.cols - len(self.frozen)
+
+    @property
+    def frozen_mask(self) -> int:
+        """The bits of the frozen cells in a bitboard (cell (r, c) at bit ``16 * r + 4 * c``, four bits each)."""
+        return sum(0xF << (16 * r + 4 * c) for r, c in self.frozen)
+
+    @property
+    def goal_shift(self) -> int:
+        """The bit of the goal cell in a bitboard."""
+        return 16 * self.goal[0] + 4 * self.goal[1]
+
+    def images(self) -> tuple[Formation, ...]:
+        """The formation under each symmetry of the board (8 on a square, 4 on a rectangle), itself first, distinct."""
+        rows, cols = self.rows, self.cols
+
+        def image(cell: tuple[int, int], k: int) -> tuple[int, int]:
+            r, c = cell
+            if k >= 4:  # the transposed images (a square's)
+                r, c = c, r
+            return (rows - 1 - r if k & 2 else r), (cols - 1 - c if k & 1 else c)
+
+        symmetries = 8 if rows == cols else 4
+        found: list[Formation] = []
+        for k in range(symmetries):
+            other = Formation(rows, cols, tuple(image(cell, k) for cell in self.frozen), image(self.goal, k))
+            if other not in found:
+                found.append(other)
+        return tuple(found)

@@ -1,0 +1,199 @@
+"""Solve a formation exactly: the probability of building the target tile on its goal cell, from every state.
+
+:func:`solve_formation` enumerates every state of the formation's region whose tiles are all
+below the target (see :mod:`plyground.g2048._tablebase_kernels` for the values and the moves
+allowed), and solves them by tile sum, from the largest down, in memory. The result, a
+:class:`Tablebase`, answers a board of a game: its value and each allowed move's.
+
+>>> from plyground.g2048 import Board
+>>> table = solve_formation(Formation.parse("xx/.T"), 8, p_four=0.0)
+>>> table.move_values(Board.parse("64 32/4 4"))  # 4 + 4 -> 8: on the goal to the right, elsewhere to the left
+{'right': 1.0, 'left': 0.0}
+>>> table.value(Board.parse("64 32/2 2"))  # 2 + 2 -> 4, and a 2 beside it: stuck
+0.0
+
+Every state of the region is a row of the table: (levels)^cells of them, where the levels are
+the exponents below the target and the empty cell; :data:`MAX_STATES` bounds what is solved
+here at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from plyground.errors import InvalidBoardError, InvalidInputError, PlygroundError
+from plyground.g2048 import _tablebase_kernels as TK
+from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
+from plyground.g2048.tablebase.formation import Formation
+
+__all__ = ["MAX_STATES", "Tablebase", "solve_formation"]
+
+MAX_STATES = 50_000_000
+"""The most states :func:`solve_formation` solves (about 17 bytes a state in memory)."""
+
+
+def _target_exponent(target: object) -> int:
+    if isinstance(target, bool) or not isinstance(target, int) or target < 4 or target & (target - 1):
+        raise InvalidInputError(f"the target must be a tile, a power of two from 4 to 32768, got {target!r}")
+    exponent = target.bit_length() - 1
+    if exponent > 15:
+        raise InvalidInputError(f"the target must be a tile, a power of two from 4 to 32768, got {target!r}")
+    return exponent
+
+
+class Tablebase:
+    """The exact values of a formation's states for one target tile and spawn rule (see the module).
+
+    Attributes:
+        formation: the formation solved.
+        target: the tile to build on its goal cell.
+        p_four: the probability that a spawned tile is a 4.
+    """
+
+    def __init__(
+        self,
+        formation: Formation,
+        target: int,
+        p_four: float,
+        layers: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int8]]],
+    ) -> None:
+        self.formation, self.target, self.p_four = formation, target, p_four
+        self._exponent = target.bit_length() - 1
+        self._layers = layers
+        self._empty = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
+
+    def __repr__(self) -> str:
+        formation, states = self.formation.to_text(), self.states
+        return f"Tablebase({formation!r}, target={self.target}, p_four={self.p_four}, {states:,} states)"
+
+    @property
+    def states(self) -> int:
+        """The states held: every board of the region with tiles below the target."""
+        return sum(codes.shape[0] for codes, _, _ in self._layers.values())
+
+    def _key(self, board: Board) -> int:
+        """The table's board of ``board``: its frozen cells emptied, after checking it fits the formation."""
+        formation = self.formation
+        if not isinstance(board, Board):
+            raise InvalidBoardError(f"expected a Board, got {type(board).__name__}")
+        if board.shape != (formation.rows, formation.cols):
+            raise InvalidBoardError(
+                f"a {board.rows}x{board.cols} board does not fit the {formation.rows}x{formation.cols} formation "
+                f"{formation.to_text()}"
+            )
+        small = [cell for cell in formation.frozen if board[cell] < self.target]
+        if small:
+            r, c = small[0]
+            raise InvalidBoardError(
+                f"the frozen cell at row {r + 1}, column {c + 1} holds {board[small[0]] or 'no tile'}: the frozen "
+                f"cells of {formation.to_text()} must hold tiles of {self.target} or more"
+            )
+        return board.bits & ~formation.frozen_mask
+
+    def _after_value(self, after: int) -> float:
+        s = _tile_sum(after)
+        codes_2, values_2, _ = self._layers.get(s + 2, (*self._empty, None))
+        codes_4, values_4, _ = self._layers.get(s + 4, (*self._empty, None))
+        formation = self.formation
+        value = TK._after_value(
+            np.uint64(after), formation.rows, formation.cols, np.uint64(formation.frozen_mask), formation.goal_shift,
+            self._exponent, self.p_four, codes_2, values_2, codes_4, values_4,
+        )  # fmt: skip
+        if value < 0:
+            raise PlygroundError("the tablebase is damaged: a spawned board is missing from it")
+        return float(value)
+
+    def move_values(self, board: Board) -> dict[str, float]:
+        """Each allowed move's probability of building the target on the goal cell, by direction.
+
+        Empty when no move is allowed (the board's value is 0 then).
+
+        Raises:
+            InvalidBoardError: ``board`` is not of the formation's size, or a frozen cell holds a tile below the
+                target.
+        """
+        key = self._key(board)
+        formation = self.formation
+        moves: dict[str, float] = {}
+        for d, direction in enumerate(DIRECTIONS):
+            after = int(TK._formation_move(np.uint64(key), d, formation.rows, formation.cols,
+                                           np.uint64(formation.frozen_mask)))  # fmt: skip
+            if after != key:
+                moves[direction] = self._after_value(after)
+        return moves
+
+    def value(self, board: Board) -> float:
+        """The probability of building the target on the goal cell from ``board`` under optimal play.
+
+        1 when the target stands on the goal cell, 0 when a tile of the target or more stands
+        elsewhere in the region.
+
+        Raises:
+            InvalidBoardError: as :meth:`move_values`.
+        """
+        key = self._key(board)
+        goal = (key >> self.formation.goal_shift) & 0xF
+        if goal == self._exponent:
+            return 1.0
+        if any((key >> (16 * r + 4 * c)) & 0xF >= self._exponent for r, c in self.formation.region):
+            return 0.0
+        codes, values, _ = self._layers[_tile_sum(key)]
+        return float(values[int(np.searchsorted(codes, np.uint64(key)))])
+
+    def best_move(self, board: Board) -> str | None:
+        """The first allowed move of the best value (in the order up, right, down, left); None when none is allowed.
+
+        Raises:
+            InvalidBoardError: as :meth:`move_values`.
+        """
+        moves = self.move_values(board)
+        return max(moves, key=lambda direction: (moves[direction], -DIRECTIONS.index(direction))) if moves else None
+
+
+def _tile_sum(bits: int) -> int:
+    return sum(1 << ((bits >> shift) & 0xF) for shift in range(0, 64, 4) if (bits >> shift) & 0xF)
+
+
+def solve_formation(formation: Formation, target: int, *, p_four: float = DEFAULT_P_FOUR) -> Tablebase:
+    """Solve ``formation`` for the ``target`` tile on its goal cell, with 4s spawning with probability ``p_four``.
+
+    Raises:
+        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, or
+            more states than :data:`MAX_STATES`.
+    """
+    if not isinstance(formation, Formation):
+        raise InvalidInputError(f"expected a Formation, got {type(formation).__name__}")
+    exponent = _target_exponent(target)
+    p_four = check_p_four(p_four)
+    states = exponent**formation.region_size
+    if states > MAX_STATES:
+        raise InvalidInputError(
+            f"{formation.to_text()} with target {target} has {states:,} states: more than the {MAX_STATES:,} "
+            "solved in memory at once"
+        )
+    shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
+    top = formation.region_size * (target // 2)
+    counts = np.zeros(top // 2 + 1, dtype=np.int64)
+    TK._region_states(shifts, exponent, counts, np.empty(0, dtype=np.uint64), counts)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    boards = np.empty(int(counts.sum()), dtype=np.uint64)
+    TK._region_states(shifts, exponent, starts, boards, counts)
+    frozen = np.uint64(formation.frozen_mask)
+    empty = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
+    layers: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int8]]] = {}
+    for half in range(top // 2, -1, -1):
+        codes = np.sort(boards[starts[half] : starts[half] + counts[half]])
+        if not codes.shape[0]:
+            continue
+        values = np.empty(codes.shape[0], dtype=np.float64)
+        best = np.empty(codes.shape[0], dtype=np.int8)
+        two, four = layers.get(2 * half + 2, (*empty, None)), layers.get(2 * half + 4, (*empty, None))
+        missing = TK._layer_values(
+            codes, formation.rows, formation.cols, frozen, formation.goal_shift, exponent, p_four,
+            two[0], two[1], four[0], four[1], values, best,
+        )  # fmt: skip
+        if missing:  # pragma: no cover - the layers hold every board of their sums
+            raise PlygroundError(f"{missing} spawned boards missing from the layers of {formation.to_text()}")
+        layers[2 * half] = (codes, values, best)
+    return Tablebase(formation, target, p_four, layers)
