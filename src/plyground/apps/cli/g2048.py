@@ -21,6 +21,7 @@ from plyground.apps.cli import (
     g2048_review,
     g2048_runs,
     g2048_solver,
+    g2048_tablebase,
 )
 from plyground.apps.cli.options import (
     DEFAULT_P_FOUR,
@@ -580,6 +581,7 @@ def gui(
 
 app.command(short_help="Solve a small board exactly.")(g2048_solver.solve)
 app.command(short_help="The optimal move on a board of a solved size.")(g2048_solver.optimal)
+app.add_typer(g2048_tablebase.app, name="tablebase", short_help="Endgame tables: build, query, list, info.")
 app.command(short_help="Play many seeded AI games and store the results.")(g2048_runs.bench)
 app.command(short_help="Print and plot the bench runs of a results store.")(g2048_runs.report)
 app.command(short_help="Tune the heuristic weights with CMA-ES.")(g2048_runs.tune)

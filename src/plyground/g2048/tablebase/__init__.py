@@ -6,6 +6,10 @@ target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`).
 """
 
 from plyground.g2048.tablebase.formation import Formation
-from plyground.g2048.tablebase.solve import MAX_STATES, Tablebase, solve_formation
+from plyground.g2048.tablebase.solve import MAX_STATES, Answer, Tablebase, estimate_formation, solve_formation
+from plyground.g2048.tablebase.store import default_directory, load_tablebase, save_tablebase, table_folders, table_name
 
-__all__ = ["MAX_STATES", "Formation", "Tablebase", "solve_formation"]
+__all__ = [
+    "MAX_STATES", "Answer", "Formation", "Tablebase", "default_directory", "estimate_formation", "load_tablebase",
+    "save_tablebase", "solve_formation", "table_folders", "table_name",
+]  # fmt: skip

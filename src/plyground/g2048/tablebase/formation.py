@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from plyground.errors import InvalidInputError
 
-__all__ = ["FREE", "FROZEN", "GOAL", "Formation"]
+__all__ = ["FREE", "FROZEN", "GOAL", "Formation", "image_cell", "image_direction"]
 
 FROZEN, FREE, GOAL = "x", ".", "T"
 """The characters of a formation's text."""
@@ -132,20 +132,46 @@ class Formation:
         """The bit of the goal cell in a bitboard."""
         return 16 * self.goal[0] + 4 * self.goal[1]
 
+    @property
+    def symmetries(self) -> int:
+        """The symmetries of the board: 8 on a square, 4 on a rectangle (see :func:`image_cell`)."""
+        return 8 if self.rows == self.cols else 4
+
+    def image(self, k: int) -> Formation:
+        """The formation under the symmetry ``k`` of the board (see :func:`image_cell`)."""
+        rows, cols = self.rows, self.cols
+        return Formation(
+            rows,
+            cols,
+            tuple(image_cell(cell, k, rows, cols) for cell in self.frozen),
+            image_cell(self.goal, k, rows, cols),
+        )
+
     def images(self) -> tuple[Formation, ...]:
         """The formation under each symmetry of the board (8 on a square, 4 on a rectangle), itself first, distinct."""
-        rows, cols = self.rows, self.cols
-
-        def image(cell: tuple[int, int], k: int) -> tuple[int, int]:
-            r, c = cell
-            if k >= 4:  # the transposed images (a square's)
-                r, c = c, r
-            return (rows - 1 - r if k & 2 else r), (cols - 1 - c if k & 1 else c)
-
-        symmetries = 8 if rows == cols else 4
         found: list[Formation] = []
-        for k in range(symmetries):
-            other = Formation(rows, cols, tuple(image(cell, k) for cell in self.frozen), image(self.goal, k))
+        for k in range(self.symmetries):
+            other = self.image(k)
             if other not in found:
                 found.append(other)
         return tuple(found)
+
+
+def image_cell(cell: tuple[int, int], k: int, rows: int, cols: int) -> tuple[int, int]:
+    """Where the symmetry ``k`` (0 to 7) of a ``rows`` x ``cols`` board takes ``cell``: a transpose first when
+    ``k >= 4`` (square boards only), then the rows upside down when ``k & 2``, the columns mirrored when ``k & 1``."""
+    r, c = cell
+    if k >= 4:
+        r, c = c, r
+    return (rows - 1 - r if k & 2 else r), (cols - 1 - c if k & 1 else c)
+
+
+_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left
+
+
+def image_direction(d: int, k: int) -> int:
+    """The move (0 up, 1 right, 2 down, 3 left) that the symmetry ``k`` makes of the move ``d``."""
+    dr, dc = _STEPS[d]
+    if k >= 4:
+        dr, dc = dc, dr
+    return _STEPS.index((-dr if k & 2 else dr, -dc if k & 1 else dc))

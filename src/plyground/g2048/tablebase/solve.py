@@ -19,18 +19,63 @@ here at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import InvalidBoardError, InvalidInputError, PlygroundError
+from plyground.errors import InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
-from plyground.g2048.tablebase.formation import Formation
+from plyground.g2048.tablebase.formation import Formation, image_cell, image_direction
 
-__all__ = ["MAX_STATES", "Tablebase", "solve_formation"]
+__all__ = [
+    "MAX_STATES",
+    "STATES_PER_SECOND",
+    "STATE_BYTES",
+    "Answer",
+    "TableEstimate",
+    "Tablebase",
+    "estimate_formation",
+    "solve_formation",
+]  # fmt: skip
 
-MAX_STATES = 50_000_000
-"""The most states :func:`solve_formation` solves (about 17 bytes a state in memory)."""
+MAX_STATES = 500_000_000
+"""The most states :func:`solve_formation` solves in memory at once (:data:`STATE_BYTES` each: 8.5 GB)."""
+STATE_BYTES = 17
+"""Memory and disk a state takes: its board (8 bytes), value (8) and best move (1)."""
+STATES_PER_SECOND = 1_000_000
+"""About how many states a second one core solves (measured: 1.5 M a second on this project's 2-core machine)."""
+
+
+@dataclass(frozen=True)
+class TableEstimate:
+    """What solving a formation for a target needs: its states, the memory and disk they take, the time."""
+
+    states: int
+    memory_bytes: int
+    disk_bytes: int
+    seconds: float
+
+    def describe(self) -> str:
+        """One line: ``1,679,616 states: 28.6 MB of memory and of disk, about 2 s``."""
+        return (
+            f"{self.states:,} states: {self.memory_bytes / 1e6:,.1f} MB of memory, {self.disk_bytes / 1e6:,.1f} MB "
+            f"of disk, about {max(1, round(self.seconds)):,} s"
+        )
+
+
+def estimate_formation(formation: Formation, target: int) -> TableEstimate:
+    """What :func:`solve_formation` of ``formation`` for ``target`` needs (every state of the region is solved).
+
+    Raises:
+        InvalidInputError: not a Formation, or a target that is not a tile from 4 to 32768.
+    """
+    if not isinstance(formation, Formation):
+        raise InvalidInputError(f"expected a Formation, got {type(formation).__name__}")
+    states = _target_exponent(target) ** formation.region_size
+    return TableEstimate(states, states * STATE_BYTES + 64 * 2**20, states * STATE_BYTES, states / STATES_PER_SECOND)
 
 
 def _target_exponent(target: object) -> int:
@@ -56,12 +101,25 @@ class Tablebase:
         formation: Formation,
         target: int,
         p_four: float,
-        layers: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int8]]],
+        codes: npt.NDArray[np.uint64],
+        values: npt.NDArray[np.float64],
+        best: npt.NDArray[np.int8],
+        sums: dict[int, tuple[int, int]],
     ) -> None:
+        """A table from its arrays: ``sums[s] = (start, count)``, the states of tile sum ``s`` (sorted codes), their
+        values and best moves at ``start`` to ``start + count`` of ``codes``, ``values`` and ``best``."""
         self.formation, self.target, self.p_four = formation, target, p_four
+        self.codes, self.values, self.best = codes, values, best
+        self.sums = sums
         self._exponent = target.bit_length() - 1
-        self._layers = layers
         self._empty = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
+
+    def _layer(self, s: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]:
+        """The codes and values of the states of tile sum ``s`` (empty arrays where there are none)."""
+        if s not in self.sums:
+            return self._empty
+        start, count = self.sums[s]
+        return self.codes[start : start + count], self.values[start : start + count]
 
     def __repr__(self) -> str:
         formation, states = self.formation.to_text(), self.states
@@ -70,7 +128,7 @@ class Tablebase:
     @property
     def states(self) -> int:
         """The states held: every board of the region with tiles below the target."""
-        return sum(codes.shape[0] for codes, _, _ in self._layers.values())
+        return int(self.codes.shape[0])
 
     def _key(self, board: Board) -> int:
         """The table's board of ``board``: its frozen cells emptied, after checking it fits the formation."""
@@ -93,8 +151,8 @@ class Tablebase:
 
     def _after_value(self, after: int) -> float:
         s = _tile_sum(after)
-        codes_2, values_2, _ = self._layers.get(s + 2, (*self._empty, None))
-        codes_4, values_4, _ = self._layers.get(s + 4, (*self._empty, None))
+        codes_2, values_2 = self._layer(s + 2)
+        codes_4, values_4 = self._layer(s + 4)
         formation = self.formation
         value = TK._after_value(
             np.uint64(after), formation.rows, formation.cols, np.uint64(formation.frozen_mask), formation.goal_shift,
@@ -138,7 +196,7 @@ class Tablebase:
             return 1.0
         if any((key >> (16 * r + 4 * c)) & 0xF >= self._exponent for r, c in self.formation.region):
             return 0.0
-        codes, values, _ = self._layers[_tile_sum(key)]
+        codes, values = self._layer(_tile_sum(key))
         return float(values[int(np.searchsorted(codes, np.uint64(key)))])
 
     def best_move(self, board: Board) -> str | None:
@@ -150,25 +208,80 @@ class Tablebase:
         moves = self.move_values(board)
         return max(moves, key=lambda direction: (moves[direction], -DIRECTIONS.index(direction))) if moves else None
 
+    def view(self, board: Board) -> tuple[Board, int] | None:
+        """``board`` as the table sees it, and the symmetry that shows it so: the first symmetry ``k`` of the board
+        (:func:`~plyground.g2048.tablebase.formation.image_cell`) under whose image of the formation the board's
+        frozen cells all hold tiles of the target or more; None when there is none (or the size differs)."""
+        formation = self.formation
+        if not isinstance(board, Board) or board.shape != (formation.rows, formation.cols):
+            return None
+        rows, cols = formation.rows, formation.cols
+        for k in range(formation.symmetries):
+            if all(board[image_cell(cell, k, rows, cols)] >= self.target for cell in formation.frozen):
+                bits = 0
+                for r in range(rows):
+                    for c in range(cols):
+                        bits |= board.exponent(*image_cell((r, c), k, rows, cols)) << (16 * r + 4 * c)
+                return Board(bits, rows, cols), k
+        return None
+
+    def answer(self, board: Board) -> Answer | None:
+        """The table's answer for ``board`` under the first symmetry that makes it fit (see :meth:`view`), its
+        moves named as on ``board``; None when it does not fit."""
+        seen = self.view(board)
+        if seen is None:
+            return None
+        image, k = seen
+        names: list[str] = list(DIRECTIONS)
+        moves = {
+            names[image_direction(names.index(direction), k)]: value
+            for direction, value in self.move_values(image).items()
+        }
+        best = max(moves, key=lambda move: (moves[move], -names.index(move))) if moves else None
+        return Answer(self.value(image), moves, best, k)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A table's answer for a board of a game (:meth:`Tablebase.answer`).
+
+    Attributes:
+        value: the probability of building the target on the goal cell from the board, under optimal play.
+        moves: each allowed move's probability, by the board's directions.
+        best: the first allowed move of the best value (up, right, down, left order); None when none is allowed.
+        symmetry: the symmetry of the board under which the formation fits it (0: as written).
+    """
+
+    value: float
+    moves: dict[str, float]
+    best: str | None
+    symmetry: int
+
 
 def _tile_sum(bits: int) -> int:
     return sum(1 << ((bits >> shift) & 0xF) for shift in range(0, 64, 4) if (bits >> shift) & 0xF)
 
 
-def solve_formation(formation: Formation, target: int, *, p_four: float = DEFAULT_P_FOUR) -> Tablebase:
+def solve_formation(
+    formation: Formation,
+    target: int,
+    *,
+    p_four: float = DEFAULT_P_FOUR,
+    on_layer: Callable[[int, int], None] | None = None,
+) -> Tablebase:
     """Solve ``formation`` for the ``target`` tile on its goal cell, with 4s spawning with probability ``p_four``.
 
+    ``on_layer(states solved, states)`` is called after each tile sum's layer.
+
     Raises:
-        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, or
-            more states than :data:`MAX_STATES`.
+        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, or a bad ``p_four``.
+        JobTooLargeError: more states than :data:`MAX_STATES`.
     """
-    if not isinstance(formation, Formation):
-        raise InvalidInputError(f"expected a Formation, got {type(formation).__name__}")
+    states = estimate_formation(formation, target).states
     exponent = _target_exponent(target)
     p_four = check_p_four(p_four)
-    states = exponent**formation.region_size
     if states > MAX_STATES:
-        raise InvalidInputError(
+        raise JobTooLargeError(
             f"{formation.to_text()} with target {target} has {states:,} states: more than the {MAX_STATES:,} "
             "solved in memory at once"
         )
@@ -180,20 +293,23 @@ def solve_formation(formation: Formation, target: int, *, p_four: float = DEFAUL
     boards = np.empty(int(counts.sum()), dtype=np.uint64)
     TK._region_states(shifts, exponent, starts, boards, counts)
     frozen = np.uint64(formation.frozen_mask)
-    empty = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
-    layers: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int8]]] = {}
-    for half in range(top // 2, -1, -1):
-        codes = np.sort(boards[starts[half] : starts[half] + counts[half]])
-        if not codes.shape[0]:
-            continue
-        values = np.empty(codes.shape[0], dtype=np.float64)
-        best = np.empty(codes.shape[0], dtype=np.int8)
-        two, four = layers.get(2 * half + 2, (*empty, None)), layers.get(2 * half + 4, (*empty, None))
+    values = np.empty(boards.shape[0], dtype=np.float64)
+    best = np.empty(boards.shape[0], dtype=np.int8)
+    sums = {2 * half: (int(starts[half]), int(counts[half])) for half in range(top // 2 + 1) if counts[half]}
+    table = Tablebase(formation, target, p_four, boards, values, best, sums)
+    done = 0
+    for s in sorted(sums, reverse=True):
+        start, count = sums[s]
+        layer = slice(start, start + count)
+        boards[layer].sort()
+        (codes_2, values_2), (codes_4, values_4) = table._layer(s + 2), table._layer(s + 4)
         missing = TK._layer_values(
-            codes, formation.rows, formation.cols, frozen, formation.goal_shift, exponent, p_four,
-            two[0], two[1], four[0], four[1], values, best,
+            boards[layer], formation.rows, formation.cols, frozen, formation.goal_shift, exponent, p_four,
+            codes_2, values_2, codes_4, values_4, values[layer], best[layer],
         )  # fmt: skip
         if missing:  # pragma: no cover - the layers hold every board of their sums
             raise PlygroundError(f"{missing} spawned boards missing from the layers of {formation.to_text()}")
-        layers[2 * half] = (codes, values, best)
-    return Tablebase(formation, target, p_four, layers)
+        done += count
+        if on_layer is not None:
+            on_layer(done, boards.shape[0])
+    return table

@@ -1,0 +1,192 @@
+"""``plyground 2048 tablebase``: build endgame tables of formations, list them, and ask them about a board.
+
+Registered on the ``2048`` sub-app by :mod:`plyground.apps.cli.g2048`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.options import DEFAULT_P_FOUR, p_four_option
+from plyground.errors import InvalidInputError, JobTooLargeError
+
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Tablebase
+
+__all__ = ["app"]
+
+app = typer.Typer(no_args_is_help=True, help="Endgame tables: exact odds of building a tile in a formation's cells.")
+
+TablesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--dir", metavar="DIR", help="The folder of the tables (default: tablebases in the user data folder)."
+    ),
+]
+_KERNELS = (
+    ("plyground.g2048", "_kernels.py", "2048"),
+    ("plyground.g2048", "_solver_kernels.py", "2048 solver"),
+    ("plyground.g2048", "_tablebase_kernels.py", "endgame table"),
+)
+
+
+@app.command(short_help="Solve a formation exactly for a target tile.")
+def build(
+    formation_text: Annotated[
+        str,
+        typer.Argument(metavar="FORMATION", help='Rows of x (frozen), . (free), T (the goal): "xxxx/xxxx/...T/....".'),
+    ],
+    target: Annotated[int, typer.Option("--target", metavar="T", help="The tile to build on the goal cell.")],
+    p_four: Annotated[float, p_four_option()] = DEFAULT_P_FOUR,
+    directory: TablesOption = None,
+    force: Annotated[bool, typer.Option("--force", help="Build even when the estimate exceeds the machine.")] = False,
+) -> None:
+    """Solve FORMATION exactly: each state's probability of building the target tile on the goal cell.
+
+    The estimate (states, memory, disk, time) is printed first; a build this machine cannot hold
+    is refused unless --force. The table is written into its own folder under --dir, its
+    description last: a build that is killed leaves no table, and is run again from the start.
+    """
+    from plyground.g2048.solver_estimate import Machine
+    from plyground.g2048.tablebase import Formation, default_directory, estimate_formation, table_name
+
+    formation = Formation.parse(formation_text)
+    estimate = estimate_formation(formation, target)
+    root = directory if directory is not None else default_directory()
+    folder = root / table_name(formation, target, p_four)
+    if (folder / "tablebase.json").exists():
+        typer.echo(f"already built: {folder}")
+        return
+    machine = Machine.current(root)
+    short = []
+    if machine.available_memory is not None and estimate.memory_bytes > machine.available_memory:
+        short.append(f"{machine.available_memory / 1e6:,.0f} MB of memory available")
+    if estimate.disk_bytes > machine.free_disk:
+        short.append(f"{machine.free_disk / 1e6:,.0f} MB of disk free for {root}")
+    typer.echo(f"{formation.to_text()} for {target} (p_four {p_four:g}): {estimate.describe()}", err=True)
+    if short and not force:
+        raise JobTooLargeError(
+            f"{formation.to_text()} for {target} needs {estimate.describe()}, more than this machine has "
+            f"({' and '.join(short)}); --force builds it anyway"
+        )
+    compile_kernels(*_KERNELS)
+    table, seconds = _solve(formation, target, p_four, estimate.states)
+    from plyground.g2048.tablebase import save_tablebase
+
+    save_tablebase(table, folder)
+    typer.echo(f"built {formation.to_text()} for {target}: {table.states:,} states in {seconds:.1f} s, {folder}")
+
+
+def _solve(formation: Any, target: int, p_four: float, states: int) -> tuple[Tablebase, float]:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plyground.g2048.tablebase import solve_formation
+
+    began = time.perf_counter()
+    columns = (TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,} of {task.total:,} states"))
+    with Progress(*columns, TimeElapsedColumn(), console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("solve", total=states)
+
+        def on_layer(done: int, _states: int) -> None:
+            progress.update(task, completed=done)
+
+        table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer)
+    return table, time.perf_counter() - began
+
+
+def _tables(directory: Path | None) -> list[Tablebase]:
+    from plyground.g2048.tablebase import load_tablebase, table_folders
+
+    return [load_tablebase(folder) for folder in table_folders(directory)]
+
+
+@app.command(short_help="The moves' odds on a board, from the tables that fit it.")
+def query(
+    board_text: Annotated[str, typer.Argument(metavar="BOARD", help='The board, as for "show".')],
+    directory: TablesOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+) -> None:
+    """Each allowed move's exact probability of building the table's target on its goal cell.
+
+    The table is the one of the largest target among those that fit BOARD under one of its
+    symmetries: the formation's frozen cells hold tiles of the target or more. The moves are
+    the board's, and only those that keep the frozen tiles still.
+    """
+    compile_kernels(*_KERNELS)
+    from plyground.apps.text import format_grid
+    from plyground.g2048 import Board
+    from plyground.g2048.tablebase import table_name
+
+    board = Board.parse(board_text)
+    tables = _tables(directory)
+    fitting = sorted(
+        ((table, answer) for table in tables if (answer := table.answer(board)) is not None),
+        key=lambda pair: (-pair[0].target, pair[0].formation.to_text()),
+    )
+    if not fitting:
+        where = directory if directory is not None else "the user data folder"
+        raise InvalidInputError(
+            f"no endgame table fits {board.to_text()} ({len(tables)} in {where}): a table fits when its formation's "
+            "frozen cells hold tiles of its target or more; build one with 'plyground 2048 tablebase build'"
+        )
+    table, answer = fitting[0]
+    shown = table.formation.image(answer.symmetry).to_text()
+    if as_json:
+        data = {
+            "board": board.to_text(), "table": table_name(table.formation, table.target, table.p_four),
+            "formation": shown, "target": table.target, "p_four": table.p_four, "value": answer.value,
+            "moves": answer.moves, "best": answer.best,
+        }  # fmt: skip
+        typer.echo(json.dumps(data))
+        return
+    typer.echo(format_grid(board.to_rows()))
+    typer.echo(f"table: {shown} for {table.target} (p_four {table.p_four:g}); value {answer.value:.6f}")
+    if answer.best is None:
+        typer.echo("no move keeps the frozen tiles still (value 0)")
+    for move, value in sorted(answer.moves.items(), key=lambda item: -item[1]):
+        typer.echo(f"  {move:<6} {value:.6f}{'  <- best' if move == answer.best else ''}")
+
+
+@app.command(name="list", short_help="The tables built.")
+def list_tables(directory: TablesOption = None) -> None:
+    """The tables in --dir: formation, target, spawn rule, states and size on disk."""
+    from plyground.g2048.tablebase import table_folders
+
+    folders = table_folders(directory)
+    if not folders:
+        typer.echo("no endgame table built yet: 'plyground 2048 tablebase build FORMATION --target T' builds one")
+        return
+    for folder, table in zip(folders, _tables(directory), strict=True):
+        size = sum(path.stat().st_size for path in folder.iterdir())
+        typer.echo(
+            f"{table.formation.to_text():<22} {table.target:>6}  p_four {table.p_four:<5g} {table.states:>14,} states "
+            f"{size / 1e6:>10,.1f} MB  {folder.name}"
+        )
+
+
+@app.command(short_help="What a table holds.")
+def info(
+    name: Annotated[str, typer.Argument(metavar="TABLE", help="The table's folder, or its name under --dir.")],
+    directory: TablesOption = None,
+) -> None:
+    """A table's formation, target, spawn rule, states and the tile sums it covers."""
+    from plyground.g2048.tablebase import default_directory, load_tablebase
+
+    folder = Path(name)
+    if not (folder / "tablebase.json").exists():
+        folder = (directory if directory is not None else default_directory()) / name
+    table = load_tablebase(folder)
+    sums = sorted(table.sums)
+    formation = table.formation
+    typer.echo(f"folder:    {folder}")
+    typer.echo(f"formation: {formation.to_text()} ({formation.region_size} free cells, goal at row "
+               f"{formation.goal[0] + 1}, column {formation.goal[1] + 1})")  # fmt: skip
+    typer.echo(f"target:    {table.target}   p_four: {table.p_four:g}")
+    typer.echo(f"states:    {table.states:,}, tile sums {sums[0]} to {sums[-1]}")

@@ -1,0 +1,105 @@
+"""``plyground 2048 tablebase``: build, query (text and JSON, under a symmetry), list, info, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.apps.cli.test_main import assert_one_line_error, run_cli
+
+FORMATION = "xxx/x../..T"
+BOARD = "64 32 16/16 2 4/8 2 0"  # the formation as written: frozen tiles of 16 or more
+TURNED = "16 16 8/32 2 2/64 4 0"  # the same board transposed
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from plyground.apps.cli.main import main
+
+    folder = tmp_path_factory.mktemp("tablebases")
+    assert main(["2048", "tablebase", "build", FORMATION, "--target", "16", "--dir", str(folder)]) == 0
+    return folder
+
+
+def test_build_says_what_it_built_and_builds_once(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (tables / "xxx-x..-..T_T16_p0.1" / "tablebase.json").exists()
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", FORMATION, "--target", "16", "--dir", str(tables))
+    assert status == 0 and out.startswith("already built: ") and err == ""
+
+
+def test_a_build_prints_its_estimate_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", "xx/.T", "--target", "8", "--p-four", "0",
+                               "--dir", str(tmp_path))  # fmt: skip
+    assert status == 0
+    assert "xx/.T for 8 (p_four 0): 9 states:" in err and "MB of memory" in err
+    assert out.startswith("built xx/.T for 8: 9 states in ") and (tmp_path / "xx-.T_T8_p0").is_dir()
+
+
+def test_query_gives_each_moves_odds(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.tablebase import load_tablebase
+
+    table = load_tablebase(tables / "xxx-x..-..T_T16_p0.1")
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(tables), "--json")
+    assert status == 0
+    answer = json.loads(out)
+    assert answer["moves"] == table.move_values(Board.parse(BOARD)) and answer["best"] == table.best_move(
+        Board.parse(BOARD)
+    )
+    assert (answer["formation"], answer["target"], answer["table"]) == (FORMATION, 16, "xxx-x..-..T_T16_p0.1")
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(tables))
+    assert status == 0 and f"table: {FORMATION} for 16 (p_four 0.1)" in out and "<- best" in out
+
+
+def test_query_finds_the_table_under_a_symmetry(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(tables), "--json")
+    plain = json.loads(out)
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "query", TURNED, "--dir", str(tables), "--json")
+    turned = json.loads(out)
+    assert status == 0 and turned["formation"] == "xx./x../x.T"
+    swap = {"up": "left", "left": "up", "down": "right", "right": "down"}  # a transpose swaps them
+    assert turned["moves"] == {swap[move]: value for move, value in plain["moves"].items()}
+    assert turned["value"] == plain["value"]
+
+
+def test_list_and_info(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "list", "--dir", str(tables))
+    assert status == 0 and FORMATION in out and "xxx-x..-..T_T16_p0.1" in out and "states" in out
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "info", "xxx-x..-..T_T16_p0.1", "--dir", str(tables))
+    assert status == 0 and "5 free cells, goal at row 3, column 3" in out and "target:    16" in out
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "list", "--dir", str(tables / "none"))
+    assert status == 0 and out.startswith("no endgame table built yet")
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (["build", "xxxx/xxxx/..../....", "--target", "64"], ["exactly one goal cell T"]),
+        (["build", "..../..../..../...T", "--target", "64"], ["needs frozen cells"]),
+        (["build", "xxxx/xxxx/...T/....", "--target", "48"], ["power of two"]),
+        (["build", "xxxx/xxxx/...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
+        (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),
+        (["query", "2 x/0 0"], ["cannot read cell"]),
+        (["info", "nothing"], ["no endgame table in"]),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    tables: Path, capsys: pytest.CaptureFixture[str], args: list[str], parts: list[str]
+) -> None:
+    status, _, err = run_cli(capsys, "2048", "tablebase", *args, "--dir", str(tables))
+    assert status == 2
+    assert_one_line_error(err.splitlines()[-1] + "\n", *parts)
+
+
+def test_a_damaged_table_is_one_line_and_status_2(tables: Path, capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:  # fmt: skip
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(tables, copy)
+    (copy / "xxx-x..-..T_T16_p0.1" / "codes.npy").write_bytes(b"broken")
+    status, _, err = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(copy))
+    assert status == 2
+    assert_one_line_error(err, "codes.npy: not an array of an endgame table")
