@@ -21,6 +21,7 @@ from plyground.g2048.tablebase import (
     table_folders,
     table_name,
 )
+from plyground.g2048.tablebase.advice import answer, seen_as
 from plyground.g2048.tablebase.formation import image_cell, image_direction
 
 FORMATION = Formation.parse("xxx/x../..T")
@@ -96,23 +97,20 @@ def test_a_board_fits_a_table_under_any_of_its_symmetries(table: Tablebase) -> N
     base = {(1, 1): 2, (1, 2): 4, (2, 0): 8, (2, 1): 2}
     plain = Board.from_rows([[base.get((r, c), 32 if (r, c) in FORMATION.frozen else 0) for c in range(3)]
                              for r in range(3)])  # fmt: skip
-    expected = table.answer(plain)
+    expected = answer(table, plain)
     assert expected is not None and expected.symmetry == 0 and expected.moves == table.move_values(plain)
     for k in range(8):
         cells = {image_cell(cell, k, rows, cols): plain[cell] for cell in ((r, c) for r in range(3) for c in range(3))}
         board = Board.from_rows([[cells[r, c] for c in range(3)] for r in range(3)])
-        answer = table.answer(board)
-        assert answer is not None and answer.value == expected.value
+        found = answer(table, board)
+        assert found is not None and found.value == expected.value
         names = ("up", "right", "down", "left")
-        seen = table.view(board)
-        assert seen is not None and seen[1] == answer.symmetry
-        moved = {
-            names[image_direction(names.index(m), answer.symmetry)]: v for m, v in table.move_values(seen[0]).items()
-        }
-        assert answer.moves == moved
-        assert sorted(answer.moves.values()) == sorted(expected.moves.values())
+        seen = seen_as(table, board, found.symmetry)
+        moved = {names[image_direction(names.index(m), found.symmetry)]: v for m, v in table.move_values(seen).items()}
+        assert found.moves == moved
+        assert sorted(found.moves.values()) == sorted(expected.moves.values())
     small = Board.parse("32 32 32/8 2 4/8 2 0")  # a frozen cell holds 8 < 16 in every image
-    assert table.answer(small) is None and table.answer(Board.parse("2 0/0 0")) is None
+    assert answer(table, small) is None and answer(table, Board.parse("2 0/0 0")) is None
 
 
 def test_the_estimate_counts_every_state() -> None:
@@ -121,3 +119,27 @@ def test_the_estimate_counts_every_state() -> None:
     assert "1,679,616 states" in estimate.describe()
     with pytest.raises(JobTooLargeError, match="more than the"):
         solve_formation(Formation.parse("xxxx/xxxx/...T/...."), 32768)
+
+
+def test_an_advisor_takes_the_table_whose_goal_continues_the_chain(tmp_path: Path) -> None:
+    from plyground.g2048.tablebase import Advisor
+
+    formation = Formation.parse("xxx/x.T/...")  # the goal's frozen neighbour: the cell above it
+    table = solve_formation(formation, 16, p_four=0.1)
+    advisor = Advisor([table])
+    chained = Board.parse("64 32 16/128 0 8/0 0 8")  # 16 above the goal: building 16 there merges on
+    advice = advisor.advise(chained)
+    found = answer(table, chained)
+    assert advice is not None and found is not None
+    assert (advice.move, advice.probability, advice.formation) == (found.best, found.moves[found.best], "xxx/x.T/...")
+    assert 0.0 < advice.probability <= 1.0 and advice.answer == found
+    assert advisor.advise(Board.parse("64 32 32/128 0 8/0 0 8")) is None  # 32 above the goal: no chain
+    assert advisor.advise(Board.parse("2 0 0/0 0 0/0 0 0")) is None  # no table fits
+    mirrored = Board.parse("16 32 64/8 0 128/8 0 0")  # the same board mirrored: the table fits it turned
+    turned = advisor.advise(mirrored)
+    mirror = {"left": "right", "right": "left", "up": "up", "down": "down"}
+    assert turned is not None and turned.move == mirror[advice.move] and turned.probability == advice.probability
+    save_tablebase(table, tmp_path / "t" / table_name(formation, 16, 0.1))
+    assert len(Advisor.load(tmp_path / "t")) == 1 and len(Advisor.load(tmp_path / "t", p_four=0.5)) == 0
+    with pytest.raises(InvalidInputError, match="no endgame table in"):
+        Advisor.load(tmp_path / "empty")

@@ -103,3 +103,22 @@ def test_a_damaged_table_is_one_line_and_status_2(tables: Path, capsys: pytest.C
     status, _, err = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(copy))
     assert status == 2
     assert_one_line_error(err, "codes.npy: not an array of an endgame table")
+
+
+def test_hint_names_the_tables_move_and_its_probability(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, _ = run_cli(
+        capsys, "2048", "tablebase", "build", "xxx/x.T/...", "--target", "16", "--dir", str(tmp_path)
+    )
+    assert status == 0
+    board = "64 32 16/128 0 8/0 2 8"
+    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", str(tmp_path), "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["best"] == "up" and answer["table"]["formation"] == "xxx/x.T/..."
+    assert answer["table"]["probability"] == 1.0 and answer["table"]["target"] == 16
+    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", str(tmp_path))
+    assert status == 0 and "endgame table xxx/x.T/... for 16: up, which builds the 16 with probability 1.000000" in out
+    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", "none", "--json")
+    assert status == 0 and "table" not in json.loads(out)
+    status, _, err = run_cli(capsys, "2048", "hint", board, "--tablebases", str(tmp_path / "none"))
+    assert status == 2
+    assert_one_line_error(err, "no endgame table in")

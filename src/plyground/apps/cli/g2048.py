@@ -36,6 +36,7 @@ from plyground.apps.cli.options import (
     PFourOption,
     RowsOption,
     SeedOption,
+    TablebasesOption,
     ThreadsOption,
     TimeOption,
     WeightsOption,
@@ -44,6 +45,7 @@ from plyground.apps.cli.options import (
     games_option,
     load_evaluator_option,
     load_replay,
+    load_tablebases,
     number_option,
     output_format,
     save_folder,
@@ -334,6 +336,7 @@ def hint(
         ),
     ] = False,
     evaluator: EvaluatorOption = None,
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Search a board (200 ms unless --time-ms or --depth says otherwise) and explain the best move.
 
@@ -357,8 +360,10 @@ def hint(
     chosen.check_board(parsed)
     if time_ms is None and depth is None:
         time_ms = 200.0
+    advisor = load_tablebases(tablebases, p_four)
     with Expectimax(time_ms=time_ms, depth=depth, workers=workers, p_four=p_four, evaluator=chosen) as engine:
         decision = engine.choose(parsed)
+    advice = advisor.advise(parsed) if advisor is not None else None
     ranked = sorted(decision.values.items(), key=lambda item: (-item[1], DIRECTIONS.index(item[0])))
     explanation = chosen.explain(parsed)
     searched = decision.searched
@@ -376,10 +381,21 @@ def hint(
         "seconds": decision.seconds,
         **{part: value for part, value in explanation.to_json().items() if value is not None},
     }
+    if advice is not None:
+        answer["best"] = advice.move
+        answer["table"] = {
+            "formation": advice.formation, "target": advice.table.target, "probability": advice.probability,
+            "moves": advice.answer.moves,
+        }  # fmt: skip
     if as_json:
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
+    if advice is not None:
+        typer.echo(
+            f"endgame table {advice.formation} for {advice.table.target}: {advice.move}, which builds the "
+            f"{advice.table.target} with probability {advice.probability:.6f} (exact); the search says:"
+        )
     if searched is not None:
         halved = "the tiles above the largest missing one halved (tile-downgrading)"
         typer.echo(f"searched as {searched.to_text()}: {halved}")

@@ -122,12 +122,12 @@ def query(
     compile_kernels(*_KERNELS)
     from plyground.apps.text import format_grid
     from plyground.g2048 import Board
-    from plyground.g2048.tablebase import table_name
+    from plyground.g2048.tablebase import answer, table_name
 
     board = Board.parse(board_text)
     tables = _tables(directory)
     fitting = sorted(
-        ((table, answer) for table in tables if (answer := table.answer(board)) is not None),
+        ((table, found) for table in tables if (found := answer(table, board)) is not None),
         key=lambda pair: (-pair[0].target, pair[0].formation.to_text()),
     )
     if not fitting:
@@ -136,22 +136,22 @@ def query(
             f"no endgame table fits {board.to_text()} ({len(tables)} in {where}): a table fits when its formation's "
             "frozen cells hold tiles of its target or more; build one with 'plyground 2048 tablebase build'"
         )
-    table, answer = fitting[0]
-    shown = table.formation.image(answer.symmetry).to_text()
+    table, found = fitting[0]
+    shown = table.formation.image(found.symmetry).to_text()
     if as_json:
         data = {
             "board": board.to_text(), "table": table_name(table.formation, table.target, table.p_four),
-            "formation": shown, "target": table.target, "p_four": table.p_four, "value": answer.value,
-            "moves": answer.moves, "best": answer.best,
+            "formation": shown, "target": table.target, "p_four": table.p_four, "value": found.value,
+            "moves": found.moves, "best": found.best,
         }  # fmt: skip
         typer.echo(json.dumps(data))
         return
     typer.echo(format_grid(board.to_rows()))
-    typer.echo(f"table: {shown} for {table.target} (p_four {table.p_four:g}); value {answer.value:.6f}")
-    if answer.best is None:
+    typer.echo(f"table: {shown} for {table.target} (p_four {table.p_four:g}); value {found.value:.6f}")
+    if found.best is None:
         typer.echo("no move keeps the frozen tiles still (value 0)")
-    for move, value in sorted(answer.moves.items(), key=lambda item: -item[1]):
-        typer.echo(f"  {move:<6} {value:.6f}{'  <- best' if move == answer.best else ''}")
+    for move, value in sorted(found.moves.items(), key=lambda item: -item[1]):
+        typer.echo(f"  {move:<6} {value:.6f}{'  <- best' if move == found.best else ''}")
 
 
 @app.command(name="list", short_help="The tables built.")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from plyground.g2048 import Weights
     from plyground.g2048.evaluator import Evaluator
     from plyground.g2048.game import Replay
+    from plyground.g2048.tablebase import Advisor
 
 __all__ = [
     "DEFAULT_P_FOUR",
@@ -48,6 +49,7 @@ __all__ = [
     "RowsOption",
     "SchedulerOption",
     "SeedOption",
+    "TablebasesOption",
     "ThreadsOption",
     "TimeOption",
     "WeightsOption",
@@ -62,6 +64,7 @@ __all__ = [
     "games_option",
     "load_evaluator_option",
     "load_replay",
+    "load_tablebases",
     "load_weights",
     "number_check",
     "number_option",
@@ -306,6 +309,14 @@ EvaluatorOption = Annotated[
         "the points scored on the way.",
     ),
 ]
+TablebasesOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="DIR|none",
+        help="The endgame tables to consult (built with 'plyground 2048 tablebase build'): the folder of the "
+        "tables, or none (default: the tables of the user data folder, if any).",
+    ),
+]
 
 # Options of the commands that play many games on a process pool or Dask.
 ProcessesOption = Annotated[
@@ -404,6 +415,17 @@ def announce_search(evaluator: str | None, weights: Path | None, size: tuple[int
     from plyground.g2048.registry import kernel_groups  # loads no kernel
 
     compile_kernels(*kernel_groups([evaluator_name(evaluator, weights, size)]))
+
+
+def load_tablebases(option: str | None, p_four: float) -> Advisor | None:
+    """The endgame tables of ``--tablebases`` of the game's ``p_four``: None for ``none`` or when none is built
+    (a folder given that holds no table is bad input)."""
+    if option is not None and option.strip().lower() == "none":
+        return None
+    from plyground.g2048.tablebase import Advisor
+
+    advisor = Advisor.load(Path(option) if option is not None else None, p_four=p_four)
+    return advisor if len(advisor) else None
 
 
 def load_evaluator_option(

@@ -2,14 +2,29 @@
 
 :mod:`~plyground.g2048.tablebase.formation` names the part of the board a table solves (frozen big
 tiles, a free region, a goal cell); :mod:`~plyground.g2048.tablebase.solve` solves it exactly for a
-target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`).
+target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`);
+:mod:`~plyground.g2048.tablebase.store` keeps tables on disk; :mod:`~plyground.g2048.tablebase.advice`
+asks them about the boards of a game.
 """
 
+from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer
 from plyground.g2048.tablebase.formation import Formation
-from plyground.g2048.tablebase.solve import MAX_STATES, Answer, Tablebase, estimate_formation, solve_formation
+from plyground.g2048.tablebase.solve import MAX_STATES, Tablebase, estimate_formation, solve_formation
 from plyground.g2048.tablebase.store import default_directory, load_tablebase, save_tablebase, table_folders, table_name
 
 __all__ = [
-    "MAX_STATES", "Answer", "Formation", "Tablebase", "default_directory", "estimate_formation", "load_tablebase",
-    "save_tablebase", "solve_formation", "table_folders", "table_name",
+    "MAX_STATES",
+    "Advice",
+    "Advisor",
+    "Answer",
+    "Formation",
+    "Tablebase",
+    "answer",
+    "default_directory",
+    "estimate_formation",
+    "load_tablebase",
+    "save_tablebase",
+    "solve_formation",
+    "table_folders",
+    "table_name",
 ]  # fmt: skip

@@ -28,13 +28,12 @@ import numpy.typing as npt
 from plyground.errors import InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
-from plyground.g2048.tablebase.formation import Formation, image_cell, image_direction
+from plyground.g2048.tablebase.formation import Formation
 
 __all__ = [
     "MAX_STATES",
     "STATES_PER_SECOND",
     "STATE_BYTES",
-    "Answer",
     "TableEstimate",
     "Tablebase",
     "estimate_formation",
@@ -207,55 +206,6 @@ class Tablebase:
         """
         moves = self.move_values(board)
         return max(moves, key=lambda direction: (moves[direction], -DIRECTIONS.index(direction))) if moves else None
-
-    def view(self, board: Board) -> tuple[Board, int] | None:
-        """``board`` as the table sees it, and the symmetry that shows it so: the first symmetry ``k`` of the board
-        (:func:`~plyground.g2048.tablebase.formation.image_cell`) under whose image of the formation the board's
-        frozen cells all hold tiles of the target or more; None when there is none (or the size differs)."""
-        formation = self.formation
-        if not isinstance(board, Board) or board.shape != (formation.rows, formation.cols):
-            return None
-        rows, cols = formation.rows, formation.cols
-        for k in range(formation.symmetries):
-            if all(board[image_cell(cell, k, rows, cols)] >= self.target for cell in formation.frozen):
-                bits = 0
-                for r in range(rows):
-                    for c in range(cols):
-                        bits |= board.exponent(*image_cell((r, c), k, rows, cols)) << (16 * r + 4 * c)
-                return Board(bits, rows, cols), k
-        return None
-
-    def answer(self, board: Board) -> Answer | None:
-        """The table's answer for ``board`` under the first symmetry that makes it fit (see :meth:`view`), its
-        moves named as on ``board``; None when it does not fit."""
-        seen = self.view(board)
-        if seen is None:
-            return None
-        image, k = seen
-        names: list[str] = list(DIRECTIONS)
-        moves = {
-            names[image_direction(names.index(direction), k)]: value
-            for direction, value in self.move_values(image).items()
-        }
-        best = max(moves, key=lambda move: (moves[move], -names.index(move))) if moves else None
-        return Answer(self.value(image), moves, best, k)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A table's answer for a board of a game (:meth:`Tablebase.answer`).
-
-    Attributes:
-        value: the probability of building the target on the goal cell from the board, under optimal play.
-        moves: each allowed move's probability, by the board's directions.
-        best: the first allowed move of the best value (up, right, down, left order); None when none is allowed.
-        symmetry: the symmetry of the board under which the formation fits it (0: as written).
-    """
-
-    value: float
-    moves: dict[str, float]
-    best: str | None
-    symmetry: int
 
 
 def _tile_sum(bits: int) -> int:

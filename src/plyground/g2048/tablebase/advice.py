@@ -1,0 +1,158 @@
+"""Endgame tables asked about the boards of a game: which table fits, under which symmetry, and its move.
+
+A table *fits* a board under a symmetry ``k`` of the board when the board's cells under the
+formation's image (:meth:`~plyground.g2048.tablebase.formation.Formation.image`) that are frozen
+all hold tiles of the table's target or more. :func:`answer` gives the table's values for such a
+board with its moves named as on the board. An :class:`Advisor` holds the tables built and picks
+the move for a game: the table of the largest target that fits the board with its goal cell
+*continuing the chain* of the big tiles (a frozen neighbour of the goal cell holds exactly the
+target, so that the tile built there merges on), and only while some move can still succeed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from plyground.errors import InvalidInputError
+from plyground.g2048.board import DIRECTIONS, Board
+from plyground.g2048.tablebase.formation import image_cell, image_direction
+from plyground.g2048.tablebase.solve import Tablebase
+
+__all__ = ["Advice", "Advisor", "Answer", "answer", "fitting_symmetries", "seen_as"]
+
+_NAMES: list[str] = list(DIRECTIONS)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A table's answer for a board of a game (:func:`answer`).
+
+    Attributes:
+        value: the probability of building the target on the goal cell from the board, under optimal play.
+        moves: each allowed move's probability, by the board's directions.
+        best: the first allowed move of the best value (up, right, down, left order); None when none is allowed.
+        symmetry: the symmetry of the board under which the formation fits it (0: as written).
+    """
+
+    value: float
+    moves: dict[str, float]
+    best: str | None
+    symmetry: int
+
+
+def fitting_symmetries(table: Tablebase, board: Board) -> list[int]:
+    """The symmetries of the board under which ``table`` fits ``board`` (none for a board of another size)."""
+    formation = table.formation
+    if not isinstance(board, Board) or board.shape != (formation.rows, formation.cols):
+        return []
+    rows, cols = formation.rows, formation.cols
+    return [
+        k
+        for k in range(formation.symmetries)
+        if all(board[image_cell(cell, k, rows, cols)] >= table.target for cell in formation.frozen)
+    ]
+
+
+def seen_as(table: Tablebase, board: Board, k: int) -> Board:
+    """``board`` as ``table`` sees it under the symmetry ``k``: the cell (r, c) of the result is the cell
+    ``image_cell((r, c), k)`` of ``board``."""
+    rows, cols = board.rows, board.cols
+    bits = 0
+    for r in range(rows):
+        for c in range(cols):
+            bits |= board.exponent(*image_cell((r, c), k, rows, cols)) << (16 * r + 4 * c)
+    return Board(bits, rows, cols)
+
+
+def answer(table: Tablebase, board: Board, symmetry: int | None = None) -> Answer | None:
+    """``table``'s answer for ``board`` under ``symmetry`` (default: the first that fits), its moves named as on
+    ``board``; None when the table does not fit the board so."""
+    fitting = fitting_symmetries(table, board)
+    k = fitting[0] if symmetry is None and fitting else symmetry
+    if k is None or k not in fitting:
+        return None
+    moves = {
+        _NAMES[image_direction(_NAMES.index(direction), k)]: value
+        for direction, value in table.move_values(seen_as(table, board, k)).items()
+    }
+    best = max(moves, key=lambda move: (moves[move], -_NAMES.index(move))) if moves else None
+    return Answer(table.value(seen_as(table, board, k)), moves, best, k)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """An advisor's move for a board (:meth:`Advisor.advise`).
+
+    Attributes:
+        move: the table's best move, as on the board.
+        probability: its exact probability of building the table's target on the goal cell.
+        table: the table that gave it.
+        answer: the table's whole answer (every allowed move's probability, the symmetry).
+    """
+
+    move: str
+    probability: float
+    table: Tablebase
+    answer: Answer
+
+    @property
+    def formation(self) -> str:
+        """The formation as it lies on the board (its image under the answer's symmetry)."""
+        return self.table.formation.image(self.answer.symmetry).to_text()
+
+
+class Advisor:
+    """The endgame tables a game consults (see the module), the largest target first.
+
+    Args:
+        tables: the tables; those of another ``p_four`` than the game's are the caller's to leave out.
+    """
+
+    def __init__(self, tables: Sequence[Tablebase]) -> None:
+        self.tables = sorted(tables, key=lambda table: (-table.target, table.formation.to_text()))
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str] | None = None, *, p_four: float | None = None) -> Advisor:
+        """The tables built under ``directory`` (default: the user data folder's), of ``p_four`` when given.
+
+        Raises:
+            InvalidInputError: ``directory`` is given and holds no table.
+            CorruptFileError: a table is damaged.
+        """
+        from plyground.g2048.tablebase.store import load_tablebase, table_folders
+
+        folders = table_folders(directory)
+        if directory is not None and not folders:
+            raise InvalidInputError(f"no endgame table in {directory}: build one with 'plyground 2048 tablebase build'")
+        tables = [load_tablebase(folder) for folder in folders]
+        return cls([table for table in tables if p_four is None or table.p_four == p_four])
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def advise(self, board: Board) -> Advice | None:
+        """The move of the first table (largest target first) that fits ``board`` with its goal cell continuing
+        the chain and a move that can still succeed; None when no table does."""
+        for table in self.tables:
+            for k in fitting_symmetries(table, board):
+                if not _continues_chain(table, board, k):
+                    continue
+                found = answer(table, board, k)
+                if found is not None and found.best is not None and found.moves[found.best] > 0.0:
+                    return Advice(found.best, found.moves[found.best], table, found)
+        return None
+
+
+def _continues_chain(table: Tablebase, board: Board, k: int) -> bool:
+    """Whether a frozen neighbour of the goal cell (under the symmetry ``k``) holds exactly the target."""
+    formation = table.formation
+    rows, cols = formation.rows, formation.cols
+    r, c = formation.goal
+    frozen = set(formation.frozen)
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        cell = (r + dr, c + dc)
+        if cell in frozen and board[image_cell(cell, k, rows, cols)] == table.target:
+            return True
+    return False
