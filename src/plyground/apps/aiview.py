@@ -95,12 +95,13 @@ def board_grid(board: Board, *, tall: bool = True) -> Table:
 
 
 def result_line(result: GameResult) -> str:
-    """One line on a finished game: score, max tile, moves, time, speed, depth and seed."""
+    """One line on a finished game: score, max tile, moves, time, speed, depth, the moves from tables and seed."""
     speed = result.moves / result.seconds if result.seconds > 0 else 0.0
+    tables = f", {counted(result.table_moves, 'move')} from endgame tables" if result.table_moves else ""
     return (
         f"score {result.score:,}, max tile {result.max_tile}, {counted(result.moves, 'move')} "
         f"in {result.seconds:.1f} s "
-        f"({speed:,.0f} moves/s), mean depth {result.mean_depth:.1f}, seed {result.seed}"
+        f"({speed:,.0f} moves/s), mean depth {result.mean_depth:.1f}{tables}, seed {result.seed}"
     )
 
 
@@ -170,6 +171,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
                 "moves": result.moves,
                 "seconds": result.seconds,
                 "mean_depth": result.mean_depth,
+                "table_moves": result.table_moves,
             }
             for result in summary.results
         ],

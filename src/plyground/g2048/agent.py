@@ -17,10 +17,15 @@ move's value under ``values`` (by action).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from plyground.core.agent import Agent, SearchReport
 from plyground.g2048.board import DIRECTIONS
 from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.state import State
+
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Advice, Advisor
 
 __all__ = ["SearchAgent"]
 
@@ -28,13 +33,18 @@ __all__ = ["SearchAgent"]
 class SearchAgent(Agent[State]):
     """An agent that plays the moves of ``search`` (an :class:`~plyground.g2048.expectimax.Expectimax`).
 
-    ``time_ms`` is the search's: changing it changes the search's budget.
+    ``time_ms`` is the search's: changing it changes the search's budget. With ``tablebases``, a
+    board that an endgame table advises on (:meth:`~plyground.g2048.tablebase.Advisor.advise`) is
+    played by the table's move, unsearched: :attr:`advice` is that advice and :attr:`last` a
+    decision of depth 0 with no values.
     """
 
-    def __init__(self, search: Expectimax) -> None:
+    def __init__(self, search: Expectimax, tablebases: Advisor | None = None) -> None:
         self.search = search
-        self.name = f"expectimax ({search.evaluator.label})"
+        self.tablebases = tablebases
+        self.name = f"expectimax ({search.evaluator.label})" + (" + endgame tables" if tablebases else "")
         self.last: Decision | None = None
+        self.advice: Advice | None = None
 
     @property
     def time_ms(self) -> float | None:
@@ -46,7 +56,11 @@ class SearchAgent(Agent[State]):
         self.search.time_ms = time_ms
 
     def choose(self, state: State) -> int:
-        """The action of the move the search finds on ``state``'s board (the player to move)."""
+        """The action of the move the search finds on ``state``'s board (the player to move), or the table's."""
+        self.advice = self.tablebases.advise(state.board) if self.tablebases is not None else None
+        if self.advice is not None:
+            self.last = Decision(self.advice.move)
+            return DIRECTIONS.index(self.advice.move)
         decision = self.search.choose(state.board)
         assert decision.move is not None  # the player has a move: the game is not over
         self.last = decision

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from plyground.core.match import play_game as play_game_of
 from plyground.core.match import timed_choice
@@ -33,6 +34,9 @@ from plyground.g2048.heuristic import Weights
 from plyground.g2048.registry import load_evaluator
 from plyground.g2048.state import State, draw_spawn
 
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Advisor
+
 __all__ = ["GameResult", "GameSpec", "Summary", "play_game", "play_spec", "summarize"]
 
 
@@ -46,8 +50,9 @@ class GameResult:
         max_tile: the largest tile on the final board.
         moves: the moves played.
         seconds: the wall-clock time of the game.
-        mean_depth: the mean completed search depth over the moves (0 without a move).
+        mean_depth: the mean completed search depth over the moves searched (0 without one).
         replay: the record of the game, which :meth:`Replay.play` replays exactly.
+        table_moves: the moves played from endgame tables, unsearched.
     """
 
     seed: int
@@ -57,6 +62,7 @@ class GameResult:
     seconds: float
     mean_depth: float
     replay: Replay
+    table_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,8 +85,12 @@ def play_game(
     p_four: float = DEFAULT_P_FOUR,
     max_moves: int | None = None,
     on_move: Callable[[State, Decision], None] | None = None,
+    tablebases: Advisor | None = None,
 ) -> GameResult:
     """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves).
+
+    With ``tablebases``, a board an endgame table advises on is played by the table's move
+    (see :class:`~plyground.g2048.agent.SearchAgent`).
 
     Each turn plays the move of ``ai.choose(board)``, then, once the tile has spawned, calls
     ``on_move(state, decision)`` (the :class:`~plyground.g2048.state.State`: its ``board``,
@@ -93,13 +103,14 @@ def play_game(
     """
     state = State(rows, cols, p_four=p_four)
     game_seed = resolve_seed(seed)
-    agent = SearchAgent(ai)
-    depths = 0
+    agent = SearchAgent(ai, tablebases)
+    depths = tables = 0
 
     def spawned() -> None:  # the last move's tile is on the board
-        nonlocal depths
+        nonlocal depths, tables
         if agent.last is not None:
             depths += agent.last.depth
+            tables += agent.advice is not None
             if on_move is not None:
                 on_move(state, agent.last)
 
@@ -120,8 +131,9 @@ def play_game(
         max_tile=state.board.max_tile(),
         moves=moves,
         seconds=seconds,
-        mean_depth=depths / moves if moves else 0.0,
+        mean_depth=depths / (moves - tables) if moves > tables else 0.0,
         replay=replay,
+        table_moves=tables,
     )
 
 

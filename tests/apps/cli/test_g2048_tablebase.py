@@ -122,3 +122,39 @@ def test_hint_names_the_tables_move_and_its_probability(tmp_path: Path, capsys: 
     status, _, err = run_cli(capsys, "2048", "hint", board, "--tablebases", str(tmp_path / "none"))
     assert status == 2
     assert_one_line_error(err, "no endgame table in")
+
+
+def test_ai_plays_the_tables_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for formation, target in (("xxx/x.T/...", "16"), ("xxx/xxT/...", "32")):
+        status, _, _ = run_cli(
+            capsys, "2048", "tablebase", "build", formation, "--target", target, "--dir", str(tmp_path)
+        )
+        assert status == 0
+    games = ["--rows", "3", "--cols", "3", "--games", "6", "--depth", "1", "--seed", "1", "--json"]
+    status, out, _ = run_cli(capsys, "2048", "ai", *games, "--tablebases", str(tmp_path))
+    with_tables = json.loads(out)
+    assert status == 0 and with_tables["title"].endswith(", 2 endgame tables")
+    assert sum(game["table_moves"] for game in with_tables["results"]) > 0
+    assert all(game["mean_depth"] == 1.0 for game in with_tables["results"])  # over the moves searched only
+    status, out, _ = run_cli(capsys, "2048", "ai", *games, "--tablebases", "none")
+    without = json.loads(out)
+    assert status == 0 and all(game["table_moves"] == 0 for game in without["results"])
+
+
+def test_a_search_agent_plays_the_advice_unsearched() -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.agent import SearchAgent
+    from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.heuristic import Heuristic
+    from plyground.g2048.state import State
+    from plyground.g2048.tablebase import Advisor, Formation, solve_formation
+
+    advisor = Advisor([solve_formation(Formation.parse("xxx/x.T/..."), 16)])
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as search:
+        agent = SearchAgent(search, advisor)
+        assert agent.name.endswith(" + endgame tables")
+        action = agent.choose(State.from_board(Board.parse("64 32 16/128 0 8/0 2 8")))
+        assert action == 0 and agent.advice is not None and agent.advice.probability == 1.0
+        assert agent.last is not None and agent.last.depth == 0 and agent.last.move == "up"
+        agent.choose(State.from_board(Board.parse("2 2 0/0 0 0/0 0 0")))
+        assert agent.advice is None and agent.last is not None and agent.last.depth == 1

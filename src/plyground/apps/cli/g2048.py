@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from plyground.g2048 import Decision, Expectimax
     from plyground.g2048.autoplay import GameResult
     from plyground.g2048.state import State
+    from plyground.g2048.tablebase import Advisor
 
 __all__ = ["app"]
 
@@ -181,6 +182,7 @@ def ai(
     ] = False,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Watch the expectimax AI play (20 ms per move unless --time-ms or --depth says otherwise).
 
@@ -194,7 +196,9 @@ def ai(
     interval, the median, and the share of games reaching each tile from 256 that the board
     can hold. Ctrl-C stops and
     prints the games finished so far (exit status 130). --json and --csv print the same for
-    scripts: JSON the statistics and each game, CSV a line per game.
+    scripts: JSON the statistics and each game, CSV a line per game. A board that an endgame
+    table built with "plyground 2048 tablebase build" advises on is played by the table's move
+    (--tablebases; the result line counts those moves).
     """
     announce_search(evaluator, weights, (rows, cols))
     from rich.console import Console
@@ -219,6 +223,9 @@ def ai(
     title = f"2048 {rows}x{cols}, expectimax {_budget(time_ms, depth)}" + (" (mean, time bank)" if time_bank else "")
     if chosen.name != "heuristic":
         title += f", {chosen.label}"
+    advisor = load_tablebases(tablebases, p_four)
+    if advisor is not None:
+        title += f", {counted(len(advisor), 'endgame table')}"
     console = Console()
     live = shown == "table" and games == 1 and console.is_terminal and sys.stdout.isatty()  # not FORCE_COLOR alone
     results: list[GameResult] = []
@@ -230,12 +237,14 @@ def ai(
         with engine:
             if live:
                 with aiview.live_game(console, title) as view:
-                    result = play_game(engine, rows=rows, cols=cols, seed=seed, p_four=p_four, on_move=view.update)
+                    result = play_game(
+                        engine, rows=rows, cols=cols, seed=seed, p_four=p_four, on_move=view.update, tablebases=advisor
+                    )
                 _keep(result, results, folder, frame_folder)
             else:
                 _play_with_progress(
                     engine, games, seed, rows=rows, cols=cols, p_four=p_four, into=results, save=folder,
-                    frames=frame_folder,
+                    frames=frame_folder, tablebases=advisor,
                 )  # fmt: skip
     except KeyboardInterrupt:
         if view is not None and view.last is not None:
@@ -297,6 +306,7 @@ def _play_with_progress(
     into: list[GameResult],
     save: Path | None,
     frames: Path | None = None,
+    tablebases: Advisor | None = None,
 ) -> None:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``...) under a progress bar on stderr."""
     from rich.console import Console
@@ -313,7 +323,9 @@ def _play_with_progress(
 
         for i in range(games):
             game_seed = seed + i if seed is not None else None
-            result = play_game(engine, rows=rows, cols=cols, seed=game_seed, p_four=p_four, on_move=on_move)
+            result = play_game(
+                engine, rows=rows, cols=cols, seed=game_seed, p_four=p_four, on_move=on_move, tablebases=tablebases
+            )
             _keep(result, into, save, frames)
             mean = sum(result.score for result in into) / len(into)
             progress.update(task, advance=1, mean=f"{mean:,.0f}", current="")

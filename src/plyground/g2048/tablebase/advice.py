@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from plyground.errors import InvalidInputError
-from plyground.g2048.board import DIRECTIONS, Board
+from plyground.g2048.board import DIRECTIONS, Board, Direction
 from plyground.g2048.tablebase.formation import image_cell, image_direction
 from plyground.g2048.tablebase.solve import Tablebase
 
@@ -92,7 +93,7 @@ class Advice:
         answer: the table's whole answer (every allowed move's probability, the symmetry).
     """
 
-    move: str
+    move: Direction
     probability: float
     table: Tablebase
     answer: Answer
@@ -141,7 +142,7 @@ class Advisor:
                     continue
                 found = answer(table, board, k)
                 if found is not None and found.best is not None and found.moves[found.best] > 0.0:
-                    return Advice(found.best, found.moves[found.best], table, found)
+                    return Advice(cast(Direction, found.best), found.moves[found.best], table, found)
         return None
 
 
