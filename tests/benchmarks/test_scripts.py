@@ -206,6 +206,12 @@ def _check_workers(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["one_worker_moves_per_s"] > 0 and line["many_workers_moves_per_s"] > 0
 
 
+def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["formation"], line["target"], line["states"]) == ("xx/.T", 16, 16)
+    assert line["disk_bytes"] > 16 * 17 and line["build_seconds"] > 0 and line["lookups"] == 50
+    assert line["value_us"] > 0 and line["move_values_us"] > 0 and line["advise_us"] > 0
+
+
 def _check_expectimax(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["rows"], line["cols"], line["heuristic"]["games"], line["network"]["games"]) == (2, 3, 1, 1)
     games = [json.loads(text) for text in (folder / "games.jsonl").read_text().splitlines()]
@@ -438,6 +444,8 @@ SCRIPTS = [
                          "--agreement-games", "1", "--search-depth", "2", "--search-positions", "6"], _check_pack),
     Script("ntuple_versus.py", "ntuple_versus",
            lambda d, f: [str(d.network_4x4), "--baseline", str(d.network_4x4), "--games", "3"], _check_versus),
+    Script("tablebase.py", "tablebase",
+           lambda d, f: ["--formation", "xx/.T", "--target", "16", "--lookups", "50"], _check_tablebase),
     Script("ntuple_workers.py", "ntuple_workers",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
            _check_workers),

@@ -1,0 +1,114 @@
+"""What an endgame table costs: its build time, states, memory and disk, and the time of a lookup.
+
+Solves ``--formation`` for ``--target`` (in memory, one core), saves it into a temporary folder
+and reads it back memory-mapped, then times lookups on ``--lookups`` states drawn at random from
+the table: the value of a board (:meth:`Tablebase.value`), each allowed move's
+(:meth:`Tablebase.move_values`) and an advisor's answer (:meth:`Advisor.advise`), from Python
+through the public API, on the read-back table.
+
+    python benchmarks/tablebase.py [--formation xxxx/xxxx/...T/....] [--target 64] [--p-four 0.1] [--lookups 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from plyground.core.measurements import add_record_options, print_json
+from plyground.g2048 import Board
+from plyground.g2048.tablebase import (
+    Advisor,
+    Formation,
+    Tablebase,
+    load_tablebase,
+    save_tablebase,
+    solve_formation,
+)
+
+
+def _boards(table: Tablebase, count: int, seed: int) -> list[Board]:
+    """``count`` states of the table drawn at random, as boards of a game: the frozen cells hold the target."""
+    formation = table.formation
+    frozen = sum((table.target.bit_length() - 1) << (16 * r + 4 * c) for r, c in formation.frozen)
+    picks = np.random.default_rng(seed).integers(0, table.states, size=count)
+    return [Board(int(table.codes[i]) | frozen, formation.rows, formation.cols) for i in picks]
+
+
+def _microseconds(call: object, boards: list[Board]) -> float:
+    assert callable(call)
+    began = time.perf_counter()
+    for board in boards:
+        call(board)
+    return (time.perf_counter() - began) / len(boards) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--formation", default="xxxx/xxxx/...T/....")
+    parser.add_argument("--target", type=int, default=64)
+    parser.add_argument("--p-four", type=float, default=0.1)
+    parser.add_argument("--lookups", type=int, default=20_000, help="states looked up in each timing")
+    parser.add_argument("--seed", type=int, default=1)
+    add_record_options(parser, Path(__file__), folder="results")
+    args = parser.parse_args()
+
+    formation = Formation.parse(args.formation)
+    solve_formation(Formation.parse("xx/.T"), 8)  # the kernels loaded, not timed
+    began = time.perf_counter()
+    table = solve_formation(formation, args.target, p_four=args.p_four)
+    build_seconds = time.perf_counter() - began
+    peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    with tempfile.TemporaryDirectory() as folder:
+        saved = save_tablebase(table, Path(folder) / "table")
+        disk_bytes = sum(path.stat().st_size for path in saved.iterdir())
+        again = load_tablebase(saved)
+        boards = _boards(again, args.lookups, args.seed)
+        for board in boards[:100]:  # the pages of those first lookups read, the calls warm
+            again.value(board)
+        value_us = _microseconds(again.value, boards)
+        moves_us = _microseconds(again.move_values, boards)
+        advise_us = _microseconds(Advisor([again]).advise, boards)
+
+    rows = [
+        ("states", f"{table.states:,}"),
+        ("build", f"{build_seconds:.2f} s ({table.states / build_seconds / 1e6:.2f} M states/s, one core)"),
+        ("peak memory of the process", f"{peak_bytes / 1e6:,.0f} MB"),
+        ("disk", f"{disk_bytes / 1e6:,.1f} MB"),
+        ("value of a board", f"{value_us:.1f} µs"),
+        ("each move's value", f"{moves_us:.1f} µs"),
+        ("an advisor's answer", f"{advise_us:.1f} µs"),
+    ]
+    table_view = Table(title=f"endgame table {formation.to_text()} for {args.target} (p_four {args.p_four:g})")
+    table_view.add_column("measure")
+    table_view.add_column("value", justify="right")
+    for name, value in rows:
+        table_view.add_row(name, value)
+    Console().print(table_view)
+    print_json(
+        "tablebase",
+        {
+            "formation": formation.to_text(),
+            "target": args.target,
+            "p_four": args.p_four,
+            "states": table.states,
+            "build_seconds": build_seconds,
+            "peak_memory_bytes": peak_bytes,
+            "disk_bytes": disk_bytes,
+            "lookups": args.lookups,
+            "value_us": value_us,
+            "move_values_us": moves_us,
+            "advise_us": advise_us,
+        },
+        args,
+    )
+
+
+if __name__ == "__main__":
+    main()
