@@ -32,6 +32,8 @@ WITH_EXAMPLES = [
     "plyground.g2048.heuristic",
     "plyground.g2048.expectimax",
     "plyground.g2048.autoplay",
+    "plyground.g2048.tablebase.formation",
+    "plyground.g2048.tablebase.solve",
     "plyground.g2048.ntuple",
     "plyground.g2048.ntuple.network",
     "plyground.g2048.ntuple.tuples",
@@ -58,7 +60,7 @@ WITH_EXAMPLES = [
     "plyground.apps.pbrain_clock",
     "plyground.apps.pbrain_player",
     "plyground.apps.report",
-    "plyground.apps.cli.g2048",
+    "plyground.apps.cli.g2048_hint",
     "plyground.apps.cli.options",
 ]
 

@@ -184,12 +184,12 @@ def games_csv(summary: Summary) -> str:
     >>> from plyground.g2048.autoplay import summarize
     >>> from plyground.g2048.game import Replay
     >>> print(games_csv(summarize([GameResult(5, 1234, 128, 90, 1.5, 2.0, Replay())])), end="")
-    game,seed,score,max_tile,moves,seconds,mean_depth
-    1,5,1234,128,90,1.5,2.0
+    game,seed,score,max_tile,moves,seconds,mean_depth,table_moves
+    1,5,1234,128,90,1.5,2.0,0
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["game", "seed", "score", "max_tile", "moves", "seconds", "mean_depth"])
+    writer.writerow(["game", "seed", "score", "max_tile", "moves", "seconds", "mean_depth", "table_moves"])
     for i, game in enumerate(summary_json(summary)["results"], start=1):
         writer.writerow([i, *game.values()])
     return buffer.getvalue()

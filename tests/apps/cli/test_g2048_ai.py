@@ -275,7 +275,7 @@ def test_hint_json_matches_the_search(capsys: pytest.CaptureFixture[str], board:
 
 
 def test_hint_marks_the_moves_that_a_depth_cut_short_finished() -> None:
-    from plyground.apps.cli.g2048 import _hint_text
+    from plyground.apps.cli.g2048_hint import _hint_text
 
     values = {"up": 10.0, "right": 7.0, "down": 4.0}
     decision = Decision("up", values, depth=4, move_depths={"up": 5, "right": 5, "down": 4}, nodes=9, seconds=0.02)
@@ -429,7 +429,7 @@ def test_ai_prints_json_or_csv_for_scripts(capsys: pytest.CaptureFixture[str]) -
     status, out, err = run_cli(capsys, "2048", "ai", "--games", "2", *SMALL, "--seed", "5", "--csv")
     assert status == 0, err
     lines = out.splitlines()
-    assert lines[0] == "game,seed,score,max_tile,moves,seconds,mean_depth"
+    assert lines[0] == "game,seed,score,max_tile,moves,seconds,mean_depth,table_moves"
     assert [line.split(",")[:3] for line in lines[1:]] == [
         ["1", "5", str(expected[5].score)],
         ["2", "6", str(expected[6].score)],
