@@ -143,3 +143,14 @@ def test_an_advisor_takes_the_table_whose_goal_continues_the_chain(tmp_path: Pat
     assert len(Advisor.load(tmp_path / "t")) == 1 and len(Advisor.load(tmp_path / "t", p_four=0.5)) == 0
     with pytest.raises(InvalidInputError, match="no endgame table in"):
         Advisor.load(tmp_path / "empty")
+
+
+def test_a_table_whose_boards_were_changed_is_refused_not_misread(table: Tablebase, saved: Path) -> None:
+    codes = np.load(saved / "codes.npy")
+    np.save(saved / "codes.npy", np.zeros_like(codes))  # the right length and type, the wrong boards
+    damaged = load_tablebase(saved)
+    board = _boards(table)[-1]
+    with pytest.raises(CorruptFileError, match="is damaged: it lacks the board"):
+        damaged.value(board)
+    with pytest.raises(CorruptFileError, match="is damaged: a spawned board is missing"):
+        damaged.move_values(Board.parse("32 32 32/32 0 0/0 0 2"))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
 from plyground.g2048.tablebase.formation import Formation
@@ -158,7 +158,7 @@ class Tablebase:
             self._exponent, self.p_four, codes_2, values_2, codes_4, values_4,
         )  # fmt: skip
         if value < 0:
-            raise PlygroundError("the tablebase is damaged: a spawned board is missing from it")
+            raise CorruptFileError(f"the endgame table {self!r} is damaged: a spawned board is missing from it")
         return float(value)
 
     def move_values(self, board: Board) -> dict[str, float]:
@@ -196,7 +196,10 @@ class Tablebase:
         if any((key >> (16 * r + 4 * c)) & 0xF >= self._exponent for r, c in self.formation.region):
             return 0.0
         codes, values = self._layer(_tile_sum(key))
-        return float(values[int(np.searchsorted(codes, np.uint64(key)))])
+        i = int(np.searchsorted(codes, np.uint64(key)))
+        if i == codes.shape[0] or codes[i] != key:
+            raise CorruptFileError(f"the endgame table {self!r} is damaged: it lacks the board {board.to_text()}")
+        return float(values[i])
 
     def best_move(self, board: Board) -> str | None:
         """The first allowed move of the best value (in the order up, right, down, left); None when none is allowed.
