@@ -12,7 +12,8 @@ import pytest
 from plyground.apps.results import SCHEMA_VERSION, ResultsStore, RunSettings, weights_hash
 from plyground.errors import CorruptFileError, InvalidInputError, PlygroundError
 from plyground.g2048 import Weights, default_weights
-from plyground.g2048.autoplay import GameSpec, play_spec
+from plyground.g2048.autoplay import GameResult, GameSpec, play_spec
+from plyground.g2048.game import Replay
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -83,9 +84,10 @@ def test_a_version_1_store_is_upgraded_once_and_keeps_its_runs(tmp_path: Path) -
         runs_before = db.execute("SELECT id, started, rows, cols, weights_hash FROM runs ORDER BY id").fetchall()
     with ResultsStore(path) as store:
         runs = store.runs()
-    assert user_version(path) == SCHEMA_VERSION == 2
+    assert user_version(path) == SCHEMA_VERSION == 3
     assert [(r.id, r.started, r.settings.rows, r.settings.cols, r.weights_hash) for r in runs] == runs_before
-    assert [(r.id, *astuple(g)) for r in runs for g in r.games] == games_before
+    assert [(r.id, *astuple(g)[:6]) for r in runs for g in r.games] == games_before
+    assert all(g.table_moves == 0 for r in runs for g in r.games) and all(not r.settings.tablebases for r in runs)
     assert [run.settings.evaluator for run in runs] == ["heuristic", "heuristic"]
     assert all(run.settings.weights == default_weights() for run in runs)
     upgraded = path.read_bytes()
@@ -95,6 +97,26 @@ def test_a_version_1_store_is_upgraded_once_and_keeps_its_runs(tmp_path: Path) -
     with ResultsStore(path) as store:  # and new runs record their evaluator beside the old ones
         store.start_run(RunSettings(depth=1, evaluator="network"))
         assert [run.settings.evaluator for run in store.runs()] == ["heuristic", "heuristic", "network"]
+
+
+def test_a_version_2_store_is_upgraded_and_its_runs_had_no_tables(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite"
+    shutil.copy(DATA / "results_v2.sqlite", path)
+    assert user_version(path) == 2
+    with sqlite3.connect(path) as db:
+        games_before = db.execute("SELECT * FROM games ORDER BY run_id, seed").fetchall()
+    with ResultsStore(path, read_only=True) as store:  # read as it is
+        as_it_is = store.runs()
+    assert user_version(path) == 2
+    with ResultsStore(path) as store:
+        runs = store.runs()
+        assert runs == as_it_is and user_version(path) == SCHEMA_VERSION
+        assert [(r.id, *astuple(g)[:6]) for r in runs for g in r.games] == games_before
+        assert [g.table_moves for r in runs for g in r.games] == [0, 0] and runs[0].settings.tablebases == ()
+        run = store.start_run(RunSettings(rows=2, cols=2, depth=1, tablebases=("xx-.T_T8_p0.1",)))
+        store.add_game(run, GameResult(3, 40, 16, 10, 0.1, 1.0, Replay(), table_moves=4))
+        added = store.runs()[-1]
+    assert added.settings.tablebases == ("xx-.T_T8_p0.1",) and added.games[0].table_moves == 4
 
 
 def test_a_newer_store_is_refused(tmp_path: Path) -> None:

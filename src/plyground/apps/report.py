@@ -35,7 +35,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from plyground.apps import plots
-from plyground.apps.results import RunRecord
+from plyground.apps.results import RunRecord, RunSettings
 from plyground.core.stats import REACH_TILES, ScoreSummary, reach_tiles, summarize_scores
 
 __all__ = ["PLOTS", "RunsView", "runs_csv", "runs_json", "runs_table", "summarize_run", "write_plots"]
@@ -180,7 +180,7 @@ def _row(run: RunRecord) -> dict[str, str]:
         "started (UTC)": run.started.replace("T", " ").removesuffix("+00:00"),
         "board": f"{settings.rows}x{settings.cols}",
         "budget": settings.budget,
-        "evaluator": settings.evaluator,
+        "evaluator": _evaluator(settings),
         "weights": run.weights_hash if run.weights_hash is not None else "-",
         "ran on": settings.backend,
         "games": str(summary.games),
@@ -191,6 +191,12 @@ def _row(run: RunRecord) -> dict[str, str]:
             for tile in _TABLE_TILES
         },
     }
+
+
+def _evaluator(settings: RunSettings) -> str:
+    """The evaluator of a run, and the endgame tables it consulted."""
+    tables = len(settings.tablebases)
+    return settings.evaluator + (f" + {tables} endgame table{'s' if tables != 1 else ''}" if tables else "")
 
 
 def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
@@ -221,6 +227,7 @@ def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
                 "evaluator": settings.evaluator,
                 "weights_hash": run.weights_hash,
                 "backend": settings.backend,
+                "tablebases": list(settings.tablebases),
                 "games": summary.games,
                 "mean_score": summary.mean_score if summary.games else None,
                 "interval": list(summary.interval) if summary.interval is not None else None,
@@ -234,6 +241,7 @@ def runs_json(runs: Sequence[RunRecord]) -> list[dict[str, Any]]:
                         "moves": game.moves,
                         "seconds": game.seconds,
                         "mean_depth": game.mean_depth,
+                        "table_moves": game.table_moves,
                     }
                     for game in run.games
                 ],
@@ -256,14 +264,15 @@ def runs_csv(runs: Sequence[RunRecord]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     header = ["run", "started", "rows", "cols", "time_ms", "depth", "p_four", "evaluator", "weights_hash", "backend"]
-    header += ["games", "mean_score", "interval_low", "interval_high", "median_score"]
+    header += ["tablebases", "games", "mean_score", "interval_low", "interval_high", "median_score"]
     header += [f"reach_{t}" for t in REACH_TILES]
     writer.writerow(header)
     for data in runs_json(runs):
         low, high = data["interval"] or ("", "")
         reach = data["reach"] or {}
+        data["tablebases"] = ";".join(data["tablebases"])
         writer.writerow(
-            [data[name] if data[name] is not None else "" for name in header[:12]]
+            [data[name] if data[name] is not None else "" for name in header[:13]]
             + [low, high, data["median_score"] if data["median_score"] is not None else ""]
             + [reach.get(str(tile), "") for tile in REACH_TILES]
         )
@@ -331,6 +340,7 @@ def _score_against(runs: list[tuple[RunRecord, float]], path: Path, what: str, u
     lines: dict[tuple[int, int, str], list[tuple[float, ScoreSummary]]] = {}
     for run, setting in runs:
         method = f"weights {run.weights_hash}" if run.settings.uses_weights else run.settings.evaluator
+        method += " + endgame tables" if run.settings.tablebases else ""
         key = (run.settings.rows, run.settings.cols, method)
         lines.setdefault(key, []).append((setting, summarize_run(run)))
     for (rows, cols, method), points in sorted(lines.items()):

@@ -7,10 +7,16 @@ game a row of ``games``; a game is committed as soon as it ends, so a run that i
 keeps every game it finished. A run whose evaluator is not the heuristic (an n-tuple
 network) uses no weights and stores none: its weights and hash read back as None.
 
+A run that consulted endgame tables (``bench --tablebases``) names them (``runs.tablebases``, a
+JSON list of the tables' names), and each of its games counts the moves they played
+(``games.table_moves``).
+
 The schema version is SQLite's ``user_version`` (:data:`SCHEMA_VERSION`). Version 1
-(``tests/data/results_v1.sqlite`` keeps one) had no evaluator: opening such a store to write
-upgrades it in place, in one transaction, and its runs read as ``heuristic``, which is what
-they played (opened ``read_only``, it is read as it is). A store written by a newer plyground
+(``tests/data/results_v1.sqlite`` keeps one) had no evaluator, version 2
+(``tests/data/results_v2.sqlite``) no endgame tables: opening such a store to write upgrades it
+in place, in one transaction; its runs read as ``heuristic`` (version 1), which is what they
+played, without tables and their games with no table move (opened ``read_only``, it is read as
+it is). A store written by a newer plyground
 is refused in one line.
 
 A store is made only where no file is, whole beside it and then linked into place, so that
@@ -51,8 +57,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "GameRow", "ResultsStore", "RunRecord", "RunSettings", "default_path", "weights_hash"]
 
-SCHEMA_VERSION = 2
-"""The version of the tables this plyground writes (SQLite's ``user_version``): 2 added ``runs.evaluator``."""
+SCHEMA_VERSION = 3
+"""The version of the tables this plyground writes (SQLite's ``user_version``): 2 added ``runs.evaluator``, 3
+``runs.tablebases`` and ``games.table_moves``."""
 
 _HEURISTIC = "heuristic"
 """The evaluator that uses weights (:data:`plyground.g2048.registry.HEURISTIC`), and that of version-1 runs."""
@@ -69,7 +76,8 @@ CREATE TABLE runs (
     weights_hash TEXT NOT NULL,
     weights TEXT NOT NULL,
     backend TEXT NOT NULL,
-    evaluator TEXT NOT NULL DEFAULT 'heuristic'
+    evaluator TEXT NOT NULL DEFAULT 'heuristic',
+    tablebases TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE games (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -79,6 +87,7 @@ CREATE TABLE games (
     moves INTEGER NOT NULL,
     seconds REAL NOT NULL,
     mean_depth REAL NOT NULL,
+    table_moves INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, seed)
 );
 """
@@ -114,6 +123,8 @@ class RunSettings:
     evaluator: str = _HEURISTIC
     weights: Weights | None = None
     backend: str = "local"
+    tablebases: tuple[str, ...] = ()
+    """The names of the endgame tables the run consulted (none: it searched every move)."""
 
     @property
     def uses_weights(self) -> bool:
@@ -138,6 +149,7 @@ class GameRow:
     moves: int
     seconds: float
     mean_depth: float
+    table_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -252,7 +264,8 @@ class ResultsStore:
             self._version = SCHEMA_VERSION
 
     def _upgrade(self) -> None:
-        """Bring a version-1 store to this version, in one transaction: its runs get the evaluator they used."""
+        """Bring an older store to this version, in one transaction: version 1's runs get the evaluator they used,
+        version 2's runs no tables and their games no table move."""
         try:
             self._db.execute("BEGIN IMMEDIATE")  # another process upgrading the same file waits, then finds it done
         except sqlite3.OperationalError as exc:
@@ -261,7 +274,11 @@ class ResultsStore:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version == 1:
                 self._db.execute(f"ALTER TABLE runs ADD COLUMN evaluator TEXT NOT NULL DEFAULT '{_HEURISTIC}'")
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                version = 2
+            if version == 2:
+                self._db.execute("ALTER TABLE runs ADD COLUMN tablebases TEXT NOT NULL DEFAULT '[]'")
+                self._db.execute("ALTER TABLE games ADD COLUMN table_moves INTEGER NOT NULL DEFAULT 0")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._db.commit()
         except sqlite3.OperationalError as exc:
             self._db.rollback()
@@ -307,7 +324,7 @@ class ResultsStore:
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO runs (started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, "
-                "evaluator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "evaluator, tablebases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     started,
                     settings.rows,
@@ -319,6 +336,7 @@ class ResultsStore:
                     stored_weights,
                     settings.backend,
                     settings.evaluator,
+                    json.dumps(list(settings.tablebases)),
                 ),
             )
         assert cursor.lastrowid is not None
@@ -334,9 +352,18 @@ class ResultsStore:
         """Record a finished game of run ``run_id`` (committed at once)."""
         with self._transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO games (run_id, seed, score, max_tile, moves, seconds, mean_depth) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (run_id, result.seed, result.score, result.max_tile, result.moves, result.seconds, result.mean_depth),
+                "INSERT OR REPLACE INTO games (run_id, seed, score, max_tile, moves, seconds, mean_depth, table_moves) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    result.seed,
+                    result.score,
+                    result.max_tile,
+                    result.moves,
+                    result.seconds,
+                    result.mean_depth,
+                    result.table_moves,
+                ),
             )
 
     def game_count(self, run_id: int) -> int:
@@ -350,15 +377,18 @@ class ResultsStore:
             CorruptFileError: a stored row cannot be read back.
         """
         games: dict[int, list[GameRow]] = {}
+        table_moves = "table_moves" if self._version >= 3 else "0"  # older versions, read as they are
         for row in self._db.execute(
-            "SELECT run_id, seed, score, max_tile, moves, seconds, mean_depth FROM games ORDER BY run_id, seed"
+            f"SELECT run_id, seed, score, max_tile, moves, seconds, mean_depth, {table_moves} FROM games "
+            "ORDER BY run_id, seed"
         ):
             games.setdefault(row[0], []).append(GameRow(*row[1:]))
         records = []
         evaluator = "evaluator" if self._version >= 2 else f"'{_HEURISTIC}'"  # version 1, read as it is
+        tablebases = "tablebases" if self._version >= 3 else "'[]'"
         for row in self._db.execute(
             "SELECT id, started, rows, cols, time_ms, depth, p_four, weights_hash, weights, backend, "
-            f"{evaluator} FROM runs ORDER BY id"
+            f"{evaluator}, {tablebases} FROM runs ORDER BY id"
         ):
             heuristic = row[10] == _HEURISTIC
             records.append(
@@ -374,12 +404,23 @@ class ResultsStore:
                         evaluator=row[10],
                         weights=_weights(row[8], self.path, row[0]) if heuristic else None,
                         backend=row[9],
+                        tablebases=_tablebases(row[11], self.path, row[0]),
                     ),
                     weights_hash=row[7] if heuristic else None,
                     games=tuple(games.get(row[0], ())),
                 )
             )
         return records
+
+
+def _tablebases(text: str, path: Path, run_id: int) -> tuple[str, ...]:
+    try:
+        names: Any = json.loads(text)
+    except ValueError:
+        names = None
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise CorruptFileError(f"{path}: the endgame tables of run {run_id} cannot be read: {text!r}")
+    return tuple(names)
 
 
 def _weights(text: str, path: Path, run_id: int) -> Weights:

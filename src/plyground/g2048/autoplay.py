@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -157,6 +158,9 @@ class GameSpec:
     """The evaluator's name for :func:`~plyground.g2048.registry.load_evaluator`: None or
     ``"heuristic"`` (with ``weights``), or ``"ntuple:PATH"``, a network read once per process
     (give an absolute path when the games run on other machines)."""
+    tablebases: str | None = None
+    """The folder of the endgame tables to consult (those of ``p_four``; read once per process, memory-mapped),
+    or None to search every move."""
 
 
 def play_spec(spec: GameSpec) -> GameResult:
@@ -168,10 +172,20 @@ def play_spec(spec: GameSpec) -> GameResult:
     True
     """
     evaluator = load_evaluator(spec.evaluator, weights=spec.weights, reuse=True)
+    advisor = _advisor(spec.tablebases, spec.p_four) if spec.tablebases is not None else None
     with Expectimax(time_ms=spec.time_ms, depth=spec.depth, workers=1, p_four=spec.p_four, evaluator=evaluator) as ai:
         return play_game(
-            ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves
-        )
+            ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves,
+            tablebases=advisor,
+        )  # fmt: skip
+
+
+@functools.cache
+def _advisor(folder: str, p_four: float) -> Advisor:
+    """The endgame tables of ``folder`` for ``p_four``: read once per process."""
+    from plyground.g2048.tablebase import Advisor
+
+    return Advisor.load(folder, p_four=p_four)
 
 
 def summarize(results: Iterable[GameResult]) -> Summary:

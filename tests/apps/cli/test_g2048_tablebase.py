@@ -158,3 +158,25 @@ def test_a_search_agent_plays_the_advice_unsearched() -> None:
         assert agent.last is not None and agent.last.depth == 0 and agent.last.move == "up"
         agent.choose(State.from_board(Board.parse("2 2 0/0 0 0/0 0 0")))
         assert agent.advice is None and agent.last is not None and agent.last.depth == 1
+
+
+def test_bench_records_the_tables_and_their_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tables = tmp_path / "tables"
+    for formation, target in (("xxx/x.T/...", "16"), ("xxx/xxT/...", "32")):
+        status, _, _ = run_cli(
+            capsys, "2048", "tablebase", "build", formation, "--target", target, "--dir", str(tables)
+        )
+        assert status == 0
+    db = str(tmp_path / "results.sqlite")
+    games = ["--rows", "3", "--cols", "3", "--games", "6", "--depth", "1", "--seed", "1", "--workers", "1", "--db", db]
+    status, _, err = run_cli(capsys, "2048", "bench", *games, "--tablebases", str(tables))
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "2048", "bench", *games, "--tablebases", "none")
+    assert status == 0, err
+    status, out, _ = run_cli(capsys, "2048", "report", "--db", db, "--json")
+    with_tables, without = json.loads(out)["runs"]
+    assert with_tables["tablebases"] == ["xxx-x.T-..._T16_p0.1", "xxx-xxT-..._T32_p0.1"][::-1]  # the largest first
+    assert sum(game["table_moves"] for game in with_tables["results"]) > 0
+    assert without["tablebases"] == [] and all(game["table_moves"] == 0 for game in without["results"])
+    status, out, _ = run_cli(capsys, "2048", "report", "--db", db)
+    assert status == 0 and "endgame" in out  # "+ 2 endgame tables" beside the run's evaluator, wrapped in its cell

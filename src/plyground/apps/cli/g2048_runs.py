@@ -31,6 +31,7 @@ from plyground.apps.cli.options import (
     RowsOption,
     SchedulerOption,
     SeedOption,
+    TablebasesOption,
     WeightsOption,
     announce_search,
     backend_from_options,
@@ -39,6 +40,7 @@ from plyground.apps.cli.options import (
     evaluator_name,
     games_option,
     load_evaluator_option,
+    load_tablebases,
     load_weights,
     number_option,
     output_format,
@@ -83,6 +85,7 @@ def bench(
     db: DbOption = None,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Play many seeded AI games, each searching on one core, and store every result.
 
@@ -93,7 +96,8 @@ def bench(
     (--dask-local N starts a local cluster; --scheduler tcp://host:8786 uses a running one);
     the same seeds and --depth give the same games everywhere. Each game is appended to the
     results store as it finishes, so Ctrl-C keeps the finished games; 'plyground 2048 report'
-    shows every run.
+    shows every run. Boards an endgame table advises on are played by the table's move
+    (--tablebases); the run records the tables and each game the moves they played.
     """
     if time_ms is not None and depth is not None:
         raise InvalidInputError("give --time-ms or --depth, not both")
@@ -110,6 +114,7 @@ def bench(
     from plyground.g2048.autoplay import GameSpec
 
     loaded = load_weights(weights)
+    tables_folder, table_names = _tablebases(tablebases, p_four)
     if time_ms is None and depth is None:
         time_ms = 20.0
     first = resolve_seed(seed)
@@ -123,6 +128,7 @@ def bench(
             p_four=p_four,
             weights=loaded,
             evaluator=name,
+            tablebases=tables_folder,
         )
         for i in range(games)
     ]
@@ -135,6 +141,7 @@ def bench(
         evaluator=name,
         weights=loaded,
         backend=backend.describe(),
+        tablebases=table_names,
     )
     console = Console(stderr=True)
     with ResultsStore(db) as store:
@@ -189,6 +196,19 @@ def _play_into(store: ResultsStore, run_id: int, specs: list[GameSpec], backend:
         if not finished:  # the backend failed (no Dask, no scheduler...): no empty run is left
             store.delete_run(run_id)
         raise
+
+
+def _tablebases(option: str | None, p_four: float) -> tuple[str | None, tuple[str, ...]]:
+    """The folder (absolute, for other processes and machines) and the names of the endgame tables of
+    ``--tablebases`` for ``p_four``; (None, ()) when none is consulted."""
+    advisor = load_tablebases(option, p_four)
+    if advisor is None:
+        return None, ()
+    from plyground.g2048.tablebase import default_directory, table_name
+
+    folder = Path(option) if option is not None else default_directory()
+    names = tuple(table_name(table.formation, table.target, table.p_four) for table in advisor.tables)
+    return str(folder.resolve()), names
 
 
 def _portable(evaluator: str) -> str:
