@@ -254,12 +254,13 @@ def runs_csv(runs: Sequence[RunRecord]) -> str:
     """The runs as CSV for scripts: a header, then one line per run (its settings and statistics).
 
     The fields are those of :func:`runs_json` but the games; a field that is None there
-    (``weights_hash`` without the heuristic, ``time_ms`` with a depth) is empty.
+    (``weights_hash`` without the heuristic, ``time_ms`` with a depth) is empty, and ``tablebases``
+    is the tables' names separated by ``;`` (empty without tables).
 
     >>> from plyground.apps.results import GameRow, RunSettings
     >>> run = RunRecord(1, "2026-01-01T00:00:00+00:00", RunSettings(depth=2), "abc", (GameRow(7, 10, 8, 5, 0.5, 2.0),))
     >>> print(runs_csv([run]).splitlines()[1])
-    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,heuristic,abc,local,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
+    1,2026-01-01T00:00:00+00:00,4,4,,2,0.1,heuristic,abc,local,,1,10.0,,,10.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
