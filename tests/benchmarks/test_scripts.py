@@ -206,6 +206,23 @@ def _check_workers(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["one_worker_moves_per_s"] > 0 and line["many_workers_moves_per_s"] > 0
 
 
+def _small_tables(folder: Path) -> list[str]:
+    """The arguments of a quick run of tables_blind.py, with a small table built into ``folder``."""
+    from plyground.g2048.tablebase import Formation, save_tablebase, solve_formation, table_name
+
+    formation = Formation.parse("xxxx/xxxx/...T/....")
+    save_tablebase(solve_formation(formation, 8), folder / "tables" / table_name(formation, 8, 0.1))
+    return ["--tables", str(folder / "tables"), "--games", "2", "--time-ms", "1", "--max-moves", "30"]
+
+
+def _check_tables_blind(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert line["tables"] == ["xxxx-xxxx-...T-...._T8_p0.1"] and line["games"] == 2 and line["max_moves"] == 30
+    for side in ("with", "without"):
+        assert [game["seed"] for game in line[side]["games"]] == [1, 2]
+        assert all(game["moves"] == 30 and game["score"] > 0 for game in line[side]["games"])
+    assert all(game["table_moves"] == 0 for game in line["without"]["games"])
+
+
 def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["formation"], line["target"], line["states"]) == ("xx/.T", 16, 16)
     assert line["disk_bytes"] > 16 * 17 and line["build_seconds"] > 0 and line["lookups"] == 50
@@ -427,6 +444,7 @@ SCRIPTS = [
     Script("regret.py", "regret", lambda d, f: ["--sizes", "2x3", "--games", "2", "--depth", "1", "--dir",
                                                 str(d.solutions)],
            _check_regret),
+    Script("tables_blind.py", "tables_blind", lambda d, f: _small_tables(f), _check_tables_blind),
     Script("matches.py", "alphabeta_beyond_five",
            lambda d, f: ["--boards", "7x6", "--games", "2", "--time-ms", "5", "--depth", "1"], _check_alphabeta),
     Script("kinrow.py", "kinrow", lambda d, f: ["--quick", "--games", "1", "--time", "0.01"], _check_kinrow),

@@ -180,3 +180,15 @@ def test_bench_records_the_tables_and_their_moves(tmp_path: Path, capsys: pytest
     assert without["tablebases"] == [] and all(game["table_moves"] == 0 for game in without["results"])
     status, out, _ = run_cli(capsys, "2048", "report", "--db", db)
     assert status == 0 and "endgame" in out  # "+ 2 endgame tables" beside the run's evaluator, wrapped in its cell
+
+
+def test_tables_are_played_only_when_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """Taken blindly, the tables measured weaker than the search: without --tablebases none is consulted, even
+    where some are built; --tablebases built names those of the user data folder."""
+    status, _, _ = run_cli(capsys, "2048", "tablebase", "build", "xxx/x.T/...", "--target", "16")  # the data folder
+    assert status == 0
+    board = "64 32 16/128 0 8/0 2 8"
+    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--json")
+    assert status == 0 and "table" not in json.loads(out)
+    status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", "built", "--json")
+    assert status == 0 and json.loads(out)["table"]["formation"] == "xxx/x.T/..."

@@ -206,7 +206,8 @@ def _tablebases(option: str | None, p_four: float) -> tuple[str | None, tuple[st
         return None, ()
     from plyground.g2048.tablebase import default_directory, table_name
 
-    folder = Path(option) if option is not None else default_directory()
+    assert option is not None  # tables are consulted only when asked for
+    folder = default_directory() if option.strip().lower() == "built" else Path(option)
     names = tuple(table_name(table.formation, table.target, table.p_four) for table in advisor.tables)
     return str(folder.resolve()), names
 

@@ -312,9 +312,10 @@ EvaluatorOption = Annotated[
 TablebasesOption = Annotated[
     str | None,
     typer.Option(
-        metavar="DIR|none",
-        help="The endgame tables to consult (built with 'plyground 2048 tablebase build'): the folder of the "
-        "tables, or none (default: the tables of the user data folder, if any).",
+        metavar="DIR|built|none",
+        help="Endgame tables to play by (built with 'plyground 2048 tablebase build'): the folder of the tables, "
+        "built for those of the user data folder, or none (the default: taken blindly, the tables measured "
+        "weaker than the search; see the docs).",
     ),
 ]
 
@@ -418,13 +419,14 @@ def announce_search(evaluator: str | None, weights: Path | None, size: tuple[int
 
 
 def load_tablebases(option: str | None, p_four: float) -> Advisor | None:
-    """The endgame tables of ``--tablebases`` of the game's ``p_four``: None for ``none`` or when none is built
-    (a folder given that holds no table is bad input)."""
-    if option is not None and option.strip().lower() == "none":
+    """The endgame tables of ``--tablebases`` of the game's ``p_four``: None without the option, for ``none``, or
+    for ``built`` when the user data folder holds none (a folder given that holds no table is bad input)."""
+    if option is None or option.strip().lower() == "none":
         return None
     from plyground.g2048.tablebase import Advisor
 
-    advisor = Advisor.load(Path(option) if option is not None else None, p_four=p_four)
+    built = option.strip().lower() == "built"
+    advisor = Advisor.load(None if built else Path(option), p_four=p_four)
     return advisor if len(advisor) else None
 
 
