@@ -19,7 +19,7 @@ from typing import cast
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DIRECTIONS, Board, Direction
 from plyground.g2048.tablebase.formation import image_cell, image_direction
-from plyground.g2048.tablebase.solve import Tablebase
+from plyground.g2048.tablebase.solve import Tablebase, first_best
 
 __all__ = ["Advice", "Advisor", "Answer", "answer", "fitting_symmetries", "seen_as"]
 
@@ -78,8 +78,7 @@ def answer(table: Tablebase, board: Board, symmetry: int | None = None) -> Answe
         _NAMES[image_direction(_NAMES.index(direction), k)]: value
         for direction, value in table.move_values(seen_as(table, board, k)).items()
     }
-    best = max(moves, key=lambda move: (moves[move], -_NAMES.index(move))) if moves else None
-    return Answer(table.value(seen_as(table, board, k)), moves, best, k)
+    return Answer(table.value(seen_as(table, board, k)), moves, first_best(moves), k)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ __all__ = [
     "TableEstimate",
     "Tablebase",
     "estimate_formation",
+    "first_best",
     "solve_formation",
 ]  # fmt: skip
 
@@ -208,7 +209,13 @@ class Tablebase:
             InvalidBoardError: as :meth:`move_values`.
         """
         moves = self.move_values(board)
-        return max(moves, key=lambda direction: (moves[direction], -DIRECTIONS.index(direction))) if moves else None
+        return first_best(moves)
+
+
+def first_best(moves: dict[str, float]) -> str | None:
+    """The first move of the best value in the order up, right, down, left; None for no move."""
+    names: list[str] = list(DIRECTIONS)
+    return max(moves, key=lambda move: (moves[move], -names.index(move))) if moves else None
 
 
 def _tile_sum(bits: int) -> int:
