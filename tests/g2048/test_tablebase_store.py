@@ -141,6 +141,7 @@ def test_an_advisor_takes_the_table_whose_goal_continues_the_chain(tmp_path: Pat
     assert turned is not None and turned.move == mirror[advice.move] and turned.probability == advice.probability
     save_tablebase(table, tmp_path / "t" / table_name(formation, 16, 0.1))
     assert len(Advisor.load(tmp_path / "t")) == 1 and len(Advisor.load(tmp_path / "t", p_four=0.5)) == 0
+    assert Advisor.load(tmp_path / "t").folder == (tmp_path / "t").resolve() and Advisor([table]).folder is None
     with pytest.raises(InvalidInputError, match="no endgame table in"):
         Advisor.load(tmp_path / "empty")
 

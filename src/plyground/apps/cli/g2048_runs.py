@@ -204,12 +204,10 @@ def _tablebases(option: str | None, p_four: float) -> tuple[str | None, tuple[st
     advisor = load_tablebases(option, p_four)
     if advisor is None:
         return None, ()
-    from plyground.g2048.tablebase import default_directory, table_name
+    from plyground.g2048.tablebase import table_name
 
-    assert option is not None  # tables are consulted only when asked for
-    folder = default_directory() if option.strip().lower() == "built" else Path(option)
     names = tuple(table_name(table.formation, table.target, table.p_four) for table in advisor.tables)
-    return str(folder.resolve()), names
+    return str(advisor.folder), names
 
 
 def _portable(evaluator: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import cast
 
 from plyground.errors import InvalidInputError
@@ -108,10 +109,12 @@ class Advisor:
 
     Args:
         tables: the tables; those of another ``p_four`` than the game's are the caller's to leave out.
+        folder: where they were read from (:meth:`load` sets it), for other processes to read them again.
     """
 
-    def __init__(self, tables: Sequence[Tablebase]) -> None:
+    def __init__(self, tables: Sequence[Tablebase], folder: Path | None = None) -> None:
         self.tables = sorted(tables, key=lambda table: (-table.target, table.formation.to_text()))
+        self.folder = folder
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str] | None = None, *, p_four: float | None = None) -> Advisor:
@@ -121,13 +124,14 @@ class Advisor:
             InvalidInputError: ``directory`` is given and holds no table.
             CorruptFileError: a table is damaged.
         """
-        from plyground.g2048.tablebase.store import load_tablebase, table_folders
+        from plyground.g2048.tablebase.store import default_directory, load_tablebase, table_folders
 
         folders = table_folders(directory)
         if directory is not None and not folders:
             raise InvalidInputError(f"no endgame table in {directory}: build one with 'plyground 2048 tablebase build'")
         tables = [load_tablebase(folder) for folder in folders]
-        return cls([table for table in tables if p_four is None or table.p_four == p_four])
+        root = Path(directory) if directory is not None else default_directory()
+        return cls([table for table in tables if p_four is None or table.p_four == p_four], root.resolve())
 
     def __len__(self) -> int:
         return len(self.tables)

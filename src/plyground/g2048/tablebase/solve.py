@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
+from plyground.g2048 import _solver_kernels as SK
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
 from plyground.g2048.tablebase.formation import Formation
@@ -150,7 +151,7 @@ class Tablebase:
         return board.bits & ~formation.frozen_mask
 
     def _after_value(self, after: int) -> float:
-        s = _tile_sum(after)
+        s = int(SK._tile_sum(np.uint64(after)))
         codes_2, values_2 = self._layer(s + 2)
         codes_4, values_4 = self._layer(s + 4)
         formation = self.formation
@@ -196,7 +197,7 @@ class Tablebase:
             return 1.0
         if any((key >> (16 * r + 4 * c)) & 0xF >= self._exponent for r, c in self.formation.region):
             return 0.0
-        codes, values = self._layer(_tile_sum(key))
+        codes, values = self._layer(int(SK._tile_sum(np.uint64(key))))
         i = int(np.searchsorted(codes, np.uint64(key)))
         if i == codes.shape[0] or codes[i] != key:
             raise CorruptFileError(f"the endgame table {self!r} is damaged: it lacks the board {board.to_text()}")
@@ -216,10 +217,6 @@ def first_best(moves: dict[str, float]) -> str | None:
     """The first move of the best value in the order up, right, down, left; None for no move."""
     names: list[str] = list(DIRECTIONS)
     return max(moves, key=lambda move: (moves[move], -names.index(move))) if moves else None
-
-
-def _tile_sum(bits: int) -> int:
-    return sum(1 << ((bits >> shift) & 0xF) for shift in range(0, 64, 4) if (bits >> shift) & 0xF)
 
 
 def solve_formation(
