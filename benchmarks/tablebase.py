@@ -1,10 +1,11 @@
 """What an endgame table costs: its build time, states, memory and disk, and the time of a lookup.
 
 Solves ``--formation`` for ``--target`` (in memory, one core), saves it into a temporary folder
-and reads it back memory-mapped, then times lookups on ``--lookups`` states drawn at random from
-the table: the value of a board (:meth:`Tablebase.value`), each allowed move's
-(:meth:`Tablebase.move_values`) and an advisor's answer (:meth:`Advisor.advise`), from Python
-through the public API, on the read-back table.
+(values quantised to 16 bits: the largest difference from the solve's is measured) and reads it
+back memory-mapped, then times lookups on ``--lookups`` states drawn at random from the table:
+in batches (:meth:`Tablebase.values_of` and :meth:`Tablebase.move_values_of`: one kernel call for
+``--batch-lookups`` boards, their check included), and one board at a time from Python
+(:meth:`Tablebase.value`, :meth:`Tablebase.move_values`, :meth:`Advisor.advise`), on the read-back table.
 
     python benchmarks/tablebase.py [--formation xxxx/xxxx/...T/....] [--target 64] [--p-four 0.1] [--lookups 20000]
 """
@@ -35,10 +36,21 @@ from plyground.g2048.tablebase import (
 
 def _boards(table: Tablebase, count: int, seed: int) -> list[Board]:
     """``count`` states of the table drawn at random, as boards of a game: the frozen cells hold the target."""
-    formation = table.formation
-    frozen = sum((table.target.bit_length() - 1) << (16 * r + 4 * c) for r, c in formation.frozen)
     picks = np.random.default_rng(seed).integers(0, table.states, size=count)
-    return [Board(int(table.codes[i]) | frozen, formation.rows, formation.cols) for i in picks]
+    return [table.state(int(i)) for i in picks]
+
+
+def _batch_nanoseconds(table: Tablebase, count: int, seed: int) -> tuple[float, float]:
+    """Nanoseconds a board takes in a batch lookup of states' values, and of each of their moves' values."""
+    boards = np.array([board.bits for board in _boards(table, count, seed)], dtype=np.uint64)
+    table.values_of(boards[:10])
+    table.move_values_of(boards[:10])
+    began = time.perf_counter()
+    table.values_of(boards)
+    value_ns = (time.perf_counter() - began) / count * 1e9
+    began = time.perf_counter()
+    table.move_values_of(boards)
+    return value_ns, (time.perf_counter() - began) / count * 1e9
 
 
 def _microseconds(call: object, boards: list[Board]) -> float:
@@ -54,7 +66,8 @@ def main() -> None:
     parser.add_argument("--formation", default="xxxx/xxxx/...T/....")
     parser.add_argument("--target", type=int, default=64)
     parser.add_argument("--p-four", type=float, default=0.1)
-    parser.add_argument("--lookups", type=int, default=20_000, help="states looked up in each timing")
+    parser.add_argument("--lookups", type=int, default=20_000, help="states looked up in each timing from Python")
+    parser.add_argument("--batch-lookups", type=int, default=1_000_000, help="states looked up in one batch")
     parser.add_argument("--seed", type=int, default=1)
     add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
@@ -69,6 +82,10 @@ def main() -> None:
         saved = save_tablebase(table, Path(folder) / "table")
         disk_bytes = sum(path.stat().st_size for path in saved.iterdir())
         again = load_tablebase(saved)
+        error = max(float(np.max(np.abs(again.values[i : i + 2**24] * again.scale - table.values[i : i + 2**24])))
+                    for i in range(0, table.states, 2**24))  # fmt: skip
+        del table
+        batch_value_ns, batch_moves_ns = _batch_nanoseconds(again, args.batch_lookups, args.seed)
         boards = _boards(again, args.lookups, args.seed)
         for board in boards[:100]:  # the pages of those first lookups read, the calls warm
             again.value(board)
@@ -76,11 +93,15 @@ def main() -> None:
         moves_us = _microseconds(again.move_values, boards)
         advise_us = _microseconds(Advisor([again]).advise, boards)
 
+    states = again.states
     rows = [
-        ("states", f"{table.states:,}"),
-        ("build", f"{build_seconds:.2f} s ({table.states / build_seconds / 1e6:.2f} M states/s, one core)"),
+        ("states", f"{states:,}"),
+        ("build", f"{build_seconds:.2f} s ({states / build_seconds / 1e6:.2f} M states/s, one core)"),
         ("peak memory of the process", f"{peak_bytes / 1e6:,.0f} MB"),
-        ("disk", f"{disk_bytes / 1e6:,.1f} MB"),
+        ("disk", f"{disk_bytes / 1e6:,.1f} MB ({disk_bytes / states:.2f} bytes a state)"),
+        ("largest error of a stored value", f"{error:.2e}"),
+        ("in a batch: value of a board", f"{batch_value_ns:,.0f} ns"),
+        ("in a batch: each move's value", f"{batch_moves_ns:,.0f} ns"),
         ("value of a board", f"{value_us:.1f} µs"),
         ("each move's value", f"{moves_us:.1f} µs"),
         ("an advisor's answer", f"{advise_us:.1f} µs"),
@@ -97,10 +118,14 @@ def main() -> None:
             "formation": formation.to_text(),
             "target": args.target,
             "p_four": args.p_four,
-            "states": table.states,
+            "states": states,
             "build_seconds": build_seconds,
             "peak_memory_bytes": peak_bytes,
             "disk_bytes": disk_bytes,
+            "value_error": error,
+            "batch_lookups": args.batch_lookups,
+            "batch_value_ns": batch_value_ns,
+            "batch_move_values_ns": batch_moves_ns,
             "lookups": args.lookups,
             "value_us": value_us,
             "move_values_us": moves_us,

@@ -6,16 +6,19 @@ stand there in a game. A frozen tile never merges (it is bigger than any tile of
 two frozen tiles are taken as different), and a move is *allowed* only when it leaves every frozen
 cell where it was (no frozen tile slides) and changes the board.
 
-A state's value is the probability of a tile of exponent ``target`` on the goal cell (bit ``goal``)
-under optimal play: 1 when it stands there; 0 when a tile of ``target`` or more stands elsewhere
-in the region, or no move is allowed; else the best allowed move's expected value over the spawns
-(a 2 or, with ``p_four``, a 4 on an empty cell of the region, each cell alike). Every move keeps
-the region's tile sum and every spawn adds 2 or 4, so states are solved by sum, from the largest
-down (the age layers of :mod:`plyground.g2048.solver`): a layer is the sorted array of the
-boards of one sum whose tiles are all below ``target``.
+A table holds every board of the region (cells at bits ``shifts``) whose tiles are below the
+target, the tile of exponent ``levels``: ``levels ** len(shifts)`` of them, the board whose cell i
+holds the exponent e_i at the *index* sum(e_i * levels ** i) (:func:`_index`, :func:`_board_of`).
+A state's value is the probability of the target on the goal cell (bit ``goal``) under optimal
+play: 1 when it stands there; 0 when a tile of the target or more stands elsewhere in the
+region, or no move is allowed; else the best allowed move's expected value over the spawns (a 2
+or, with ``p_four``, a 4 on an empty cell of the region, each cell alike). Every move keeps the
+region's tile sum and every spawn adds 2 or 4, so states are solved by sum, from the largest down
+(the age layers of :mod:`plyground.g2048.solver`): :func:`_sum_order` sorts the indices by sum.
 
-Kernels do no validation; :mod:`plyground.g2048.tablebase` does. The slow twin is
-``tests/naive/tablebase.py``.
+Values are read from float64 arrays (a solve) or uint16 ones (a table on disk: the value times
+65535, rounded), each times ``scale``. Kernels do no validation; :mod:`plyground.g2048.tablebase`
+does. The slow twin is ``tests/naive/tablebase.py``.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ import numpy as np
 
 from plyground._jit import kernel
 from plyground.g2048._kernels import LEFT, RIGHT, UP
-from plyground.g2048._solver_kernels import _find
 
 _NIBBLE = np.uint64(0xF)
+_VALUES = ("f8[::1]", "u2[::1]")
 
 
 @kernel("UniTuple(i8, 2)(i8, i8, i8)", inline=True)
@@ -84,104 +87,144 @@ def _formation_move(b, d, rows, cols, frozen):
     return out
 
 
-@kernel("i8(i8[::1], i8, i8[::1], u8[::1], i8[::1])")
-def _region_states(shifts, levels, sums, out, counts):
-    """The boards whose region cells (bits ``shifts``) hold exponents below ``levels`` (0: empty), by tile sum.
+@kernel("i8(u8, i8[::1], i8)", inline=True)
+def _index(b, shifts, levels):
+    """The index of the board ``b`` (its region's tiles all below the target) in a table."""
+    index = 0
+    for i in range(shifts.shape[0] - 1, -1, -1):
+        index = index * levels + np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
+    return index
 
-    With an empty ``out``, only counts: ``counts[s // 2]`` the boards of sum ``s``. Else writes them
-    into ``out``, the boards of sum ``s`` from ``sums[s // 2]`` on (not sorted). Returns the number
-    of boards (the empty board included, of sum 0).
-    """
-    k = shifts.shape[0]
-    digits = np.zeros(k, dtype=np.int64)
-    total = 0
+
+@kernel("u8(i8, i8[::1], i8)", inline=True)
+def _board_of(index, shifts, levels):
+    """The board at ``index`` of a table (its frozen cells empty)."""
+    b = np.uint64(0)
+    for i in range(shifts.shape[0]):
+        b |= np.uint64(index % levels) << np.uint64(shifts[i])
+        index //= levels
+    return b
+
+
+@kernel("i8(i8, i8, i8[::1], u4[::1], i8[::1])")
+def _sum_order(cells, levels, starts, out, counts):
+    """The indices of a table of ``cells`` cells, by tile sum: with an empty ``out``, only counts them
+    (``counts[s // 2]``: the boards of sum ``s``); else writes those of sum ``s`` into ``out`` from
+    ``starts[s // 2]`` on, in increasing order. Returns the number of indices."""
+    digits = np.zeros(cells, dtype=np.int64)
     filling = out.shape[0] > 0
-    at = sums.copy()
-    while True:
-        b = np.uint64(0)
-        s = 0
-        for i in range(k):
-            if digits[i]:
-                b |= np.uint64(digits[i]) << np.uint64(shifts[i])
-                s += 1 << digits[i]
+    at = starts.copy()
+    half = 0  # the tile sum of the digits, halved
+    total = levels**cells
+    for index in range(total):
         if filling:
-            out[at[s // 2]] = b
-            at[s // 2] += 1
+            out[at[half]] = np.uint32(index)
+            at[half] += 1
         else:
-            counts[s // 2] += 1
-        total += 1
-        i = 0  # the next combination: digit 0 the fastest
-        while i < k and digits[i] == levels - 1:
+            counts[half] += 1
+        i = 0  # the next index: digit 0 the fastest
+        while i < cells and digits[i] == levels - 1:
+            half -= 1 << (levels - 2)
             digits[i] = 0
             i += 1
-        if i == k:
-            return total
-        digits[i] += 1
+        if i < cells:
+            half += (1 << digits[i]) - ((1 << digits[i]) >> 1)  # h(d + 1) - h(d), h(d) = 2^d / 2 and h(0) = 0
+            digits[i] += 1
+    return total
 
 
-@kernel("f8(u8, i8, i8, u8, i8, i8, f8, u8[::1], f8[::1], u8[::1], f8[::1])")
-def _after_value(after, rows, cols, frozen, goal, target, p_four, codes_2, values_2, codes_4, values_4):
-    """The value of the board ``after`` a move, before its spawn: 1 with the target on the goal, 0 with a tile
-    of the target or more elsewhere, else the mean over the spawns of the values of the boards they make
-    (``codes_2``/``values_2``: the layer two above ``after``'s sum, ``codes_4``/``values_4``: four above).
-    -1 when a spawned board is missing from its layer (never, unless the layers are wrong)."""
-    if np.int64((after >> np.uint64(goal)) & _NIBBLE) == target:
+@kernel([f"f8(u8, i8[::1], i8, i8, f8, {values}, f8)" for values in _VALUES], inline=True)
+def _after_value(after, shifts, levels, goal, p_four, values, scale):
+    """The value of the board ``after`` a move, before its spawn: 1 with the target on the goal, 0 with a
+    tile of the target or more elsewhere in the region, else the mean over the spawns of the values
+    of the boards they make (``values[i] * scale``: the value of the board at index i)."""
+    if np.int64((after >> np.uint64(goal)) & _NIBBLE) == levels:
         return 1.0
-    empty = 0
-    for r in range(rows):
-        for c in range(cols):
-            shift = np.uint64(16 * r + 4 * c)
-            if (frozen >> shift) & _NIBBLE:
-                continue
-            v = np.int64((after >> shift) & _NIBBLE)
-            if v >= target:
-                return 0.0
-            if v == 0:
-                empty += 1
+    index = 0
+    for i in range(shifts.shape[0] - 1, -1, -1):
+        v = np.int64((after >> np.uint64(shifts[i])) & _NIBBLE)
+        if v >= levels:
+            return 0.0
+        index = index * levels + v
     total = 0.0
-    for r in range(rows):
-        for c in range(cols):
-            shift = np.uint64(16 * r + 4 * c)
-            if (frozen >> shift) & _NIBBLE or (after >> shift) & _NIBBLE:
-                continue
-            for tile in range(1, 3):
-                p = (1.0 - p_four) if tile == 1 else p_four
-                if p == 0.0:
-                    continue
-                spawned = after | (np.uint64(tile) << shift)
-                if tile >= target:  # a spawned target: on the goal a success, elsewhere a failure
-                    total += p if 16 * r + 4 * c == goal else 0.0
-                    continue
-                codes = codes_2 if tile == 1 else codes_4
-                values = values_2 if tile == 1 else values_4
-                i = _find(codes, spawned)
-                if i < 0:
-                    return -1.0
-                total += p * values[i]
-    return total / empty
+    empty = 0
+    power = 1
+    for i in range(shifts.shape[0]):
+        if (after >> np.uint64(shifts[i])) & _NIBBLE == 0:
+            empty += 1
+            if p_four < 1.0:
+                total += (1.0 - p_four) * (values[index + power] * scale)
+            if p_four > 0.0:
+                if levels > 2:
+                    total += p_four * (values[index + 2 * power] * scale)
+                elif shifts[i] == goal:  # a spawned 4 is the target: a success on the goal, else a failure
+                    total += p_four
+        power *= levels
+    return total / empty if empty else 0.0
 
 
-@kernel("i8(u8[::1], i8, i8, u8, i8, i8, f8, u8[::1], f8[::1], u8[::1], f8[::1], f8[::1], i1[::1])")
-def _layer_values(states, rows, cols, frozen, goal, target, p_four, codes_2, values_2, codes_4, values_4, out, best):
-    """The value of each board of a layer (``states``) into ``out`` and its best allowed move into ``best`` (-1:
-    none), from the layers two and four above (see :func:`_after_value`). Returns the spawned boards missing
-    from those (0 unless they are wrong)."""
-    missing = 0
-    for i in range(states.shape[0]):
-        b = states[i]
+@kernel([f"f8(u8, i8[::1], i8, i8, {values}, f8)" for values in _VALUES], inline=True)
+def _state_value(b, shifts, levels, goal, values, scale):
+    """The value of the region board ``b`` (frozen cells empty): 1 with the target on the goal, 0 with a tile
+    of the target or more elsewhere, else its value in the table."""
+    if np.int64((b >> np.uint64(goal)) & _NIBBLE) == levels:
+        return 1.0
+    index = 0
+    for i in range(shifts.shape[0] - 1, -1, -1):
+        v = np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
+        if v >= levels:
+            return 0.0
+        index = index * levels + v
+    return values[index] * scale
+
+
+@kernel([f"void(u8[::1], i8[::1], i8, i8, {values}, f8, f8[::1])" for values in _VALUES])
+def _state_values(boards, shifts, levels, goal, values, scale, out):
+    """:func:`_state_value` of each region board of ``boards`` into ``out``."""
+    for i in range(boards.shape[0]):
+        out[i] = _state_value(boards[i], shifts, levels, goal, values, scale)
+
+
+@kernel([f"f8(u8, i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[::1])" for values in _VALUES], inline=True)
+def _move_values(b, shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out):
+    """Each move's value from the board ``b`` (frozen cells empty, region tiles below the target) into
+    ``out`` (-1: not allowed); returns the board's value (0 when no move is allowed)."""
+    best = 0.0
+    for d in range(4):
+        after = _formation_move(b, d, rows, cols, frozen)
+        if after == b:
+            out[d] = -1.0
+            continue
+        out[d] = _after_value(after, shifts, levels, goal, p_four, values, scale)
+        best = max(best, out[d])
+    return best
+
+
+@kernel([f"void(u8[::1], i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[:, ::1])" for values in _VALUES])
+def _boards_move_values(boards, shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out):
+    """:func:`_move_values` of each region board of ``boards`` into the row of ``out`` of the same index."""
+    for i in range(boards.shape[0]):
+        _move_values(boards[i], shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out[i])
+
+
+@kernel("i8(u4[::1], i8[::1], i8, i8, i8, u8, i8, f8, f8[::1], i1[::1])")
+def _layer_values(order, shifts, levels, rows, cols, frozen, goal, p_four, values, best):
+    """The value of each board of a layer (the indices ``order``) into ``values`` and its first best allowed
+    move (up, right, down, left order; -1: none) into ``best``, from the values of the layers two and
+    four above. Returns the boards solved."""
+    for j in range(order.shape[0]):
+        index = np.int64(order[j])
+        b = _board_of(index, shifts, levels)
         value = 0.0
         move = -1
         for d in range(4):
             after = _formation_move(b, d, rows, cols, frozen)
             if after == b:
                 continue
-            v = _after_value(after, rows, cols, frozen, goal, target, p_four, codes_2, values_2, codes_4, values_4)
-            if v < 0.0:
-                missing += 1
-                continue
+            v = _after_value(after, shifts, levels, goal, p_four, values, 1.0)
             if move < 0 or v > value:
                 value = v
                 move = d
-        out[i] = value
-        best[i] = move
-    return missing
+        values[index] = value
+        best[index] = move
+    return order.shape[0]

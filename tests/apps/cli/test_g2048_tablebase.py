@@ -69,8 +69,17 @@ def test_list_and_info(tables: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert status == 0 and FORMATION in out and "xxx-x..-..T_T16_p0.1" in out and "states" in out
     status, out, _ = run_cli(capsys, "2048", "tablebase", "info", "xxx-x..-..T_T16_p0.1", "--dir", str(tables))
     assert status == 0 and "5 free cells, goal at row 3, column 3" in out and "target:    16" in out
+    assert "checksums: ok" in out and "values within 7.6e-06 of exact" in out
     status, out, _ = run_cli(capsys, "2048", "tablebase", "list", "--dir", str(tables / "none"))
     assert status == 0 and out.startswith("no endgame table built yet")
+
+
+def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from plyground.g2048.tablebase import Formation, solve_formation
+
+    solve_formation(Formation.parse("xx/.T"), 8, work=tmp_path / "xx-.T_T8_p0.1" / "work")
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "list", "--dir", str(tmp_path))
+    assert status == 0 and out == "unfinished build: xx-.T_T8_p0.1 (the same build command goes on with it)\n"
 
 
 @pytest.mark.parametrize(
@@ -79,7 +88,7 @@ def test_list_and_info(tables: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["build", "xxxx/xxxx/..../....", "--target", "64"], ["exactly one goal cell T"]),
         (["build", "..../..../..../...T", "--target", "64"], ["needs frozen cells"]),
         (["build", "xxxx/xxxx/...T/....", "--target", "48"], ["power of two"]),
-        (["build", "xxxx/xxxx/...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
+        (["build", "xxxx/xxx./...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
         (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),
         (["query", "2 x/0 0"], ["cannot read cell"]),
         (["info", "nothing"], ["no endgame table in"]),
@@ -99,10 +108,17 @@ def test_a_damaged_table_is_one_line_and_status_2(tables: Path, capsys: pytest.C
 
     copy = tmp_path / "copy"
     shutil.copytree(tables, copy)
-    (copy / "xxx-x..-..T_T16_p0.1" / "codes.npy").write_bytes(b"broken")
+    values = copy / "xxx-x..-..T_T16_p0.1" / "values.npy"
+    data = bytearray(values.read_bytes())
+    data[-1] ^= 1  # one value changed: only the checksum tells
+    values.write_bytes(bytes(data))
+    status, _, err = run_cli(capsys, "2048", "tablebase", "info", "xxx-x..-..T_T16_p0.1", "--dir", str(copy))
+    assert status == 2
+    assert_one_line_error(err, "values.npy is damaged: its bytes do not match its checksum")
+    values.write_bytes(b"broken")
     status, _, err = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(copy))
     assert status == 2
-    assert_one_line_error(err, "codes.npy: not an array of an endgame table")
+    assert_one_line_error(err, "values.npy: not an array of an endgame table")
 
 
 def test_hint_names_the_tables_move_and_its_probability(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

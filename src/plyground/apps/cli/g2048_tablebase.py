@@ -50,8 +50,10 @@ def build(
     """Solve FORMATION exactly: each state's probability of building the target tile on the goal cell.
 
     The estimate (states, memory, disk, time) is printed first; a build this machine cannot hold
-    is refused unless --force. The table is written into its own folder under --dir, its
-    description last: a build that is killed leaves no table, and is run again from the start.
+    is refused unless --force. The table is solved in a work folder inside its own folder under
+    --dir, with a checkpoint every half minute: a build that is killed is run again with the
+    same command and goes on from there. Its description is written last: until then there is
+    no table.
     """
     from plyground.g2048.solver_estimate import Machine
     from plyground.g2048.tablebase import Formation, default_directory, estimate_formation, table_name
@@ -75,19 +77,18 @@ def build(
             f"{formation.to_text()} for {target} needs {estimate.describe()}, more than this machine has "
             f"({' and '.join(short)}); --force builds it anyway"
         )
+    if (folder / "work" / "progress.json").exists():
+        typer.echo(f"resuming the build in {folder / 'work'}", err=True)
     compile_kernels(*_KERNELS)
-    table, seconds = _solve(formation, target, p_four, estimate.states)
-    from plyground.g2048.tablebase import save_tablebase
-
-    save_tablebase(table, folder)
-    typer.echo(f"built {formation.to_text()} for {target}: {table.states:,} states in {seconds:.1f} s, {folder}")
+    seconds = _build(formation, target, p_four, estimate.states, folder)
+    typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s, {folder}")
 
 
-def _solve(formation: Any, target: int, p_four: float, states: int) -> tuple[Tablebase, float]:
+def _build(formation: Any, target: int, p_four: float, states: int, folder: Path) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plyground.g2048.tablebase import solve_formation
+    from plyground.g2048.tablebase import build_tablebase
 
     began = time.perf_counter()
     columns = (TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,} of {task.total:,} states"))
@@ -97,8 +98,8 @@ def _solve(formation: Any, target: int, p_four: float, states: int) -> tuple[Tab
         def on_layer(done: int, _states: int) -> None:
             progress.update(task, completed=done)
 
-        table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer)
-    return table, time.perf_counter() - began
+        build_tablebase(formation, target, folder, p_four=p_four, on_layer=on_layer)
+    return time.perf_counter() - began
 
 
 def _tables(directory: Path | None) -> list[Tablebase]:
@@ -156,19 +157,24 @@ def query(
 
 @app.command(name="list", short_help="The tables built.")
 def list_tables(directory: TablesOption = None) -> None:
-    """The tables in --dir: formation, target, spawn rule, states and size on disk."""
-    from plyground.g2048.tablebase import table_folders
+    """The tables in --dir: formation, target, spawn rule, states and size on disk (builds under way, too)."""
+    from plyground.g2048.tablebase import default_directory, table_folders
 
     folders = table_folders(directory)
-    if not folders:
+    root = directory if directory is not None else default_directory()
+    unfinished = sorted(path.parent.parent for path in root.glob("*/work/progress.json")) if root.is_dir() else []
+    if not folders and not unfinished:
         typer.echo("no endgame table built yet: 'plyground 2048 tablebase build FORMATION --target T' builds one")
         return
     for folder, table in zip(folders, _tables(directory), strict=True):
-        size = sum(path.stat().st_size for path in folder.iterdir())
+        size = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
         typer.echo(
             f"{table.formation.to_text():<22} {table.target:>6}  p_four {table.p_four:<5g} {table.states:>14,} states "
             f"{size / 1e6:>10,.1f} MB  {folder.name}"
         )
+    for folder in unfinished:
+        if folder not in folders:
+            typer.echo(f"unfinished build: {folder.name} (the same build command goes on with it)")
 
 
 @app.command(short_help="What a table holds.")
@@ -176,17 +182,18 @@ def info(
     name: Annotated[str, typer.Argument(metavar="TABLE", help="The table's folder, or its name under --dir.")],
     directory: TablesOption = None,
 ) -> None:
-    """A table's formation, target, spawn rule, states and the tile sums it covers."""
-    from plyground.g2048.tablebase import default_directory, load_tablebase
+    """A table's formation, target, spawn rule, states and size, after checking every byte against its checksums."""
+    from plyground.g2048.tablebase import VALUE_ERROR, default_directory, verify_tablebase
 
     folder = Path(name)
     if not (folder / "tablebase.json").exists():
         folder = (directory if directory is not None else default_directory()) / name
-    table = load_tablebase(folder)
-    sums = sorted(table.sums)
+    table = verify_tablebase(folder)
     formation = table.formation
+    size = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
     typer.echo(f"folder:    {folder}")
     typer.echo(f"formation: {formation.to_text()} ({formation.region_size} free cells, goal at row "
                f"{formation.goal[0] + 1}, column {formation.goal[1] + 1})")  # fmt: skip
     typer.echo(f"target:    {table.target}   p_four: {table.p_four:g}")
-    typer.echo(f"states:    {table.states:,}, tile sums {sums[0]} to {sums[-1]}")
+    typer.echo(f"states:    {table.states:,}, {size / 1e6:,.1f} MB (values within {VALUE_ERROR:.1e} of exact)")
+    typer.echo("checksums: ok")

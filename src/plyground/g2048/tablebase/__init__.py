@@ -9,17 +9,27 @@ asks them about the boards of a game.
 
 from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer
 from plyground.g2048.tablebase.formation import Formation
-from plyground.g2048.tablebase.solve import MAX_STATES, Tablebase, estimate_formation, solve_formation
-from plyground.g2048.tablebase.store import default_directory, load_tablebase, save_tablebase, table_folders, table_name
+from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
+from plyground.g2048.tablebase.store import (
+    build_tablebase,
+    default_directory,
+    load_tablebase,
+    save_tablebase,
+    table_folders,
+    table_name,
+    verify_tablebase,
+)
 
 __all__ = [
     "MAX_STATES",
+    "VALUE_ERROR",
     "Advice",
     "Advisor",
     "Answer",
     "Formation",
     "Tablebase",
     "answer",
+    "build_tablebase",
     "default_directory",
     "estimate_formation",
     "load_tablebase",
@@ -27,4 +37,5 @@ __all__ = [
     "solve_formation",
     "table_folders",
     "table_name",
+    "verify_tablebase",
 ]  # fmt: skip

@@ -6,7 +6,8 @@ all hold tiles of the table's target or more. :func:`answer` gives the table's v
 board with its moves named as on the board. An :class:`Advisor` holds the tables built and picks
 the move for a game: the table of the largest target that fits the board with its goal cell
 *continuing the chain* of the big tiles (a frozen neighbour of the goal cell holds exactly the
-target, so that the tile built there merges on), and only while some move can still succeed.
+target, so that the tile built there merges on), and only until the target stands there and while some move
+can still succeed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import cast
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DIRECTIONS, Board, Direction
 from plyground.g2048.tablebase.formation import image_cell, image_direction
-from plyground.g2048.tablebase.solve import Tablebase, first_best
+from plyground.g2048.tablebase.solve import Tablebase
 
 __all__ = ["Advice", "Advisor", "Answer", "answer", "fitting_symmetries", "seen_as"]
 
@@ -34,7 +35,8 @@ class Answer:
     Attributes:
         value: the probability of building the target on the goal cell from the board, under optimal play.
         moves: each allowed move's probability, by the board's directions.
-        best: the first allowed move of the best value (up, right, down, left order); None when none is allowed.
+        best: the table's best move (:meth:`~plyground.g2048.tablebase.solve.Tablebase.best_move`); None when none
+            is allowed.
         symmetry: the symmetry of the board under which the formation fits it (0: as written).
     """
 
@@ -75,11 +77,11 @@ def answer(table: Tablebase, board: Board, symmetry: int | None = None) -> Answe
     k = fitting[0] if symmetry is None and fitting else symmetry
     if k is None or k not in fitting:
         return None
-    moves = {
-        _NAMES[image_direction(_NAMES.index(direction), k)]: value
-        for direction, value in table.move_values(seen_as(table, board, k)).items()
-    }
-    return Answer(table.value(seen_as(table, board, k)), moves, first_best(moves), k)
+    seen = seen_as(table, board, k)
+    moves = {_NAMES[image_direction(_NAMES.index(direction), k)]: value
+             for direction, value in table.move_values(seen).items()}  # fmt: skip
+    best = table.best_move(seen)
+    return Answer(table.value(seen), moves, None if best is None else _NAMES[image_direction(_NAMES.index(best), k)], k)
 
 
 @dataclass(frozen=True)
@@ -138,11 +140,12 @@ class Advisor:
 
     def advise(self, board: Board) -> Advice | None:
         """The move of the first table (largest target first) that fits ``board`` with its goal cell continuing
-        the chain and a move that can still succeed; None when no table does."""
+        the chain, not yet holding the target, and a move that can still succeed; None when no table does."""
         for table in self.tables:
             for k in fitting_symmetries(table, board):
-                if not _continues_chain(table, board, k):
-                    continue
+                goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
+                if board[goal] >= table.target or not _continues_chain(table, board, k):
+                    continue  # built already (the frozen tiles merge with it next, which the table cannot do)
                 found = answer(table, board, k)
                 if found is not None and found.best is not None and found.moves[found.best] > 0.0:
                     return Advice(cast(Direction, found.best), found.moves[found.best], table, found)

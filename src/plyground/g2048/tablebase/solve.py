@@ -2,8 +2,8 @@
 
 :func:`solve_formation` enumerates every state of the formation's region whose tiles are all
 below the target (see :mod:`plyground.g2048._tablebase_kernels` for the values and the moves
-allowed), and solves them by tile sum, from the largest down, in memory. The result, a
-:class:`Tablebase`, answers a board of a game: its value and each allowed move's.
+allowed), and solves them by tile sum, from the largest down. The result, a :class:`Tablebase`,
+answers a board of a game: its value, each allowed move's, and the best move.
 
 >>> from plyground.g2048 import Board
 >>> table = solve_formation(Formation.parse("xx/.T"), 8, p_four=0.0)
@@ -13,28 +13,38 @@ allowed), and solves them by tile sum, from the largest down, in memory. The res
 0.0
 
 Every state of the region is a row of the table: (levels)^cells of them, where the levels are
-the exponents below the target and the empty cell; :data:`MAX_STATES` bounds what is solved
-here at once.
+the exponents below the target and the empty cell, each at an index computed from its tiles (no
+board is stored). A solve holds each value as a float64 (exact but for rounding), in memory or,
+given a ``work`` folder, in files there that a solve killed at any point resumes from. A table on
+disk holds each value as a 16-bit integer, the value times :data:`QUANTUM` rounded: within
+:data:`VALUE_ERROR` of the solve's; its best moves are the solve's.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, JobTooLargeError, PlygroundError
-from plyground.g2048 import _solver_kernels as SK
+from plyground.core.files import FileFormat
+from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, JobTooLargeError
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
 from plyground.g2048.tablebase.formation import Formation
 
 __all__ = [
     "MAX_STATES",
+    "QUANTUM",
+    "SOLVE_BYTES",
     "STATES_PER_SECOND",
-    "STATE_BYTES",
+    "TABLE_BYTES",
+    "VALUE_ERROR",
     "TableEstimate",
     "Tablebase",
     "estimate_formation",
@@ -42,33 +52,45 @@ __all__ = [
     "solve_formation",
 ]  # fmt: skip
 
-MAX_STATES = 500_000_000
-"""The most states :func:`solve_formation` solves in memory at once (:data:`STATE_BYTES` each: 8.5 GB)."""
-STATE_BYTES = 17
-"""Memory and disk a state takes: its board (8 bytes), value (8) and best move (1)."""
-STATES_PER_SECOND = 1_000_000
-"""About how many states a second one core solves (measured: 1.5 M a second on this project's 2-core machine)."""
+MAX_STATES = 2**32 - 1
+"""The most states a table holds (indices are 32-bit while solving)."""
+SOLVE_BYTES = 13
+"""Memory a state takes while solving: its value (8 bytes), best move (1) and place in the order of sums (4);
+in a ``work`` folder, the value and best move are files (9 bytes a state of disk)."""
+TABLE_BYTES = 3
+"""Disk a state of a table takes: its value (2 bytes) and best move (1)."""
+QUANTUM = 65535
+"""A table on disk holds ``round(value * QUANTUM)`` as a 16-bit integer."""
+VALUE_ERROR = 0.5 / QUANTUM
+"""The most a value read from a table on disk (a state's or a move's) differs from the solve's."""
+STATES_PER_SECOND = 2_000_000
+"""About how many states a second one core solves (measured: 2.7 M a second on this project's 2-core machine)."""
+CHECKPOINT_SECONDS = 30.0
+"""How often a solve in a ``work`` folder writes down how far it got (and at its end)."""
+PROGRESS_FORMAT = FileFormat("plyground.g2048.tablebase-progress", 1, "an endgame table's build", "progress")
+"""``progress.json`` of a solve's ``work`` folder: what is solved, and the tile sums done (``below``)."""
 
 
 @dataclass(frozen=True)
 class TableEstimate:
-    """What solving a formation for a target needs: its states, the memory and disk they take, the time."""
+    """What solving a formation for a target needs: its states, memory, disk (while building and kept), time."""
 
     states: int
     memory_bytes: int
     disk_bytes: int
+    table_bytes: int
     seconds: float
 
     def describe(self) -> str:
-        """One line: ``1,679,616 states: 28.6 MB of memory and of disk, about 2 s``."""
+        """One line: ``1,679,616 states: 21.8 MB of memory, 20.2 MB of disk while building (5.0 MB kept), ...``."""
         return (
             f"{self.states:,} states: {self.memory_bytes / 1e6:,.1f} MB of memory, {self.disk_bytes / 1e6:,.1f} MB "
-            f"of disk, about {max(1, round(self.seconds)):,} s"
+            f"of disk while building ({self.table_bytes / 1e6:,.1f} MB kept), about {max(1, round(self.seconds)):,} s"
         )
 
 
 def estimate_formation(formation: Formation, target: int) -> TableEstimate:
-    """What :func:`solve_formation` of ``formation`` for ``target`` needs (every state of the region is solved).
+    """What building ``formation`` for ``target`` in a folder needs (every state of the region is solved).
 
     Raises:
         InvalidInputError: not a Formation, or a target that is not a tile from 4 to 32768.
@@ -76,7 +98,9 @@ def estimate_formation(formation: Formation, target: int) -> TableEstimate:
     if not isinstance(formation, Formation):
         raise InvalidInputError(f"expected a Formation, got {type(formation).__name__}")
     states = _target_exponent(target) ** formation.region_size
-    return TableEstimate(states, states * STATE_BYTES + 64 * 2**20, states * STATE_BYTES, states / STATES_PER_SECOND)
+    disk = states * (TABLE_BYTES + 9)
+    memory = states * SOLVE_BYTES + 64 * 2**20
+    return TableEstimate(states, memory, disk, states * TABLE_BYTES, states / STATES_PER_SECOND)
 
 
 def _target_exponent(target: object) -> int:
@@ -89,12 +113,14 @@ def _target_exponent(target: object) -> int:
 
 
 class Tablebase:
-    """The exact values of a formation's states for one target tile and spawn rule (see the module).
+    """The values of a formation's states for one target tile and spawn rule (see the module).
 
     Attributes:
         formation: the formation solved.
         target: the tile to build on its goal cell.
         p_four: the probability that a spawned tile is a 4.
+        values: each state's value, by index: float64 (a solve), or uint16 times :data:`QUANTUM` (on disk).
+        best: each state's first best allowed move (0 up, 1 right, 2 down, 3 left; -1: none).
     """
 
     def __init__(
@@ -102,25 +128,15 @@ class Tablebase:
         formation: Formation,
         target: int,
         p_four: float,
-        codes: npt.NDArray[np.uint64],
-        values: npt.NDArray[np.float64],
+        values: npt.NDArray[np.float64] | npt.NDArray[np.uint16],
         best: npt.NDArray[np.int8],
-        sums: dict[int, tuple[int, int]],
     ) -> None:
-        """A table from its arrays: ``sums[s] = (start, count)``, the states of tile sum ``s`` (sorted codes), their
-        values and best moves at ``start`` to ``start + count`` of ``codes``, ``values`` and ``best``."""
         self.formation, self.target, self.p_four = formation, target, p_four
-        self.codes, self.values, self.best = codes, values, best
-        self.sums = sums
-        self._exponent = target.bit_length() - 1
-        self._empty = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.float64))
-
-    def _layer(self, s: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]:
-        """The codes and values of the states of tile sum ``s`` (empty arrays where there are none)."""
-        if s not in self.sums:
-            return self._empty
-        start, count = self.sums[s]
-        return self.codes[start : start + count], self.values[start : start + count]
+        self.values, self.best = values, best
+        self.scale = 1.0 if values.dtype == np.float64 else 1.0 / QUANTUM
+        self.shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
+        self.levels = target.bit_length() - 1
+        self._moves = np.empty(4, dtype=np.float64)
 
     def __repr__(self) -> str:
         formation, states = self.formation.to_text(), self.states
@@ -129,7 +145,12 @@ class Tablebase:
     @property
     def states(self) -> int:
         """The states held: every board of the region with tiles below the target."""
-        return int(self.codes.shape[0])
+        return int(self.values.shape[0])
+
+    @property
+    def exact(self) -> bool:
+        """Whether the values are the solve's float64s (else read from disk, within :data:`VALUE_ERROR`)."""
+        return self.scale == 1.0
 
     def _key(self, board: Board) -> int:
         """The table's board of ``board``: its frozen cells emptied, after checking it fits the formation."""
@@ -150,18 +171,65 @@ class Tablebase:
             )
         return board.bits & ~formation.frozen_mask
 
-    def _after_value(self, after: int) -> float:
-        s = int(SK._tile_sum(np.uint64(after)))
-        codes_2, values_2 = self._layer(s + 2)
-        codes_4, values_4 = self._layer(s + 4)
+    def _index(self, key: int) -> int | None:
+        """The index of the region board ``key``; None when a tile of the target or more stands in it."""
+        if any((key >> int(shift)) & 0xF >= self.levels for shift in self.shifts):
+            return None
+        return int(TK._index(np.uint64(key), self.shifts, self.levels))
+
+    def state(self, index: int) -> Board:
+        """The state at ``index`` as a board of a game, its frozen cells holding the target.
+
+        Raises:
+            InvalidInputError: ``index`` is not one of the table's.
+        """
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < self.states:
+            raise InvalidInputError(f"a state's index is from 0 to {self.states - 1:,}, got {index!r}")
         formation = self.formation
-        value = TK._after_value(
-            np.uint64(after), formation.rows, formation.cols, np.uint64(formation.frozen_mask), formation.goal_shift,
-            self._exponent, self.p_four, codes_2, values_2, codes_4, values_4,
+        frozen = sum(self.levels << (16 * r + 4 * c) for r, c in formation.frozen)
+        return Board(int(TK._board_of(int(index), self.shifts, self.levels)) | frozen, formation.rows, formation.cols)
+
+    def _keys(self, boards: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+        """The region boards of a batch of bitboards, after checking that every frozen cell holds the target or more."""
+        array = np.ascontiguousarray(boards)
+        if array.dtype != np.uint64 or array.ndim != 1:
+            raise InvalidBoardError(
+                f"expected a 1-d array of uint64 bitboards, got {array.dtype} of shape {array.shape}"
+            )
+        for r, c in self.formation.frozen:
+            small = np.flatnonzero((array >> np.uint64(16 * r + 4 * c)) & np.uint64(0xF) < self.levels)
+            if small.size:
+                where = f"row {r + 1}, column {c + 1} of {self.formation.to_text()}"
+                raise InvalidBoardError(f"board {small[0]} of the batch holds a tile below {self.target} on the "
+                                        f"frozen cell at {where}")  # fmt: skip
+        return array & np.uint64(~self.formation.frozen_mask & 0xFFFF_FFFF_FFFF_FFFF)
+
+    def values_of(self, boards: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+        """:meth:`value` of each bitboard of ``boards`` (a board of the formation's size each), in one kernel call.
+
+        Raises:
+            InvalidBoardError: not a 1-d uint64 array, or a frozen cell of a board holds a tile below the target.
+        """
+        keys = self._keys(boards)
+        out = np.empty(keys.shape[0], dtype=np.float64)
+        TK._state_values(keys, self.shifts, self.levels, self.formation.goal_shift, self.values, self.scale, out)
+        return out
+
+    def move_values_of(self, boards: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+        """:meth:`move_values` of each bitboard of ``boards`` in one kernel call: a row a board, a column a direction
+        (up, right, down, left), -1 where the move is not allowed.
+
+        Raises:
+            InvalidBoardError: as :meth:`values_of`.
+        """
+        keys = self._keys(boards)
+        formation = self.formation
+        out = np.empty((keys.shape[0], 4), dtype=np.float64)
+        TK._boards_move_values(
+            keys, self.shifts, self.levels, formation.rows, formation.cols, np.uint64(formation.frozen_mask),
+            formation.goal_shift, self.p_four, self.values, self.scale, out,
         )  # fmt: skip
-        if value < 0:
-            raise CorruptFileError(f"the endgame table {self!r} is damaged: a spawned board is missing from it")
-        return float(value)
+        return out
 
     def move_values(self, board: Board) -> dict[str, float]:
         """Each allowed move's probability of building the target on the goal cell, by direction.
@@ -173,14 +241,12 @@ class Tablebase:
                 target.
         """
         key = self._key(board)
-        formation = self.formation
-        moves: dict[str, float] = {}
-        for d, direction in enumerate(DIRECTIONS):
-            after = int(TK._formation_move(np.uint64(key), d, formation.rows, formation.cols,
-                                           np.uint64(formation.frozen_mask)))  # fmt: skip
-            if after != key:
-                moves[direction] = self._after_value(after)
-        return moves
+        formation, moves = self.formation, self._moves
+        TK._move_values(
+            np.uint64(key), self.shifts, self.levels, formation.rows, formation.cols, np.uint64(formation.frozen_mask),
+            formation.goal_shift, self.p_four, self.values, self.scale, moves,
+        )  # fmt: skip
+        return {direction: float(moves[d]) for d, direction in enumerate(DIRECTIONS) if moves[d] >= 0.0}
 
     def value(self, board: Board) -> float:
         """The probability of building the target on the goal cell from ``board`` under optimal play.
@@ -192,25 +258,26 @@ class Tablebase:
             InvalidBoardError: as :meth:`move_values`.
         """
         key = self._key(board)
-        goal = (key >> self.formation.goal_shift) & 0xF
-        if goal == self._exponent:
-            return 1.0
-        if any((key >> (16 * r + 4 * c)) & 0xF >= self._exponent for r, c in self.formation.region):
-            return 0.0
-        codes, values = self._layer(int(SK._tile_sum(np.uint64(key))))
-        i = int(np.searchsorted(codes, np.uint64(key)))
-        if i == codes.shape[0] or codes[i] != key:
-            raise CorruptFileError(f"the endgame table {self!r} is damaged: it lacks the board {board.to_text()}")
-        return float(values[i])
+        return float(TK._state_value(np.uint64(key), self.shifts, self.levels, self.formation.goal_shift, self.values,
+                                     self.scale))  # fmt: skip
 
     def best_move(self, board: Board) -> str | None:
         """The first allowed move of the best value (in the order up, right, down, left); None when none is allowed.
 
+        The solve's own choice where the board is a state of the table (its region's tiles below
+        the target): exact, unlike a comparison of :meth:`move_values` read from disk.
+
         Raises:
             InvalidBoardError: as :meth:`move_values`.
         """
-        moves = self.move_values(board)
-        return first_best(moves)
+        key = self._key(board)
+        index = self._index(key)
+        if index is None:
+            return first_best(self.move_values(board))
+        move = int(self.best[index])
+        if not -1 <= move <= 3:
+            raise CorruptFileError(f"the endgame table {self!r} is damaged: a best move of {move} at {index:,}")
+        return None if move < 0 else DIRECTIONS[move]
 
 
 def first_best(moves: dict[str, float]) -> str | None:
@@ -225,48 +292,101 @@ def solve_formation(
     *,
     p_four: float = DEFAULT_P_FOUR,
     on_layer: Callable[[int, int], None] | None = None,
+    work: str | os.PathLike[str] | None = None,
 ) -> Tablebase:
     """Solve ``formation`` for the ``target`` tile on its goal cell, with 4s spawning with probability ``p_four``.
 
-    ``on_layer(states solved, states)`` is called after each tile sum's layer.
+    ``on_layer(states solved, states)`` is called after each tile sum's layer. With ``work``, a
+    folder, the values and best moves are files there and ``progress.json`` says, every
+    :data:`CHECKPOINT_SECONDS` and at the end, which tile sums are done: a solve killed at any
+    point and started again with the same folder goes on from there. The returned table reads
+    those files (float64 values); the caller removes the folder when done with it.
 
     Raises:
-        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, or a bad ``p_four``.
-        JobTooLargeError: more states than :data:`MAX_STATES`.
+        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, or a
+            ``work`` folder holding another solve.
+        JobTooLargeError: more states than :data:`MAX_STATES`, or, without ``work``, more memory than is available.
+        CorruptFileError: a ``work`` folder whose files are damaged.
     """
     states = estimate_formation(formation, target).states
-    exponent = _target_exponent(target)
+    levels = _target_exponent(target)
     p_four = check_p_four(p_four)
     if states > MAX_STATES:
         raise JobTooLargeError(
             f"{formation.to_text()} with target {target} has {states:,} states: more than the {MAX_STATES:,} "
-            "solved in memory at once"
+            "a table holds"
         )
-    shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
-    top = formation.region_size * (target // 2)
-    counts = np.zeros(top // 2 + 1, dtype=np.int64)
-    TK._region_states(shifts, exponent, counts, np.empty(0, dtype=np.uint64), counts)
+    if work is None:
+        from plyground.g2048.solver_estimate import Machine
+
+        memory = Machine.current(".").available_memory
+        if memory is not None and states * SOLVE_BYTES > memory:
+            raise JobTooLargeError(
+                f"{formation.to_text()} with target {target} needs {states * SOLVE_BYTES / 1e6:,.0f} MB to solve in "
+                f"memory, {memory / 1e6:,.0f} MB are available: solve it into a work folder, or on a bigger machine"
+            )
+    cells = formation.region_size
+    top = cells << (levels - 2)  # the largest tile sum, halved
+    counts = np.zeros(top + 1, dtype=np.int64)
+    TK._sum_order(cells, levels, counts, np.empty(0, dtype=np.uint32), counts)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    boards = np.empty(int(counts.sum()), dtype=np.uint64)
-    TK._region_states(shifts, exponent, starts, boards, counts)
+    order = np.empty(states, dtype=np.uint32)
+    TK._sum_order(cells, levels, starts, order, counts)
+    what = {"formation": formation.to_text(), "target": target, "p_four": p_four, "states": states}
+    if work is None:
+        values, best, below = np.empty(states, dtype=np.float64), np.empty(states, dtype=np.int8), top + 1
+    else:
+        values, best, below = _work_arrays(Path(work), what, top)
+    table = Tablebase(formation, target, p_four, values, best)
     frozen = np.uint64(formation.frozen_mask)
-    values = np.empty(boards.shape[0], dtype=np.float64)
-    best = np.empty(boards.shape[0], dtype=np.int8)
-    sums = {2 * half: (int(starts[half]), int(counts[half])) for half in range(top // 2 + 1) if counts[half]}
-    table = Tablebase(formation, target, p_four, boards, values, best, sums)
-    done = 0
-    for s in sorted(sums, reverse=True):
-        start, count = sums[s]
-        layer = slice(start, start + count)
-        boards[layer].sort()
-        (codes_2, values_2), (codes_4, values_4) = table._layer(s + 2), table._layer(s + 4)
-        missing = TK._layer_values(
-            boards[layer], formation.rows, formation.cols, frozen, formation.goal_shift, exponent, p_four,
-            codes_2, values_2, codes_4, values_4, values[layer], best[layer],
-        )  # fmt: skip
-        if missing:  # pragma: no cover - the layers hold every board of their sums
-            raise PlygroundError(f"{missing} spawned boards missing from the layers of {formation.to_text()}")
-        done += count
-        if on_layer is not None:
-            on_layer(done, boards.shape[0])
+    done = int(counts[below:].sum())
+    saved = time.monotonic()
+    for half in range(min(below, top + 1) - 1, -1, -1):
+        start, count = int(starts[half]), int(counts[half])
+        if count:
+            TK._layer_values(
+                order[start : start + count], table.shifts, levels, formation.rows, formation.cols, frozen,
+                formation.goal_shift, p_four, values, best,
+            )  # fmt: skip
+            done += count
+        if work is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
+            _checkpoint(Path(work), what, values, best, half)
+            saved = time.monotonic()
+        if on_layer is not None and count:
+            on_layer(done, states)
+    if on_layer is not None and below == 0:
+        on_layer(states, states)
     return table
+
+
+def _work_arrays(work: Path, what: dict[str, Any], top: int) -> tuple[Any, Any, int]:
+    """The value and best-move files of a solve in ``work`` (made, or reopened) and the halved tile sum from which
+    on every layer is done (``top + 1``: none)."""
+    states = what["states"]
+    progress = work / "progress.json"
+    if progress.exists():
+        data = PROGRESS_FORMAT.read(progress)
+        if {key: data.get(key) for key in what} != what:
+            raise InvalidInputError(f"{work} holds the build of another table ({data.get('formation')} for "
+                                    f"{data.get('target')}, p_four {data.get('p_four')}): remove it first")  # fmt: skip
+        try:
+            values = np.lib.format.open_memmap(work / "values.f8.npy", mode="r+")
+            best = np.lib.format.open_memmap(work / "best.npy", mode="r+")
+            below = int(data["below"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CorruptFileError(f"{work}: a build's files are damaged ({exc}): remove the folder") from None
+        if values.dtype != np.float64 or values.shape != (states,) or best.dtype != np.int8 or best.shape != (states,):
+            raise CorruptFileError(f"{work}: a build's files do not match its progress: remove the folder")
+        return values, best, below
+    work.mkdir(parents=True, exist_ok=True)
+    values = np.lib.format.open_memmap(work / "values.f8.npy", mode="w+", dtype=np.float64, shape=(states,))
+    best = np.lib.format.open_memmap(work / "best.npy", mode="w+", dtype=np.int8, shape=(states,))
+    PROGRESS_FORMAT.write(progress, {**what, "below": top + 1})
+    return values, best, top + 1
+
+
+def _checkpoint(work: Path, what: dict[str, Any], values: Any, best: Any, below: int) -> None:
+    """Flush the files of a solve in ``work``, then write that every layer from ``below`` (halved sum) up is done."""
+    values.flush()
+    best.flush()
+    PROGRESS_FORMAT.write(work / "progress.json", {**what, "below": below})

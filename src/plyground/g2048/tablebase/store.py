@@ -1,16 +1,21 @@
 """Endgame tables on disk: one folder a table, read back through memory maps.
 
-A table's folder holds ``codes.npy`` (the states' boards, sorted within each tile sum), ``values.npy``
-and ``best.npy`` (each state's value and best move), each written atomically, and last
-``tablebase.json`` (:data:`TABLE_FORMAT`: the formation, target, spawn rule, the number of states and
-where each tile sum's states start), whose presence marks a whole table: a build killed before it
-leaves no table. Tables go to ``<data folder>/tablebases/`` unless a folder is given, each in a
-folder named after what it solves (:func:`table_name`).
+A table's folder holds ``values.npy`` (each state's value times
+:data:`~plyground.g2048.tablebase.solve.QUANTUM`, a 16-bit integer) and ``best.npy`` (its best
+move), by the state's index, each written atomically, and last ``tablebase.json``
+(:data:`TABLE_FORMAT`: the formation, target, spawn rule, the number of states and each array's
+CRC-32), whose presence marks a whole table. :func:`build_tablebase` solves into the table's
+folder, in a ``work`` folder inside it that a killed build resumes from. Tables go to
+``<data folder>/tablebases/`` unless a folder is given, each in a folder named after what it
+solves (:func:`table_name`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,13 +25,24 @@ import numpy.typing as npt
 from plyground.core.files import FileFormat, atomic_write, data_dir
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.tablebase.formation import Formation
-from plyground.g2048.tablebase.solve import Tablebase
+from plyground.g2048.tablebase.solve import QUANTUM, Tablebase, solve_formation
 
-__all__ = ["TABLE_FORMAT", "default_directory", "load_tablebase", "save_tablebase", "table_folders", "table_name"]
+__all__ = [
+    "TABLE_FORMAT",
+    "build_tablebase",
+    "default_directory",
+    "load_tablebase",
+    "save_tablebase",
+    "table_folders",
+    "table_name",
+    "verify_tablebase",
+]  # fmt: skip
 
-TABLE_FORMAT = FileFormat("plyground.g2048.tablebase", 1, "a 2048 endgame table", "tablebase")
-"""The description of a table's folder (``tablebase.json``)."""
-_ARRAYS = {"codes": np.uint64, "values": np.float64, "best": np.int8}
+TABLE_FORMAT = FileFormat("plyground.g2048.tablebase", 2, "a 2048 endgame table", "tablebase")
+"""The description of a table's folder (``tablebase.json``). Version 1 held float64 values and every board."""
+_ARRAYS = {"values": np.uint16, "best": np.int8}
+_CHUNK = 1 << 24
+"""States written or checked at a time: memory stays bounded whatever the table's size."""
 
 
 def default_directory() -> Path:
@@ -39,15 +55,32 @@ def table_name(formation: Formation, target: int, p_four: float) -> str:
     return f"{formation.to_text().replace('/', '-')}_T{target}_p{p_four:g}"
 
 
+def _stored(table: Tablebase, name: str) -> Iterator[npt.NDArray[Any]]:
+    """The array ``name`` of ``table`` as it is stored, chunk by chunk (float64 values quantised)."""
+    array: npt.NDArray[Any] = getattr(table, name)
+    for start in range(0, array.shape[0], _CHUNK):
+        chunk = np.asarray(array[start : start + _CHUNK])
+        if name == "values" and chunk.dtype != np.uint16:
+            chunk = np.rint(chunk * QUANTUM).astype(np.uint16)
+        yield chunk.astype(_ARRAYS[name], copy=False)
+
+
 def save_tablebase(table: Tablebase, folder: str | os.PathLike[str]) -> Path:
-    """Write ``table`` into ``folder`` (made if missing); its description last. Returns the folder."""
+    """Write ``table`` into ``folder`` (made if missing), chunk by chunk; its description last. Returns the folder."""
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
-    for name in _ARRAYS:
-        array: npt.NDArray[Any] = getattr(table, name)
+    checksums: dict[str, int] = {}
+    for name, dtype in _ARRAYS.items():
 
-        def write(handle: IO[bytes], array: npt.NDArray[Any] = array) -> None:
-            np.save(handle, array, allow_pickle=False)
+        def write(handle: IO[bytes], name: str = name, dtype: Any = dtype) -> None:
+            header = {"descr": np.dtype(dtype).str, "fortran_order": False, "shape": (table.states,)}
+            np.lib.format.write_array_header_1_0(handle, header)
+            crc = 0
+            for chunk in _stored(table, name):
+                data = chunk.tobytes()
+                crc = zlib.crc32(data, crc)
+                handle.write(data)
+            checksums[name] = crc
 
         atomic_write(path / f"{name}.npy", write)
     body = {
@@ -55,10 +88,34 @@ def save_tablebase(table: Tablebase, folder: str | os.PathLike[str]) -> Path:
         "target": table.target,
         "p_four": table.p_four,
         "states": table.states,
-        "sums": [[s, start, count] for s, (start, count) in sorted(table.sums.items())],
+        "quantum": QUANTUM,
+        "crc32": checksums,
     }
     TABLE_FORMAT.write(path / "tablebase.json", body)
     return path
+
+
+def build_tablebase(
+    formation: Formation,
+    target: int,
+    folder: str | os.PathLike[str],
+    *,
+    p_four: float,
+    on_layer: Callable[[int, int], None] | None = None,
+) -> Tablebase:
+    """Solve ``formation`` for ``target`` into ``folder`` and save it there; the table read back.
+
+    The solve runs in ``folder/work`` (see :func:`~plyground.g2048.tablebase.solve.solve_formation`):
+    a build killed at any point, started again, goes on from its last checkpoint. The folder is
+    removed once the table is saved.
+    """
+    path = Path(folder)
+    work = path / "work"
+    table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer, work=work)
+    save_tablebase(table, path)
+    del table
+    shutil.rmtree(work)
+    return load_tablebase(path)
 
 
 def table_folders(directory: str | os.PathLike[str] | None = None) -> list[Path]:
@@ -71,14 +128,7 @@ def table_folders(directory: str | os.PathLike[str] | None = None) -> list[Path]
     return sorted(child for child in root.iterdir() if (child / "tablebase.json").exists())
 
 
-def load_tablebase(folder: str | os.PathLike[str]) -> Tablebase:
-    """The table in ``folder``, its arrays memory-mapped (read as they are used).
-
-    Raises:
-        InvalidInputError: no table in ``folder``.
-        CorruptFileError: a description or an array that is damaged, missing or does not match the other files.
-    """
-    path = Path(folder)
+def _description(path: Path) -> tuple[Formation, int, float, int, dict[str, int]]:
     description = path / "tablebase.json"
     if not description.exists():
         raise InvalidInputError(f"no endgame table in {path} (no tablebase.json): build one with 2048 tablebase build")
@@ -86,16 +136,47 @@ def load_tablebase(folder: str | os.PathLike[str]) -> Tablebase:
     try:
         formation = Formation.parse(data["formation"])
         target, p_four, states = int(data["target"]), float(data["p_four"]), int(data["states"])
-        sums = {int(s): (int(start), int(count)) for s, start, count in data["sums"]}
+        checksums = {name: int(data["crc32"][name]) for name in _ARRAYS}
+        quantum = int(data["quantum"])
     except (KeyError, TypeError, ValueError) as exc:  # ValueError: InvalidInputError too
         raise CorruptFileError(f"{description}: not an endgame table's description ({exc})") from None
-    covered = sorted(sums.values())
-    if [start for start, _ in covered] != [sum(count for _, count in covered[:i]) for i in range(len(covered))] or (
-        sum(count for _, count in covered) != states
-    ):
-        raise CorruptFileError(f"{description}: its tile sums do not cover its {states:,} states")
+    if quantum != QUANTUM or states != (target.bit_length() - 1) ** formation.region_size:
+        raise CorruptFileError(f"{description}: {states:,} states of quantum {quantum} do not make a table of "
+                               f"{formation.to_text()} for {target}")  # fmt: skip
+    return formation, target, p_four, states, checksums
+
+
+def load_tablebase(folder: str | os.PathLike[str]) -> Tablebase:
+    """The table in ``folder``, its arrays memory-mapped (read as they are used).
+
+    Raises:
+        InvalidInputError: no table in ``folder``.
+        CorruptFileError: a description or an array that is damaged, missing or does not match the other files
+            (:func:`verify_tablebase` also reads every byte against its checksum).
+    """
+    path = Path(folder)
+    formation, target, p_four, states, _ = _description(path)
     arrays = {name: _array(path / f"{name}.npy", dtype, states) for name, dtype in _ARRAYS.items()}
-    return Tablebase(formation, target, p_four, arrays["codes"], arrays["values"], arrays["best"], sums)
+    return Tablebase(formation, target, p_four, arrays["values"], arrays["best"])
+
+
+def verify_tablebase(folder: str | os.PathLike[str]) -> Tablebase:
+    """:func:`load_tablebase`, after reading every byte of the table's arrays against the checksums of its description.
+
+    Raises:
+        CorruptFileError: as :func:`load_tablebase`, or an array whose bytes changed since it was written.
+    """
+    path = Path(folder)
+    table = load_tablebase(path)
+    checksums = _description(path)[4]
+    for name in _ARRAYS:
+        array: npt.NDArray[Any] = getattr(table, name)
+        crc = 0
+        for start in range(0, array.shape[0], _CHUNK):
+            crc = zlib.crc32(np.ascontiguousarray(array[start : start + _CHUNK]).tobytes(), crc)
+        if crc != checksums[name]:
+            raise CorruptFileError(f"{path / (name + '.npy')} is damaged: its bytes do not match its checksum")
+    return table
 
 
 def _array(path: Path, dtype: Any, states: int) -> npt.NDArray[Any]:
