@@ -435,8 +435,8 @@ def gui(
     heuristic, or ntuple:PATH for another trained network of the board's size, chooses),
     and e switches it to the heuristic and back; other boards use the heuristic.
     With --tablebases the AI plays an endgame table's move where one advises (the tables built
-    for the game's --p-four), and the line under the buttons names the table and its exact
-    probability.
+    for the game's p_four: --p-four, or a resumed game's own), and the line under the buttons
+    names the table and its exact probability.
     """
     try:
         import tkinter  # noqa: F401
