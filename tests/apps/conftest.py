@@ -87,6 +87,23 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+TABLE_FORMATION = "xxx/x.T/..."
+"""The formation of the table of :func:`tables_folder`: four frozen cells, the goal below the third."""
+TABLE_BOARD = "64 32 16/128 0 8/0 2 8"
+"""A 3x3 board that the table of :func:`tables_folder` advises on: up, which builds the 16 with probability 1."""
+
+
+@pytest.fixture(scope="session")
+def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of one endgame table, :data:`TABLE_FORMATION` for 16 with 4s one new tile in ten (built in a blink)."""
+    from plyground.g2048.tablebase import Formation, save_tablebase, solve_formation, table_name
+
+    folder = tmp_path_factory.mktemp("tablebases")
+    formation = Formation.parse(TABLE_FORMATION)
+    save_tablebase(solve_formation(formation, 16, p_four=0.1), folder / table_name(formation, 16, 0.1))
+    return folder
+
+
 @pytest.fixture
 def screenshot_path(tmp_path: Path) -> Callable[[str], Path]:
     """Where to save a screenshot named ``name``: ``$PLYGROUND_SCREENSHOTS/name``, else a temporary folder."""

@@ -29,6 +29,7 @@ from plyground.g2048 import DIRECTIONS, Board, Decision, Expectimax, Game
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.ntuple import NTupleNetwork
 from plyground.g2048.registry import load_evaluator
+from tests.apps.conftest import TABLE_BOARD, TABLE_FORMATION
 from tests.g2048.positions import game_at
 
 KEYSYM = {"up": "Up", "right": "Right", "down": "Down", "left": "Left"}
@@ -459,3 +460,19 @@ def label_texts(window: GameWindow) -> str:
     """The text of every label of the window."""
     labels = [widget for widget in window.root.winfo_children() if isinstance(widget, tk.Label)]
     return "\n".join(str(label.cget("text")) for label in labels)
+
+
+def test_ai_mode_plays_an_endgame_tables_move_and_says_so(open_window: OpenWindow, tables_folder: Path) -> None:
+    from plyground.apps.cli.options import load_tablebases
+
+    tables = load_tablebases(str(tables_folder), 0.1)
+    game = game_at(Board.parse(TABLE_BOARD), seed=1)
+    window = open_window(PlayController(game), tablebases=tables, delay_ms=300)  # time to look between two moves
+    assert window.evaluator_text == "AI: heuristic + 1 endgame table"
+    press(window, "i")
+    pump(window, until=lambda: window.controller.game.move_count >= 1, timeout=30)
+    assert window.values_text == f"endgame table {TABLE_FORMATION} for 16: up, which builds the 16 with probability " \
+        "1.000000 (exact)"  # fmt: skip
+    assert window.controller.game.replay.moves[0][0] == "up" and window.controller.game.board[1, 2] == 16
+    assert window.searcher is not None and window.searcher.tablebases is tables
+    press(window, "i")

@@ -1,7 +1,8 @@
 """The AI of a desktop game, searching in a thread of its own: :class:`Searcher`.
 
 A window sends it boards with :meth:`Searcher.ask`; the thread searches each one with an
-:class:`~plyground.g2048.Expectimax` and posts an :class:`Answer` on a queue that the
+:class:`~plyground.g2048.Expectimax` (or, on a board that one of its endgame tables advises
+on, takes the table's move unsearched) and posts an :class:`Answer` on a queue that the
 window's own thread polls. The worker never calls the window, so it needs no GUI toolkit and
 is tested without a display.
 
@@ -19,19 +20,28 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from plyground.g2048 import Board, Decision, Expectimax
+
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Advice, Advisor
 
 __all__ = ["Answer", "Searcher"]
 
 
 @dataclass(frozen=True)
 class Answer:
-    """What a :class:`Searcher` posts: the board it searched and the decision, or why it failed."""
+    """What a :class:`Searcher` posts: the board it searched and the decision, or why it failed.
+
+    ``advice`` is the endgame table's advice when the move is a table's (the decision then has
+    depth 0 and no values).
+    """
 
     board: Board
     decision: Decision | None
     error: str = ""
+    advice: Advice | None = None
 
 
 class Searcher:
@@ -42,10 +52,12 @@ class Searcher:
 
     Args:
         engine: the search to run.
+        tablebases: endgame tables asked first (None: none): a board one advises on gets its move.
     """
 
-    def __init__(self, engine: Expectimax) -> None:
+    def __init__(self, engine: Expectimax, tablebases: Advisor | None = None) -> None:
         self.engine = engine
+        self.tablebases = tablebases
         self.answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
         self._requests: queue.SimpleQueue[Board | None] = queue.SimpleQueue()
         self._stopped = threading.Event()
@@ -67,9 +79,10 @@ class Searcher:
             if board is None:
                 return
             try:
-                decision = self.engine.choose(board)
+                advice = self.tablebases.advise(board) if self.tablebases is not None else None
+                decision = Decision(advice.move) if advice is not None else self.engine.choose(board)
             except Exception as exc:  # shown by the window, which turns AI mode off
                 self.answers.put(Answer(board, None, f"the AI failed: {exc}"))
                 return
             if not self._stopped.is_set():
-                self.answers.put(Answer(board, decision))
+                self.answers.put(Answer(board, decision, advice=advice))

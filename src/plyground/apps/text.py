@@ -11,8 +11,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["counted", "format_grid", "values_line"]
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Advice
+
+__all__ = ["counted", "format_grid", "table_json", "table_line", "values_line"]
 
 
 def counted(count: int, noun: str) -> str:
@@ -58,3 +62,26 @@ def values_line(values: Iterable[tuple[str, float]], unit: str, *, downgraded: b
         what = f"expected future score{searched}, in points"
     ranked = sorted(values, key=lambda item: -item[1])
     return f"{what}: " + " · ".join(f"{move} {value:,.0f}" for move, value in ranked)
+
+
+def table_line(advice: Advice) -> str:
+    """An endgame table's move in one line: the table, the move, and its exact probability of building the target.
+
+    ``endgame table xxx/x.T/... for 16: up, which builds the 16 with probability 1.000000 (exact)``
+    """
+    target = advice.table.target
+    return (
+        f"endgame table {advice.formation} for {target}: {advice.move}, which builds the {target} with probability "
+        f"{advice.probability:.6f} (exact)"
+    )
+
+
+def table_json(advice: Advice) -> dict[str, Any]:
+    """An endgame table's move for scripts and pages: the formation as it lies on the board, the target, the exact
+    probability of the move and of each allowed move (``moves``)."""
+    return {
+        "formation": advice.formation,
+        "target": advice.table.target,
+        "probability": advice.probability,
+        "moves": dict(advice.answer.moves),
+    }

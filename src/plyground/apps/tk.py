@@ -19,7 +19,8 @@ The design keeps every part small and testable:
   n-tuple network; a line under the buttons names the one in use, and ``e`` switches between
   them. The next line gives each move's value in the AI's last search: with a network the
   expected future score in points, with the heuristic in heuristic units. A window keeps its board size (a new game has
-  the size of the last one), so the network always fits the board.
+  the size of the last one), so the network always fits the board. Given endgame tables, the AI plays a table's
+  move where one advises, unsearched, and that line names the table and the move's exact probability instead.
 * ``--frames DIR`` writes one PNG per position (:class:`~plyground.apps.frames.FrameWriter`),
   named like the frames of ``plyground 2048 ai``: ``DIR/2048-<R>x<C>-seed<seed>/00001.png``.
 
@@ -38,18 +39,21 @@ import tkinter as tk
 import tkinter.font as tkfont
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from plyground.apps.frames import FrameWriter
 from plyground.apps.play import KEYS_HELP, Mode, PlayController, action_for
 from plyground.apps.render import DARK_TEXT
 from plyground.apps.searcher import Answer, Searcher
-from plyground.apps.text import values_line
+from plyground.apps.text import counted, table_line, values_line
 from plyground.apps.tk_board import FONT_FAMILY, PAGE, Announcement, BoardCanvas, hex_colour
 from plyground.errors import InvalidInputError, PlygroundError
 from plyground.g2048 import WIN_TILE, Expectimax
 from plyground.g2048.evaluator import Evaluator
 from plyground.g2048.heuristic import Heuristic
+
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase import Advisor
 
 __all__ = ["DEFAULT_DELAY_MS", "DEFAULT_TIME_MS", "GameWindow", "Overlay", "open_root"]
 
@@ -103,6 +107,7 @@ class GameWindow:
         evaluator: what values the AI's leaves (default: the heuristic with the weights
             shipped with plyground). Another evaluator than the heuristic, an n-tuple network,
             must play the game's board size; ``e`` then switches to the heuristic and back.
+        tablebases: endgame tables, built for the game's ``p_four``, whose moves the AI plays where one advises.
 
     Raises:
         InvalidInputError: a bad ``time_ms``, ``depth``, ``workers`` or ``delay_ms``, or a
@@ -122,6 +127,7 @@ class GameWindow:
         ai: bool = False,
         frames: Path | None = None,
         evaluator: Evaluator | None = None,
+        tablebases: Advisor | None = None,
     ) -> None:
         if not (isinstance(delay_ms, int) and delay_ms >= 0):
             raise InvalidInputError(f"delay_ms must be a non-negative integer, got {delay_ms!r}")
@@ -136,6 +142,7 @@ class GameWindow:
             evaluator.check_board(controller.game.board)
             self.network_engine = Expectimax(time_ms, depth, workers=workers, p_four=p_four, evaluator=evaluator)
         self.use_network = self.network_engine is not None
+        self.tablebases = tablebases
         """Whether the AI searches with the network (else with the heuristic); ``e`` switches."""
         self.controller = controller
         self.root = root if root is not None else open_root()
@@ -248,7 +255,8 @@ class GameWindow:
 
     @property
     def evaluator_text(self) -> str:
-        """The line that names the AI's evaluator: ``AI: heuristic`` or ``AI: n-tuple network NAME``."""
+        """The line that names the AI's evaluator: ``AI: heuristic`` or ``AI: n-tuple network NAME`` (and
+        ``+ 2 endgame tables``)."""
         return str(self.evaluator_label.cget("text"))
 
     @property
@@ -354,7 +362,7 @@ class GameWindow:
                 return
             controller.mode = Mode.PLAY  # AI mode answers the new-game question: no
             self.win_pending = False
-            self.searcher = Searcher(self.engine)
+            self.searcher = Searcher(self.engine, self.tablebases)
             self._searchers.append(self.searcher)
             self.ai_on = True
             self._ai_times.clear()
@@ -386,7 +394,7 @@ class GameWindow:
             self.use_network = network
             if self.ai_on and self.searcher is not None:
                 self.searcher.stop()
-                self.searcher = Searcher(self.engine)
+                self.searcher = Searcher(self.engine, self.tablebases)
                 self._searchers.append(self.searcher)
                 self.ai_depth = 0
                 self._ai_times.clear()
@@ -432,7 +440,8 @@ class GameWindow:
         controller.message = ""
         evaluator = self.engine.evaluator
         downgraded = answer.decision.searched is not None
-        self._values = values_line(answer.decision.values.items(), evaluator.unit, downgraded=downgraded)
+        values = values_line(answer.decision.values.items(), evaluator.unit, downgraded=downgraded)
+        self._values = table_line(answer.advice) if answer.advice is not None else values
         controller.move(answer.decision.move)
         self.ai_depth = answer.decision.depth
         self._ai_times.append(time.perf_counter())
@@ -527,7 +536,8 @@ class GameWindow:
         message = controller.message or (controller.banner if not self.win_pending else "")
         self.message.configure(text=message)
         self.buttons["ai"].configure(text=f"AI: {'on' if self.ai_on else 'off'} (i)")
-        self.evaluator_label.configure(text=f"AI: {self.evaluator_name}")
+        tables = f" + {counted(len(self.tablebases), 'endgame table')}" if self.tablebases else ""
+        self.evaluator_label.configure(text=f"AI: {self.evaluator_name}{tables}")
         self.values_label.configure(text=self._values)
         self._write_frame()
         self._draw()

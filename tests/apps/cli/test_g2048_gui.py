@@ -170,3 +170,36 @@ def test_gui_bad_evaluator_is_a_one_line_error_before_any_window(
     assert out == ""
     assert_one_line_error(err, *parts)
     assert not (tmp_path / "data").exists()  # the saves were not touched
+
+
+def test_gui_ai_plays_by_the_tables_of_the_games_p_four(
+    xvfb_display: str,
+    tmp_path: Path,
+    tables_folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path))
+    shown: list[tuple[str, int]] = []
+
+    def run(window: GameWindow) -> None:  # instead of the event loop: what the window plays by, then q
+        shown.append((window.evaluator_text, len(window.tablebases or ())))
+        window.close()
+
+    monkeypatch.setattr(GameWindow, "run", run)
+    args = ("--new", "--seed", "1", "--rows", "3", "--cols", "3", "--tablebases", str(tables_folder))
+    for more in ((), ("--p-four", "0.5")):  # the table is built for 4s one time in ten: not for this game
+        status, _, err = run_cli(capsys, "2048", "gui", *args, *more)
+        assert status == 0, err
+    assert shown == [("AI: heuristic + 1 endgame table", 1), ("AI: heuristic", 0)]
+
+
+def test_gui_bad_tables_are_a_one_line_error_before_any_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)  # a window would fail with "cannot open the game window"
+    monkeypatch.setenv("PLYGROUND_DATA_DIR", str(tmp_path / "data"))
+    status, out, err = run_cli(capsys, "2048", "gui", "--new", "--tablebases", str(tmp_path / "none"))
+    assert status == 2 and out == ""
+    assert_one_line_error(err, "no endgame table in", str(tmp_path / "none"))
+    assert not (tmp_path / "data").exists()  # the saves were not touched

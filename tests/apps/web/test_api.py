@@ -314,7 +314,7 @@ def test_autoplay_of_an_unknown_game_is_refused(client: TestClient) -> None:
 def test_the_evaluators_the_server_has(client: TestClient, network_client: TestClient) -> None:
     alone = client.get("/api/2048/evaluators")
     assert alone.status_code == 200
-    assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "network": None}
+    assert alone.json() == {"evaluators": ["heuristic"], "default": "heuristic", "network": None, "tablebases": []}
     assert network_client.get("/api/2048/evaluators").json() == {
         "evaluators": ["heuristic", "network"],
         "default": "network",  # on boards of the network's size
@@ -329,6 +329,7 @@ def test_the_evaluators_the_server_has(client: TestClient, network_client: TestC
             "tuples": 2,
             "games": 300,
         },
+        "tablebases": [],
     }
     assert_error(network_client.post("/api/2048/evaluators", json={}), 405)
 

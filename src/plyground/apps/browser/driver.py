@@ -4,8 +4,10 @@
 remote debugging (the Chrome DevTools protocol); :func:`play` plays the page's game with an
 :class:`~plyground.g2048.Expectimax`, checking after every move that the page did what
 plyground's rules say (the move's result plus one new 2 or 4, and the same score); :func:`hint`
-only watches the page and draws each move's value on it. Every failure is a
-:class:`BrowserError` that says in one line what went wrong.
+only watches the page and draws each move's value on it. Given endgame tables (an
+:class:`~plyground.g2048.tablebase.Advisor`), both take the move of a table that advises on
+the board: :func:`play` plays it unsearched, :func:`hint` draws it with its exact probability.
+Every failure is a :class:`BrowserError` that says in one line what went wrong.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from plyground.apps.browser.page import SNAPSHOT_JS, PageBoard, read_snapshot, spawn_problem
-from plyground.apps.text import counted, values_line
+from plyground.apps.text import counted, table_line, values_line
 from plyground.errors import DependencyNotInstalled, InvalidBoardError, PlygroundError, install_command
 from plyground.g2048 import Board, Decision, Expectimax
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+
+    from plyground.g2048.tablebase import Advice, Advisor
 
 __all__ = [
     "CHROMIUM",
@@ -57,18 +61,22 @@ class BrowserError(PlygroundError):
 
 @dataclass
 class Summary:
-    """How a game in the browser went: the score, the largest tile, the moves played, the time, why it stopped."""
+    """How a game in the browser went: the score, the largest tile, the moves played (``table_moves`` of them by
+    endgame tables), the time, why it stopped."""
 
     score: int = 0
     max_tile: int = 0
     moves: int = 0
     seconds: float = 0.0
     stopped: str = ""
+    table_moves: int = 0
 
     def line(self) -> str:
-        """One line for people: ``game over: 2,340 points, max tile 256, 187 moves in 41.2 s``."""
+        """One line for people: ``game over: 2,340 points, max tile 256, 187 moves in 41.2 s``, and after the moves
+        ``(12 from endgame tables)`` when tables played some."""
+        tables = f" ({self.table_moves:,} from endgame tables)" if self.table_moves else ""
         return (
-            f"{self.stopped}: {self.score:,} points, max tile {self.max_tile}, {counted(self.moves, 'move')} "
+            f"{self.stopped}: {self.score:,} points, max tile {self.max_tile}, {counted(self.moves, 'move')}{tables} "
             f"in {self.seconds:.1f} s"
         )
 
@@ -256,11 +264,14 @@ def play(
     on_move: Callable[[Board, Summary], None] | None = None,
     summary: Summary | None = None,
     stop: Callable[[], bool] | None = None,
+    tablebases: Advisor | None = None,
 ) -> Summary:
     """Play the page's game with ``ai`` until game over or ``moves`` moves; ``delay`` seconds between moves.
 
     Presses the arrow keys, waits until the page shows each move's result and its new tile,
     checks it against plyground's own move and score, and clicks "keep playing" after 2048.
+    A board that one of ``tablebases`` advises on is played by the table's move, unsearched
+    (counted in ``table_moves``).
     ``summary`` (filled in as the game goes, so a caller that is interrupted can still print it)
     is returned. Once ``stop()`` is true it stops between two moves, with ``stopped`` "interrupted".
 
@@ -288,14 +299,16 @@ def play(
         if stop is not None and stop():
             summary.stopped = "interrupted"
             return summary
-        decision = ai.choose(board)
-        assert decision.move is not None  # the board is not terminal
-        after, points = board.move(decision.move)
+        advice = tablebases.advise(board) if tablebases is not None else None
+        move = advice.move if advice is not None else ai.choose(board).move
+        assert move is not None  # the board is not terminal
+        after, points = board.move(move)
         score = None if score is None else score + points
-        page.keyboard.press(KEYS[decision.move])
-        seen = _after_move(page, seen, after, score, decision.move, summary.moves + 1)
+        page.keyboard.press(KEYS[move])
+        seen = _after_move(page, seen, after, score, move, summary.moves + 1)
         board = _board(seen)
         summary.moves += 1
+        summary.table_moves += advice is not None
         summary.score = score if score is not None else summary.score + points
         summary.max_tile = board.max_tile()
         if on_move is not None:
@@ -320,6 +333,14 @@ _OVERLAY_JS = """(hint) => {
   title.style.cssText = "font-weight:bold;font-size:18px;margin-bottom:4px";
   title.textContent = hint.title;
   box.appendChild(title);
+  if (hint.table) {
+    const table = document.createElement("div");
+    table.className = "plyground-hint-table";
+    table.dataset.probability = String(hint.table.probability);
+    table.style.cssText = "color:#ffd166;margin-bottom:4px";
+    table.textContent = hint.table.text;
+    box.appendChild(table);
+  }
   for (const row of hint.rows) {
     const line = document.createElement("div");
     line.className = "plyground-hint-move";
@@ -336,17 +357,26 @@ _OVERLAY_JS = """(hint) => {
 }"""
 
 
-def draw_hint(page: Page, decision: Decision, unit: str, *, downgraded: bool = False) -> None:
+def draw_hint(
+    page: Page, decision: Decision, unit: str, *, downgraded: bool = False, advice: Advice | None = None
+) -> None:
     """Draw (or redraw) the hint box on the page: the best move and each move's value, labelled with its unit
-    (``downgraded``: the values of the board searched, see :func:`~plyground.apps.text.values_line`)."""
+    (``downgraded``: the values of the board searched, see :func:`~plyground.apps.text.values_line`).
+
+    With ``advice``, an endgame table's move, the box suggests the table's move and says so in a line
+    with its exact probability, above the search's values.
+    """
     ranked = sorted(decision.values.items(), key=lambda item: -item[1])
-    if decision.move is None:
+    best = advice.move if advice is not None else decision.move
+    if best is None:
         title = "plyground: no move left"
     else:
-        title = f"plyground: {ARROWS[decision.move]} {decision.move}"
+        title = f"plyground: {ARROWS[best]} {best}" + (" (endgame table)" if advice is not None else "")
+    table = None if advice is None else {"text": table_line(advice), "probability": advice.probability}
     hint = {
-        "best": decision.move,
+        "best": best,
         "title": title,
+        "table": table,
         "rows": [{"move": m, "value": v, "text": f"{ARROWS[m]} {m}  {v:,.0f}"} for m, v in ranked],
         "unit": values_line([], unit, downgraded=downgraded).removesuffix(": ") + f" · depth {decision.depth}",
     }
@@ -364,8 +394,12 @@ def hint(
     on_hint: Callable[[Board, Decision], None] | None = None,
     summary: Summary | None = None,
     stop: Callable[[], bool] | None = None,
+    tablebases: Advisor | None = None,
 ) -> Summary:
     """Watch the page's game and draw each position's hint on it; never press a key.
+
+    On a board that one of ``tablebases`` advises on, the hint is the table's move, with its exact
+    probability, beside the search's values.
 
     Stops at game over, once the person has made ``moves`` moves, or once ``stop()`` is true
     (``stopped`` "interrupted").
@@ -386,7 +420,8 @@ def hint(
             shown = seen.rows
             summary.score, summary.max_tile = seen.score or 0, board.max_tile()
             decision = ai.choose(board)
-            draw_hint(page, decision, ai.evaluator.unit, downgraded=decision.searched is not None)
+            advice = tablebases.advise(board) if tablebases is not None else None
+            draw_hint(page, decision, ai.evaluator.unit, downgraded=decision.searched is not None, advice=advice)
             if on_hint is not None:
                 on_hint(board, decision)
             if decision.move is None or seen.over:

@@ -49,6 +49,7 @@ from plyground.apps.cli.options import (
     output_format,
     save_folder,
     seed_limit,
+    tables_for,
     time_option,
 )
 from plyground.apps.text import counted, format_grid
@@ -422,6 +423,7 @@ def gui(
     ] = None,
     weights: WeightsOption = None,
     evaluator: EvaluatorOption = None,
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Play 2048 in a desktop window (Tk), or let the AI play; the game is saved like the terminal game's.
 
@@ -432,6 +434,9 @@ def gui(
     On 4x4 the AI searches with the n-tuple network shipped with plyground (--evaluator
     heuristic, or ntuple:PATH for another trained network of the board's size, chooses),
     and e switches it to the heuristic and back; other boards use the heuristic.
+    With --tablebases the AI plays an endgame table's move where one advises (the tables built
+    for the game's p_four: --p-four, or a resumed game's own), and the line under the buttons
+    names the table and its exact probability.
     """
     try:
         import tkinter  # noqa: F401
@@ -450,12 +455,13 @@ def gui(
     from plyground.apps.tk import GameWindow, open_root
 
     chosen = load_evaluator_option(evaluator, weights, size=(rows, cols))  # a save is resumed only at its own size
+    every_table = load_tablebases(tablebases, None)  # before the saves are touched; the game's p_four is known later
     root = open_root()  # before the saves are touched: without a display, --new must not replace the saved game
     try:
         controller = PlayController.start(Saves2048(rows, cols), seed=seed, p_four=p_four, new=new)
         window = GameWindow(
             controller, root=root, time_ms=time_ms, workers=workers, delay_ms=delay_ms, ai=ai, frames=frames,
-            evaluator=chosen,
+            evaluator=chosen, tablebases=tables_for(every_table, controller.game.p_four),
         )  # fmt: skip
     except BaseException:
         root.destroy()

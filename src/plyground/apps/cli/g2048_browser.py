@@ -14,14 +14,18 @@ import typer
 
 from plyground.apps.cli import announce_compilation
 from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
     DepthOption,
     EvaluatorOption,
+    TablebasesOption,
     ThreadsOption,
     TimeOption,
     announce_search,
     load_evaluator_option,
+    load_tablebases,
     number_option,
 )
+from plyground.apps.text import counted
 
 __all__ = ["assist", "browser"]
 
@@ -77,6 +81,7 @@ def browser(
         str | None,
         typer.Option(metavar="PATH", help="The Chromium to start (default: /usr/bin/chromium, else Playwright's)."),
     ] = None,
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Play 2048 in a web page with plyground's AI, or draw its hints on the page while you play.
 
@@ -87,6 +92,10 @@ def browser(
     playing" after 2048 and stops at game over, after --moves, or on Ctrl-C, with a summary: score,
     max tile, moves and time. With --hint it never presses a key: each time the board changes it
     draws the best move and each move's value in a box on the page.
+
+    With --tablebases, a board that an endgame table advises on is played by the table's move,
+    unsearched (the summary counts those moves), or with --hint shown as the table's move with its
+    exact probability; the tables are those built for the web game's 4s, one new tile in ten.
     """
     announce_search(evaluator, None, None)
     from rich.console import Console
@@ -96,6 +105,7 @@ def browser(
     from plyground.g2048 import Expectimax
 
     load_evaluator_option(evaluator, None)  # a bad --evaluator says so before a browser starts
+    advisor = load_tablebases(tablebases, DEFAULT_P_FOUR)  # the web game's: a new tile is a 4 one time in ten
     if time_ms is None and depth is None:
         time_ms = 20.0 if not hint_only else 200.0
     if headless is None:
@@ -111,18 +121,23 @@ def browser(
             engine = Expectimax(time_ms=time_ms, depth=depth, workers=workers, evaluator=chosen)
             # from here the first Ctrl-C (or SIGTERM) stops between two moves, and the browser closes cleanly
             with engine, ctrl_c_stops() as stop, console.status("", spinner="dots") as status:
-                console.print(f"playing {page.url}" if not hint_only else f"hints on {page.url} (Ctrl-C stops)")
+                tables = f" with {counted(len(advisor), 'endgame table')}" if advisor is not None else ""
+                console.print(f"playing {page.url}{tables}" if not hint_only else
+                              f"hints on {page.url}{tables} (Ctrl-C stops)")  # fmt: skip
 
                 def moved(board: object, done: Summary) -> None:
-                    status.update(f"move {done.moves:,}: {done.score:,} points, max tile {done.max_tile}")
+                    by_tables = f" ({done.table_moves:,} from endgame tables)" if done.table_moves else ""
+                    status.update(f"move {done.moves:,}{by_tables}: {done.score:,} points, max tile {done.max_tile}")
 
                 def hinted(board: object, decision: object) -> None:
                     moved(board, summary)
 
                 if hint_only:
-                    hint(page, engine, moves=moves, summary=summary, on_hint=hinted, stop=stop.is_set)
+                    hint(page, engine, moves=moves, summary=summary, on_hint=hinted, stop=stop.is_set,
+                         tablebases=advisor)  # fmt: skip
                 else:
-                    play(page, engine, moves=moves, delay=delay, on_move=moved, summary=summary, stop=stop.is_set)
+                    play(page, engine, moves=moves, delay=delay, on_move=moved, summary=summary, stop=stop.is_set,
+                         tablebases=advisor)  # fmt: skip
     except KeyboardInterrupt:  # before the game started, or a second Ctrl-C
         summary.stopped = "interrupted"
         print(summary.line(), file=sys.stderr)

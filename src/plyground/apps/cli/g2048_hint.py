@@ -25,7 +25,7 @@ from plyground.apps.cli.options import (
     load_evaluator_option,
     load_tablebases,
 )
-from plyground.apps.text import format_grid
+from plyground.apps.text import format_grid, table_json, table_line
 
 if TYPE_CHECKING:
     from plyground.g2048 import Decision
@@ -98,19 +98,13 @@ def hint(
     }
     if advice is not None:
         answer["best"] = advice.move
-        answer["table"] = {
-            "formation": advice.formation, "target": advice.table.target, "probability": advice.probability,
-            "moves": advice.answer.moves,
-        }  # fmt: skip
+        answer["table"] = table_json(advice)
     if as_json:
         typer.echo(json.dumps(answer))
         return
     typer.echo(format_grid(parsed.to_rows()))
     if advice is not None:
-        typer.echo(
-            f"endgame table {advice.formation} for {advice.table.target}: {advice.move}, which builds the "
-            f"{advice.table.target} with probability {advice.probability:.6f} (exact); the search says:"
-        )
+        typer.echo(f"{table_line(advice)}; the search says:")
     if searched is not None:
         halved = "the tiles above the largest missing one halved (tile-downgrading)"
         typer.echo(f"searched as {searched.to_text()}: {halved}")

@@ -75,6 +75,7 @@ __all__ = [
     "save_folder",
     "seed_limit",
     "seed_option",
+    "tables_for",
     "time_option",
 ]
 
@@ -418,9 +419,13 @@ def announce_search(evaluator: str | None, weights: Path | None, size: tuple[int
     compile_kernels(*kernel_groups([evaluator_name(evaluator, weights, size)]))
 
 
-def load_tablebases(option: str | None, p_four: float) -> Advisor | None:
+def load_tablebases(option: str | None, p_four: float | None) -> Advisor | None:
     """The endgame tables of ``--tablebases`` of the game's ``p_four``: None without the option, for ``none``, or
-    for ``built`` when the user data folder holds none (a folder given that holds no table is bad input)."""
+    for ``built`` when the user data folder holds none (a folder given that holds no table is bad input).
+
+    ``p_four`` None loads the tables of every ``p_four``, for a command that learns its game's later
+    (:func:`tables_for` then keeps those of the game's).
+    """
     if option is None or option.strip().lower() == "none":
         return None
     from plyground.g2048.tablebase import Advisor
@@ -428,6 +433,17 @@ def load_tablebases(option: str | None, p_four: float) -> Advisor | None:
     built = option.strip().lower() == "built"
     advisor = Advisor.load(None if built else Path(option), p_four=p_four)
     return advisor if len(advisor) else None
+
+
+def tables_for(tablebases: Advisor | None, p_four: float) -> Advisor | None:
+    """The tables of ``tablebases`` (of every ``p_four``, from :func:`load_tablebases`) built for ``p_four``; None
+    when none is."""
+    if tablebases is None:
+        return None
+    from plyground.g2048.tablebase import Advisor
+
+    tables = [table for table in tablebases.tables if table.p_four == p_four]
+    return Advisor(tables, tablebases.folder) if tables else None
 
 
 def load_evaluator_option(

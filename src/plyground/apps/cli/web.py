@@ -11,7 +11,13 @@ from typing import Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import load_evaluator_option, number_option
+from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
+    TablebasesOption,
+    load_evaluator_option,
+    load_tablebases,
+    number_option,
+)
 from plyground.errors import DependencyNotInstalled, install_command
 
 __all__ = ["web"]
@@ -38,10 +44,14 @@ def web(
             "there, and the only one on boards of other sizes.",
         ),
     ] = "network",
+    tablebases: TablebasesOption = None,
 ) -> None:
     """Serve the web lab: play 2048 and k-in-a-row in the browser, ask for hints, watch the AI play.
 
     Prints the page's URL and opens it in the browser (unless --no-browser); Ctrl-C stops.
+    With --tablebases, the 2048 AI plays and hints an endgame table's move where one advises,
+    and the page says so with the table's exact probability (the tables built for the lab's
+    games, whose new tiles are 4s one time in ten).
     """
     try:
         import starlette  # noqa: F401
@@ -56,9 +66,10 @@ def web(
         *kinrow_kinds.kernel_groups(kinrow_kinds.OPPONENTS),  # every opponent the lab offers, its default first
     )
     chosen = load_evaluator_option(evaluator, None)
+    advisor = load_tablebases(tablebases, DEFAULT_P_FOUR)  # the lab's games: a new tile is a 4 one time in ten
     from plyground.apps.web.server import serve
     from plyground.apps.web.sessions import HEURISTIC
 
     network = None if chosen.kind == HEURISTIC else chosen  # the lab always has the heuristic too
     name = network.to_json().get("file") if network is not None else None
-    serve(host, port, open_browser=not no_browser, network=network, network_name=name)
+    serve(host, port, open_browser=not no_browser, network=network, network_name=name, tablebases=advisor)

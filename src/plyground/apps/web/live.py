@@ -9,8 +9,10 @@ The protocol, on ``/ws/2048/games/{id}/autoplay``. Every message is a JSON objec
 * Then, at any time, ``{"type": "settings", "time_ms"?, "delay_ms"?, "evaluator"?}`` changes
   them from the next move on, and ``{"type": "stop"}`` stops; closing the socket stops too.
 * After each move the server sends ``{"type": "move", "move", "game", "stats": {"depth",
-  "nodes", "seconds", "time_ms", "evaluator", "moves", "moves_per_second"}}``, where ``game``
-  is the game's whole state as the HTTP API gives it; at the end, ``{"type": "done", "reason":
+  "nodes", "seconds", "time_ms", "evaluator", "moves", "moves_per_second", "table"}}``, where
+  ``game`` is the game's whole state as the HTTP API gives it and ``table`` the endgame table
+  whose move it was, unsearched (``{formation, target, probability, moves}``, with depth and
+  nodes 0), or null for a searched move; at the end, ``{"type": "done", "reason":
   "game over" | "stopped", "game"}``, and it closes the socket (code 1000).
 * A bad message gets ``{"type": "error", "error": "<one line>"}`` and close code 4400; an
   unknown game, 4404; a game that already autoplays over another socket, 4409.
@@ -32,8 +34,10 @@ from typing import Any, Final
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from plyground.apps.text import table_json
 from plyground.apps.web.sessions import EVALUATORS, HEURISTIC, GameStore, Searches, Session2048
 from plyground.apps.web.validation import MAX_BODY_BYTES, ApiError, Fields, as_object, parse_json, show
+from plyground.g2048 import Decision
 
 __all__ = ["ALREADY_AUTOPLAYING", "BAD_MESSAGE", "MAX_DELAY_MS", "UNKNOWN_GAME", "run_autoplay"]
 
@@ -157,7 +161,11 @@ async def _play(websocket: WebSocket, session: Session2048, game_id: str, search
         board, version = session.snapshot()
         if board.is_terminal():
             return "game over"
-        decision = await searches.expectimax(board, control.time_ms, control.evaluator)
+        advice = await searches.advise(board)
+        if advice is not None:
+            decision = Decision(advice.move)  # the table's move, unsearched
+        else:
+            decision = await searches.expectimax(board, control.time_ms, control.evaluator)
         if decision.move is None or session.play_if_unchanged(version, decision.move) is None:
             continue  # a person moved meanwhile: search the new board
         moves += 1
@@ -169,6 +177,7 @@ async def _play(websocket: WebSocket, session: Session2048, game_id: str, search
             "evaluator": control.evaluator,
             "moves": moves,
             "moves_per_second": moves / max(time.perf_counter() - start, 1e-9),
+            "table": table_json(advice) if advice is not None else None,
         }
         try:
             message = {"type": "move", "move": decision.move, "game": session.to_json(game_id), "stats": stats}

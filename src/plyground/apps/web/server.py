@@ -20,15 +20,25 @@ game is not of the network's size; without ``evaluator`` it gets the network on 
 size and the heuristic on the others. ``GET /api/2048/evaluators`` tells a page which
 evaluators there are, and the ``default`` on boards of the network's size.
 
+Endgame tables. A server started with tables (``plyground web --tablebases DIR|built``,
+``create_app(tablebases=...)``; built for the lab's games, whose new tiles are 4s one time in
+ten) asks them on every board of a hint or an autoplay: where a table advises, the hint's
+``best`` is the table's move and its ``table`` says which table and the exact probability
+(``{formation, target, probability, moves}``; null elsewhere), and autoplay plays the table's
+move unsearched (its ``stats`` have depth 0 and the same ``table``). ``GET
+/api/2048/evaluators`` lists the tables under ``tablebases``.
+
 ========  =================================  ===========================================
 method    path                               body -> answer
 ========  =================================  ===========================================
 GET       /                                  the page (static/index.html)
 GET       /palette.css                       the 2048 tile colours of apps.render, as CSS
-GET       /api/2048/evaluators               -> {evaluators, default, network}: network
-                                             is the network's JSON (kind, name, label,
-                                             unit, rows, cols, file, tuples, games
-                                             trained), or null
+GET       /api/2048/evaluators               -> {evaluators, default, network,
+                                             tablebases}: network is the network's JSON
+                                             (kind, name, label, unit, rows, cols, file,
+                                             tuples, games trained), or null;
+                                             tablebases the endgame tables
+                                             ({formation, target, p_four} each)
 POST      /api/2048/games                    {rows?, cols?, seed?} -> 201 game
 GET       /api/2048/games/{id}               -> game
 POST      /api/2048/games/{id}/move          {direction} -> game + points (409 illegal)
@@ -39,7 +49,8 @@ POST      /api/2048/games/{id}/hint          {time_ms?, evaluator?} -> values of
                                              move's points + network value V
                                              (afterstates), the other null;
                                              searched: the downgraded board a
-                                             network searched, or null
+                                             network searched, or null; table: the
+                                             endgame table's move, or null
 WS        /ws/2048/games/{id}/autoplay       see :mod:`~plyground.apps.web.live`
 POST      /api/kinrow/games                  {n?, k?, rule?, opponent?, human_first?,
                                              seed?, time_ms?, iterations?, depth?}
@@ -96,6 +107,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from plyground.apps.render import BACKGROUND, EMPTY_COLOUR, TILE_COLOURS, text_colour, tile_colour
+from plyground.apps.text import counted, table_json
 from plyground.apps.web.guard import LOOPBACK_HOSTS, SameOriginGuard, allowed_hosts
 from plyground.apps.web.live import run_autoplay
 from plyground.apps.web.sessions import (
@@ -121,6 +133,7 @@ from plyground.kinrow.limits import check_game
 
 if TYPE_CHECKING:
     from plyground.g2048.evaluator import Evaluator
+    from plyground.g2048.tablebase import Advisor
 
 __all__ = ["Lab", "Limits", "create_app", "palette_css", "serve", "url_of"]
 
@@ -186,6 +199,7 @@ class Lab:
         network: a network that 2048 searches may use instead of the heuristic (``"evaluator": "network"``).
         network_name: what the page calls the network (default: the name of the file it was loaded from).
         heuristic: the heuristic of ``"evaluator": "heuristic"`` (default: the shipped weights).
+        tablebases: endgame tables that hints and autoplay ask first (None: none).
     """
 
     def __init__(
@@ -196,11 +210,12 @@ class Lab:
         network: Evaluator | None = None,
         network_name: str | None = None,
         heuristic: Evaluator | None = None,
+        tablebases: Advisor | None = None,
     ) -> None:
         self.limits = limits
         self.games_2048: GameStore[Session2048] = GameStore("2048", limits.games)
         self.games_kinrow: GameStore[KinrowSession] = GameStore("k-in-a-row", limits.games)
-        self.searches = Searches(search_slots, network=network, heuristic=heuristic)
+        self.searches = Searches(search_slots, network=network, heuristic=heuristic, tablebases=tablebases)
         if network_name is None and network is not None:
             network_name = network.to_json().get("file")
         self.network_name = network_name
@@ -242,7 +257,10 @@ class Lab:
         if network is not None:
             described = network.to_json() | {"file": self.network_name}
         default = NETWORK if network is not None else HEURISTIC  # on boards of the network's size
-        return JSONResponse({"evaluators": list(self.searches.evaluators), "default": default, "network": described})
+        tables = self.searches.tablebases.tables if self.searches.tablebases is not None else []
+        listed = [{"formation": t.formation.to_text(), "target": t.target, "p_four": t.p_four} for t in tables]
+        evaluators = list(self.searches.evaluators)
+        return JSONResponse({"evaluators": evaluators, "default": default, "network": described, "tablebases": listed})
 
     async def hint_2048(self, request: Request) -> Response:
         session = self.games_2048.get(request.path_params["game_id"])
@@ -267,6 +285,10 @@ class Lab:
             "time_ms": time_ms,
         }
         hint |= await self.searches.explain(board, evaluator)  # evaluation or afterstates, the other None
+        advice = await self.searches.advise(board)
+        hint["table"] = table_json(advice) if advice is not None else None
+        if advice is not None:
+            hint["best"] = advice.move
         return JSONResponse(hint)
 
     async def autoplay(self, websocket: WebSocket) -> None:
@@ -392,6 +414,7 @@ def create_app(
     network_name: str | None = None,
     heuristic: Evaluator | None = None,
     hosts: Collection[str] | None = LOOPBACK_HOSTS,
+    tablebases: Advisor | None = None,
 ) -> Starlette:
     """The web lab as an ASGI app (serve it with uvicorn, or test it with starlette's TestClient).
 
@@ -407,6 +430,8 @@ def create_app(
         heuristic: the heuristic of ``"evaluator": "heuristic"`` (default: the shipped weights).
         hosts: the host names the lab answers requests for (None: any); a request from
             another site's page is refused whatever they are (see :mod:`~plyground.apps.web.guard`).
+        tablebases: endgame tables that the 2048 AI asks first (None: none), built for the lab's
+            games (a new tile is a 4 with probability 0.1).
     """
     lab = Lab(
         limits=limits or Limits(),
@@ -414,6 +439,7 @@ def create_app(
         network=network,
         network_name=network_name,
         heuristic=heuristic,
+        tablebases=tablebases,
     )
 
     @asynccontextmanager
@@ -488,6 +514,7 @@ def serve(
     network: Evaluator | None = None,
     network_name: str | None = None,
     heuristic: Evaluator | None = None,
+    tablebases: Advisor | None = None,
 ) -> None:
     """Serve the web lab on ``host:port`` until Ctrl-C; print its URL and open it in the browser.
 
@@ -498,6 +525,7 @@ def serve(
         network: a network the page's 2048 AI may use (see :func:`create_app`).
         network_name: what the page calls the network.
         heuristic: the heuristic of the page's 2048 AI (default: the shipped weights).
+        tablebases: endgame tables the page's 2048 AI asks first (see :func:`create_app`).
 
     Raises:
         PlygroundError: the address cannot be used (for example the port is taken).
@@ -506,13 +534,16 @@ def serve(
 
     sock = _listen_socket(host, port)
     url = url_of(sock)
-    app = create_app(network=network, network_name=network_name, heuristic=heuristic, hosts=allowed_hosts(host))
+    app = create_app(network=network, network_name=network_name, heuristic=heuristic, hosts=allowed_hosts(host),
+                     tablebases=tablebases)  # fmt: skip
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_BODY_BYTES, lifespan="on")
     print(f"plyground web lab: {url} (Ctrl-C to stop)", flush=True)
     if network is not None:
         name = f"n-tuple network {network_name}" if network_name else network.label
         rows, cols = network.shape if network.shape is not None else ("any", "any")
         print(f"the AI may also use the {name} ({rows}x{cols} boards)", flush=True)
+    if tablebases is not None:
+        print(f"the AI plays by {counted(len(tablebases), 'endgame table')} where one advises", flush=True)
     if open_browser:
         webbrowser.open(url)
     try:

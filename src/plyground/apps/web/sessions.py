@@ -18,7 +18,9 @@ GIL), at most ``slots`` at a time through one :class:`anyio.CapacityLimiter`, so
 search never blocks the event loop and a burst of searches cannot take every core.
 Budgets are capped by the routes (see :mod:`~plyground.apps.web.server`). A 2048 search
 values its leaves by one of :data:`EVALUATORS`: the heuristic, or the n-tuple network the
-server was started with (for boards of the network's size only).
+server was started with (for boards of the network's size only). A server started with endgame
+tables asks them first (:meth:`Searches.advise`): a board that a table advises on gets the
+table's move.
 
 A k-in-a-row game keeps one player, made by kind (:func:`~plyground.kinrow.players.make_player`),
 whose tables (at most :data:`PLAYER_MEMORY` bytes: the engine allocates about 9.6 MB) are reused
@@ -54,6 +56,7 @@ from plyground.kinrow.protocol import SearchReport
 
 if TYPE_CHECKING:
     from plyground.g2048.evaluator import Evaluator
+    from plyground.g2048.tablebase import Advice, Advisor
 
 __all__ = [
     "DEFAULT_OPPONENT",
@@ -413,10 +416,16 @@ class Searches:
         slots: searches running at once (default: one per core).
         network: the evaluator that ``"network"`` names (None: the server has none).
         heuristic: the evaluator that ``"heuristic"`` names (default: the heuristic, shipped weights).
+        tablebases: the endgame tables that :meth:`advise` asks (None: none), of the games' ``p_four``.
     """
 
     def __init__(
-        self, slots: int | None = None, *, network: Evaluator | None = None, heuristic: Evaluator | None = None
+        self,
+        slots: int | None = None,
+        *,
+        network: Evaluator | None = None,
+        heuristic: Evaluator | None = None,
+        tablebases: Advisor | None = None,
     ) -> None:
         self.slots = slots if slots is not None else max(1, os.cpu_count() or 1)
         self.limiter = anyio.CapacityLimiter(self.slots)
@@ -425,6 +434,7 @@ class Searches:
             self._by_name[NETWORK] = network
         self._engines: dict[str, queue.SimpleQueue[Expectimax]] = {name: queue.SimpleQueue() for name in EVALUATORS}
         self.kept_tables = KeptTables()
+        self.tablebases = tablebases
 
     @property
     def evaluators(self) -> tuple[str, ...]:
@@ -479,6 +489,14 @@ class Searches:
             return engine.choose(board)
         finally:
             engines.put(engine)
+
+    async def advise(self, board: Board) -> Advice | None:
+        """The move of the endgame table that advises on ``board`` (see
+        :meth:`~plyground.g2048.tablebase.Advisor.advise`); None without tables, or when none does."""
+        tables = self.tablebases
+        if tables is None:
+            return None
+        return await anyio.to_thread.run_sync(tables.advise, board, limiter=self.limiter)
 
     async def explain(self, board: Board, evaluator: str) -> dict[str, Any]:
         """Why ``evaluator`` values ``board`` as it does: its explanation's JSON (``evaluation`` and

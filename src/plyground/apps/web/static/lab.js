@@ -4,7 +4,8 @@
 // created, and the page keeps it in memory only. Every answer of the API is the whole new
 // state of a game, so the page redraws from it. ?seed=N in the address seeds new games.
 // When the server has an n-tuple network, a selector lets Hint and Autoplay search with it
-// (on boards of the network's size) instead of the heuristic.
+// (on boards of the network's size) instead of the heuristic. When the server has endgame tables,
+// a hint or an autoplay move that comes from a table says so, with its exact probability.
 "use strict";
 
 (() => {
@@ -83,6 +84,11 @@
     return Math.max(0, base);
   }
 
+  // An endgame table as the page names it: its formation (rows separated by "/") and the tile it builds.
+  function tableName(table) {
+    return `${table.formation} for ${table.target}`;
+  }
+
   function element(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -116,6 +122,7 @@
     hint: null,
     stats: null,
     network: null, // the server's network: {kind, name, label, unit, rows, cols, file, tuples, games}, or null
+    tablebases: [], // the server's endgame tables: {formation, target, p_four} each
     preferred: "heuristic", // the evaluator chosen (the server's default at first), used on boards it can play
 
     // Which evaluators the server has; the selector shows only when it has a network.
@@ -124,10 +131,16 @@
         const answer = await api("GET", "/api/2048/evaluators");
         this.network = answer.network;
         this.preferred = answer.default;
+        this.tablebases = answer.tablebases || [];
       } catch (_) {
         this.network = null; // the heuristic alone
+        this.tablebases = [];
       }
       $("evaluator-control").hidden = !this.network;
+      const tables = this.tablebases.length;
+      $("tables-note").hidden = tables === 0;
+      $("tables-note").textContent = tables === 0 ? "" : `The AI plays by ${tables} endgame ` +
+        `table${tables === 1 ? "" : "s"} where one advises (${this.tablebases.map(tableName).join(", ")}).`;
       if (this.network) {
         const { rows, cols, file } = this.network;
         $("evaluator").querySelector('option[value="network"]').textContent =
@@ -272,6 +285,11 @@
         );
         list.append(item);
       }
+      const table = $("hint-table");
+      table.hidden = !hint.table;
+      table.textContent = hint.table ? `Endgame table ${tableName(hint.table)}: ${ARROWS[hint.best]} ${hint.best}, ` +
+        `which builds the ${hint.table.target} with probability ${hint.table.probability.toFixed(6)} (exact). ` +
+        "The search's values:" : "";
       if (hint.afterstates) this.showAfterstates(hint.afterstates);
       else this.showEvaluation(hint.evaluation);
     },
@@ -364,6 +382,8 @@
           $("stat-depth").textContent = String(message.stats.depth);
           $("stat-nodes").textContent = formatNumber(message.stats.nodes, 0);
           $("stat-rate").textContent = formatNumber(message.stats.moves_per_second);
+          const table = message.stats.table;
+          $("stat-table").textContent = table ? `${tableName(table)}, p ${table.probability.toFixed(4)}` : "–";
         } else if (message.type === "error") {
           this.status(message.error, true);
         }
