@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from plyground.core.agent import Agent, SearchReport
+from plyground.errors import InvalidInputError
 from plyground.g2048.board import DIRECTIONS
 from plyground.g2048.expectimax import Decision, Expectimax
 from plyground.g2048.state import State
@@ -27,7 +28,10 @@ from plyground.g2048.state import State
 if TYPE_CHECKING:
     from plyground.g2048.tablebase import Advice, Advisor
 
-__all__ = ["SearchAgent"]
+__all__ = ["TABLE_USES", "SearchAgent"]
+
+TABLE_USES = ("play", "guard")
+"""How a :class:`SearchAgent` uses the endgame tables' advice (see there)."""
 
 
 class SearchAgent(Agent[State]):
@@ -35,14 +39,29 @@ class SearchAgent(Agent[State]):
 
     ``time_ms`` is the search's: changing it changes the search's budget. With ``tablebases``, a
     board that an endgame table advises on (:meth:`~plyground.g2048.tablebase.Advisor.advise`) is
-    played by the table's move, unsearched: :attr:`advice` is that advice and :attr:`last` a
-    decision of depth 0 with no values.
+    played as ``table_use`` says (:data:`TABLE_USES`):
+
+    * ``"play"``: by the table's move, unsearched;
+    * ``"guard"``: by the search's move, unless the table gives it a probability of building its
+      tile lower than the table's best move's by more than ``margin`` (0 for a move that moves a
+      frozen tile), when the table's move is played instead.
+
+    When the table's move is played, :attr:`advice` is that advice and :attr:`last` a decision of
+    depth 0 with no values; else :attr:`advice` is None.
     """
 
-    def __init__(self, search: Expectimax, tablebases: Advisor | None = None) -> None:
+    def __init__(
+        self, search: Expectimax, tablebases: Advisor | None = None, *, table_use: str = "play", margin: float = 0.01
+    ) -> None:
+        if table_use not in TABLE_USES:
+            raise InvalidInputError(f"a table's use is one of {', '.join(TABLE_USES)}, got {table_use!r}")
+        if not 0.0 <= margin < 1.0:  # NaN fails too
+            raise InvalidInputError(f"the margin is a probability from 0 to below 1, got {margin!r}")
         self.search = search
         self.tablebases = tablebases
-        self.name = f"expectimax ({search.evaluator.label})" + (" + endgame tables" if tablebases else "")
+        self.table_use, self.margin = table_use, margin
+        suffix = f" + endgame tables ({table_use})" if tablebases else ""
+        self.name = f"expectimax ({search.evaluator.label}){suffix}"
         self.last: Decision | None = None
         self.advice: Advice | None = None
 
@@ -57,14 +76,21 @@ class SearchAgent(Agent[State]):
 
     def choose(self, state: State) -> int:
         """The action of the move the search finds on ``state``'s board (the player to move), or the table's."""
-        self.advice = self.tablebases.advise(state.board) if self.tablebases is not None else None
-        if self.advice is not None:
-            self.last = Decision(self.advice.move)
-            return DIRECTIONS.index(self.advice.move)
+        advice = self.tablebases.advise(state.board) if self.tablebases is not None else None
+        self.advice = None
+        if advice is not None and self.table_use == "play":
+            return self._play(advice)
         decision = self.search.choose(state.board)
         assert decision.move is not None  # the player has a move: the game is not over
+        if advice is not None and advice.answer.moves.get(decision.move, 0.0) < advice.probability - self.margin:
+            return self._play(advice)
         self.last = decision
         return DIRECTIONS.index(decision.move)
+
+    def _play(self, advice: Advice) -> int:
+        self.advice = advice
+        self.last = Decision(advice.move)
+        return DIRECTIONS.index(advice.move)
 
     def reset(self) -> None:
         """A new game: the search's tables are let go (the next search makes new ones)."""

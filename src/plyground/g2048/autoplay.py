@@ -87,10 +87,11 @@ def play_game(
     max_moves: int | None = None,
     on_move: Callable[[State, Decision], None] | None = None,
     tablebases: Advisor | None = None,
+    table_use: str = "play",
 ) -> GameResult:
     """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves).
 
-    With ``tablebases``, a board an endgame table advises on is played by the table's move
+    With ``tablebases``, a board an endgame table advises on is played as ``table_use`` says
     (see :class:`~plyground.g2048.agent.SearchAgent`).
 
     Each turn plays the move of ``ai.choose(board)``, then, once the tile has spawned, calls
@@ -104,7 +105,7 @@ def play_game(
     """
     state = State(rows, cols, p_four=p_four)
     game_seed = resolve_seed(seed)
-    agent = SearchAgent(ai, tablebases)
+    agent = SearchAgent(ai, tablebases, table_use=table_use)
     depths = tables = 0
 
     def spawned() -> None:  # the last move's tile is on the board
@@ -161,6 +162,8 @@ class GameSpec:
     tablebases: str | None = None
     """The folder of the endgame tables to consult (those of ``p_four``; read once per process, memory-mapped),
     or None to search every move."""
+    table_use: str = "play"
+    """How the tables' advice is used: ``"play"`` or ``"guard"`` (see :class:`~plyground.g2048.agent.SearchAgent`)."""
 
 
 def play_spec(spec: GameSpec) -> GameResult:
@@ -176,7 +179,7 @@ def play_spec(spec: GameSpec) -> GameResult:
     with Expectimax(time_ms=spec.time_ms, depth=spec.depth, workers=1, p_four=spec.p_four, evaluator=evaluator) as ai:
         return play_game(
             ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves,
-            tablebases=advisor,
+            tablebases=advisor, table_use=spec.table_use,
         )  # fmt: skip
 
 

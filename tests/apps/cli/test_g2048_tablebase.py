@@ -168,12 +168,51 @@ def test_a_search_agent_plays_the_advice_unsearched() -> None:
     advisor = Advisor([solve_formation(Formation.parse("xxx/x.T/..."), 16)])
     with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as search:
         agent = SearchAgent(search, advisor)
-        assert agent.name.endswith(" + endgame tables")
+        assert agent.name.endswith(" + endgame tables (play)")
         action = agent.choose(State.from_board(Board.parse("64 32 16/128 0 8/0 2 8")))
         assert action == 0 and agent.advice is not None and agent.advice.probability == 1.0
         assert agent.last is not None and agent.last.depth == 0 and agent.last.move == "up"
         agent.choose(State.from_board(Board.parse("2 2 0/0 0 0/0 0 0")))
         assert agent.advice is None and agent.last is not None and agent.last.depth == 1
+
+
+def test_a_guarding_agent_plays_the_search_unless_the_table_sees_a_loss() -> None:
+    from plyground.errors import InvalidInputError
+    from plyground.g2048 import Board
+    from plyground.g2048.agent import SearchAgent
+    from plyground.g2048.expectimax import Decision, Expectimax
+    from plyground.g2048.heuristic import Heuristic
+    from plyground.g2048.state import State
+    from plyground.g2048.tablebase import Advisor, Formation, answer, solve_formation
+
+    table = solve_formation(Formation.parse("xxx/x.T/..."), 16)
+    board = Board.parse("64 32 16/128 0 8/0 2 8")  # up builds 16 on the goal for sure
+    found = answer(table, board)
+    assert found is not None and found.moves == {"up": 1.0, "left": 0.0}
+    close = Board.parse("64 32 16/128 0 2/4 2 4")  # up 0.081, left 0.132: within a margin of 0.06, not of 0.04
+
+    class Fixed:  # a search that always wants one move
+        def __init__(self, move: str) -> None:
+            self.move, self.evaluator = move, Heuristic()
+
+        def choose(self, board: Board) -> Decision:
+            return Decision(self.move, depth=3)
+
+    for wanted, played in (("left", "up"), ("up", "up"), ("down", "up")):  # down slides a frozen tile: 0
+        agent = SearchAgent(Fixed(wanted), Advisor([table]), table_use="guard", margin=0.05)  # type: ignore[arg-type]
+        move = ("up", "right", "down", "left")[agent.choose(State.from_board(board))]
+        assert move == played, wanted
+        assert (agent.advice is not None) == (wanted != played) and agent.last is not None
+        assert agent.last.depth == (0 if wanted != played else 3)
+    for margin, played in ((0.06, "up"), (0.04, "left")):
+        agent = SearchAgent(Fixed("up"), Advisor([table]), table_use="guard", margin=margin)  # type: ignore[arg-type]
+        assert ("up", "right", "down", "left")[agent.choose(State.from_board(close))] == played, margin
+    with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as search:
+        assert SearchAgent(search, Advisor([table]), table_use="guard").name.endswith("(guard)")
+        with pytest.raises(InvalidInputError, match="a table's use is one of play, guard, got 'blind'"):
+            SearchAgent(search, Advisor([table]), table_use="blind")
+        with pytest.raises(InvalidInputError, match="the margin is a probability"):
+            SearchAgent(search, Advisor([table]), margin=float("nan"))
 
 
 def test_bench_records_the_tables_and_their_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

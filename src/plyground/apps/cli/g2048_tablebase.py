@@ -36,13 +36,18 @@ _KERNELS = (
 )
 
 
-@app.command(short_help="Solve a formation exactly for a target tile.")
+@app.command(short_help="Solve a formation exactly for a target tile, or the standard set.")
 def build(
     formation_text: Annotated[
-        str,
-        typer.Argument(metavar="FORMATION", help='Rows of x (frozen), . (free), T (the goal): "xxxx/xxxx/...T/....".'),
-    ],
-    target: Annotated[int, typer.Option("--target", metavar="T", help="The tile to build on the goal cell.")],
+        str | None,
+        typer.Argument(metavar="[FORMATION]", help='Rows of x (frozen), . (free), T (goal): "xxxx/xxxx/...T/....".'),
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", metavar="T", help="The tile to build on the goal cell.")
+    ] = None,
+    standard: Annotated[
+        bool, typer.Option("--standard", help="Build the standard set of tables (see 'tablebase standard').")
+    ] = False,
     p_four: Annotated[float, p_four_option()] = DEFAULT_P_FOUR,
     directory: TablesOption = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the estimate exceeds the machine.")] = False,
@@ -53,14 +58,29 @@ def build(
     is refused unless --force. The table is solved in a work folder inside its own folder under
     --dir, with a checkpoint every half minute: a build that is killed is run again with the
     same command and goes on from there. Its description is written last: until then there is
-    no table.
+    no table. --standard builds each table of the standard set in turn, those built already
+    left as they are.
     """
-    from plyground.g2048.solver_estimate import Machine
-    from plyground.g2048.tablebase import Formation, default_directory, estimate_formation, table_name
+    from plyground.g2048.tablebase import STANDARD_TABLES, Formation, default_directory
 
-    formation = Formation.parse(formation_text)
-    estimate = estimate_formation(formation, target)
+    jobs: list[tuple[str, int]] = list(STANDARD_TABLES)
+    if standard and (formation_text is not None or target is not None):
+        raise InvalidInputError("--standard builds the standard set: give it without FORMATION and --target")
+    if not standard:
+        if formation_text is None or target is None:
+            raise InvalidInputError("give FORMATION and --target T, or --standard")
+        jobs = [(formation_text, target)]
     root = directory if directory is not None else default_directory()
+    for text, tile in jobs:
+        _build_one(Formation.parse(text), tile, p_four, root, force)
+
+
+def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bool) -> None:
+    """Build one table under ``root`` (see :func:`build`)."""
+    from plyground.g2048.solver_estimate import Machine
+    from plyground.g2048.tablebase import estimate_formation, table_name
+
+    estimate = estimate_formation(formation, target)
     folder = root / table_name(formation, target, p_four)
     if (folder / "tablebase.json").exists():
         typer.echo(f"already built: {folder}")
@@ -82,6 +102,24 @@ def build(
     compile_kernels(*_KERNELS)
     seconds = _build(formation, target, p_four, estimate.states, folder)
     typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s, {folder}")
+
+
+@app.command(name="standard", short_help="The tables of the standard set and what they take.")
+def standard_set() -> None:
+    """The formations and targets 'build --standard' builds, each one's states, disk and time, and the total."""
+    from plyground.g2048.tablebase import STANDARD_TABLES, Formation, estimate_formation
+
+    total_states = total_bytes = 0
+    total_seconds = 0.0
+    for text, target in STANDARD_TABLES:
+        estimate = estimate_formation(Formation.parse(text), target)
+        total_states += estimate.states
+        total_bytes += estimate.table_bytes
+        total_seconds += estimate.seconds
+        typer.echo(f"{text:<22} {target:>6} {estimate.states:>16,} states {estimate.table_bytes / 1e6:>10,.1f} MB "
+                   f"{estimate.memory_bytes / 1e9:>6.1f} GB of memory")  # fmt: skip
+    typer.echo(f"{'in all':<29} {total_states:>16,} states {total_bytes / 1e6:>10,.1f} MB, about "
+               f"{total_seconds / 60:,.0f} min on one core")  # fmt: skip
 
 
 def _build(formation: Any, target: int, p_four: float, states: int, folder: Path) -> float:

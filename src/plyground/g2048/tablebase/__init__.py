@@ -11,6 +11,7 @@ from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer
 from plyground.g2048.tablebase.formation import Formation
 from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
 from plyground.g2048.tablebase.store import (
+    STANDARD_TABLES,
     build_tablebase,
     default_directory,
     load_tablebase,
@@ -22,6 +23,7 @@ from plyground.g2048.tablebase.store import (
 
 __all__ = [
     "MAX_STATES",
+    "STANDARD_TABLES",
     "VALUE_ERROR",
     "Advice",
     "Advisor",
