@@ -190,7 +190,7 @@ def sign_test(wins: int, losses: int) -> float:
     (1.0, 0.0625, 1.0)
     """
     n = wins + losses
-    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / 2**n
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / (1 << n)
     return min(1.0, 2 * tail)
 
 
