@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from plyground.core.measurements import NO_RECORD_ENV
+from plyground.g2048 import Board
 from plyground.g2048.registry import load_evaluator
 from tests.benchmarks import BENCHMARKS, EXPERIMENTS, RECIPES, load_common, load_script, script_path
 
@@ -206,13 +207,18 @@ def _check_workers(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["one_worker_moves_per_s"] > 0 and line["many_workers_moves_per_s"] > 0
 
 
-def _small_tables(folder: Path) -> list[str]:
-    """The arguments of a quick run of tables_blind.py, with a small table built into ``folder``."""
+def _small_table(folder: Path) -> Path:
+    """A folder ``folder/tables`` with one small table built into it (a 4x4 formation, for 8)."""
     from plyground.g2048.tablebase import Formation, save_tablebase, solve_formation, table_name
 
     formation = Formation.parse("xxxx/xxxx/...T/....")
     save_tablebase(solve_formation(formation, 8), folder / "tables" / table_name(formation, 8, 0.1))
-    return ["--tables", str(folder / "tables"), "--games", "2", "--time-ms", "1", "--max-moves", "30"]
+    return folder / "tables"
+
+
+def _small_tables(folder: Path) -> list[str]:
+    """The arguments of a quick run of tables_blind.py, with a small table built into ``folder``."""
+    return ["--tables", str(_small_table(folder)), "--games", "2", "--time-ms", "1", "--max-moves", "30"]
 
 
 def _check_tables_blind(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -221,6 +227,58 @@ def _check_tables_blind(line: dict[str, Any], stdout: str, folder: Path) -> None
         assert [game["seed"] for game in line[side]["games"]] == [1, 2]
         assert all(game["moves"] == 30 and game["score"] > 0 for game in line[side]["games"])
     assert all(game["table_moves"] == 0 for game in line["without"]["games"])
+
+
+def _positions_args(folder: Path, games: int = 2) -> list[str]:
+    return ["--out", str(folder / "positions.jsonl"), "--tile", "64", "--games", str(games), "--time-ms", "1",
+            "--workers", "1"]  # fmt: skip
+
+
+def _check_positions(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["tile"], line["played"], line["positions"], line["seeds"]) == (64, 2, 2, [1, 2])
+    saved = [json.loads(text) for text in (folder / "positions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [position["seed"] for position in saved] == [1, 2]
+    for position in saved:
+        board = Board.parse(position["board"])
+        assert board.max_tile() == 64 and position["move"] > 0 and position["score"] > 0 and not board.is_terminal()
+    again = run_script("endgame_positions.py", _positions_args(folder, games=3), folder)  # only seed 3 is played
+    assert again.returncode == 0 and "1 games to play" in again.stderr, again.stderr
+    assert (folder / "positions.jsonl").read_text(encoding="utf-8").count("\n") == 3
+
+
+POSITIONS = ("2 4 8 64/0 2 4 32/0 0 0 2/0 0 0 0", "64 32 8 2/4 2 0 0/2 0 0 0/0 0 0 0")
+"""Two boards a 64 was just made on, as endgame_positions.py saves them."""
+
+
+def _conversion_args(folder: Path) -> list[str]:
+    """The arguments of a quick run of conversion.py, once the positions and a small table are written."""
+    return ["--positions", str(folder / "positions.jsonl"), "--tablebases", str(folder / "tables"), "--tile", "128",
+            "--max-moves", "20", "--time-ms", "1", "--workers", "1", "--log", str(folder / "games.jsonl")]  # fmt: skip
+
+
+def _conversion_files(folder: Path) -> list[str]:
+    """Write :data:`POSITIONS` and a small table into ``folder``; the arguments that play from them."""
+    lines = [{"seed": seed, "move": 50, "score": 500, "board": board} for seed, board in enumerate(POSITIONS, 1)]
+    (folder / "positions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    _small_table(folder)
+    return _conversion_args(folder)
+
+
+def _check_conversion(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["positions"], line["tile"], line["stop_at"], line["max_moves"]) == (2, 128, 128, 20)
+    assert line["tables"] == ["xxxx-xxxx-...T-...._T8_p0.1"] and set(line["arms"]) == {"search", "tables"}
+    for row in line["arms"].values():
+        assert row["games"] == 2 and row["mean_moves"] <= 20 and row["mean_score"] > 500
+        assert 0 <= row["made"] <= 2 and 0 <= row["table_move_share"] <= 1
+    assert line["arms"]["search"]["table_move_share"] == 0
+    [pairs] = line["paired"]
+    assert (pairs["arm"], pairs["against"], pairs["pairs"]) == ("tables", "search", 2)
+    assert pairs["both"] + pairs["neither"] + pairs["only_arm"] + pairs["only_against"] == 2
+    logged = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted((game["arm"], game["position"], game["seed"]) for game in logged) == [
+        ("search", 1, 1), ("search", 2, 1), ("tables", 1, 1), ("tables", 2, 1)]  # fmt: skip
+    again = run_script("conversion.py", _conversion_args(folder), folder)  # the log holds every game: none is played
+    assert again.returncode == 0 and "4 games in" in again.stderr and "0 to play" in again.stderr, again.stderr
 
 
 def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -462,6 +520,8 @@ SCRIPTS = [
                          "--agreement-games", "1", "--search-depth", "2", "--search-positions", "6"], _check_pack),
     Script("ntuple_versus.py", "ntuple_versus",
            lambda d, f: [str(d.network_4x4), "--baseline", str(d.network_4x4), "--games", "3"], _check_versus),
+    Script("endgame_positions.py", "endgame_positions", lambda d, f: _positions_args(f), _check_positions),
+    Script("conversion.py", "conversion", lambda d, f: _conversion_files(f), _check_conversion),
     Script("tablebase.py", "tablebase",
            lambda d, f: ["--formation", "xx/.T", "--target", "16", "--lookups", "50"], _check_tablebase),
     Script("ntuple_workers.py", "ntuple_workers",

@@ -56,6 +56,16 @@ def test_a_kinrow_player_and_a_2048_search_are_agents_of_their_games() -> None:
     assert record.returns[0] > 0 and replayed(State2048(2, 2), record.actions).returns() == list(record.returns)
 
 
+def test_until_stops_the_game_when_an_agent_is_to_move_and_it_holds() -> None:
+    whole = play_game(State2048(3, 3), [RandomAgent(seed=1)], seed=4)
+    stopped = play_game(State2048(3, 3), [RandomAgent(seed=1)], seed=4, until=lambda s: s.board.max_tile() >= 16)
+    end = replayed(State2048(3, 3), stopped.actions)
+    assert end.board.max_tile() == 16 and not end.is_terminal() and end.current_player == 0
+    assert whole.actions[: len(stopped.actions)] == stopped.actions  # the same game, cut at its first 16
+    assert replayed(State2048(3, 3), stopped.actions[:-2]).board.max_tile() < 16  # before the last move: none
+    assert play_game(State2048(3, 3), [RandomAgent(seed=1)], seed=4, until=lambda s: True).actions == whole.actions[:2]
+
+
 class Cheat(RandomAgent):
     def choose(self, state: Any) -> int:
         return -1

@@ -63,6 +63,19 @@ def test_max_moves_stops_the_game_early(depth_2: Expectimax) -> None:
     assert play_game(depth_2, rows=3, cols=3, seed=2, max_moves=0).moves == 0
 
 
+def test_stop_at_ends_the_game_where_the_tile_is_first_made(depth_2: Expectimax) -> None:
+    whole = play_game(depth_2, rows=3, cols=3, seed=2)
+    stopped = play_game(depth_2, rows=3, cols=3, seed=2, stop_at=32)
+    game = stopped.replay.play()
+    assert stopped.max_tile == game.board.max_tile() == 32 and not game.over
+    assert stopped.replay.moves == whole.replay.moves[: stopped.moves]  # the same game, cut at its first 32
+    assert stopped.replay.positions()[-2][0].max_tile() < 32  # the board before the last move
+    spec = play_spec(GameSpec(seed=2, rows=3, cols=3, depth=2, stop_at=32))
+    assert (spec.moves, spec.score) == (stopped.moves, stopped.score)
+    with pytest.raises(InvalidInputError, match="stop_at"):
+        play_game(depth_2, rows=2, cols=2, stop_at=1)
+
+
 @pytest.mark.parametrize("bad", [-1, 2.5, True, "3"])
 def test_a_bad_max_moves_is_refused(depth_2: Expectimax, bad: object) -> None:
     with pytest.raises(InvalidInputError, match="max_moves"):

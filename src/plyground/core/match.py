@@ -112,6 +112,7 @@ def play_game(
     on_move: Callable[[Any, int, float], None] | None = None,
     chance: Chance = draw_outcome,
     max_moves: int | None = None,
+    until: Callable[[Any], bool] | None = None,
 ) -> GameRecord:
     """Play ``state`` to its end, player ``p`` by ``agents[p]``, chance by a generator seeded with ``seed``.
 
@@ -119,7 +120,8 @@ def play_game(
     copied). An agent's action is asked with ``ask`` (:func:`timed_choice`, or a game's own, with
     its own messages); ``on_move(state, action, seconds)`` is called after each agent's move.
     Chance's actions are drawn by ``chance`` (see :data:`Chance`). With ``max_moves`` the game
-    stops when an agent is to move after that many agents' moves (the returns are the state's then).
+    stops when an agent is to move after that many agents' moves (the returns are the state's then);
+    with ``until``, when an agent is to move and ``until(state)`` holds (a 2048 game at its first 32768).
 
     Raises:
         InvalidInputError: not one agent per player, or a bad ``max_moves``.
@@ -140,6 +142,8 @@ def play_game(
             state.apply_action(chance(state, rng))
             continue
         if max_moves is not None and len(seconds) >= max_moves:
+            break
+        if until is not None and until(state):
             break
         action, took = ask(agents[player], state)
         state.apply_action(action)

@@ -88,8 +88,9 @@ def play_game(
     on_move: Callable[[State, Decision], None] | None = None,
     tablebases: Advisor | None = None,
     table_use: str = "play",
+    stop_at: int | None = None,
 ) -> GameResult:
-    """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves).
+    """Play one game with ``ai`` until no move is legal (or ``max_moves`` moves, or the first ``stop_at`` tile).
 
     With ``tablebases``, a board an endgame table advises on is played as ``table_use`` says
     (see :class:`~plyground.g2048.agent.SearchAgent`).
@@ -97,12 +98,16 @@ def play_game(
     Each turn plays the move of ``ai.choose(board)``, then, once the tile has spawned, calls
     ``on_move(state, decision)`` (the :class:`~plyground.g2048.state.State`: its ``board``,
     ``score`` and ``move_count``). The game spawns a 4 with probability ``p_four``; the AI assumes
-    its own ``ai.p_four``. The same seed and a fixed-depth AI give the same game.
+    its own ``ai.p_four``. The same seed and a fixed-depth AI give the same game. With ``stop_at``
+    the game ends on the first board that holds a tile of at least ``stop_at`` (once its move's
+    tile has spawned): the position where that tile was made.
 
     Raises:
         InvalidBoardError: an unsupported board size.
-        InvalidInputError: a bad seed, ``p_four`` or ``max_moves``.
+        InvalidInputError: a bad seed, ``p_four``, ``max_moves`` or ``stop_at``.
     """
+    if stop_at is not None and (isinstance(stop_at, bool) or not isinstance(stop_at, int) or stop_at < 2):
+        raise InvalidInputError(f"stop_at must be a tile (a whole number from 2) or None, got {stop_at!r}")
     state = State(rows, cols, p_four=p_four)
     game_seed = resolve_seed(seed)
     agent = SearchAgent(ai, tablebases, table_use=table_use)
@@ -121,7 +126,8 @@ def play_game(
         return timed_choice(agent, now)
 
     start = time.perf_counter()
-    record = play_game_of(state, [agent], seed=game_seed, chance=draw_spawn, ask=ask, max_moves=max_moves)
+    until = None if stop_at is None else functools.partial(_holds_tile, stop_at)
+    record = play_game_of(state, [agent], seed=game_seed, chance=draw_spawn, ask=ask, max_moves=max_moves, until=until)
     if record.seconds:
         spawned()
     seconds = time.perf_counter() - start
@@ -137,6 +143,10 @@ def play_game(
         replay=replay,
         table_moves=tables,
     )
+
+
+def _holds_tile(tile: int, state: State) -> bool:
+    return state.board.max_tile() >= tile
 
 
 @dataclass(frozen=True)
@@ -164,6 +174,8 @@ class GameSpec:
     or None to search every move."""
     table_use: str = "play"
     """How the tables' advice is used: ``"play"`` or ``"guard"`` (see :class:`~plyground.g2048.agent.SearchAgent`)."""
+    stop_at: int | None = None
+    """End the game on the first board holding a tile of at least this value (None: play to the end)."""
 
 
 def play_spec(spec: GameSpec) -> GameResult:
@@ -179,7 +191,7 @@ def play_spec(spec: GameSpec) -> GameResult:
     with Expectimax(time_ms=spec.time_ms, depth=spec.depth, workers=1, p_four=spec.p_four, evaluator=evaluator) as ai:
         return play_game(
             ai, rows=spec.rows, cols=spec.cols, seed=spec.seed, p_four=spec.p_four, max_moves=spec.max_moves,
-            tablebases=advisor, table_use=spec.table_use,
+            tablebases=advisor, table_use=spec.table_use, stop_at=spec.stop_at,
         )  # fmt: skip
 
 

@@ -1,0 +1,381 @@
+"""Endgame conversion: from saved positions (each game's first 16384), how often each way of playing makes 32768.
+
+Reads the positions ``endgame_positions.py`` writes (``--positions``, default
+``benchmarks/data/endgame_16384.jsonl``) and plays each on to the end of the game, or to its first
+``--stop-at`` tile (default ``--tile``, 32768; 0: to the end), in every arm of ``--arms``, at
+``--time-ms`` a move with the network shipped with plyground. The arms are paired: they play the
+same positions with the same spawn seeds (``--seed``, and with ``--seeds N`` also ``--seed + 1``
+... for N games a position and arm), so that they differ only in how they choose their moves:
+
+    search   expectimax on every move
+    tables   a board an endgame table of ``--tablebases`` advises on is played by the table's move,
+             unsearched, as :class:`~plyground.g2048.agent.SearchAgent` does; the others searched
+
+A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
+does and a function that makes its agent from the search and the tables.
+
+The games run on ``--workers`` processes (default: every core), one search thread each, the arms of
+a position side by side. Each game is appended to ``--log`` as it ends (a JSON line); the same
+command, run again, plays only the games not in the log. Prints, for each arm, its games, the share
+that made ``--tile`` with its 95% (Wilson) interval, the mean final score, the mean moves played from
+the position and the share of them played from the tables; then each arm against the first, pair by
+pair: the positions where one made the tile and the other did not (with the exact two-sided sign test
+of those), and the mean difference of final scores with its 95% interval. Ends with one JSON line.
+
+    python benchmarks/conversion.py --tablebases DIR [--arms search tables] [--time-ms 2] [--seeds 1]
+        [--limit N] [--log conversion_games.jsonl] [--max-moves N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from plyground.core.match import play_game, timed_choice
+from plyground.core.measurements import add_record_options, append_line, print_json, read_settings_log
+from plyground.core.run_many import Backend, run_many
+from plyground.core.stats import mean_interval, share_interval
+from plyground.errors import PlygroundError
+from plyground.g2048 import Board
+from plyground.g2048.agent import SearchAgent
+from plyground.g2048.board import DEFAULT_P_FOUR
+from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.registry import default_evaluator, load_evaluator
+from plyground.g2048.state import State, draw_spawn
+from plyground.g2048.tablebase import Advisor, table_name
+
+DEFAULT_POSITIONS = Path(__file__).resolve().parent / "data" / "endgame_16384.jsonl"
+EVALUATOR = default_evaluator(4, 4)
+
+
+def _search_only(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+    return SearchAgent(search)
+
+
+def _tables_as_they_come(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+    return SearchAgent(search, tables)
+
+
+def _tables_guarding(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+    return SearchAgent(search, tables, table_use="guard")
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A way of playing on from a position.
+
+    Attributes:
+        name: its name on the command line, in the tables and the log.
+        about: what it does, in a line.
+        agent: its agent for a game, from the game's search and the tables (None when it uses none).
+            An agent that plays a table's move sets ``advice`` (as
+            :class:`~plyground.g2048.agent.SearchAgent`), which counts the move as the tables'.
+        tables: whether it needs ``--tablebases``.
+    """
+
+    name: str
+    about: str
+    agent: Callable[[Expectimax, Advisor | None], SearchAgent]
+    tables: bool
+
+
+ARMS = {
+    arm.name: arm
+    for arm in (
+        Arm("search", "expectimax on every move", _search_only, tables=False),
+        Arm("tables", "a table's move wherever one advises (SearchAgent), else expectimax", _tables_as_they_come,
+            tables=True),
+        Arm("guard", "expectimax's move unless a table sees it lose more than 0.01 against its best",
+            _tables_guarding, tables=True),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Position:
+    """A saved position: the board, its score and where it comes from (the game's seed and move)."""
+
+    seed: int
+    move: int
+    score: int
+    board: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game: an arm playing on from a position with a spawn seed (what a worker process is given)."""
+
+    arm: str
+    position: Position
+    seed: int
+    time_ms: float
+    stop_at: int | None
+    max_moves: int | None
+    tablebases: str | None
+
+
+@functools.cache
+def _advisor(folder: str) -> Advisor:
+    """The tables of ``folder`` (those of the games' ``p_four``), read once a process."""
+    return Advisor.load(folder, p_four=DEFAULT_P_FOUR)
+
+
+def play(job: Job) -> dict[str, Any]:
+    """Play ``job``'s game to its end, or to the first ``stop_at`` tile, or ``max_moves`` moves; what it made."""
+    arm = ARMS[job.arm]
+    tables = _advisor(job.tablebases) if arm.tables and job.tablebases is not None else None
+    state = State.from_board(Board.parse(job.position.board), job.position.score)
+    table_moves = 0
+
+    def ask(agent: SearchAgent, now: State) -> tuple[int, float]:
+        nonlocal table_moves
+        chosen = timed_choice(agent, now)
+        table_moves += agent.advice is not None
+        return chosen
+
+    stop_at = job.stop_at
+    until = None if stop_at is None else (lambda now: now.board.max_tile() >= stop_at)
+    evaluator = load_evaluator(EVALUATOR, reuse=True)
+    began = time.perf_counter()
+    with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search:
+        agent = arm.agent(search, tables)
+        record = play_game(state, [agent], seed=job.seed, ask=ask, chance=draw_spawn, max_moves=job.max_moves,
+                           until=until)  # fmt: skip
+    return {
+        "score": state.score,
+        "max_tile": state.board.max_tile(),
+        "moves": len(record.seconds),
+        "table_moves": table_moves,
+        "seconds": round(time.perf_counter() - began, 1),
+    }
+
+
+def read_positions(path: Path) -> list[Position]:
+    """The positions of ``path``, in its order.
+
+    Raises:
+        SystemExit: a missing file, or a line that is not a position, in one line.
+    """
+    if not path.is_file():
+        raise SystemExit(f"error: no positions file {path}: make one with benchmarks/endgame_positions.py")
+    positions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            entry = json.loads(line)
+            found = Position(int(entry["seed"]), int(entry["move"]), int(entry["score"]), str(entry["board"]))
+            Board.parse(found.board)
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"error: {path}, line {number}: not a position") from None
+        positions.append(found)
+    if len({position.seed for position in positions}) < len(positions):
+        raise SystemExit(f"error: {path}: two positions of the same seed")
+    return positions
+
+
+def game_key(arm: str, position: Position) -> str:
+    """The name of an arm's games from a position in the log (with the spawn seed, the game's key)."""
+    return f"{arm} from {position.seed}"
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """The exact two-sided p-value of ``wins`` against ``losses`` under even odds (McNemar's, on discordant pairs).
+
+    >>> sign_test(0, 0), sign_test(5, 0), sign_test(3, 3)
+    (1.0, 0.0625, 1.0)
+    """
+    n = wins + losses
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / (1 << n)
+    return min(1.0, 2 * tail)
+
+
+def arm_row(games: Sequence[dict[str, Any]], tile: int) -> dict[str, Any]:
+    """An arm's games summed up: how many, the share that made ``tile`` (95% interval), mean score and moves."""
+    made = sum(game["max_tile"] >= tile for game in games)
+    moves = sum(game["moves"] for game in games)
+    return {
+        "games": len(games),
+        "made": made,
+        "share": made / len(games) if games else None,
+        "interval": share_interval(made, len(games)),
+        "mean_score": statistics.fmean(game["score"] for game in games) if games else None,
+        "mean_moves": moves / len(games) if games else None,
+        "table_move_share": sum(game["table_moves"] for game in games) / moves if moves else 0.0,
+    }
+
+
+def paired(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]], tile: int, arm: str, against: str) -> dict[str, Any]:
+    """``arm`` against ``against`` over the pairs of their games: who made ``tile`` alone, and the score difference."""
+    only_arm = [a["position"] for a, b in pairs if a["max_tile"] >= tile > b["max_tile"]]
+    only_against = [b["position"] for a, b in pairs if b["max_tile"] >= tile > a["max_tile"]]
+    both = sum(a["max_tile"] >= tile and b["max_tile"] >= tile for a, b in pairs)
+    differences = [float(a["score"] - b["score"]) for a, b in pairs]
+    return {
+        "arm": arm,
+        "against": against,
+        "pairs": len(pairs),
+        "both": both,
+        "neither": len(pairs) - both - len(only_arm) - len(only_against),
+        "only_arm": len(only_arm),
+        "only_against": len(only_against),
+        "only_arm_positions": only_arm,
+        "only_against_positions": only_against,
+        "p_value": sign_test(len(only_arm), len(only_against)),
+        "score_difference": statistics.fmean(differences) if differences else None,
+        "score_difference_interval": mean_interval(differences),
+    }
+
+
+def _percent(share: float | None, interval: tuple[float, float] | None) -> str:
+    if share is None:
+        return "-"
+    return f"{share:.0%}" + (f" ({interval[0]:.0%}-{interval[1]:.0%})" if interval else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="from endgame_positions.py")
+    parser.add_argument("--limit", type=int, help="only the first N positions of the file")
+    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS), help="the first is the reference")
+    parser.add_argument("--tablebases", type=Path, help="the folder of the endgame tables (the tables arm's)")
+    parser.add_argument("--time-ms", type=float, default=2.0, help="search time a move")
+    parser.add_argument("--tile", type=int, default=32768, help="the tile whose share is counted")
+    parser.add_argument("--stop-at", type=int, help="end each game at its first tile of this value (default --tile; "
+                        "0: play to the end)")  # fmt: skip
+    parser.add_argument("--max-moves", type=int, help="end each game after this many moves (a quick check)")
+    parser.add_argument("--seed", type=int, default=1, help="the first spawn seed")
+    parser.add_argument("--seeds", type=int, default=1, help="spawn seeds a position, each played by every arm")
+    parser.add_argument("--workers", type=int, help="games at once (default: every core)")
+    parser.add_argument("--log", type=Path, default=Path("conversion_games.jsonl"), help="the games (resumable)")
+    add_record_options(parser, Path(__file__), folder="results")
+    args = parser.parse_args()
+    stop_at = args.tile if args.stop_at is None else args.stop_at or None
+    if stop_at is not None and stop_at < args.tile:
+        parser.error(f"--stop-at {stop_at} ends the games before they can make --tile {args.tile}")
+    if len(set(args.arms)) < len(args.arms) or args.seeds < 1 or args.time_ms <= 0:
+        parser.error("arms named once, --seeds from 1, --time-ms above 0")
+    arms = [ARMS[name] for name in args.arms]
+    tables: list[str] | None = None
+    folder = None
+    if any(arm.tables for arm in arms):
+        if args.tablebases is None:
+            parser.error(f"the arms {[arm.name for arm in arms if arm.tables]} need --tablebases DIR")
+        try:
+            advisor = Advisor.load(args.tablebases, p_four=DEFAULT_P_FOUR)
+        except PlygroundError as error:
+            raise SystemExit(f"error: {error}") from None
+        tables = [table_name(table.formation, table.target, table.p_four) for table in advisor.tables]
+        folder = str(args.tablebases.resolve())
+
+    positions = read_positions(args.positions)[: args.limit]
+    seeds = range(args.seed, args.seed + args.seeds)
+    settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves, "evaluator": EVALUATOR,
+                "tables": tables}  # fmt: skip
+    try:
+        done = read_settings_log(args.log, settings, "game")
+    except PlygroundError as error:
+        raise SystemExit(f"error: {error}") from None
+    by_seed = {position.seed: position for position in positions}
+    for entry in done.values():
+        known = by_seed.get(entry["position"])
+        if known is not None and entry["board"] != known.board:
+            raise SystemExit(f"error: {args.log} played position {known.seed} from another board: give another --log")
+    todo = [
+        Job(arm.name, position, seed, args.time_ms, stop_at, args.max_moves, folder if arm.tables else None)
+        for position in positions for seed in seeds for arm in arms
+        if (game_key(arm.name, position), seed) not in done
+    ]  # fmt: skip
+    console = Console(stderr=True)
+    console.print(
+        f"{len(positions)} positions of {args.positions}, {len(seeds)} spawn seed(s), arms {', '.join(args.arms)}: "
+        f"{len(done)} games in {args.log}, {len(todo)} to play at {args.time_ms:g} ms a move",
+        highlight=False,
+    )
+
+    def finished(index: int, result: dict[str, Any]) -> None:
+        job = todo[index]
+        entry = {"settings": settings, "game": game_key(job.arm, job.position), "arm": job.arm,
+                 "position": job.position.seed, "board": job.position.board, "seed": job.seed, **result}  # fmt: skip
+        append_line(args.log, entry)
+        done[(entry["game"], job.seed)] = entry
+        console.print(
+            f"{job.arm:>8} from {job.position.seed} (seed {job.seed}): {result['max_tile']}, {result['score']:,} "
+            f"points, {result['moves']:,} moves ({result['table_moves']:,} from tables), {result['seconds']:.0f} s",
+            highlight=False,
+        )
+
+    if todo:
+        try:
+            run_many(play, todo, backend=Backend(workers=args.workers), on_result=finished)
+        except KeyboardInterrupt:
+            console.print(f"stopped: the finished games are in {args.log}; run the same command to go on")
+            sys.exit(130)
+
+    games = {
+        arm.name: [done[key] for position in positions for seed in seeds
+                   if (key := (game_key(arm.name, position), seed)) in done]
+        for arm in arms
+    }  # fmt: skip
+    rows = {name: arm_row(played, args.tile) for name, played in games.items()}
+    view = Table(title=f"from {len(positions)} positions ({args.positions.name}) at {args.time_ms:g} ms a move, "
+                 f"{args.tile} made, stopped at {stop_at or 'the end'}")  # fmt: skip
+    for column in ("arm", "games", f"{args.tile} (95%)", "mean score", "mean moves", "table moves"):
+        view.add_column(column, justify="right")
+    for name, row in rows.items():
+        view.add_row(
+            name, str(row["games"]), _percent(row["share"], row["interval"]),
+            "-" if row["mean_score"] is None else f"{row['mean_score']:,.0f}",
+            "-" if row["mean_moves"] is None else f"{row['mean_moves']:,.0f}", f"{row['table_move_share']:.1%}",
+        )  # fmt: skip
+    console.print(view)
+
+    comparisons = []
+    first = arms[0].name
+    for arm in arms[1:]:
+        pairs = [
+            (done[(game_key(arm.name, position), seed)], done[(game_key(first, position), seed)])
+            for position in positions for seed in seeds
+            if (game_key(arm.name, position), seed) in done and (game_key(first, position), seed) in done
+        ]  # fmt: skip
+        compared = paired(pairs, args.tile, arm.name, first)
+        comparisons.append(compared)
+        difference, interval = compared["score_difference"], compared["score_difference_interval"]
+        score = "-" if difference is None else f"{difference:+,.0f}"
+        if interval is not None:
+            score += f" ({interval[0]:+,.0f} to {interval[1]:+,.0f})"
+        console.print(
+            f"{arm.name} against {first}, {compared['pairs']} pairs: {args.tile} by both {compared['both']}, "
+            f"by {arm.name} alone {compared['only_arm']} {compared['only_arm_positions']}, by {first} alone "
+            f"{compared['only_against']} {compared['only_against_positions']}, by neither {compared['neither']} "
+            f"(sign test p = {compared['p_value']:.2f}); score difference {score}",
+            highlight=False,
+        )
+    print_json(
+        "conversion",
+        {
+            **settings,
+            "positions_file": args.positions.name,
+            "positions": len(positions),
+            "first_seed": args.seed,
+            "seeds": args.seeds,
+            "tile": args.tile,
+            "arms": rows,
+            "paired": comparisons,
+        },
+        args,
+    )
+
+
+if __name__ == "__main__":
+    main()
