@@ -74,6 +74,17 @@ def test_list_and_info(tables: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert status == 0 and out.startswith("no endgame table built yet")
 
 
+def test_the_standard_set_fits_the_machine_it_is_sized_for(capsys: pytest.CaptureFixture[str]) -> None:
+    from plyground.g2048.tablebase import STANDARD_TABLES, Formation, estimate_formation
+
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "standard")
+    assert status == 0 and len(out.splitlines()) == len(STANDARD_TABLES) + 1
+    assert "in all" in out and "1,739,337,874 states" in out and "5,218.0 MB" in out
+    estimates = [estimate_formation(Formation.parse(text), target) for text, target in STANDARD_TABLES]
+    assert sum(e.table_bytes for e in estimates) <= 8e9 and max(e.memory_bytes for e in estimates) <= 16e9
+    assert sum(e.seconds for e in estimates) <= 3600
+
+
 def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from plyground.g2048.tablebase import Formation, solve_formation
 
@@ -89,6 +100,8 @@ def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFi
         (["build", "..../..../..../...T", "--target", "64"], ["needs frozen cells"]),
         (["build", "xxxx/xxxx/...T/....", "--target", "48"], ["power of two"]),
         (["build", "xxxx/xxx./...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
+        (["build", "--standard", "--target", "64"], ["--standard builds the standard set: give it without"]),
+        (["build", "xxxx/xxxx/...T/...."], ["give FORMATION and --target T, or --standard"]),
         (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),
         (["query", "2 x/0 0"], ["cannot read cell"]),
         (["info", "nothing"], ["no endgame table in"]),
