@@ -110,7 +110,8 @@ def main() -> None:
     began = time.perf_counter()
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("fitting", total=args.seconds)
-        while (spent := time.perf_counter() - began) < args.seconds:
+        while not games or (spent := time.perf_counter() - began) < args.seconds:  # one chunk at least
+            spent = time.perf_counter() - began
             alpha = args.alpha if spent < 2 * args.seconds / 3 else args.late_alpha
             try:
                 chunk = fit.play(CHUNK, alpha=alpha, explore=args.explore)

@@ -266,19 +266,26 @@ def _conversion_files(folder: Path) -> list[str]:
 
 def _check_conversion(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["positions"], line["tile"], line["stop_at"], line["max_moves"]) == (2, 128, 128, 20)
-    assert line["tables"] == ["xxxx-xxxx-...T-...._T8_p0.1"] and set(line["arms"]) == {"search", "tables"}
+    assert line["tables"] == ["xxxx-xxxx-...T-...._T8_p0.1"] and set(line["arms"]) == {"search", "tables", "guard"}
     for row in line["arms"].values():
         assert row["games"] == 2 and row["mean_moves"] <= 20 and row["mean_score"] > 500
         assert 0 <= row["made"] <= 2 and 0 <= row["table_move_share"] <= 1
     assert line["arms"]["search"]["table_move_share"] == 0
-    [pairs] = line["paired"]
-    assert (pairs["arm"], pairs["against"], pairs["pairs"]) == ("tables", "search", 2)
-    assert pairs["both"] + pairs["neither"] + pairs["only_arm"] + pairs["only_against"] == 2
+    assert [(pairs["arm"], pairs["against"], pairs["pairs"]) for pairs in line["paired"]] == [
+        ("tables", "search", 2), ("guard", "search", 2)]  # fmt: skip
+    for pairs in line["paired"]:
+        assert pairs["both"] + pairs["neither"] + pairs["only_arm"] + pairs["only_against"] == 2
     logged = [json.loads(text) for text in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted((game["arm"], game["position"], game["seed"]) for game in logged) == [
-        ("search", 1, 1), ("search", 2, 1), ("tables", 1, 1), ("tables", 2, 1)]  # fmt: skip
+        ("guard", 1, 1),
+        ("guard", 2, 1),
+        ("search", 1, 1),
+        ("search", 2, 1),
+        ("tables", 1, 1),
+        ("tables", 2, 1),
+    ]
     again = run_script("conversion.py", _conversion_args(folder), folder)  # the log holds every game: none is played
-    assert again.returncode == 0 and "4 games in" in again.stderr and "0 to play" in again.stderr, again.stderr
+    assert again.returncode == 0 and "6 games in" in again.stderr and "0 to play" in again.stderr, again.stderr
 
 
 def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
