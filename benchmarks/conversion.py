@@ -5,11 +5,18 @@ Reads the positions ``endgame_positions.py`` writes (``--positions``, default
 ``--stop-at`` tile (default ``--tile``, 32768; 0: to the end), in every arm of ``--arms``, at
 ``--time-ms`` a move with the network shipped with plyground. The arms are paired: they play the
 same positions with the same spawn seeds (``--seed``, and with ``--seeds N`` also ``--seed + 1``
-... for N games a position and arm), so that they differ only in how they choose their moves:
+... for N games a position and arm), so that they differ only in how they choose their moves. A
+game's spawns come from :func:`spawn_seed` of the position's and the seed: positions saved the
+moment 16384 appears hold little else, and with one spawn seed for all of them the search alone
+plays nearly the same game from each (the same score and moves, measured), which is one sample,
+not many.
+
 
     search   expectimax on every move
     tables   a board an endgame table of ``--tablebases`` advises on is played by the table's move,
              unsearched, as :class:`~plyground.g2048.agent.SearchAgent` does; the others searched
+    guard    the search's move, unless a table sees it lose more than 0.01 against its own best
+             (``SearchAgent(..., table_use="guard")``)
 
 A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
 does and a function that makes its agent from the search and the tables.
@@ -132,6 +139,11 @@ def _advisor(folder: str) -> Advisor:
     return Advisor.load(folder, p_four=DEFAULT_P_FOUR)
 
 
+def spawn_seed(position: int, seed: int) -> int:
+    """The spawn seed of the game from the position saved from game ``position`` with seed number ``seed``."""
+    return 1_000_003 * position + seed
+
+
 def play(job: Job) -> dict[str, Any]:
     """Play ``job``'s game to its end, or to the first ``stop_at`` tile, or ``max_moves`` moves; what it made."""
     arm = ARMS[job.arm]
@@ -151,7 +163,8 @@ def play(job: Job) -> dict[str, Any]:
     began = time.perf_counter()
     with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search:
         agent = arm.agent(search, tables)
-        record = play_game(state, [agent], seed=job.seed, ask=ask, chance=draw_spawn, max_moves=job.max_moves,
+        seed = spawn_seed(job.position.seed, job.seed)
+        record = play_game(state, [agent], seed=seed, ask=ask, chance=draw_spawn, max_moves=job.max_moves,
                            until=until)  # fmt: skip
     return {
         "score": state.score,
@@ -281,6 +294,7 @@ def main() -> None:
     positions = read_positions(args.positions)[: args.limit]
     seeds = range(args.seed, args.seed + args.seeds)
     settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves, "evaluator": EVALUATOR,
+                "spawns": "by position",
                 "tables": tables}  # fmt: skip
     try:
         done = read_settings_log(args.log, settings, "game")
