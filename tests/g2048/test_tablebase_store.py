@@ -150,6 +150,7 @@ def test_an_advisor_takes_the_table_whose_goal_continues_the_chain(tmp_path: Pat
     assert 0.0 < advice.probability <= 1.0 and advice.answer == found
     assert advisor.advise(Board.parse("64 32 32/128 0 8/0 0 8")) is None  # 32 above the goal: no chain
     assert advisor.advise(Board.parse("64 32 16/128 2 16/2 0 0")) is None  # built: the table has nothing to add
+    assert advisor.advise(Board.parse("64 64 16/128 0 8/0 0 8")) is None  # two big tiles the game would merge
     assert answer(table, Board.parse("64 32 16/128 2 16/2 0 0")) is not None  # though it still answers
     assert advisor.advise(Board.parse("2 0 0/0 0 0/0 0 0")) is None  # no table fits
     mirrored = Board.parse("16 32 64/8 0 128/8 0 0")  # the same board mirrored: the table fits it turned

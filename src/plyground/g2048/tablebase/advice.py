@@ -6,8 +6,8 @@ all hold tiles of the table's target or more. :func:`answer` gives the table's v
 board with its moves named as on the board. An :class:`Advisor` holds the tables built and picks
 the move for a game: the table of the largest target that fits the board with its goal cell
 *continuing the chain* of the big tiles (a frozen neighbour of the goal cell holds exactly the
-target, so that the tile built there merges on), and only until the target stands there and while some move
-can still succeed.
+target, so that the tile built there merges on), no two neighbouring frozen cells holding equal tiles (the game
+merges them, a table never does), and only until the target stands there and while some move can still succeed.
 """
 
 from __future__ import annotations
@@ -144,12 +144,25 @@ class Advisor:
         for table in self.tables:
             for k in fitting_symmetries(table, board):
                 goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
-                if board[goal] >= table.target or not _continues_chain(table, board, k):
-                    continue  # built already (the frozen tiles merge with it next, which the table cannot do)
+                if (
+                    board[goal] >= table.target
+                    or not _continues_chain(table, board, k)
+                    or _frozen_pair(table, board, k)
+                ):
+                    continue  # built already, or big tiles that can merge: the table knows neither
                 found = answer(table, board, k)
                 if found is not None and found.best is not None and found.moves[found.best] > 0.0:
                     return Advice(cast(Direction, found.best), found.moves[found.best], table, found)
         return None
+
+
+def _frozen_pair(table: Tablebase, board: Board, k: int) -> bool:
+    """Whether two neighbouring frozen cells (under the symmetry ``k``) hold equal tiles: a move of the game merges
+    them, a table's move never does."""
+    formation = table.formation
+    cells = {image_cell(cell, k, formation.rows, formation.cols) for cell in formation.frozen}
+    return any(board[r, c] == board[r + dr, c + dc] for r, c in cells for dr, dc in ((0, 1), (1, 0))
+               if (r + dr, c + dc) in cells)  # fmt: skip
 
 
 def _continues_chain(table: Tablebase, board: Board, k: int) -> bool:
