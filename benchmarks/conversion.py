@@ -16,7 +16,7 @@ not many.
     tables   a board an endgame table of ``--tablebases`` advises on is played by the table's move,
              unsearched, as :class:`~plyground.g2048.agent.SearchAgent` does; the others searched
     guard    the search's move, unless a table sees it lose more than 0.01 against its own best
-             (``SearchAgent(..., table_use="guard")``)
+             (``SearchAgent(..., table_use="guard")``); guard-0.1 and guard-0.3 with those margins
 
 A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
 does and a function that makes its agent from the search and the tables.
@@ -75,8 +75,11 @@ def _tables_as_they_come(search: Expectimax, tables: Advisor | None) -> SearchAg
     return SearchAgent(search, tables)
 
 
-def _tables_guarding(search: Expectimax, tables: Advisor | None) -> SearchAgent:
-    return SearchAgent(search, tables, table_use="guard")
+def _guarding(margin: float) -> Callable[[Expectimax, Advisor | None], SearchAgent]:
+    def agent(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+        return SearchAgent(search, tables, table_use="guard", margin=margin)
+
+    return agent
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,11 @@ ARMS = {
         Arm("tables", "a table's move wherever one advises (SearchAgent), else expectimax", _tables_as_they_come,
             tables=True),
         Arm("guard", "expectimax's move unless a table sees it lose more than 0.01 against its best",
-            _tables_guarding, tables=True),
+            _guarding(0.01), tables=True),
+        Arm("guard-0.1", "expectimax's move unless a table sees it lose more than 0.1 against its best",
+            _guarding(0.1), tables=True),
+        Arm("guard-0.3", "expectimax's move unless a table sees it lose more than 0.3 against its best",
+            _guarding(0.3), tables=True),
     )
 }  # fmt: skip
 
@@ -260,7 +267,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="from endgame_positions.py")
     parser.add_argument("--limit", type=int, help="only the first N positions of the file")
-    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS), help="the first is the reference")
+    parser.add_argument(
+        "--arms",
+        nargs="+",
+        default=["search", "tables", "guard"],
+        choices=list(ARMS),
+        help="the first is the reference",
+    )
     parser.add_argument("--tablebases", type=Path, help="the folder of the endgame tables (the tables arm's)")
     parser.add_argument("--time-ms", type=float, default=2.0, help="search time a move")
     parser.add_argument("--tile", type=int, default=32768, help="the tile whose share is counted")
