@@ -17,6 +17,8 @@ not many.
              unsearched, as :class:`~plyground.g2048.agent.SearchAgent` does; the others searched
     guard    the search's move, unless a table sees it lose more than 0.01 against its own best
              (``SearchAgent(..., table_use="guard")``); guard-0.1 and guard-0.3 with those margins
+    sure     a table's move only where its probability is 0.9 or more (``confidence=0.9``)
+    guard-sure  guard with a margin of 0.05 where the table's best has a probability of 0.9 or more
 
 A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
 does and a function that makes its agent from the search and the tables.
@@ -75,9 +77,11 @@ def _tables_as_they_come(search: Expectimax, tables: Advisor | None) -> SearchAg
     return SearchAgent(search, tables)
 
 
-def _guarding(margin: float) -> Callable[[Expectimax, Advisor | None], SearchAgent]:
+def _agent(
+    use: str, margin: float = 0.01, confidence: float = 0.0
+) -> Callable[[Expectimax, Advisor | None], SearchAgent]:
     def agent(search: Expectimax, tables: Advisor | None) -> SearchAgent:
-        return SearchAgent(search, tables, table_use="guard", margin=margin)
+        return SearchAgent(search, tables, table_use=use, margin=margin, confidence=confidence)
 
     return agent
 
@@ -108,11 +112,15 @@ ARMS = {
         Arm("tables", "a table's move wherever one advises (SearchAgent), else expectimax", _tables_as_they_come,
             tables=True),
         Arm("guard", "expectimax's move unless a table sees it lose more than 0.01 against its best",
-            _guarding(0.01), tables=True),
+            _agent("guard"), tables=True),
         Arm("guard-0.1", "expectimax's move unless a table sees it lose more than 0.1 against its best",
-            _guarding(0.1), tables=True),
+            _agent("guard", margin=0.1), tables=True),
         Arm("guard-0.3", "expectimax's move unless a table sees it lose more than 0.3 against its best",
-            _guarding(0.3), tables=True),
+            _agent("guard", margin=0.3), tables=True),
+        Arm("sure", "a table's move where its probability is 0.9 or more, else expectimax",
+            _agent("play", confidence=0.9), tables=True),
+        Arm("guard-sure", "guard (margin 0.05) where the table's best has a probability of 0.9 or more",
+            _agent("guard", margin=0.05, confidence=0.9), tables=True),
     )
 }  # fmt: skip
 

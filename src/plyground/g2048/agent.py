@@ -46,20 +46,28 @@ class SearchAgent(Agent[State]):
       tile lower than the table's best move's by more than ``margin`` (0 for a move that moves a
       frozen tile), when the table's move is played instead.
 
+    Either way only advice whose best move has a probability of ``confidence`` or more is heeded.
     When the table's move is played, :attr:`advice` is that advice and :attr:`last` a decision of
     depth 0 with no values; else :attr:`advice` is None.
     """
 
     def __init__(
-        self, search: Expectimax, tablebases: Advisor | None = None, *, table_use: str = "play", margin: float = 0.01
+        self,
+        search: Expectimax,
+        tablebases: Advisor | None = None,
+        *,
+        table_use: str = "play",
+        margin: float = 0.01,
+        confidence: float = 0.0,
     ) -> None:
         if table_use not in TABLE_USES:
             raise InvalidInputError(f"a table's use is one of {', '.join(TABLE_USES)}, got {table_use!r}")
-        if not 0.0 <= margin < 1.0:  # NaN fails too
-            raise InvalidInputError(f"the margin is a probability from 0 to below 1, got {margin!r}")
+        for name, value in (("margin", margin), ("confidence", confidence)):
+            if not 0.0 <= value < 1.0:  # NaN fails too
+                raise InvalidInputError(f"the {name} is a probability from 0 to below 1, got {value!r}")
         self.search = search
         self.tablebases = tablebases
-        self.table_use, self.margin = table_use, margin
+        self.table_use, self.margin, self.confidence = table_use, margin, confidence
         suffix = f" + endgame tables ({table_use})" if tablebases else ""
         self.name = f"expectimax ({search.evaluator.label}){suffix}"
         self.last: Decision | None = None
@@ -77,6 +85,8 @@ class SearchAgent(Agent[State]):
     def choose(self, state: State) -> int:
         """The action of the move the search finds on ``state``'s board (the player to move), or the table's."""
         advice = self.tablebases.advise(state.board) if self.tablebases is not None else None
+        if advice is not None and advice.probability < self.confidence:
+            advice = None
         self.advice = None
         if advice is not None and self.table_use == "play":
             return self._play(advice)

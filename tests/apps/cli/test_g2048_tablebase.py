@@ -220,12 +220,17 @@ def test_a_guarding_agent_plays_the_search_unless_the_table_sees_a_loss() -> Non
     for margin, played in ((0.06, "up"), (0.04, "left")):
         agent = SearchAgent(Fixed("up"), Advisor([table]), table_use="guard", margin=margin)  # type: ignore[arg-type]
         assert ("up", "right", "down", "left")[agent.choose(State.from_board(close))] == played, margin
+    for use in ("guard", "play"):  # a table's best of 0.132 is not heeded with a confidence of 0.5
+        agent = SearchAgent(Fixed("up"), Advisor([table]), table_use=use, margin=0.04, confidence=0.5)  # type: ignore[arg-type]
+        assert agent.choose(State.from_board(close)) == 0 and agent.advice is None
     with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as search:
         assert SearchAgent(search, Advisor([table]), table_use="guard").name.endswith("(guard)")
         with pytest.raises(InvalidInputError, match="a table's use is one of play, guard, got 'blind'"):
             SearchAgent(search, Advisor([table]), table_use="blind")
         with pytest.raises(InvalidInputError, match="the margin is a probability"):
             SearchAgent(search, Advisor([table]), margin=float("nan"))
+        with pytest.raises(InvalidInputError, match="the confidence is a probability"):
+            SearchAgent(search, Advisor([table]), confidence=1.5)
 
 
 def test_bench_records_the_tables_and_their_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
