@@ -43,8 +43,9 @@ class SearchAgent(Agent[State]):
 
     * ``"play"``: by the table's move, unsearched;
     * ``"guard"``: by the search's move, unless the table gives it a probability of building its
-      tile lower than the table's best move's by more than ``margin`` (0 for a move that moves a
-      frozen tile), when the table's move is played instead.
+      tile lower than the table's best move's by more than ``margin``, when the table's move is
+      played instead. A search's move that slides a frozen tile is left alone: the table knows
+      nothing of it (measured: overruling those as if they could not succeed lost games).
 
     Either way only advice whose best move has a probability of ``confidence`` or more is heeded.
     When the table's move is played, :attr:`advice` is that advice and :attr:`last` a decision of
@@ -92,7 +93,8 @@ class SearchAgent(Agent[State]):
             return self._play(advice)
         decision = self.search.choose(state.board)
         assert decision.move is not None  # the player has a move: the game is not over
-        if advice is not None and advice.answer.moves.get(decision.move, 0.0) < advice.probability - self.margin:
+        moves = advice.answer.moves if advice is not None else {}
+        if advice is not None and decision.move in moves and moves[decision.move] < advice.probability - self.margin:
             return self._play(advice)
         self.last = decision
         return DIRECTIONS.index(decision.move)

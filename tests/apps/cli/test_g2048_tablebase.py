@@ -211,7 +211,7 @@ def test_a_guarding_agent_plays_the_search_unless_the_table_sees_a_loss() -> Non
         def choose(self, board: Board) -> Decision:
             return Decision(self.move, depth=3)
 
-    for wanted, played in (("left", "up"), ("up", "up"), ("down", "up")):  # down slides a frozen tile: 0
+    for wanted, played in (("left", "up"), ("up", "up"), ("down", "down")):  # down slides a frozen tile
         agent = SearchAgent(Fixed(wanted), Advisor([table]), table_use="guard", margin=0.05)  # type: ignore[arg-type]
         move = ("up", "right", "down", "left")[agent.choose(State.from_board(board))]
         assert move == played, wanted
