@@ -35,9 +35,19 @@ from plyground.g2048.tablebase import (
 
 
 def _boards(table: Tablebase, count: int, seed: int) -> list[Board]:
-    """``count`` states of the table drawn at random, as boards of a game: the frozen cells hold the target."""
+    """``count`` states of the table drawn at random, as boards of a game an advisor answers: the frozen
+    neighbour of the goal cell holds the target (the chain goes on there), the other frozen cells one or two
+    tiles above it, no two neighbours alike (big tiles that can merge are not advised on)."""
+    formation = table.formation
+    r, c = formation.goal
+    chain = next(cell for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if cell in formation.frozen)
+    big = 0
+    for cell in formation.frozen:
+        exponent = table.levels if cell == chain else table.levels + 1 + (sum(cell) + sum(chain) + 1) % 2
+        big |= exponent << (16 * cell[0] + 4 * cell[1])
     picks = np.random.default_rng(seed).integers(0, table.states, size=count)
-    return [table.state(int(i)) for i in picks]
+    return [Board(table.state(int(i)).bits & ~formation.frozen_mask | big, formation.rows, formation.cols)
+            for i in picks]  # fmt: skip
 
 
 def _batch_nanoseconds(table: Tablebase, count: int, seed: int) -> tuple[float, float]:
