@@ -133,19 +133,34 @@ def _sum_order(cells, levels, starts, out, counts):
     return total
 
 
+_BUILT = -1
+""":func:`_region_index` of a board with the target on the goal cell (its value is 1)."""
+_LOST = -2
+""":func:`_region_index` of a board with a tile of the target or more elsewhere in the region (its value is 0)."""
+
+
+@kernel("i8(u8, i8[::1], i8, i8)", inline=True)
+def _region_index(b, shifts, levels, goal):
+    """The index of the region board ``b`` in a table, or :data:`_BUILT` / :data:`_LOST` for a board outside it."""
+    if np.int64((b >> np.uint64(goal)) & _NIBBLE) == levels:
+        return _BUILT
+    index = 0
+    for i in range(shifts.shape[0] - 1, -1, -1):
+        v = np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
+        if v >= levels:
+            return _LOST
+        index = index * levels + v
+    return index
+
+
 @kernel([f"f8(u8, i8[::1], i8, i8, f8, {values}, f8)" for values in _VALUES], inline=True)
 def _after_value(after, shifts, levels, goal, p_four, values, scale):
     """The value of the board ``after`` a move, before its spawn: 1 with the target on the goal, 0 with a
     tile of the target or more elsewhere in the region, else the mean over the spawns of the values
     of the boards they make (``values[i] * scale``: the value of the board at index i)."""
-    if np.int64((after >> np.uint64(goal)) & _NIBBLE) == levels:
-        return 1.0
-    index = 0
-    for i in range(shifts.shape[0] - 1, -1, -1):
-        v = np.int64((after >> np.uint64(shifts[i])) & _NIBBLE)
-        if v >= levels:
-            return 0.0
-        index = index * levels + v
+    index = _region_index(after, shifts, levels, goal)
+    if index < 0:
+        return 1.0 if index == _BUILT else 0.0
     total = 0.0
     empty = 0
     power = 1
@@ -167,14 +182,9 @@ def _after_value(after, shifts, levels, goal, p_four, values, scale):
 def _state_value(b, shifts, levels, goal, values, scale):
     """The value of the region board ``b`` (frozen cells empty): 1 with the target on the goal, 0 with a tile
     of the target or more elsewhere, else its value in the table."""
-    if np.int64((b >> np.uint64(goal)) & _NIBBLE) == levels:
-        return 1.0
-    index = 0
-    for i in range(shifts.shape[0] - 1, -1, -1):
-        v = np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
-        if v >= levels:
-            return 0.0
-        index = index * levels + v
+    index = _region_index(b, shifts, levels, goal)
+    if index < 0:
+        return 1.0 if index == _BUILT else 0.0
     return values[index] * scale
 
 
