@@ -136,7 +136,6 @@ class Tablebase:
         self.scale = 1.0 if values.dtype == np.float64 else 1.0 / QUANTUM
         self.shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
         self.levels = target.bit_length() - 1
-        self._moves = np.empty(4, dtype=np.float64)
 
     def __repr__(self) -> str:
         formation, states = self.formation.to_text(), self.states
@@ -241,7 +240,7 @@ class Tablebase:
                 target.
         """
         key = self._key(board)
-        formation, moves = self.formation, self._moves
+        formation, moves = self.formation, np.empty(4, dtype=np.float64)  # a call's own: threads share tables
         TK._move_values(
             np.uint64(key), self.shifts, self.levels, formation.rows, formation.cols, np.uint64(formation.frozen_mask),
             formation.goal_shift, self.p_four, self.values, self.scale, moves,
