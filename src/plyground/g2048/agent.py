@@ -93,9 +93,10 @@ class SearchAgent(Agent[State]):
             return self._play(advice)
         decision = self.search.choose(state.board)
         assert decision.move is not None  # the player has a move: the game is not over
-        moves = advice.answer.moves if advice is not None else {}
-        if advice is not None and decision.move in moves and moves[decision.move] < advice.probability - self.margin:
-            return self._play(advice)
+        if advice is not None:  # a guard: the search's move stands unless the table sees it lose
+            odds = advice.answer.moves.get(decision.move)  # None: it slides a frozen tile, which the table cannot judge
+            if odds is not None and odds < advice.probability - self.margin:
+                return self._play(advice)
         self.last = decision
         return DIRECTIONS.index(decision.move)
 

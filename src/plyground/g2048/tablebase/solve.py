@@ -170,12 +170,6 @@ class Tablebase:
             )
         return board.bits & ~formation.frozen_mask
 
-    def _index(self, key: int) -> int | None:
-        """The index of the region board ``key``; None when a tile of the target or more stands in it."""
-        if any((key >> int(shift)) & 0xF >= self.levels for shift in self.shifts):
-            return None
-        return int(TK._index(np.uint64(key), self.shifts, self.levels))
-
     def state(self, index: int) -> Board:
         """The state at ``index`` as a board of a game, its frozen cells holding the target.
 
@@ -270,8 +264,8 @@ class Tablebase:
             InvalidBoardError: as :meth:`move_values`.
         """
         key = self._key(board)
-        index = self._index(key)
-        if index is None:
+        index = int(TK._region_index(np.uint64(key), self.shifts, self.levels, self.formation.goal_shift))
+        if index < 0:  # the target built, or a tile of it or more elsewhere: not a state of the table
             return first_best(self.move_values(board))
         move = int(self.best[index])
         if not -1 <= move <= 3:
@@ -340,7 +334,7 @@ def solve_formation(
     frozen = np.uint64(formation.frozen_mask)
     done = int(counts[below:].sum())
     saved = time.monotonic()
-    for half in range(min(below, top + 1) - 1, -1, -1):
+    for half in range(below - 1, -1, -1):
         start, count = int(starts[half]), int(counts[half])
         if count:
             TK._layer_values(
