@@ -19,20 +19,25 @@ not many.
              (``SearchAgent(..., table_use="guard")``); guard-0.1 and guard-0.3 with those margins
     sure     a table's move only where its probability is 0.9 or more (``confidence=0.9``)
     guard-sure  guard with a margin of 0.05 where the table's best has a probability of 0.9 or more
+    macroxue-D  macroxue/2048-ai (its own search and tables) at depth D, 3 to 6: ``--macroxue DEST/2048``,
+             built by ``benchmarks/opponents/build_macroxue.sh``; asked move by move over a local socket
+             (:mod:`plyground.arena.macroxue`), one server a worker process; ``--time-ms`` is not its
 
 A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
 does and a function that makes its agent from the search and the tables.
 
-The games run on ``--workers`` processes (default: every core), one search thread each, the arms of
-a position side by side. Each game is appended to ``--log`` as it ends (a JSON line); the same
-command, run again, plays only the games not in the log. Prints, for each arm, its games, the share
-that made ``--tile`` with its 95% (Wilson) interval, the mean final score, the mean moves played from
-the position and the share of them played from the tables; then each arm against the first, pair by
-pair: the positions where one made the tile and the other did not (with the exact two-sided sign test
-of those), and the mean difference of final scores with its 95% interval. Ends with one JSON line.
+The games run on ``--workers`` processes (default: every core), one search thread each, the arms of a
+position side by side. Each game is appended to ``--log`` as it ends (a JSON line); the same command,
+run again, plays only the games not in the log. Prints, for each arm, its games, the share that made
+``--tile`` with its 95% (Wilson) interval, the mean final score, the mean moves played from the
+position, its mean milliseconds a move (the time of each call that chose a move, as the search's budget
+is a mean; with a server, the round trip included) and the share of moves played from the tables; then
+each arm against the first, pair by pair: the positions where one made the tile and the other did not
+(with the exact two-sided sign test of those), and the mean difference of final scores with its 95%
+interval. Ends with one JSON line.
 
     python benchmarks/conversion.py --tablebases DIR [--arms search tables] [--time-ms 2] [--seeds 1]
-        [--limit N] [--log conversion_games.jsonl] [--max-moves N]
+        [--limit N] [--log conversion_games.jsonl] [--max-moves N] [--macroxue DEST/2048]
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from plyground.arena.macroxue import MacroxueAgent, MacroxueServer
+from plyground.core.agent import Agent
 from plyground.core.match import play_game, timed_choice
 from plyground.core.measurements import add_record_options, append_line, print_json, read_settings_log
 from plyground.core.run_many import Backend, run_many
@@ -97,12 +104,14 @@ class Arm:
             An agent that plays a table's move sets ``advice`` (as
             :class:`~plyground.g2048.agent.SearchAgent`), which counts the move as the tables'.
         tables: whether it needs ``--tablebases``.
+        macroxue: the depth at which macroxue/2048-ai plays it (``--macroxue``), instead of ``agent``.
     """
 
     name: str
     about: str
     agent: Callable[[Expectimax, Advisor | None], SearchAgent]
     tables: bool
+    macroxue: int | None = None
 
 
 ARMS = {
@@ -121,6 +130,8 @@ ARMS = {
             _agent("play", confidence=0.9), tables=True),
         Arm("guard-sure", "guard (margin 0.05) where the table's best has a probability of 0.9 or more",
             _agent("guard", margin=0.05, confidence=0.9), tables=True),
+        *(Arm(f"macroxue-{depth}", f"macroxue/2048-ai at depth {depth}", _search_only, tables=False, macroxue=depth)
+          for depth in range(3, 7)),
     )
 }  # fmt: skip
 
@@ -146,12 +157,19 @@ class Job:
     stop_at: int | None
     max_moves: int | None
     tablebases: str | None
+    macroxue: str | None = None
 
 
 @functools.cache
 def _advisor(folder: str) -> Advisor:
     """The tables of ``folder`` (those of the games' ``p_four``), read once a process."""
     return Advisor.load(folder, p_four=DEFAULT_P_FOUR)
+
+
+@functools.cache
+def _macroxue(program: str, depth: int) -> MacroxueServer:
+    """macroxue/2048-ai serving at ``depth``, started once a process (it ends with the process)."""
+    return MacroxueServer(program, depth)
 
 
 def spawn_seed(position: int, seed: int) -> int:
@@ -165,11 +183,13 @@ def play(job: Job) -> dict[str, Any]:
     tables = _advisor(job.tablebases) if arm.tables and job.tablebases is not None else None
     state = State.from_board(Board.parse(job.position.board), job.position.score)
     table_moves = 0
+    move_seconds = 0.0
 
-    def ask(agent: SearchAgent, now: State) -> tuple[int, float]:
-        nonlocal table_moves
+    def ask(agent: Agent[State], now: State) -> tuple[int, float]:
+        nonlocal table_moves, move_seconds
         chosen = timed_choice(agent, now)
-        table_moves += agent.advice is not None
+        table_moves += getattr(agent, "advice", None) is not None
+        move_seconds += chosen[1]
         return chosen
 
     stop_at = job.stop_at
@@ -177,7 +197,12 @@ def play(job: Job) -> dict[str, Any]:
     evaluator = load_evaluator(EVALUATOR, reuse=True)
     began = time.perf_counter()
     with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search:
-        agent = arm.agent(search, tables)
+        agent: Agent[State]
+        if arm.macroxue is None:
+            agent = arm.agent(search, tables)
+        else:
+            assert job.macroxue is not None  # main() asks for --macroxue
+            agent = MacroxueAgent(_macroxue(job.macroxue, arm.macroxue))
         seed = spawn_seed(job.position.seed, job.seed)
         record = play_game(state, [agent], seed=seed, ask=ask, chance=draw_spawn, max_moves=job.max_moves,
                            until=until)  # fmt: skip
@@ -187,6 +212,7 @@ def play(job: Job) -> dict[str, Any]:
         "moves": len(record.seconds),
         "table_moves": table_moves,
         "seconds": round(time.perf_counter() - began, 1),
+        "move_seconds": round(move_seconds, 3),
     }
 
 
@@ -240,6 +266,11 @@ def arm_row(games: Sequence[dict[str, Any]], tile: int) -> dict[str, Any]:
         "mean_score": statistics.fmean(game["score"] for game in games) if games else None,
         "mean_moves": moves / len(games) if games else None,
         "table_move_share": sum(game["table_moves"] for game in games) / moves if moves else 0.0,
+        "ms_per_move": (
+            1000 * sum(game["move_seconds"] for game in games) / moves
+            if moves and all("move_seconds" in game for game in games)
+            else None
+        ),
     }
 
 
@@ -283,6 +314,7 @@ def main() -> None:
         help="the first is the reference",
     )
     parser.add_argument("--tablebases", type=Path, help="the folder of the endgame tables (the tables arm's)")
+    parser.add_argument("--macroxue", type=Path, help="macroxue/2048-ai's program (the macroxue-D arms')")
     parser.add_argument("--time-ms", type=float, default=2.0, help="search time a move")
     parser.add_argument("--tile", type=int, default=32768, help="the tile whose share is counted")
     parser.add_argument("--stop-at", type=int, help="end each game at its first tile of this value (default --tile; "
@@ -312,6 +344,12 @@ def main() -> None:
         tables = [table_name(table.formation, table.target, table.p_four) for table in advisor.tables]
         folder = str(args.tablebases.resolve())
 
+    program = None
+    if any(arm.macroxue for arm in arms):
+        if args.macroxue is None or not args.macroxue.is_file():
+            parser.error("the macroxue-D arms need --macroxue DEST/2048 (benchmarks/opponents/build_macroxue.sh)")
+        program = str(args.macroxue.resolve())
+
     positions = read_positions(args.positions)[: args.limit]
     seeds = range(args.seed, args.seed + args.seeds)
     settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves, "evaluator": EVALUATOR,
@@ -327,7 +365,8 @@ def main() -> None:
         if known is not None and entry["board"] != known.board:
             raise SystemExit(f"error: {args.log} played position {known.seed} from another board: give another --log")
     todo = [
-        Job(arm.name, position, seed, args.time_ms, stop_at, args.max_moves, folder if arm.tables else None)
+        Job(arm.name, position, seed, args.time_ms, stop_at, args.max_moves, folder if arm.tables else None,
+            program if arm.macroxue else None)
         for position in positions for seed in seeds for arm in arms
         if (game_key(arm.name, position), seed) not in done
     ]  # fmt: skip
@@ -365,13 +404,14 @@ def main() -> None:
     rows = {name: arm_row(played, args.tile) for name, played in games.items()}
     view = Table(title=f"from {len(positions)} positions ({args.positions.name}) at {args.time_ms:g} ms a move, "
                  f"{args.tile} made, stopped at {stop_at or 'the end'}")  # fmt: skip
-    for column in ("arm", "games", f"{args.tile} (95%)", "mean score", "mean moves", "table moves"):
+    for column in ("arm", "games", f"{args.tile} (95%)", "mean score", "mean moves", "ms a move", "table moves"):
         view.add_column(column, justify="right")
     for name, row in rows.items():
         view.add_row(
             name, str(row["games"]), _percent(row["share"], row["interval"]),
             "-" if row["mean_score"] is None else f"{row['mean_score']:,.0f}",
-            "-" if row["mean_moves"] is None else f"{row['mean_moves']:,.0f}", f"{row['table_move_share']:.1%}",
+            "-" if row["mean_moves"] is None else f"{row['mean_moves']:,.0f}",
+            "-" if row["ms_per_move"] is None else f"{row['ms_per_move']:.2f}", f"{row['table_move_share']:.1%}",
         )  # fmt: skip
     console.print(view)
 

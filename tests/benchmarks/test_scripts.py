@@ -865,3 +865,20 @@ def test_a_versus_script_imports_no_plyground_where_its_child_runs(script: str) 
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("plyground")
     ]  # fmt: skip
     assert top == []
+
+
+def test_macroxue_plays_from_the_positions_as_an_arm(tmp_path: Path) -> None:
+    fake = Path(__file__).resolve().parents[1] / "data" / "fake_macroxue.py"
+    program = tmp_path / "2048"
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{fake}" "$@"\n', encoding="utf-8")
+    program.chmod(0o755)
+    args = [*_conversion_files(tmp_path), "--arms", "search", "macroxue-3"]
+    refused = run_script("conversion.py", args, tmp_path)
+    assert refused.returncode == 2 and "need --macroxue DEST/2048" in " ".join(refused.stderr.split())
+    line = json_line(run_script("conversion.py", [*args, "--macroxue", str(program)], tmp_path), "conversion", tmp_path)
+    row = line["arms"]["macroxue-3"]
+    assert row["games"] == 2 and row["mean_moves"] == 20 and row["table_move_share"] == 0
+    assert row["ms_per_move"] > 0 and line["arms"]["search"]["ms_per_move"] > 0
+    logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted((game["arm"], game["position"]) for game in logged) == [
+        ("macroxue-3", 1), ("macroxue-3", 2), ("search", 1), ("search", 2)]  # fmt: skip
