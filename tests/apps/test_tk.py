@@ -472,7 +472,7 @@ def test_ai_mode_plays_an_endgame_tables_move_and_says_so(open_window: OpenWindo
     press(window, "i")
     pump(window, until=lambda: window.controller.game.move_count >= 1, timeout=30)
     assert window.values_text == f"endgame table {TABLE_FORMATION} for 16: up, which builds the 16 with probability " \
-        "1.000000 (exact)"  # fmt: skip
+        "1.000000 (exact), to merge into 256"  # fmt: skip
     assert window.controller.game.replay.moves[0][0] == "up" and window.controller.game.board[1, 2] == 16
     assert window.searcher is not None and window.searcher.tablebases is tables
     press(window, "i")

@@ -220,3 +220,18 @@ def test_boards_that_do_not_fit_are_refused() -> None:
         table.move_values(Board.parse("0 16/2 0"))
     with pytest.raises(InvalidBoardError, match="expected a Board"):
         table.value("16 16/2 0")  # type: ignore[arg-type]
+
+
+def test_the_chain_tile_follows_doubling_frozen_neighbours_from_the_goal() -> None:
+    from plyground.g2048.tablebase import chain_tile
+    from plyground.g2048.tablebase.advice import fitting_symmetries
+
+    table = solve_formation(Formation.parse("xxxx/xxxx/...T/...."), 4)
+    snake = Board.parse("64 128 256 512/32 16 8 4/0 0 0 0/0 0 2 0")
+    assert chain_tile(table, snake, 0) == 1024  # 4 8 16 32 64 128 256 512: eight merges
+    broken = Board.parse("64 128 256 512/2048 16 8 4/0 0 0 0/0 0 2 0")
+    assert chain_tile(table, broken, 0) == 32  # 4 8 16, then 2048: the merges stop at 32
+    assert chain_tile(table, Board.parse("64 128 256 512/32 16 8 8/0 0 0 0/0 0 2 0"), 0) == 4  # no 4 beside the goal
+    turned = Board.from_rows([list(column) for column in zip(*snake.to_rows(), strict=True)])  # transposed
+    (k,) = [k for k in fitting_symmetries(table, turned) if k != 0 and chain_tile(table, turned, k) > 4]
+    assert chain_tile(table, turned, k) == 1024

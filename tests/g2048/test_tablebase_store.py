@@ -186,16 +186,18 @@ import os, signal, sys
 from plyground.g2048.tablebase import Formation, build_tablebase
 from plyground.g2048.tablebase import solve
 solve.CHECKPOINT_SECONDS = 0.0
+solve.SHARD_STATES = 64  # every layer of 128 states or more in two shards, one a thread
 layers = []
 def on_layer(done, states):
     layers.append(done)
     if len(layers) == int(sys.argv[2]):
         os.kill(os.getpid(), signal.SIGKILL)
-build_tablebase(Formation.parse("xxxx/xxxx/...T/...."), 32, sys.argv[1], p_four=0.1, on_layer=on_layer)
+build_tablebase(Formation.parse("xxxx/xxxx/...T/...."), 32, sys.argv[1], p_four=0.1, on_layer=on_layer, workers=2)
 """
 
 
 def test_a_build_killed_with_sigkill_resumes_to_the_same_table(tmp_path: Path) -> None:
+    """Killed twice while two threads solve each layer, resumed on one: the table of a one-thread solve."""
     formation = Formation.parse("xxxx/xxxx/...T/....")
     exact = solve_formation(formation, 32, p_four=0.1)
     folder = tmp_path / "t" / table_name(formation, 32, 0.1)
@@ -213,6 +215,27 @@ def test_a_build_killed_with_sigkill_resumes_to_the_same_table(tmp_path: Path) -
     assert not (folder / "work").exists() and table_folders(folder.parent) == [folder]
     assert np.array_equal(table.best, exact.best)
     assert np.array_equal(table.values, np.rint(exact.values * 65535).astype(np.uint16))
+
+
+def test_threads_solving_a_layers_shards_side_by_side_find_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    formation = Formation.parse("xxxx/xxxx/...T/....")
+    one = solve_formation(formation, 16, p_four=0.1)
+    monkeypatch.setattr(solve_module, "SHARD_STATES", 16)
+    sizes: list[int] = []
+    original = solve_module._shards
+
+    def shards(start: int, count: int, workers: int) -> list[tuple[int, int]]:
+        found = original(start, count, workers)
+        sizes.append(len(found))
+        return found
+
+    monkeypatch.setattr(solve_module, "_shards", shards)
+    three = solve_formation(formation, 16, p_four=0.1, workers=3)
+    assert max(sizes) == 3  # the large layers were split in three
+    assert np.array_equal(one.values, three.values) and np.array_equal(one.best, three.best)
+    for workers in (0, -1, 1.5, True):
+        with pytest.raises(InvalidInputError, match="workers is a number of threads from 1"):
+            solve_formation(formation, 16, workers=workers)  # type: ignore[arg-type]
 
 
 def test_a_build_resumes_from_its_checkpoint_and_refuses_another_solve(

@@ -65,23 +65,26 @@ def values_line(values: Iterable[tuple[str, float]], unit: str, *, downgraded: b
 
 
 def table_line(advice: Advice) -> str:
-    """An endgame table's move in one line: the table, the move, and its exact probability of building the target.
+    """An endgame table's move in one line: the table, the move, its exact probability of building the target, and
+    the tile the big tiles then merge into.
 
-    ``endgame table xxx/x.T/... for 16: up, which builds the 16 with probability 1.000000 (exact)``
+    ``endgame table xxx/x.T/... for 16: up, which builds the 16 with probability 1.000000 (exact), to merge into 64``
     """
     target = advice.table.target
     return (
         f"endgame table {advice.formation} for {target}: {advice.move}, which builds the {target} with probability "
-        f"{advice.probability:.6f} (exact)"
+        f"{advice.probability:.6f} (exact), to merge into {advice.chain}"
     )
 
 
 def table_json(advice: Advice) -> dict[str, Any]:
     """An endgame table's move for scripts and pages: the formation as it lies on the board, the target, the exact
-    probability of the move and of each allowed move (``moves``)."""
+    probability of the move and of each allowed move (``moves``), and the tile the chain then merges into
+    (``chain``)."""
     return {
         "formation": advice.formation,
         "target": advice.table.target,
         "probability": advice.probability,
         "moves": dict(advice.answer.moves),
+        "chain": advice.chain,
     }

@@ -61,7 +61,7 @@ def test_a_hint_names_the_table_and_its_probability(page: Any, game_site: str, t
     line = page.locator(".plyground-hint-table")
     assert line.get_attribute("data-probability") == "1"
     assert line.inner_text() == f"endgame table {TABLE_FORMATION} for 16: up, which builds the 16 with probability " \
-        "1.000000 (exact)"  # fmt: skip
+        "1.000000 (exact), to merge into 256"  # fmt: skip
     assert page.locator(".plyground-hint-move").count() >= 2  # the search's values are still shown
     board = Board.parse("2 2 0/0 4 0/0 0 0")  # no table fits: no table line
     with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as ai:

@@ -35,6 +35,9 @@ def test_a_build_prints_its_estimate_first(tmp_path: Path, capsys: pytest.Captur
     assert status == 0
     assert "xx/.T for 8 (p_four 0): 9 states:" in err and "MB of memory" in err
     assert out.startswith("built xx/.T for 8: 9 states in ") and (tmp_path / "xx-.T_T8_p0").is_dir()
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", "xx/.T", "--target", "16", "--p-four", "0",
+                               "--dir", str(tmp_path), "--workers", "1")  # fmt: skip
+    assert status == 0 and out.startswith("built xx/.T for 16: 16 states in ") and " s on 1 thread, " in out
 
 
 def test_query_gives_each_moves_odds(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,6 +52,7 @@ def test_query_gives_each_moves_odds(tables: Path, capsys: pytest.CaptureFixture
         Board.parse(BOARD)
     )
     assert (answer["formation"], answer["target"], answer["table"]) == (FORMATION, 16, "xxx-x..-..T_T16_p0.1")
+    assert answer["chain"] == 16  # no frozen neighbour of the goal: the 16 merges into nothing
     status, out, _ = run_cli(capsys, "2048", "tablebase", "query", BOARD, "--dir", str(tables))
     assert status == 0 and f"table: {FORMATION} for 16 (p_four 0.1)" in out and "<- best" in out
 
@@ -102,6 +106,7 @@ def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFi
         (["build", "xxxx/xxx./...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
         (["build", "--standard", "--target", "64"], ["--standard builds the standard set: give it without"]),
         (["build", "xxxx/xxxx/...T/...."], ["give FORMATION and --target T, or --standard"]),
+        (["build", "xx/.T", "--target", "8", "--workers", "0"], ["--workers", "0"]),
         (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),
         (["query", "2 x/0 0"], ["cannot read cell"]),
         (["info", "nothing"], ["no endgame table in"]),
@@ -144,6 +149,9 @@ def test_hint_names_the_tables_move_and_its_probability(tmp_path: Path, capsys: 
     answer = json.loads(out)
     assert status == 0 and answer["best"] == "up" and answer["table"]["formation"] == "xxx/x.T/..."
     assert answer["table"]["probability"] == 1.0 and answer["table"]["target"] == 16
+    assert answer["table"]["chain"] == 256  # 16 above the goal, then 32, 64 and 128 in a path: the 16 makes 256
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "query", board, "--dir", str(tmp_path))
+    assert status == 0 and "the 16 then merges down the chain into 256: 1.000000 is its odds too" in out
     status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", str(tmp_path))
     assert status == 0 and "endgame table xxx/x.T/... for 16: up, which builds the 16 with probability 1.000000" in out
     status, out, _ = run_cli(capsys, "2048", "hint", board, "--depth", "1", "--tablebases", "none", "--json")

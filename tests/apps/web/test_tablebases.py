@@ -20,7 +20,7 @@ from tests.apps.conftest import TABLE_BOARD, TABLE_FORMATION
 from tests.apps.web.test_api import FAST, HOSTS, LAB, assert_web_fails_in_one_line, new_2048
 from tests.g2048.positions import game_at
 
-TABLE = {"formation": TABLE_FORMATION, "target": 16, "probability": 1.0}
+TABLE = {"formation": TABLE_FORMATION, "target": 16, "probability": 1.0, "chain": 256}
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +161,7 @@ def test_the_page_shows_the_tables_hint_and_autoplay_move(browser: Any, served: 
         page.click("#hint")
         page.wait_for_selector("#hint-table", state="visible")
         assert page.text_content("#hint-table") == f"Endgame table {TABLE_FORMATION} for 16: ↑ up, which builds the " \
-            "16 with probability 1.000000 (exact). The search's values:"  # fmt: skip
+            "16 with probability 1.000000 (exact), to merge into 256. The search's values:"  # fmt: skip
         assert page.get_attribute("#hint-values .best", "data-direction") == "up"
 
         page.eval_on_selector("#delay", "input => { input.value = '1000'; input.dispatchEvent(new Event('input')); }")

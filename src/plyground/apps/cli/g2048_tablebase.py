@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import DEFAULT_P_FOUR, p_four_option
+from plyground.apps.cli.options import DEFAULT_P_FOUR, core_threads, cores, number_option, p_four_option
+from plyground.apps.text import counted
 from plyground.errors import InvalidInputError, JobTooLargeError
 
 if TYPE_CHECKING:
@@ -51,6 +52,18 @@ def build(
     p_four: Annotated[float, p_four_option()] = DEFAULT_P_FOUR,
     directory: TablesOption = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the estimate exceeds the machine.")] = False,
+    workers: Annotated[
+        int | None,
+        number_option(
+            "--workers",
+            help="Threads that solve each tile sum's states side by side, {range}; at most one per core helps "
+            "(default: every core).",
+            low=1,
+            high=None,
+            integer=True,
+            callback=core_threads,
+        ),
+    ] = None,
 ) -> None:
     """Solve FORMATION exactly: each state's probability of building the target tile on the goal cell.
 
@@ -72,10 +85,10 @@ def build(
         jobs = [(formation_text, target)]
     root = directory if directory is not None else default_directory()
     for text, tile in jobs:
-        _build_one(Formation.parse(text), tile, p_four, root, force)
+        _build_one(Formation.parse(text), tile, p_four, root, force, workers or cores())
 
 
-def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bool) -> None:
+def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bool, workers: int) -> None:
     """Build one table under ``root`` (see :func:`build`)."""
     from plyground.g2048.solver_estimate import Machine
     from plyground.g2048.tablebase import estimate_formation, table_name
@@ -100,8 +113,9 @@ def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bo
     if (folder / "work" / "progress.json").exists():
         typer.echo(f"resuming the build in {folder / 'work'}", err=True)
     compile_kernels(*_KERNELS)
-    seconds = _build(formation, target, p_four, estimate.states, folder)
-    typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s, {folder}")
+    seconds = _build(formation, target, p_four, estimate.states, folder, workers)
+    typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s on "
+               f"{counted(workers, 'thread')}, {folder}")  # fmt: skip
 
 
 @app.command(name="standard", short_help="The tables of the standard set and what they take.")
@@ -122,7 +136,7 @@ def standard_set() -> None:
                f"{total_seconds / 60:,.0f} min on one core")  # fmt: skip
 
 
-def _build(formation: Any, target: int, p_four: float, states: int, folder: Path) -> float:
+def _build(formation: Any, target: int, p_four: float, states: int, folder: Path, workers: int) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -136,7 +150,7 @@ def _build(formation: Any, target: int, p_four: float, states: int, folder: Path
         def on_layer(done: int, _states: int) -> None:
             progress.update(task, completed=done)
 
-        build_tablebase(formation, target, folder, p_four=p_four, on_layer=on_layer)
+        build_tablebase(formation, target, folder, p_four=p_four, on_layer=on_layer, workers=workers)
     return time.perf_counter() - began
 
 
@@ -156,12 +170,13 @@ def query(
 
     The table is the one of the largest target among those that fit BOARD under one of its
     symmetries: the formation's frozen cells hold tiles of the target or more. The moves are
-    the board's, and only those that keep the frozen tiles still.
+    the board's, and only those that keep the frozen tiles still. "chain" is the tile the
+    target then makes, merging down a path of frozen tiles that double from the goal on.
     """
     compile_kernels(*_KERNELS)
     from plyground.apps.text import format_grid
     from plyground.g2048 import Board
-    from plyground.g2048.tablebase import answer, table_name
+    from plyground.g2048.tablebase import answer, chain_tile, table_name
 
     board = Board.parse(board_text)
     tables = _tables(directory)
@@ -177,16 +192,19 @@ def query(
         )
     table, found = fitting[0]
     shown = table.formation.image(found.symmetry).to_text()
+    chain = chain_tile(table, board, found.symmetry)
     if as_json:
         data = {
             "board": board.to_text(), "table": table_name(table.formation, table.target, table.p_four),
             "formation": shown, "target": table.target, "p_four": table.p_four, "value": found.value,
-            "moves": found.moves, "best": found.best,
+            "moves": found.moves, "best": found.best, "chain": chain,
         }  # fmt: skip
         typer.echo(json.dumps(data))
         return
     typer.echo(format_grid(board.to_rows()))
     typer.echo(f"table: {shown} for {table.target} (p_four {table.p_four:g}); value {found.value:.6f}")
+    if chain > table.target:
+        typer.echo(f"the {table.target} then merges down the chain into {chain}: {found.value:.6f} is its odds too")
     if found.best is None:
         typer.echo("no move keeps the frozen tiles still (value 0)")
     for move, value in sorted(found.moves.items(), key=lambda item: -item[1]):

@@ -7,7 +7,7 @@ target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`);
 asks them about the boards of a game.
 """
 
-from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer
+from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer, chain_tile
 from plyground.g2048.tablebase.formation import Formation
 from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
 from plyground.g2048.tablebase.store import (
@@ -32,6 +32,7 @@ __all__ = [
     "Tablebase",
     "answer",
     "build_tablebase",
+    "chain_tile",
     "default_directory",
     "estimate_formation",
     "load_tablebase",

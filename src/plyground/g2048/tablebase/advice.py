@@ -8,6 +8,11 @@ the move for a game: the table of the largest target that fits the board with it
 *continuing the chain* of the big tiles (a frozen neighbour of the goal cell holds exactly the
 target, so that the tile built there merges on), no two neighbouring frozen cells holding equal tiles (the game
 merges them, a table never does), and only until the target stands there and while some move can still succeed.
+
+The tile built on the goal cell then merges down the chain (:func:`chain_tile`): with frozen tiles of 16384,
+8192, …, 256, 128 in a path of neighbouring cells from the goal's neighbour on, a 128 built there makes 32768, so
+the table's probability is the exact probability of making 32768 by the formation's moves, the merges after it
+aside (they are the game's, not the table's).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from plyground.g2048.board import DIRECTIONS, Board, Direction
 from plyground.g2048.tablebase.formation import image_cell, image_direction
 from plyground.g2048.tablebase.solve import Tablebase
 
-__all__ = ["Advice", "Advisor", "Answer", "answer", "fitting_symmetries", "seen_as"]
+__all__ = ["Advice", "Advisor", "Answer", "answer", "chain_tile", "fitting_symmetries", "seen_as"]
 
 _NAMES: list[str] = list(DIRECTIONS)
 
@@ -93,12 +98,14 @@ class Advice:
         probability: its exact probability of building the table's target on the goal cell.
         table: the table that gave it.
         answer: the table's whole answer (every allowed move's probability, the symmetry).
+        chain: the tile the big tiles merge into once the target is built (:func:`chain_tile`).
     """
 
     move: Direction
     probability: float
     table: Tablebase
     answer: Answer
+    chain: int
 
     @property
     def formation(self) -> str:
@@ -152,7 +159,8 @@ class Advisor:
                     continue  # built already, or big tiles that can merge: the table knows neither
                 found = answer(table, board, k)
                 if found is not None and found.best is not None and found.moves[found.best] > 0.0:
-                    return Advice(cast(Direction, found.best), found.moves[found.best], table, found)
+                    chain = chain_tile(table, board, k)
+                    return Advice(cast(Direction, found.best), found.moves[found.best], table, found, chain)
         return None
 
 
@@ -163,6 +171,35 @@ def _frozen_pair(table: Tablebase, board: Board, k: int) -> bool:
     cells = {image_cell(cell, k, formation.rows, formation.cols) for cell in formation.frozen}
     return any(board[r, c] == board[r + dr, c + dc] for r, c in cells for dr, dc in ((0, 1), (1, 0))
                if (r + dr, c + dc) in cells)  # fmt: skip
+
+
+def chain_tile(table: Tablebase, board: Board, k: int) -> int:
+    """The tile that the target, built on the goal cell (under the symmetry ``k``), makes as it merges down the chain.
+
+    From the goal cell, each step goes to a frozen neighbour not passed yet that holds the tile made so far, which
+    doubles it: a path of 128, 256, …, 16384 from the goal's neighbour makes 32768 of a 128 built on the goal. The
+    merged tile is taken to stand in the frozen cell it merged into. The target itself when no neighbour holds it.
+
+    >>> from plyground.g2048.tablebase import Formation, solve_formation
+    >>> table = solve_formation(Formation.parse("xx/.T"), 4)
+    >>> chain_tile(table, Board.parse("8 4/0 0"), 0), chain_tile(table, Board.parse("16 4/0 0"), 0)
+    (16, 8)
+    """
+    formation = table.formation
+    rows, cols = formation.rows, formation.cols
+    frozen = {image_cell(cell, k, rows, cols) for cell in formation.frozen}
+    cell, tile, passed = image_cell(formation.goal, k, rows, cols), table.target, set()
+    while True:
+        r, c = cell
+        step = next(
+            (n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in frozen and n not in passed
+             and board[n] == tile),
+            None,
+        )  # fmt: skip
+        if step is None:
+            return tile
+        passed.add(step)
+        cell, tile = step, 2 * tile
 
 
 def _continues_chain(table: Tablebase, board: Board, k: int) -> bool:

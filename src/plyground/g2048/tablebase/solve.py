@@ -22,9 +22,11 @@ disk holds each value as a 16-bit integer, the value times :data:`QUANTUM` round
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +67,8 @@ VALUE_ERROR = 0.5 / QUANTUM
 """The most a value read from a table on disk (a state's or a move's) differs from the solve's."""
 STATES_PER_SECOND = 2_000_000
 """About how many states a second one core solves (measured: 2.7 M a second on this project's 2-core machine)."""
+SHARD_STATES = 1 << 14
+"""The fewest states a thread of a parallel solve is given of one layer: smaller layers are solved by one thread."""
 CHECKPOINT_SECONDS = 30.0
 """How often a solve in a ``work`` folder writes down how far it got (and at its end)."""
 PROGRESS_FORMAT = FileFormat("plyground.g2048.tablebase-progress", 1, "an endgame table's build", "progress")
@@ -286,9 +290,13 @@ def solve_formation(
     p_four: float = DEFAULT_P_FOUR,
     on_layer: Callable[[int, int], None] | None = None,
     work: str | os.PathLike[str] | None = None,
+    workers: int = 1,
 ) -> Tablebase:
     """Solve ``formation`` for the ``target`` tile on its goal cell, with 4s spawning with probability ``p_four``.
 
+    A layer (the states of one tile sum) depends only on the layers above it, so ``workers``
+    threads solve each layer's states in shards side by side (a shard of at least
+    :data:`SHARD_STATES` states), each on a core: the values are the same for any number.
     ``on_layer(states solved, states)`` is called after each tile sum's layer. With ``work``, a
     folder, the values and best moves are files there and ``progress.json`` says, every
     :data:`CHECKPOINT_SECONDS` and at the end, which tile sums are done: a solve killed at any
@@ -296,14 +304,16 @@ def solve_formation(
     those files (float64 values); the caller removes the folder when done with it.
 
     Raises:
-        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, or a
-            ``work`` folder holding another solve.
+        InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, a
+            ``work`` folder holding another solve, or ``workers`` not a positive integer.
         JobTooLargeError: more states than :data:`MAX_STATES`, or, without ``work``, more memory than is available.
         CorruptFileError: a ``work`` folder whose files are damaged.
     """
     states = estimate_formation(formation, target).states
     levels = _target_exponent(target)
     p_four = check_p_four(p_four)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidInputError(f"workers is a number of threads from 1, got {workers!r}")
     if states > MAX_STATES:
         raise JobTooLargeError(
             f"{formation.to_text()} with target {target} has {states:,} states: more than the {MAX_STATES:,} "
@@ -334,22 +344,39 @@ def solve_formation(
     frozen = np.uint64(formation.frozen_mask)
     done = int(counts[below:].sum())
     saved = time.monotonic()
-    for half in range(below - 1, -1, -1):
-        start, count = int(starts[half]), int(counts[half])
-        if count:
-            TK._layer_values(
-                order[start : start + count], table.shifts, levels, formation.rows, formation.cols, frozen,
-                formation.goal_shift, p_four, values, best,
-            )  # fmt: skip
-            done += count
-        if work is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
-            _checkpoint(Path(work), what, values, best, half)
-            saved = time.monotonic()
-        if on_layer is not None and count:
-            on_layer(done, states)
+
+    def solve_shard(bounds: tuple[int, int]) -> None:
+        TK._layer_values(
+            order[bounds[0] : bounds[1]], table.shifts, levels, formation.rows, formation.cols, frozen,
+            formation.goal_shift, p_four, values, best,
+        )  # fmt: skip
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tablebase") as pool:
+        for half in range(below - 1, -1, -1):
+            start, count = int(starts[half]), int(counts[half])
+            if count:
+                list(pool.map(solve_shard, _shards(start, count, workers)))
+                done += count
+            if work is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
+                _checkpoint(Path(work), what, values, best, half)
+                saved = time.monotonic()
+            if on_layer is not None and count:
+                on_layer(done, states)
     if on_layer is not None and below == 0:
         on_layer(states, states)
     return table
+
+
+def _shards(start: int, count: int, workers: int) -> list[tuple[int, int]]:
+    """The bounds, in the order of sums, of a layer's shards: ``workers`` of them, each of :data:`SHARD_STATES` or
+    more (one for a small layer).
+
+    >>> _shards(10, 5, 4), _shards(0, 3 * SHARD_STATES, 2)
+    ([(10, 15)], [(0, 24576), (24576, 49152)])
+    """
+    pieces = max(1, min(workers, count // SHARD_STATES))
+    edges = [start + count * i // pieces for i in range(pieces + 1)]
+    return list(itertools.pairwise(edges))
 
 
 def _work_arrays(work: Path, what: dict[str, Any], top: int) -> tuple[Any, Any, int]:

@@ -110,16 +110,17 @@ def build_tablebase(
     *,
     p_four: float,
     on_layer: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> Tablebase:
-    """Solve ``formation`` for ``target`` into ``folder`` and save it there; the table read back.
+    """Solve ``formation`` for ``target`` into ``folder`` on ``workers`` threads and save it there; the table read back.
 
     The solve runs in ``folder/work`` (see :func:`~plyground.g2048.tablebase.solve.solve_formation`):
-    a build killed at any point, started again, goes on from its last checkpoint. The folder is
-    removed once the table is saved.
+    a build killed at any point, started again (with any number of workers), goes on from its last
+    checkpoint. The folder is removed once the table is saved.
     """
     path = Path(folder)
     work = path / "work"
-    table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer, work=work)
+    table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer, work=work, workers=workers)
     save_tablebase(table, path)
     del table
     shutil.rmtree(work)

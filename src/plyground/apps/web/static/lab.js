@@ -288,7 +288,8 @@
       const table = $("hint-table");
       table.hidden = !hint.table;
       table.textContent = hint.table ? `Endgame table ${tableName(hint.table)}: ${ARROWS[hint.best]} ${hint.best}, ` +
-        `which builds the ${hint.table.target} with probability ${hint.table.probability.toFixed(6)} (exact). ` +
+        `which builds the ${hint.table.target} with probability ${hint.table.probability.toFixed(6)} (exact), ` +
+        `to merge into ${hint.table.chain}. ` +
         "The search's values:" : "";
       if (hint.afterstates) this.showAfterstates(hint.afterstates);
       else this.showEvaluation(hint.evaluation);
