@@ -1,6 +1,7 @@
 """What an endgame table costs: its build time, states, memory and disk, and the time of a lookup.
 
-Solves ``--formation`` for ``--target`` (in memory, one core), saves it into a temporary folder
+Solves ``--formation`` for ``--target`` (in memory, one core), then again on ``--workers`` threads
+(default: every core; the same values, checked; 1: not again), saves it into a temporary folder
 (values quantised to 16 bits: the largest difference from the solve's is measured) and reads it
 back memory-mapped, then times lookups on ``--lookups`` states drawn at random from the table:
 in batches (:meth:`Tablebase.values_of` and :meth:`Tablebase.move_values_of`: one kernel call for
@@ -8,11 +9,13 @@ in batches (:meth:`Tablebase.values_of` and :meth:`Tablebase.move_values_of`: on
 (:meth:`Tablebase.value`, :meth:`Tablebase.move_values`, :meth:`Advisor.advise`), on the read-back table.
 
     python benchmarks/tablebase.py [--formation xxxx/xxxx/...T/....] [--target 64] [--p-four 0.1] [--lookups 20000]
+        [--workers N]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import tempfile
 import time
@@ -79,8 +82,11 @@ def main() -> None:
     parser.add_argument("--lookups", type=int, default=20_000, help="states looked up in each timing from Python")
     parser.add_argument("--batch-lookups", type=int, default=1_000_000, help="states looked up in one batch")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="threads of the second build")
     add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
+    if args.workers < 1:
+        parser.error("--workers is 1 or more")
 
     formation = Formation.parse(args.formation)
     solve_formation(Formation.parse("xx/.T"), 8)  # the kernels loaded, not timed
@@ -88,6 +94,13 @@ def main() -> None:
     table = solve_formation(formation, args.target, p_four=args.p_four)
     build_seconds = time.perf_counter() - began
     peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    parallel_seconds, same = None, None
+    if args.workers > 1:
+        began = time.perf_counter()
+        parallel = solve_formation(formation, args.target, p_four=args.p_four, workers=args.workers)
+        parallel_seconds = time.perf_counter() - began
+        same = bool(np.array_equal(parallel.values, table.values) and np.array_equal(parallel.best, table.best))
+        del parallel
     with tempfile.TemporaryDirectory() as folder:
         saved = save_tablebase(table, Path(folder) / "table")
         disk_bytes = sum(path.stat().st_size for path in saved.iterdir())
@@ -107,7 +120,18 @@ def main() -> None:
     rows = [
         ("states", f"{states:,}"),
         ("build", f"{build_seconds:.2f} s ({states / build_seconds / 1e6:.2f} M states/s, one core)"),
-        ("peak memory of the process", f"{peak_bytes / 1e6:,.0f} MB"),
+        *(
+            [
+                (
+                    f"build on {args.workers} threads",
+                    f"{parallel_seconds:.2f} s ({build_seconds / parallel_seconds:.2f}× "
+                    f"one core's speed; {'the same' if same else 'OTHER'} values)",
+                )
+            ]
+            if parallel_seconds is not None
+            else []
+        ),
+        ("peak memory of the process (one-core build)", f"{peak_bytes / 1e6:,.0f} MB"),
         ("disk", f"{disk_bytes / 1e6:,.1f} MB ({disk_bytes / states:.2f} bytes a state)"),
         ("largest error of a stored value", f"{error:.2e}"),
         ("in a batch: value of a board", f"{batch_value_ns:,.0f} ns"),
@@ -130,6 +154,9 @@ def main() -> None:
             "p_four": args.p_four,
             "states": states,
             "build_seconds": build_seconds,
+            "workers": args.workers,
+            "parallel_build_seconds": parallel_seconds,
+            "parallel_same_values": same,
             "peak_memory_bytes": peak_bytes,
             "disk_bytes": disk_bytes,
             "value_error": error,

@@ -293,6 +293,7 @@ def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["formation"], line["target"], line["states"]) == ("xx/.T", 16, 16)
     assert line["disk_bytes"] > 16 * 17 and line["build_seconds"] > 0 and line["lookups"] == 50
     assert line["value_us"] > 0 and line["move_values_us"] > 0 and line["advise_us"] > 0
+    assert line["workers"] == 2 and line["parallel_build_seconds"] > 0 and line["parallel_same_values"] is True
 
 
 def _check_expectimax(line: dict[str, Any], stdout: str, folder: Path) -> None:
@@ -531,7 +532,8 @@ SCRIPTS = [
     Script("endgame_positions.py", "endgame_positions", lambda d, f: _positions_args(f), _check_positions),
     Script("conversion.py", "conversion", lambda d, f: _conversion_files(f), _check_conversion),
     Script("tablebase.py", "tablebase",
-           lambda d, f: ["--formation", "xx/.T", "--target", "16", "--lookups", "50"], _check_tablebase),
+           lambda d, f: ["--formation", "xx/.T", "--target", "16", "--lookups", "50", "--workers", "2"],
+           _check_tablebase),
     Script("ntuple_workers.py", "ntuple_workers",
            lambda d, f: ["--network", str(d.network_4x4), "--seconds", "0.1", "--warm", "0.05"],
            _check_workers),
