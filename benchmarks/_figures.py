@@ -324,6 +324,29 @@ def packed(results: Results) -> Row:
     )
 
 
+def _with_macroxue(results: dict[str, Any]) -> bool:
+    return "search" in results["arms"] and any(name.startswith("macroxue-") for name in results["arms"])
+
+
+def _made(row: dict[str, Any]) -> str:
+    return f"{row['made']} of {row['games']} ({100 * row['share']:.0f}%)"
+
+
+def against_macroxue(results: Results) -> Row:
+    line = results.latest("conversion", _with_macroxue)
+    arms = line.results["arms"]
+    ours = arms["search"]
+    theirs = sorted((int(name.split("-")[1]), row) for name, row in arms.items() if name.startswith("macroxue-"))
+    return Row(
+        f"32768 made from {line.results['positions']} saved boards of a game's first 16384, one core each",
+        f"the shipped network, {ours['ms_per_move']:.2f} ms a move: {_made(ours)}",
+        "macroxue/2048-ai (its tables) "
+        + "; ".join(f"depth {depth}, {row['ms_per_move']:.2f} ms: {_made(row)}" for depth, row in theirs),
+        " / ".join(f"{ours['made'] / row['made']:.2f}×" if row["made"] else "-" for _, row in theirs) + " the share",
+        line,
+    )
+
+
 ROWS: tuple[Callable[[Results], Row], ...] = (
     random_play,
     expectimax_time,
@@ -336,6 +359,7 @@ ROWS: tuple[Callable[[Results], Row], ...] = (
     against_mcts,
     shipped_alone,
     against_nneonneo,
+    against_macroxue,
     packed,
 )
 """The rows of the table, in order."""

@@ -29,6 +29,15 @@ def test_build_says_what_it_built_and_builds_once(tables: Path, capsys: pytest.C
     assert status == 0 and out.startswith("already built: ") and err == ""
 
 
+def test_an_image_of_a_built_formation_is_not_built_again(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mirrored = "xxx/..x/T.."  # FORMATION, xxx/x../..T, mirrored left to right
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "build", mirrored, "--target", "16", "--dir", str(tables))
+    assert status == 0 and out.startswith("already built as its image xxx/x../..T (one table serves every image): ")
+    assert not (tables / "xxx-..x-T.._T16_p0.1").exists()
+    _, out, _ = run_cli(capsys, "2048", "tablebase", "query", "64 32 16/2 4 16/0 2 8", "--dir", str(tables), "--json")
+    assert json.loads(out)["formation"] == mirrored  # the built table answers the mirrored board
+
+
 def test_a_build_prints_its_estimate_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(capsys, "2048", "tablebase", "build", "xx/.T", "--target", "8", "--p-four", "0",
                                "--dir", str(tmp_path))  # fmt: skip

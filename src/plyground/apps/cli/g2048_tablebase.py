@@ -71,8 +71,9 @@ def build(
     is refused unless --force. The table is solved in a work folder inside its own folder under
     --dir, with a checkpoint every half minute: a build that is killed is run again with the
     same command and goes on from there. Its description is written last: until then there is
-    no table. --standard builds each table of the standard set in turn, those built already
-    left as they are.
+    no table. A formation whose image under a symmetry of the board is built already is not
+    built again: the table of one serves every image. --standard builds each table of the
+    standard set in turn, those built already left as they are.
     """
     from plyground.g2048.tablebase import STANDARD_TABLES, Formation, default_directory
 
@@ -98,6 +99,11 @@ def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bo
     if (folder / "tablebase.json").exists():
         typer.echo(f"already built: {folder}")
         return
+    for image in formation.images()[1:]:
+        other = root / table_name(image, target, p_four)
+        if (other / "tablebase.json").exists():
+            typer.echo(f"already built as its image {image.to_text()} (one table serves every image): {other}")
+            return
     machine = Machine.current(root)
     short = []
     if machine.available_memory is not None and estimate.memory_bytes > machine.available_memory:
