@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from plyground.core.run_many import Backend
 from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputError, JobTooLargeError
 from plyground.g2048 import Board
 from plyground.g2048.tablebase import (
@@ -236,6 +237,23 @@ def test_threads_solving_a_layers_shards_side_by_side_find_the_same_values(monke
     for workers in (0, -1, 1.5, True):
         with pytest.raises(InvalidInputError, match="workers is a number of threads from 1"):
             solve_formation(formation, 16, workers=workers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", [Backend(workers=2), Backend(dask_local=2)], ids=["processes", "dask"])
+def test_other_processes_solving_a_layers_shards_find_the_same_values(
+    backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if backend.uses_dask:
+        pytest.importorskip("distributed")
+    formation = Formation.parse("xxxx/xxxx/...T/....")
+    one = solve_formation(formation, 16, p_four=0.1)
+    monkeypatch.setattr(solve_module, "SHARD_STATES", 16)  # here, where the shards are cut: most layers in two
+    work = tmp_path / "work"
+    two = solve_formation(formation, 16, p_four=0.1, work=work, workers=2, backend=backend)
+    assert np.array_equal(one.values, two.values) and np.array_equal(one.best, two.best)
+    assert (work / "order.u4.npy").is_file()  # what the workers read the states of their shards from
+    with pytest.raises(InvalidInputError, match="needs a work folder"):
+        solve_formation(formation, 16, backend=backend)
 
 
 def test_a_build_resumes_from_its_checkpoint_and_refuses_another_solve(

@@ -47,6 +47,10 @@ def test_a_build_prints_its_estimate_first(tmp_path: Path, capsys: pytest.Captur
     status, out, err = run_cli(capsys, "2048", "tablebase", "build", "xx/.T", "--target", "16", "--p-four", "0",
                                "--dir", str(tmp_path), "--workers", "1")  # fmt: skip
     assert status == 0 and out.startswith("built xx/.T for 16: 16 states in ") and " s on 1 thread, " in out
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", "xxxx/xxxx/...T/....", "--target", "8",
+                               "--dir", str(tmp_path), "--dask-local", "2")  # fmt: skip
+    assert status == 0, err
+    assert " s on 2 shards a layer on a local Dask cluster of 2 workers, " in " ".join(out.split())
 
 
 def test_query_gives_each_moves_odds(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,6 +120,7 @@ def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFi
         (["build", "--standard", "--target", "64"], ["--standard builds the standard set: give it without"]),
         (["build", "xxxx/xxxx/...T/...."], ["give FORMATION and --target T, or --standard"]),
         (["build", "xx/.T", "--target", "8", "--workers", "0"], ["--workers", "0"]),
+        (["build", "xx/.T", "--target", "8", "--dask-local", "1", "--scheduler", "tcp://x:1"], ["choose one of"]),
         (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),
         (["query", "2 x/0 0"], ["cannot read cell"]),
         (["info", "nothing"], ["no endgame table in"]),

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from plyground.apps.cli import compile_kernels
-from plyground.apps.cli.options import DEFAULT_P_FOUR, core_threads, cores, number_option, p_four_option
+from plyground.apps.cli.options import (
+    DEFAULT_P_FOUR,
+    DaskLocalOption,
+    SchedulerOption,
+    backend_from_options,
+    core_threads,
+    cores,
+    number_option,
+    p_four_option,
+)
 from plyground.apps.text import counted
 from plyground.errors import InvalidInputError, JobTooLargeError
 
@@ -56,14 +65,15 @@ def build(
         int | None,
         number_option(
             "--workers",
-            help="Threads that solve each tile sum's states side by side, {range}; at most one per core helps "
-            "(default: every core).",
+            help="Shards of each tile sum's states solved side by side, {range}: by as many threads, at most one "
+            "per core (default: every core); with --dask-local or --scheduler, by the Dask workers.",
             low=1,
             high=None,
             integer=True,
-            callback=core_threads,
         ),
     ] = None,
+    dask_local: DaskLocalOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Solve FORMATION exactly: each state's probability of building the target tile on the goal cell.
 
@@ -74,6 +84,9 @@ def build(
     no table. A formation whose image under a symmetry of the board is built already is not
     built again: the table of one serves every image. --standard builds each table of the
     standard set in turn, those built already left as they are.
+
+    With --dask-local N or --scheduler ADDRESS the shards of each tile sum go to Dask workers,
+    which read and write the work folder's files: they must run on the machine that holds it.
     """
     from plyground.g2048.tablebase import STANDARD_TABLES, Formation, default_directory
 
@@ -85,11 +98,17 @@ def build(
             raise InvalidInputError("give FORMATION and --target T, or --standard")
         jobs = [(formation_text, target)]
     root = directory if directory is not None else default_directory()
+    backend = None
+    if dask_local is not None or scheduler is not None:
+        backend = backend_from_options(None, dask_local, scheduler)
+        shards = workers or dask_local or cores()
+    else:
+        shards = core_threads(workers) or cores()
     for text, tile in jobs:
-        _build_one(Formation.parse(text), tile, p_four, root, force, workers or cores())
+        _build_one(Formation.parse(text), tile, p_four, root, force, shards, backend)
 
 
-def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bool, workers: int) -> None:
+def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bool, workers: int, backend: Any) -> None:
     """Build one table under ``root`` (see :func:`build`)."""
     from plyground.g2048.solver_estimate import Machine
     from plyground.g2048.tablebase import estimate_formation, table_name
@@ -119,9 +138,12 @@ def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bo
     if (folder / "work" / "progress.json").exists():
         typer.echo(f"resuming the build in {folder / 'work'}", err=True)
     compile_kernels(*_KERNELS)
-    seconds = _build(formation, target, p_four, estimate.states, folder, workers)
-    typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s on "
-               f"{counted(workers, 'thread')}, {folder}")  # fmt: skip
+    seconds = _build(formation, target, p_four, estimate.states, folder, workers, backend)
+    where = counted(workers, "thread")
+    if backend is not None:
+        where = f"{counted(workers, 'shard')} a layer on {backend.describe()}"
+    typer.echo(f"built {formation.to_text()} for {target}: {estimate.states:,} states in {seconds:.1f} s on {where}, "
+               f"{folder}")  # fmt: skip
 
 
 @app.command(name="standard", short_help="The tables of the standard set and what they take.")
@@ -142,7 +164,7 @@ def standard_set() -> None:
                f"{total_seconds / 60:,.0f} min on one core")  # fmt: skip
 
 
-def _build(formation: Any, target: int, p_four: float, states: int, folder: Path, workers: int) -> float:
+def _build(formation: Any, target: int, p_four: float, states: int, folder: Path, workers: int, backend: Any) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -156,7 +178,7 @@ def _build(formation: Any, target: int, p_four: float, states: int, folder: Path
         def on_layer(done: int, _states: int) -> None:
             progress.update(task, completed=done)
 
-        build_tablebase(formation, target, folder, p_four=p_four, on_layer=on_layer, workers=workers)
+        build_tablebase(formation, target, folder, p_four=p_four, on_layer=on_layer, workers=workers, backend=backend)
     return time.perf_counter() - began
 
 

@@ -22,6 +22,7 @@ disk holds each value as a 16-bit integer, the value times :data:`QUANTUM` round
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import time
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +40,9 @@ from plyground.errors import CorruptFileError, InvalidBoardError, InvalidInputEr
 from plyground.g2048 import _tablebase_kernels as TK
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, check_p_four
 from plyground.g2048.tablebase.formation import Formation
+
+if TYPE_CHECKING:
+    from plyground.core.run_many import Backend
 
 __all__ = [
     "MAX_STATES",
@@ -291,12 +295,17 @@ def solve_formation(
     on_layer: Callable[[int, int], None] | None = None,
     work: str | os.PathLike[str] | None = None,
     workers: int = 1,
+    backend: Backend | None = None,
 ) -> Tablebase:
     """Solve ``formation`` for the ``target`` tile on its goal cell, with 4s spawning with probability ``p_four``.
 
     A layer (the states of one tile sum) depends only on the layers above it, so ``workers``
     threads solve each layer's states in shards side by side (a shard of at least
     :data:`SHARD_STATES` states), each on a core: the values are the same for any number.
+    With ``backend`` (a :class:`~plyground.core.run_many.Backend`: local processes or a Dask
+    cluster) and ``work``, the shards of a layer are solved by its workers instead, ``workers``
+    of them a layer (:mod:`plyground.g2048.tablebase.shards`); they must run on the machine that
+    holds ``work``.
     ``on_layer(states solved, states)`` is called after each tile sum's layer. With ``work``, a
     folder, the values and best moves are files there and ``progress.json`` says, every
     :data:`CHECKPOINT_SECONDS` and at the end, which tile sums are done: a solve killed at any
@@ -305,7 +314,8 @@ def solve_formation(
 
     Raises:
         InvalidInputError: not a Formation, a target that is not a tile from 4 to 32768, a bad ``p_four``, a
-            ``work`` folder holding another solve, or ``workers`` not a positive integer.
+            ``work`` folder holding another solve, ``workers`` not a positive integer, or a ``backend``
+            without ``work``.
         JobTooLargeError: more states than :data:`MAX_STATES`, or, without ``work``, more memory than is available.
         CorruptFileError: a ``work`` folder whose files are damaged.
     """
@@ -314,6 +324,8 @@ def solve_formation(
     p_four = check_p_four(p_four)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidInputError(f"workers is a number of threads from 1, got {workers!r}")
+    if backend is not None and work is None:
+        raise InvalidInputError("a solve on other processes needs a work folder, where they read and write")
     if states > MAX_STATES:
         raise JobTooLargeError(
             f"{formation.to_text()} with target {target} has {states:,} states: more than the {MAX_STATES:,} "
@@ -333,13 +345,21 @@ def solve_formation(
     counts = np.zeros(top + 1, dtype=np.int64)
     TK._sum_order(cells, levels, counts, np.empty(0, dtype=np.uint32), counts)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    order = np.empty(states, dtype=np.uint32)
-    TK._sum_order(cells, levels, starts, order, counts)
     what = {"formation": formation.to_text(), "target": target, "p_four": p_four, "states": states}
     if work is None:
         values, best, below = np.empty(states, dtype=np.float64), np.empty(states, dtype=np.int8), top + 1
     else:
         values, best, below = _work_arrays(Path(work), what, top)
+    order: Any
+    if backend is None:
+        order = np.empty(states, dtype=np.uint32)
+    else:  # in a file, for the workers (made again on a resume: it takes a pass over the indices)
+        from plyground.g2048.tablebase.shards import ORDER_FILE
+
+        order = np.lib.format.open_memmap(Path(work or ".", ORDER_FILE), mode="w+", dtype=np.uint32, shape=(states,))
+    TK._sum_order(cells, levels, starts, order, counts)
+    if backend is not None:
+        order.flush()
     table = Tablebase(formation, target, p_four, values, best)
     frozen = np.uint64(formation.frozen_mask)
     done = int(counts[below:].sum())
@@ -351,11 +371,19 @@ def solve_formation(
             formation.goal_shift, p_four, values, best,
         )  # fmt: skip
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tablebase") as pool:
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tablebase"))
+
+        def on_threads(bounds: list[tuple[int, int]]) -> None:
+            list(pool.map(solve_shard, bounds))
+
+        solve_layer: Callable[[list[tuple[int, int]]], None] = on_threads
+        if backend is not None:
+            solve_layer = _elsewhere(stack, backend, Path(work or ""), what, solve_shard)
         for half in range(below - 1, -1, -1):
             start, count = int(starts[half]), int(counts[half])
             if count:
-                list(pool.map(solve_shard, _shards(start, count, workers)))
+                solve_layer(_shards(start, count, workers))
                 done += count
             if work is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
                 _checkpoint(Path(work), what, values, best, half)
@@ -365,6 +393,27 @@ def solve_formation(
     if on_layer is not None and below == 0:
         on_layer(states, states)
     return table
+
+
+def _elsewhere(
+    stack: contextlib.ExitStack, backend: Backend, work: Path, what: dict[str, Any], here: Callable[[Any], None]
+) -> Callable[[list[tuple[int, int]]], None]:
+    """A layer's solver that sends its shards to ``backend``'s workers (started once, on ``stack``); a layer of one
+    shard is solved ``here``, saving a round trip."""
+    from plyground.core.run_many import Pool
+    from plyground.g2048.tablebase.shards import ShardJob, solve_shard
+
+    pool = stack.enter_context(Pool(backend))
+    folder = str(work.resolve())
+
+    def solve_layer(bounds: list[tuple[int, int]]) -> None:
+        if len(bounds) == 1:
+            here(bounds[0])
+            return
+        jobs = [ShardJob(folder, what["formation"], what["target"], what["p_four"], a, b) for a, b in bounds]
+        pool.map(solve_shard, jobs)
+
+    return solve_layer
 
 
 def _shards(start: int, count: int, workers: int) -> list[tuple[int, int]]:

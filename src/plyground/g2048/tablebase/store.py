@@ -17,7 +17,7 @@ import shutil
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,9 @@ from plyground.core.files import FileFormat, atomic_write, data_dir
 from plyground.errors import CorruptFileError, InvalidInputError
 from plyground.g2048.tablebase.formation import Formation
 from plyground.g2048.tablebase.solve import QUANTUM, Tablebase, solve_formation
+
+if TYPE_CHECKING:
+    from plyground.core.run_many import Backend
 
 __all__ = [
     "STANDARD_TABLES",
@@ -111,8 +114,10 @@ def build_tablebase(
     p_four: float,
     on_layer: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    backend: Backend | None = None,
 ) -> Tablebase:
-    """Solve ``formation`` for ``target`` into ``folder`` on ``workers`` threads and save it there; the table read back.
+    """Solve ``formation`` for ``target`` into ``folder`` on ``workers`` threads (or ``backend``'s workers) and save
+    it there; the table read back.
 
     The solve runs in ``folder/work`` (see :func:`~plyground.g2048.tablebase.solve.solve_formation`):
     a build killed at any point, started again (with any number of workers), goes on from its last
@@ -120,7 +125,9 @@ def build_tablebase(
     """
     path = Path(folder)
     work = path / "work"
-    table = solve_formation(formation, target, p_four=p_four, on_layer=on_layer, work=work, workers=workers)
+    table = solve_formation(
+        formation, target, p_four=p_four, on_layer=on_layer, work=work, workers=workers, backend=backend
+    )
     save_tablebase(table, path)
     del table
     shutil.rmtree(work)
