@@ -247,7 +247,8 @@ def test_other_processes_solving_a_layers_shards_find_the_same_values(
         pytest.importorskip("distributed")
     formation = Formation.parse("xxxx/xxxx/...T/....")
     one = solve_formation(formation, 16, p_four=0.1)
-    monkeypatch.setattr(solve_module, "SHARD_STATES", 16)  # here, where the shards are cut: most layers in two
+    monkeypatch.setattr(solve_module, "SHARD_STATES", 16)  # here, where the shards are cut: most layers in two,
+    monkeypatch.setattr(solve_module, "REMOTE_STATES", 16)  # sent to the workers
     work = tmp_path / "work"
     two = solve_formation(formation, 16, p_four=0.1, work=work, workers=2, backend=backend)
     assert np.array_equal(one.values, two.values) and np.array_equal(one.best, two.best)

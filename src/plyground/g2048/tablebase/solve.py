@@ -73,6 +73,9 @@ STATES_PER_SECOND = 2_000_000
 """About how many states a second one core solves (measured: 2.7 M a second on this project's 2-core machine)."""
 SHARD_STATES = 1 << 14
 """The fewest states a thread of a parallel solve is given of one layer: smaller layers are solved by one thread."""
+REMOTE_STATES = 1 << 20
+"""The fewest states a shard sent to another process holds (a task costs milliseconds): the shards of smaller
+layers are solved by this process's threads."""
 CHECKPOINT_SECONDS = 30.0
 """How often a solve in a ``work`` folder writes down how far it got (and at its end)."""
 PROGRESS_FORMAT = FileFormat("plyground.g2048.tablebase-progress", 1, "an endgame table's build", "progress")
@@ -304,8 +307,9 @@ def solve_formation(
     :data:`SHARD_STATES` states), each on a core: the values are the same for any number.
     With ``backend`` (a :class:`~plyground.core.run_many.Backend`: local processes or a Dask
     cluster) and ``work``, the shards of a layer are solved by its workers instead, ``workers``
-    of them a layer (:mod:`plyground.g2048.tablebase.shards`); they must run on the machine that
-    holds ``work``.
+    of them a layer (:mod:`plyground.g2048.tablebase.shards`), when each holds
+    :data:`REMOTE_STATES` states or more (smaller ones by the threads); the workers must run on
+    the machine that holds ``work``.
     ``on_layer(states solved, states)`` is called after each tile sum's layer. With ``work``, a
     folder, the values and best moves are files there and ``progress.json`` says, every
     :data:`CHECKPOINT_SECONDS` and at the end, which tile sums are done: a solve killed at any
@@ -379,7 +383,7 @@ def solve_formation(
 
         solve_layer: Callable[[list[tuple[int, int]]], None] = on_threads
         if backend is not None:
-            solve_layer = _elsewhere(stack, backend, Path(work or ""), what, solve_shard)
+            solve_layer = _elsewhere(stack, backend, Path(work or ""), what, on_threads)
         for half in range(below - 1, -1, -1):
             start, count = int(starts[half]), int(counts[half])
             if count:
@@ -396,10 +400,14 @@ def solve_formation(
 
 
 def _elsewhere(
-    stack: contextlib.ExitStack, backend: Backend, work: Path, what: dict[str, Any], here: Callable[[Any], None]
+    stack: contextlib.ExitStack,
+    backend: Backend,
+    work: Path,
+    what: dict[str, Any],
+    here: Callable[[list[tuple[int, int]]], None],
 ) -> Callable[[list[tuple[int, int]]], None]:
-    """A layer's solver that sends its shards to ``backend``'s workers (started once, on ``stack``); a layer of one
-    shard is solved ``here``, saving a round trip."""
+    """A layer's solver that sends its shards to ``backend``'s workers (started once, on ``stack``); a layer whose
+    shards are smaller than :data:`REMOTE_STATES` is solved ``here``, saving the round trips."""
     from plyground.core.run_many import Pool
     from plyground.g2048.tablebase.shards import ShardJob, solve_shard
 
@@ -407,8 +415,8 @@ def _elsewhere(
     folder = str(work.resolve())
 
     def solve_layer(bounds: list[tuple[int, int]]) -> None:
-        if len(bounds) == 1:
-            here(bounds[0])
+        if len(bounds) == 1 or min(b - a for a, b in bounds) < REMOTE_STATES:
+            here(bounds)
             return
         jobs = [ShardJob(folder, what["formation"], what["target"], what["p_four"], a, b) for a, b in bounds]
         pool.map(solve_shard, jobs)
