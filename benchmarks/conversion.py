@@ -1,7 +1,9 @@
 """Endgame conversion: from saved positions (each game's first 16384), how often each way of playing makes 32768.
 
 Reads the positions ``endgame_positions.py`` writes (``--positions``, default
-``benchmarks/data/endgame_16384.jsonl``) and plays each on to the end of the game, or to its first
+``benchmarks/data/endgame_16384.jsonl``), or with ``--from-start N`` takes the start boards of N new
+games (seeds 1 to N, two tiles spawned as a game spawns them: whole games), and plays each on to the end
+of the game, or to its first
 ``--stop-at`` tile (default ``--tile``, 32768; 0: to the end), in every arm of ``--arms``, at
 ``--time-ms`` a move with the network shipped with plyground. The arms are paired: they play the
 same positions with the same spawn seeds (``--seed``, and with ``--seeds N`` also ``--seed + 1``
@@ -68,6 +70,7 @@ from plyground.g2048 import Board
 from plyground.g2048.agent import SearchAgent
 from plyground.g2048.board import DEFAULT_P_FOUR
 from plyground.g2048.expectimax import Expectimax
+from plyground.g2048.game import Game
 from plyground.g2048.registry import default_evaluator, load_evaluator
 from plyground.g2048.state import State, draw_spawn
 from plyground.g2048.tablebase import Advisor, table_name
@@ -238,6 +241,11 @@ def read_positions(path: Path) -> list[Position]:
     return positions
 
 
+def start_positions(games: int) -> list[Position]:
+    """The start boards of ``games`` new games, seeds 1 to ``games``: two tiles spawned as a game spawns them."""
+    return [Position(seed, 0, 0, Game(4, 4, seed=seed).board.to_text()) for seed in range(1, games + 1)]
+
+
 def game_key(arm: str, position: Position) -> str:
     """The name of an arm's games from a position in the log (with the spawn seed, the game's key)."""
     return f"{arm} from {position.seed}"
@@ -305,6 +313,8 @@ def _percent(share: float | None, interval: tuple[float, float] | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="from endgame_positions.py")
+    parser.add_argument("--from-start", type=int, metavar="N",
+                        help="instead, whole games: the start boards of N new games (seeds 1 to N)")  # fmt: skip
     parser.add_argument("--limit", type=int, help="only the first N positions of the file")
     parser.add_argument(
         "--arms",
@@ -326,6 +336,8 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=Path("conversion_games.jsonl"), help="the games (resumable)")
     add_record_options(parser, Path(__file__), folder="results")
     args = parser.parse_args()
+    if args.from_start is not None and args.from_start < 1:
+        parser.error("--from-start is a number of games from 1")
     stop_at = args.tile if args.stop_at is None else args.stop_at or None
     if stop_at is not None and stop_at < args.tile:
         parser.error(f"--stop-at {stop_at} ends the games before they can make --tile {args.tile}")
@@ -350,7 +362,9 @@ def main() -> None:
             parser.error("the macroxue-D arms need --macroxue DEST/2048 (benchmarks/opponents/build_macroxue.sh)")
         program = str(args.macroxue.resolve())
 
-    positions = read_positions(args.positions)[: args.limit]
+    positions = (read_positions(args.positions) if args.from_start is None else start_positions(args.from_start))[
+        : args.limit
+    ]
     seeds = range(args.seed, args.seed + args.seeds)
     settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves, "evaluator": EVALUATOR,
                 "spawns": "by position",
@@ -371,8 +385,9 @@ def main() -> None:
         if (game_key(arm.name, position), seed) not in done
     ]  # fmt: skip
     console = Console(stderr=True)
+    source = str(args.positions) if args.from_start is None else "new games"
     console.print(
-        f"{len(positions)} positions of {args.positions}, {len(seeds)} spawn seed(s), arms {', '.join(args.arms)}: "
+        f"{len(positions)} positions of {source}, {len(seeds)} spawn seed(s), arms {', '.join(args.arms)}: "
         f"{len(done)} games in {args.log}, {len(todo)} to play at {args.time_ms:g} ms a move",
         highlight=False,
     )
@@ -402,7 +417,8 @@ def main() -> None:
         for arm in arms
     }  # fmt: skip
     rows = {name: arm_row(played, args.tile) for name, played in games.items()}
-    view = Table(title=f"from {len(positions)} positions ({args.positions.name}) at {args.time_ms:g} ms a move, "
+    source = args.positions.name if args.from_start is None else "new games"
+    view = Table(title=f"from {len(positions)} positions ({source}) at {args.time_ms:g} ms a move, "
                  f"{args.tile} made, stopped at {stop_at or 'the end'}")  # fmt: skip
     for column in ("arm", "games", f"{args.tile} (95%)", "mean score", "mean moves", "ms a move", "table moves"):
         view.add_column(column, justify="right")
@@ -440,7 +456,7 @@ def main() -> None:
         "conversion",
         {
             **settings,
-            "positions_file": args.positions.name,
+            "positions_file": args.positions.name if args.from_start is None else f"start of {args.from_start} games",
             "positions": len(positions),
             "first_seed": args.seed,
             "seeds": args.seeds,

@@ -884,3 +884,16 @@ def test_macroxue_plays_from_the_positions_as_an_arm(tmp_path: Path) -> None:
     logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted((game["arm"], game["position"]) for game in logged) == [
         ("macroxue-3", 1), ("macroxue-3", 2), ("search", 1), ("search", 2)]  # fmt: skip
+
+
+def test_conversion_from_the_start_plays_whole_games(tmp_path: Path) -> None:
+    args = ["--from-start", "2", "--arms", "search", "--max-moves", "10", "--time-ms", "1", "--workers", "1",
+            "--log", str(tmp_path / "games.jsonl")]  # fmt: skip
+    line = json_line(run_script("conversion.py", args, tmp_path), "conversion", tmp_path)
+    assert (line["positions"], line["positions_file"]) == (2, "start of 2 games")
+    logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(game["position"] for game in logged) == [1, 2] and all(game["moves"] == 10 for game in logged)
+    starts = [Board.parse(game["board"]) for game in logged]
+    assert all(len(board.empty_cells()) == 14 for board in starts) and starts[0] != starts[1]  # two tiles, two seeds
+    refused = run_script("conversion.py", ["--from-start", "0"], tmp_path)
+    assert refused.returncode == 2 and "--from-start is a number of games from 1" in refused.stderr
