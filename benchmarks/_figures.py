@@ -328,17 +328,34 @@ def _with_macroxue(results: dict[str, Any]) -> bool:
     return "search" in results["arms"] and any(name.startswith("macroxue-") for name in results["arms"])
 
 
+def _from_positions(results: dict[str, Any]) -> bool:
+    return _with_macroxue(results) and results["positions_file"].endswith(".jsonl")
+
+
+def _whole_games(results: dict[str, Any]) -> bool:
+    return _with_macroxue(results) and results["positions_file"].startswith("start of ") and not results["stop_at"]
+
+
 def _made(row: dict[str, Any]) -> str:
     return f"{row['made']} of {row['games']} ({100 * row['share']:.0f}%)"
 
 
 def against_macroxue(results: Results) -> Row:
-    line = results.latest("conversion", _with_macroxue)
+    return _macroxue_row(
+        results.latest("conversion", _from_positions), "saved boards of a game's first 16384, one core each"
+    )
+
+
+def whole_games_against_macroxue(results: Results) -> Row:
+    return _macroxue_row(results.latest("conversion", _whole_games), "new games (whole games), one core each")
+
+
+def _macroxue_row(line: Line, where: str) -> Row:
     arms = line.results["arms"]
     ours = arms["search"]
     theirs = sorted((int(name.split("-")[1]), row) for name, row in arms.items() if name.startswith("macroxue-"))
     return Row(
-        f"32768 made from {line.results['positions']} saved boards of a game's first 16384, one core each",
+        f"32768 made from {line.results['positions']} {where}",
         f"the shipped network, {ours['ms_per_move']:.2f} ms a move: {_made(ours)}",
         "macroxue/2048-ai (its tables) "
         + "; ".join(f"depth {depth}, {row['ms_per_move']:.2f} ms: {_made(row)}" for depth, row in theirs),

@@ -58,7 +58,8 @@ def test_the_agent_plays_a_game_by_the_programs_moves(program: Path) -> None:
         assert len(seen) == 40
         assert all(DIRECTIONS[action] == _first_changing(board) for board, action in seen)
         assert server.move(Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")) is None  # no move: it says g
-    assert server._process.poll() is not None  # closed: the program is stopped
+        assert server.log.is_file() and "Server ready" in server.log.read_text()
+    assert server._process.poll() is not None and not server.log.exists()  # closed: stopped, its output removed
 
 
 def test_its_answers_and_its_failures_are_one_line(program: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,10 +19,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -58,8 +60,8 @@ def board_text(board: Board) -> str:
 class MacroxueServer:
     """The program at ``path`` serving moves at search depth ``depth`` on a local port, until :meth:`close`.
 
-    It runs in its own folder (its tables are read from there) with its output in ``log`` (its folder's
-    ``server-PORT.log`` unless given).
+    It runs in its own folder (its tables are read from there) with its output in ``log`` (unless given, a
+    temporary file, removed when the server is closed).
 
     Raises:
         PlygroundError: no such program, it ended before it was ready, or it was not ready in
@@ -75,7 +77,12 @@ class MacroxueServer:
             raise PlygroundError(f"macroxue/2048-ai's depth is 1 to 12, got {depth}")
         self.depth = depth
         self.port = _free_port()
-        self.log = log if log is not None else program.parent / f"server-{self.port}.log"
+        self._own_log = log is None
+        if log is None:
+            handle, name = tempfile.mkstemp(prefix="macroxue-", suffix=".log")
+            os.close(handle)
+            log = Path(name)
+        self.log = log
         command = [str(program), "-S", str(self.port), "-d", str(depth)]
         with self.log.open("wb") as out:
             self._process = subprocess.Popen(
@@ -148,6 +155,8 @@ class MacroxueServer:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
+        if self._own_log:
+            self.log.unlink(missing_ok=True)
 
     def __enter__(self) -> MacroxueServer:
         return self

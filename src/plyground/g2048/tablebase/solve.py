@@ -350,19 +350,20 @@ def solve_formation(
     TK._sum_order(cells, levels, counts, np.empty(0, dtype=np.uint32), counts)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
     what = {"formation": formation.to_text(), "target": target, "p_four": p_four, "states": states}
-    if work is None:
+    folder = None if work is None else Path(work)
+    if folder is None:
         values, best, below = np.empty(states, dtype=np.float64), np.empty(states, dtype=np.int8), top + 1
     else:
-        values, best, below = _work_arrays(Path(work), what, top)
+        values, best, below = _work_arrays(folder, what, top)
     order: Any
-    if backend is None:
-        order = np.empty(states, dtype=np.uint32)
-    else:  # in a file, for the workers (made again on a resume: it takes a pass over the indices)
+    if backend is not None and folder is not None:  # in a file, for the workers (made again on a resume)
         from plyground.g2048.tablebase.shards import ORDER_FILE
 
-        order = np.lib.format.open_memmap(Path(work or ".", ORDER_FILE), mode="w+", dtype=np.uint32, shape=(states,))
+        order = np.lib.format.open_memmap(folder / ORDER_FILE, mode="w+", dtype=np.uint32, shape=(states,))
+    else:
+        order = np.empty(states, dtype=np.uint32)
     TK._sum_order(cells, levels, starts, order, counts)
-    if backend is not None:
+    if isinstance(order, np.memmap):
         order.flush()
     table = Tablebase(formation, target, p_four, values, best)
     frozen = np.uint64(formation.frozen_mask)
@@ -382,15 +383,15 @@ def solve_formation(
             list(pool.map(solve_shard, bounds))
 
         solve_layer: Callable[[list[tuple[int, int]]], None] = on_threads
-        if backend is not None:
-            solve_layer = _elsewhere(stack, backend, Path(work or ""), what, on_threads)
+        if backend is not None and folder is not None:
+            solve_layer = _elsewhere(stack, backend, folder, what, on_threads)
         for half in range(below - 1, -1, -1):
             start, count = int(starts[half]), int(counts[half])
             if count:
                 solve_layer(_shards(start, count, workers))
                 done += count
-            if work is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
-                _checkpoint(Path(work), what, values, best, half)
+            if folder is not None and (half == 0 or time.monotonic() - saved > CHECKPOINT_SECONDS):
+                _checkpoint(folder, what, values, best, half)
                 saved = time.monotonic()
             if on_layer is not None and count:
                 on_layer(done, states)
