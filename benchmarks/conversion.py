@@ -23,7 +23,8 @@ not many.
     guard-sure  guard with a margin of 0.05 where the table's best has a probability of 0.9 or more
     macroxue-D  macroxue/2048-ai (its own search and tables) at depth D, 3 to 6: ``--macroxue DEST/2048``,
              built by ``benchmarks/opponents/build_macroxue.sh``; asked move by move over a local socket
-             (:mod:`plyground.arena.macroxue`), one server a worker process; ``--time-ms`` is not its
+             (:mod:`plyground.arena.macroxue`), a server started for each game (its cache empty at the
+             start, as in its own games); ``--time-ms`` is not its
 
 A new way of using the tables is one more :class:`Arm` in :data:`ARMS`: a name, a line saying what it
 does and a function that makes its agent from the search and the tables.
@@ -45,6 +46,7 @@ interval. Ends with one JSON line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import math
@@ -169,12 +171,6 @@ def _advisor(folder: str) -> Advisor:
     return Advisor.load(folder, p_four=DEFAULT_P_FOUR)
 
 
-@functools.cache
-def _macroxue(program: str, depth: int) -> MacroxueServer:
-    """macroxue/2048-ai serving at ``depth``, started once a process (it ends with the process)."""
-    return MacroxueServer(program, depth)
-
-
 def spawn_seed(position: int, seed: int) -> int:
     """The spawn seed of the game from the position saved from game ``position`` with seed number ``seed``."""
     return 1_000_003 * position + seed
@@ -199,13 +195,13 @@ def play(job: Job) -> dict[str, Any]:
     until = None if stop_at is None else (lambda now: now.board.max_tile() >= stop_at)
     evaluator = load_evaluator(EVALUATOR, reuse=True)
     began = time.perf_counter()
-    with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search:
+    with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search, contextlib.ExitStack() as stack:
         agent: Agent[State]
         if arm.macroxue is None:
             agent = arm.agent(search, tables)
-        else:
+        else:  # a server a game: its cache starts empty, as in its own games
             assert job.macroxue is not None  # main() asks for --macroxue
-            agent = MacroxueAgent(_macroxue(job.macroxue, arm.macroxue))
+            agent = MacroxueAgent(stack.enter_context(MacroxueServer(job.macroxue, arm.macroxue)))
         seed = spawn_seed(job.position.seed, job.seed)
         record = play_game(state, [agent], seed=seed, ask=ask, chance=draw_spawn, max_moves=job.max_moves,
                            until=until)  # fmt: skip
@@ -410,6 +406,8 @@ def main() -> None:
         except KeyboardInterrupt:
             console.print(f"stopped: the finished games are in {args.log}; run the same command to go on")
             sys.exit(130)
+        except PlygroundError as error:
+            raise SystemExit(f"error: {error} (the finished games are in {args.log})") from None
 
     games = {
         arm.name: [done[key] for position in positions for seed in seeds

@@ -74,6 +74,9 @@ def test_its_answers_and_its_failures_are_one_line(program: Path, monkeypatch: p
     monkeypatch.setenv("FAKE_MACROXUE_ANSWER", "x")
     with MacroxueServer(program, depth=3) as server, pytest.raises(PlygroundError, match="answered 'x'"):
         server.move(Board.parse("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2"))
+    monkeypatch.setenv("FAKE_MACROXUE_ANSWER", "l")  # left, where the tiles are already left
+    with MacroxueServer(program, depth=3) as server, pytest.raises(PlayerError, match="chose left, which does not"):
+        MacroxueAgent(server).choose(State.from_board(Board.parse("2 0 0 0/0 0 0 0/0 0 0 0/4 0 0 0")))
     monkeypatch.setenv("FAKE_MACROXUE_ANSWER", "g")
     with MacroxueServer(program, depth=3) as server, pytest.raises(PlayerError, match="sees no move"):
         MacroxueAgent(server).choose(State.from_board(Board.parse("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2")))

@@ -884,6 +884,11 @@ def test_macroxue_plays_from_the_positions_as_an_arm(tmp_path: Path) -> None:
     logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted((game["arm"], game["position"]) for game in logged) == [
         ("macroxue-3", 1), ("macroxue-3", 2), ("search", 1), ("search", 2)]  # fmt: skip
+    failing = run_script("conversion.py", [*args, "--macroxue", str(program), "--seed", "2"], tmp_path,
+                         FAKE_MACROXUE_ANSWER="x")  # fmt: skip
+    said = " ".join(failing.stderr.split())
+    assert failing.returncode == 1 and "Traceback" not in failing.stderr, failing.stderr
+    assert "error: " in said and "macroxue/2048-ai answered 'x'" in said and "(the finished games are in" in said
 
 
 def test_conversion_from_the_start_plays_whole_games(tmp_path: Path) -> None:

@@ -183,11 +183,15 @@ class MacroxueAgent(Agent[State]):
         """The action of its move on ``state``'s board.
 
         Raises:
-            PlayerError: it sees no move where the game has one.
+            PlayerError: it sees no move where the game has one, or its move does not change the board.
         """
         direction = self.server.move(state.board)
         if direction is None:
             raise PlayerError(f"{self.name} sees no move on a board with moves: {board_text(state.board)}")
+        if direction not in state.board.legal_moves():
+            raise PlayerError(
+                f"{self.name} chose {direction}, which does not change the board {board_text(state.board)}"
+            )
         return DIRECTIONS.index(direction)
 
 
