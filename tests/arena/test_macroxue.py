@@ -77,6 +77,8 @@ def test_its_answers_and_its_failures_are_one_line(program: Path, monkeypatch: p
     monkeypatch.setenv("FAKE_MACROXUE_ANSWER", "l")  # left, where the tiles are already left
     with MacroxueServer(program, depth=3) as server, pytest.raises(PlayerError, match="chose left, which does not"):
         MacroxueAgent(server).choose(State.from_board(Board.parse("2 0 0 0/0 0 0 0/0 0 0 0/4 0 0 0")))
+    with MacroxueServer(program, depth=3) as server, pytest.raises(PlayerError, match="tiles up to 32768: two never"):
+        MacroxueAgent(server).choose(State.from_board(Board.parse("32768 32768 2 4/0 0 0 0/0 0 0 0/2 0 0 0")))
     monkeypatch.setenv("FAKE_MACROXUE_ANSWER", "g")
     with MacroxueServer(program, depth=3) as server, pytest.raises(PlayerError, match="sees no move"):
         MacroxueAgent(server).choose(State.from_board(Board.parse("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2")))

@@ -7,7 +7,9 @@ is its 16 cells row by row, each the tile's exponent as a hexadecimal digit (0: 
 1024 … 65536). :class:`MacroxueServer` starts it (``-S PORT -d DEPTH``, in its own folder, where its
 first run saved its tables), waits until it listens and keeps one connection open;
 :class:`MacroxueAgent` plays a :class:`~plyground.g2048.state.State` by its moves, so that it plays
-plyground's games (the same rules and seeded spawns) move by move, as plyground's own agents do.
+plyground's games (the same rules and seeded spawns) move by move, as plyground's own agents do. One rule
+differs: it merges two 32768s into 65536, where plyground's boards stop at 32768, so games are compared up to
+32768 (a move of its that merges them is an error).
 ``benchmarks/conversion.py`` plays it from saved endgame positions.
 
 >>> board_text(Board.parse("2 4 0 0/0 0 0 0/0 0 0 1024/0 0 0 32768"))
@@ -189,9 +191,9 @@ class MacroxueAgent(Agent[State]):
         if direction is None:
             raise PlayerError(f"{self.name} sees no move on a board with moves: {board_text(state.board)}")
         if direction not in state.board.legal_moves():
-            raise PlayerError(
-                f"{self.name} chose {direction}, which does not change the board {board_text(state.board)}"
-            )
+            board = board_text(state.board)
+            why = " (plyground's boards hold tiles up to 32768: two never merge)" if board.count("F") > 1 else ""
+            raise PlayerError(f"{self.name} chose {direction}, which does not change the board {board}{why}")
         return DIRECTIONS.index(direction)
 
 
