@@ -333,7 +333,7 @@ def _from_positions(results: dict[str, Any]) -> bool:
 
 
 def _whole_games(results: dict[str, Any]) -> bool:
-    return _with_macroxue(results) and results["positions_file"].startswith("start of ") and not results["stop_at"]
+    return _with_macroxue(results) and results["positions_file"].startswith("start of ")
 
 
 def _made(row: dict[str, Any]) -> str:
@@ -377,6 +377,7 @@ ROWS: tuple[Callable[[Results], Row], ...] = (
     shipped_alone,
     against_nneonneo,
     against_macroxue,
+    whole_games_against_macroxue,
     packed,
 )
 """The rows of the table, in order."""
