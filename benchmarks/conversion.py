@@ -354,8 +354,10 @@ def main() -> None:
 
     program = None
     if any(arm.macroxue for arm in arms):
-        if args.macroxue is None or not args.macroxue.is_file():
+        if args.macroxue is None:
             parser.error("the macroxue-D arms need --macroxue DEST/2048 (benchmarks/opponents/build_macroxue.sh)")
+        if not args.macroxue.is_file():
+            parser.error(f"no macroxue/2048-ai program at {args.macroxue} (benchmarks/opponents/build_macroxue.sh)")
         program = str(args.macroxue.resolve())
 
     positions = (read_positions(args.positions) if args.from_start is None else start_positions(args.from_start))[

@@ -877,6 +877,8 @@ def test_macroxue_plays_from_the_positions_as_an_arm(tmp_path: Path) -> None:
     args = [*_conversion_files(tmp_path), "--arms", "search", "macroxue-3"]
     refused = run_script("conversion.py", args, tmp_path)
     assert refused.returncode == 2 and "need --macroxue DEST/2048" in " ".join(refused.stderr.split())
+    missing = run_script("conversion.py", [*args, "--macroxue", str(tmp_path / "nothing")], tmp_path)
+    assert missing.returncode == 2 and "no macroxue/2048-ai program at" in " ".join(missing.stderr.split())
     line = json_line(run_script("conversion.py", [*args, "--macroxue", str(program)], tmp_path), "conversion", tmp_path)
     row = line["arms"]["macroxue-3"]
     assert row["games"] == 2 and row["mean_moves"] == 20 and row["table_move_share"] == 0
