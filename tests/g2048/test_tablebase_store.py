@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -249,8 +250,19 @@ def test_other_processes_solving_a_layers_shards_find_the_same_values(
     one = solve_formation(formation, 16, p_four=0.1)
     monkeypatch.setattr(solve_module, "SHARD_STATES", 16)  # here, where the shards are cut: most layers in two,
     monkeypatch.setattr(solve_module, "REMOTE_STATES", 16)  # sent to the workers
+    from plyground.core import run_many
+
+    sent: list[int] = []
+    original = run_many.Pool.map
+
+    def counted(pool: run_many.Pool, func: Any, jobs: Any, **kwargs: Any) -> Any:
+        sent.append(len(jobs))
+        return original(pool, func, jobs, **kwargs)
+
+    monkeypatch.setattr(run_many.Pool, "map", counted)
     work = tmp_path / "work"
     two = solve_formation(formation, 16, p_four=0.1, work=work, workers=2, backend=backend)
+    assert sent and set(sent) == {2}  # layers went to the workers, two shards each
     assert np.array_equal(one.values, two.values) and np.array_equal(one.best, two.best)
     assert (work / "order.u4.npy").is_file()  # what the workers read the states of their shards from
     with pytest.raises(InvalidInputError, match="needs a work folder"):

@@ -42,21 +42,17 @@ LETTERS = {"u": "up", "l": "left", "r": "right", "d": "down"}
 """Its answers, by the letter it sends: the direction, or ``g`` for none."""
 READY_SECONDS = 900.0
 """How long its start may take: a first run computes its tables (minutes), later runs load them."""
-_DIGITS = "0123456789ABCDEFG"
 
 
 def board_text(board: Board) -> str:
-    """``board`` (4×4) as the program reads it: each cell's exponent, row by row, a hexadecimal digit (``G``: 16).
+    """``board`` (4×4) as the program reads it: each cell's exponent, row by row, a hexadecimal digit.
 
     Raises:
-        PlygroundError: a board that is not 4×4, or a tile above 65536 (it has no digit for it).
+        PlygroundError: a board that is not 4×4.
     """
     if board.shape != (4, 4):
         raise PlygroundError(f"macroxue/2048-ai plays 4x4 boards only, not {board.rows}x{board.cols}")
-    exponents = [board.exponent(row, col) for row in range(4) for col in range(4)]
-    if max(exponents) >= len(_DIGITS):
-        raise PlygroundError("macroxue/2048-ai reads tiles up to 65536 only")
-    return "".join(_DIGITS[e] for e in exponents)
+    return "".join(f"{board.exponent(row, col):X}" for row in range(4) for col in range(4))
 
 
 class MacroxueServer:
@@ -159,6 +155,7 @@ class MacroxueServer:
                 self._process.wait()
         if self._own_log:
             self.log.unlink(missing_ok=True)
+        atexit.unregister(self.close)
 
     def __enter__(self) -> MacroxueServer:
         return self

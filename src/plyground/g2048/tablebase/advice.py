@@ -151,15 +151,11 @@ class Advisor:
         for table in self.tables:
             for k in fitting_symmetries(table, board):
                 goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
-                if (
-                    board[goal] >= table.target
-                    or not _continues_chain(table, board, k)
-                    or _frozen_pair(table, board, k)
-                ):
-                    continue  # built already, or big tiles that can merge: the table knows neither
+                chain = chain_tile(table, board, k)  # the target itself: no frozen neighbour of the goal holds it
+                if board[goal] >= table.target or chain == table.target or _frozen_pair(table, board, k):
+                    continue  # built already, off the chain, or big tiles that can merge: the table knows none
                 found = answer(table, board, k)
                 if found is not None and found.best is not None and found.moves[found.best] > 0.0:
-                    chain = chain_tile(table, board, k)
                     return Advice(cast(Direction, found.best), found.moves[found.best], table, found, chain)
         return None
 
@@ -200,16 +196,3 @@ def chain_tile(table: Tablebase, board: Board, k: int) -> int:
             return tile
         passed.add(step)
         cell, tile = step, 2 * tile
-
-
-def _continues_chain(table: Tablebase, board: Board, k: int) -> bool:
-    """Whether a frozen neighbour of the goal cell (under the symmetry ``k``) holds exactly the target."""
-    formation = table.formation
-    rows, cols = formation.rows, formation.cols
-    r, c = formation.goal
-    frozen = set(formation.frozen)
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        cell = (r + dr, c + dc)
-        if cell in frozen and board[image_cell(cell, k, rows, cols)] == table.target:
-            return True
-    return False
