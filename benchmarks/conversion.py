@@ -21,6 +21,10 @@ not many.
              (``SearchAgent(..., table_use="guard")``); guard-0.1 and guard-0.3 with those margins
     sure     a table's move only where its probability is 0.9 or more (``confidence=0.9``)
     guard-sure  guard with a margin of 0.05 where the table's best has a probability of 0.9 or more
+    leaves-5k, leaves-20k, leaves-80k  expectimax whose leaves are worth the network's value plus 5,000,
+             20,000 or 80,000 points times a table's probability of building its target from there
+             (``SearchAgent(..., table_use="leaves")``); the share from the tables counts its searches that
+             a table joined
     macroxue-D  macroxue/2048-ai (its own search and tables) at depth D, 3 to 6: ``--macroxue DEST/2048``,
              built by ``benchmarks/opponents/build_macroxue.sh``; asked move by move over a local socket
              (:mod:`plyground.arena.macroxue`), a server started for each game (its cache empty at the
@@ -90,10 +94,10 @@ def _tables_as_they_come(search: Expectimax, tables: Advisor | None) -> SearchAg
 
 
 def _agent(
-    use: str, margin: float = 0.01, confidence: float = 0.0
+    use: str, margin: float = 0.01, confidence: float = 0.0, weight: float | None = None
 ) -> Callable[[Expectimax, Advisor | None], SearchAgent]:
     def agent(search: Expectimax, tables: Advisor | None) -> SearchAgent:
-        return SearchAgent(search, tables, table_use=use, margin=margin, confidence=confidence)
+        return SearchAgent(search, tables, table_use=use, margin=margin, confidence=confidence, weight=weight)
 
     return agent
 
@@ -135,6 +139,8 @@ ARMS = {
             _agent("play", confidence=0.9), tables=True),
         Arm("guard-sure", "guard (margin 0.05) where the table's best has a probability of 0.9 or more",
             _agent("guard", margin=0.05, confidence=0.9), tables=True),
+        *(Arm(f"leaves-{weight // 1000}k", f"expectimax weighing the tables at its leaves, {weight:,} points a unit of "
+              "probability", _agent("leaves", weight=weight), tables=True) for weight in (5_000, 20_000, 80_000)),
         *(Arm(f"macroxue-{depth}", f"macroxue/2048-ai at depth {depth}", _search_only, tables=False, macroxue=depth)
           for depth in range(3, 7)),
     )
@@ -187,7 +193,8 @@ def play(job: Job) -> dict[str, Any]:
     def ask(agent: Agent[State], now: State) -> tuple[int, float]:
         nonlocal table_moves, move_seconds
         chosen = timed_choice(agent, now)
-        table_moves += getattr(agent, "advice", None) is not None
+        leaves = agent.search.table_leaves if isinstance(agent, SearchAgent) else None
+        table_moves += getattr(agent, "advice", None) is not None or (leaves is not None and leaves.last is not None)
         move_seconds += chosen[1]
         return chosen
 

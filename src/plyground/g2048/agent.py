@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TABLE_USES", "SearchAgent"]
 
-TABLE_USES = ("play", "guard")
+TABLE_USES = ("play", "guard", "leaves")
 """How a :class:`SearchAgent` uses the endgame tables' advice (see there)."""
 
 
@@ -45,9 +45,13 @@ class SearchAgent(Agent[State]):
     * ``"guard"``: by the search's move, unless the table gives it a probability of building its
       tile lower than the table's best move's by more than ``margin``, when the table's move is
       played instead. A search's move that slides a frozen tile is left alone: the table knows
-      nothing of it (measured: overruling those as if they could not succeed lost games).
+      nothing of it (measured: overruling those as if they could not succeed lost games);
+    * ``"leaves"``: by the search's move, the search weighing the tables at its leaves: each leaf is
+      worth the evaluator's value plus ``weight`` times a table's probability of building its
+      target from it (:class:`~plyground.g2048.tablebase.TableLeaves`, set as the search's
+      ``table_leaves``).
 
-    Either way only advice whose best move has a probability of ``confidence`` or more is heeded.
+    With ``"play"`` or ``"guard"`` only advice whose best move has a probability of ``confidence`` or more is heeded.
     When the table's move is played, :attr:`advice` is that advice and :attr:`last` a decision of
     depth 0 with no values; else :attr:`advice` is None.
     """
@@ -60,16 +64,22 @@ class SearchAgent(Agent[State]):
         table_use: str = "play",
         margin: float = 0.01,
         confidence: float = 0.0,
+        weight: float | None = None,
     ) -> None:
         if table_use not in TABLE_USES:
             raise InvalidInputError(f"a table's use is one of {', '.join(TABLE_USES)}, got {table_use!r}")
         for name, value in (("margin", margin), ("confidence", confidence)):
             if not 0.0 <= value < 1.0:  # NaN fails too
                 raise InvalidInputError(f"the {name} is a probability from 0 to below 1, got {value!r}")
+        if table_use == "leaves" and tablebases is not None:
+            from plyground.g2048.tablebase.leaves import DEFAULT_WEIGHT, TableLeaves
+
+            search.table_leaves = TableLeaves(tablebases, DEFAULT_WEIGHT if weight is None else weight)
+            tablebases = None  # the search asks them: the agent itself does not
         self.search = search
         self.tablebases = tablebases
         self.table_use, self.margin, self.confidence = table_use, margin, confidence
-        suffix = f" + endgame tables ({table_use})" if tablebases else ""
+        suffix = f" + endgame tables ({table_use})" if tablebases or search.table_leaves else ""
         self.name = f"expectimax ({search.evaluator.label}){suffix}"
         self.last: Decision | None = None
         self.advice: Advice | None = None

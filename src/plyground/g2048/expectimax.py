@@ -49,7 +49,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -58,10 +58,13 @@ from plyground.core.crew import CREW
 from plyground.errors import InvalidInputError
 from plyground.g2048 import _search_kernels as S
 from plyground.g2048.board import DEFAULT_P_FOUR, DIRECTIONS, Board, Direction, check_p_four
-from plyground.g2048.evaluator import Evaluator
+from plyground.g2048.evaluator import Evaluator, Leaf
 from plyground.g2048.heuristic import Heuristic
 from plyground.g2048.registry import NETWORK, SHIPPED_SHAPE, default_evaluator, load_evaluator
 from plyground.g2048.sharing import Job, Rates, board_jobs, max_jobs, moves_array, root_groups, shares_out
+
+if TYPE_CHECKING:
+    from plyground.g2048.tablebase.leaves import TableLeaves
 
 __all__ = ["Decision", "Expectimax", "next_bank", "policy_depth", "root_groups", "transposition_tables"]
 
@@ -243,6 +246,10 @@ class Expectimax:
             (:meth:`evaluator_for`). With a network, values are expected points to come: each
             move's points plus, at the horizon, the network's value of the afterstate, so depth 1
             plays the network's greedy move.
+        table_leaves: endgame tables weighed at the leaves
+            (:class:`~plyground.g2048.tablebase.TableLeaves`): where a table fits the board
+            searched, each leaf is worth the evaluator's value plus the table's weight times its
+            probability of building its target. Settable between searches.
 
     Raises:
         InvalidInputError: a parameter out of range, or an evaluator that is not an Evaluator.
@@ -261,6 +268,7 @@ class Expectimax:
         seed: int = 0,
         evaluator: Evaluator | None = None,
         time_bank: bool = False,
+        table_leaves: TableLeaves | None = None,
     ) -> None:
         if time_ms is not None and not (isinstance(time_ms, int | float) and 0 < time_ms < math.inf):
             raise InvalidInputError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
@@ -280,7 +288,10 @@ class Expectimax:
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             hint = f" (parse a name with load_evaluator({evaluator!r}))" if isinstance(evaluator, str) else ""
             raise InvalidInputError(f"evaluator must be an Evaluator object, got {type(evaluator).__name__}{hint}")
+        if table_leaves is not None and not _is_table_leaves(table_leaves):
+            raise InvalidInputError(f"table_leaves must be a TableLeaves, got {type(table_leaves).__name__}")
         self._evaluator = evaluator
+        self.table_leaves = table_leaves
         self._heuristic: Heuristic | None = None
         self._shape = SHIPPED_SHAPE
         self.time_ms = time_ms
@@ -355,26 +366,41 @@ class Expectimax:
         evaluator = self.evaluator_for(board.rows, board.cols)
         evaluator.check_size(board.rows, board.cols)
         evaluator.prepare(board.rows, board.cols)  # once per board size, outside the time budget
+        if self.table_leaves is not None:  # its search compiled (or read from the cache) outside the budget too
+            S.search_kernel(self.table_leaves.kernels(evaluator.leaf(board.rows, board.cols)))
         with self._lock:
             self._ensure_tables()  # once, outside the time budget too
             self._shape = (board.rows, board.cols)
         start = time.perf_counter()
-        searched = evaluator.searched_board(board)
-        searched_or_none = searched if searched != board else None
         if not board_jobs(board, 1):
-            return Decision(None, seconds=time.perf_counter() - start, searched=searched_or_none)
+            searched = evaluator.searched_board(board)
+            return Decision(None, seconds=time.perf_counter() - start, searched=searched if searched != board else None)
         with self._lock:
-            return self._search(board, evaluator, start, searched_or_none)
+            return self._search(board, evaluator, start)
 
-    def jobs_search(self, board: Board, evaluator: Evaluator) -> JobsSearch:
+    def plan(self, board: Board, evaluator: Evaluator) -> tuple[Board, Leaf]:
+        """The board a search of ``board`` plays and its leaves: the evaluator's
+        :meth:`~plyground.g2048.evaluator.Evaluator.searched_board` (a network's downgraded board: the same
+        moves are legal) and leaf; with :attr:`table_leaves` and a table that fits ``board``, ``board`` itself (a
+        downgraded board's halved tiles would merge with the region's) and the leaf that weighs the table and
+        shows the evaluator each leaf downgraded as the root is
+        (see :class:`~plyground.g2048.tablebase.TableLeaves`)."""
+        leaf, searched = evaluator.leaf(board.rows, board.cols), evaluator.searched_board(board)
+        if self.table_leaves is not None:
+            leaf = self.table_leaves.leaf(board, searched, leaf)
+            if self.table_leaves.last is not None:
+                return board, leaf
+        return searched, leaf
+
+    def jobs_search(self, board: Board, evaluator: Evaluator, planned: tuple[Board, Leaf] | None = None) -> JobsSearch:
         """The kernel search of ``board``'s root moves with ``evaluator`` at the leaves and this AI's settings.
 
-        It searches the evaluator's :meth:`~plyground.g2048.evaluator.Evaluator.searched_board` (a
-        network's downgraded board: the same moves are legal). The board is checked by the caller.
+        It searches the board and leaves of :meth:`plan` (``planned``: what it gave). The board is checked by
+        the caller.
         """
-        leaf = evaluator.leaf(board.rows, board.cols)
+        searched, leaf = planned if planned is not None else self.plan(board, evaluator)
         kernel = S.search_kernel(leaf.kernels)
-        bits, rows, cols = np.uint64(evaluator.searched_board(board).bits), board.rows, board.cols
+        bits, rows, cols = np.uint64(searched.bits), board.rows, board.cols
         data, lost, scratch = leaf.data, leaf.lost, leaf.scratch
         p_four, cutoff, max_cells, seed = self.p_four, self.cutoff, self.max_cells, np.uint64(self.seed)
 
@@ -386,10 +412,11 @@ class Expectimax:
 
         return search
 
-    def _search(self, board: Board, evaluator: Evaluator, start: float, searched: Board | None) -> Decision:
+    def _search(self, board: Board, evaluator: Evaluator, start: float) -> Decision:
         counters = self._ensure_tables()[1]
         stop = np.zeros(1, dtype=np.uint8)
-        search = self.jobs_search(board, evaluator)
+        planned = self.plan(board, evaluator)
+        search = self.jobs_search(board, evaluator, planned)
         allowed_ms = None if self.time_ms is None else self.time_ms + (self.bank_ms if self.time_bank else 0.0)
         deadline = start + allowed_ms / 1000.0 if allowed_ms is not None else None
         if deadline is None:
@@ -455,7 +482,7 @@ class Expectimax:
             tt_hits=int(totals[S.TT_HITS]),
             evaluations=int(totals[S.EVALUATIONS]),
             seconds=seconds,
-            searched=searched,
+            searched=planned[0] if planned[0] != board else None,
         )
 
     def _run_depth(
@@ -494,3 +521,9 @@ def _best_first(jobs: tuple[Job, ...], values: dict[int, float]) -> tuple[Job, .
     """``jobs`` with each job's moves from the best by ``values`` to the worst, the job of the best move first."""
     ordered = [tuple(sorted(job, key=lambda d: (-values[d], d))) for job in jobs]
     return tuple(sorted(ordered, key=lambda job: (-values[job[0]], job[0])))
+
+
+def _is_table_leaves(value: object) -> bool:
+    from plyground.g2048.tablebase.leaves import TableLeaves  # here: a search without tables never loads them
+
+    return isinstance(value, TableLeaves)

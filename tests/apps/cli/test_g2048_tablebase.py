@@ -247,7 +247,7 @@ def test_a_guarding_agent_plays_the_search_unless_the_table_sees_a_loss() -> Non
         assert agent.choose(State.from_board(close)) == 0 and agent.advice is None
     with Expectimax(depth=1, workers=1, evaluator=Heuristic()) as search:
         assert SearchAgent(search, Advisor([table]), table_use="guard").name.endswith("(guard)")
-        with pytest.raises(InvalidInputError, match="a table's use is one of play, guard, got 'blind'"):
+        with pytest.raises(InvalidInputError, match="a table's use is one of play, guard, leaves, got 'blind'"):
             SearchAgent(search, Advisor([table]), table_use="blind")
         with pytest.raises(InvalidInputError, match="the margin is a probability"):
             SearchAgent(search, Advisor([table]), margin=float("nan"))

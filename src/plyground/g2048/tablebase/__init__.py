@@ -4,11 +4,12 @@
 tiles, a free region, a goal cell); :mod:`~plyground.g2048.tablebase.solve` solves it exactly for a
 target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`);
 :mod:`~plyground.g2048.tablebase.store` keeps tables on disk; :mod:`~plyground.g2048.tablebase.advice`
-asks them about the boards of a game.
+asks them about the boards of a game; :mod:`~plyground.g2048.tablebase.leaves` weighs them at a search's leaves.
 """
 
 from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer, chain_tile
 from plyground.g2048.tablebase.formation import Formation
+from plyground.g2048.tablebase.leaves import DEFAULT_WEIGHT, TableLeaves
 from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
 from plyground.g2048.tablebase.store import (
     STANDARD_TABLES,
@@ -22,6 +23,7 @@ from plyground.g2048.tablebase.store import (
 )
 
 __all__ = [
+    "DEFAULT_WEIGHT",
     "MAX_STATES",
     "STANDARD_TABLES",
     "VALUE_ERROR",
@@ -29,6 +31,7 @@ __all__ = [
     "Advisor",
     "Answer",
     "Formation",
+    "TableLeaves",
     "Tablebase",
     "answer",
     "build_tablebase",
