@@ -25,6 +25,8 @@ not many.
              20,000 or 80,000 points times a table's probability of building its target from there
              (``SearchAgent(..., table_use="leaves")``); the share from the tables counts its searches that
              a table joined
+    leaves-1  the same at 1 point: the tables' probabilities change next to nothing, what the way costs
+             does (the tables asked at each move, the game's board searched where a table fits)
     macroxue-D  macroxue/2048-ai (its own search and tables) at depth D, 3 to 6: ``--macroxue DEST/2048``,
              built by ``benchmarks/opponents/build_macroxue.sh``; asked move by move over a local socket
              (:mod:`plyground.arena.macroxue`), a server started for each game (its cache empty at the
@@ -139,8 +141,9 @@ ARMS = {
             _agent("play", confidence=0.9), tables=True),
         Arm("guard-sure", "guard (margin 0.05) where the table's best has a probability of 0.9 or more",
             _agent("guard", margin=0.05, confidence=0.9), tables=True),
-        *(Arm(f"leaves-{weight // 1000}k", f"expectimax weighing the tables at its leaves, {weight:,} points a unit of "
-              "probability", _agent("leaves", weight=weight), tables=True) for weight in (5_000, 20_000, 80_000)),
+        *(Arm(f"leaves-{weight // 1000}k" if weight >= 1000 else f"leaves-{weight}",
+              f"expectimax weighing the tables at its leaves, {weight:,} points a unit of probability",
+              _agent("leaves", weight=weight), tables=True) for weight in (1, 5_000, 20_000, 80_000)),
         *(Arm(f"macroxue-{depth}", f"macroxue/2048-ai at depth {depth}", _search_only, tables=False, macroxue=depth)
           for depth in range(3, 7)),
     )
