@@ -21,7 +21,7 @@ halved big tiles would merge with the region's as the game's never do.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -112,8 +112,8 @@ class TableLeaves:
         """``table``'s values as 16-bit integers times :data:`QUANTUM` (as on disk): a solve's are rounded, once."""
         values = table.values
         if values.dtype == np.uint16:
-            return values  # type: ignore[no-any-return]
-        key = id(table)
+            return cast("npt.NDArray[np.uint16]", values)
+        key = id(table)  # the advisor keeps its tables: an id is never another table's
         if key not in self._values:
             self._values[key] = np.rint(np.asarray(values) * QUANTUM).astype(np.uint16)
         return self._values[key]
