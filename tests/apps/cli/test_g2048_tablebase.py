@@ -102,6 +102,43 @@ def test_the_standard_set_fits_the_machine_it_is_sized_for(capsys: pytest.Captur
     assert sum(e.seconds for e in estimates) <= 3600
 
 
+def test_every_standard_set_is_sized_for_the_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    from plyground.g2048.tablebase import STANDARD_SETS, Formation, estimate_formation
+
+    assert set(STANDARD_SETS) == {"4x4", "4x3", "3x4", "3x3"}
+    for size, tables in STANDARD_SETS.items():
+        rows, cols = map(int, size.split("x"))
+        formations = [Formation.parse(text) for text, _ in tables]
+        assert all((f.rows, f.cols) == (rows, cols) for f in formations), size
+        estimates = [estimate_formation(f, target) for f, (_, target) in zip(formations, tables, strict=True)]
+        assert sum(e.table_bytes for e in estimates) <= 8e9 and max(e.memory_bytes for e in estimates) <= 16e9
+        status, out, _ = run_cli(capsys, "2048", "tablebase", "standard", "--size", size)
+        assert status == 0 and len(out.splitlines()) == len(tables) + 1
+        assert f"{sum(e.states for e in estimates):,} states" in out.splitlines()[-1]
+
+
+def test_a_standard_set_of_a_bad_size_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "2048", "tablebase", "standard", "--size", "4by4")
+    assert status == 2
+    assert_one_line_error(err.splitlines()[-1] + "\n", "a board size is written RxC")
+
+
+def test_build_standard_of_a_size_builds_its_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from plyground.g2048 import Board
+    from plyground.g2048.tablebase import STANDARD_SETS, Advisor, Formation, table_name
+
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", "--standard", "--size", "3x3", "--dir",
+                               str(tmp_path))  # fmt: skip
+    assert status == 0, err
+    built = sorted(path.name for path in tmp_path.iterdir() if (path / "tablebase.json").exists())
+    assert built == sorted(table_name(Formation.parse(text), target, 0.1) for text, target in STANDARD_SETS["3x3"])
+    advice = Advisor.load(tmp_path).advise(Board.parse("512 256 128/0 2 0/4 0 2"))
+    assert advice is not None and advice.table.target == 128 and advice.formation == "xxx/..T/..."
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "build", "--standard", "--size", "3x3", "--dir",
+                             str(tmp_path))  # fmt: skip
+    assert status == 0 and out.count("already built") == len(STANDARD_SETS["3x3"])
+
+
 def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from plyground.g2048.tablebase import Formation, solve_formation
 
@@ -119,6 +156,8 @@ def test_list_names_an_unfinished_build(tmp_path: Path, capsys: pytest.CaptureFi
         (["build", "xxxx/xxx./...T/....", "--target", "32768"], ["more than this machine has", "--force"]),
         (["build", "--standard", "--target", "64"], ["--standard builds the standard set: give it without"]),
         (["build", "xxxx/xxxx/...T/...."], ["give FORMATION and --target T, or --standard"]),
+        (["build", "xx/.T", "--target", "8", "--size", "3x3"], ["--size names the standard set", "--standard"]),
+        (["build", "--standard", "--size", "2x2"], ["no standard set of 2x2 boards; there are sets of 4x4"]),
         (["build", "xx/.T", "--target", "8", "--workers", "0"], ["--workers", "0"]),
         (["build", "xx/.T", "--target", "8", "--dask-local", "1", "--scheduler", "tcp://x:1"], ["choose one of"]),
         (["query", "2 2/0 0"], ["no endgame table fits 2 2/0 0 (1 in"]),

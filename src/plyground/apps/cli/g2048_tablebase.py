@@ -39,6 +39,10 @@ TablesOption = Annotated[
         "--dir", metavar="DIR", help="The folder of the tables (default: tablebases in the user data folder)."
     ),
 ]
+SizeOption = Annotated[
+    str | None,
+    typer.Option("--size", metavar="RxC", help="The board size of the standard set: 4x4 (default), 4x3, 3x4 or 3x3."),
+]
 _KERNELS = (
     ("plyground.g2048", "_kernels.py", "2048"),
     ("plyground.g2048", "_solver_kernels.py", "2048 solver"),
@@ -58,6 +62,7 @@ def build(
     standard: Annotated[
         bool, typer.Option("--standard", help="Build the standard set of tables (see 'tablebase standard').")
     ] = False,
+    size: SizeOption = None,
     p_four: Annotated[float, p_four_option()] = DEFAULT_P_FOUR,
     directory: TablesOption = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the estimate exceeds the machine.")] = False,
@@ -83,16 +88,18 @@ def build(
     same command and goes on from there. Its description is written last: until then there is
     no table. A formation whose image under a symmetry of the board is built already is not
     built again: the table of one serves every image. --standard builds each table of the
-    standard set in turn, those built already left as they are.
+    standard set in turn (of 4x4 boards, or of --size RxC), those built already left as they are.
 
     With --dask-local N or --scheduler ADDRESS the shards of each tile sum go to Dask workers,
     which read and write the work folder's files: they must run on the machine that holds it.
     """
-    from plyground.g2048.tablebase import STANDARD_TABLES, Formation, default_directory
+    from plyground.g2048.tablebase import Formation, default_directory
 
-    jobs: list[tuple[str, int]] = list(STANDARD_TABLES)
     if standard and (formation_text is not None or target is not None):
         raise InvalidInputError("--standard builds the standard set: give it without FORMATION and --target")
+    if size is not None and not standard:
+        raise InvalidInputError("--size names the standard set to build: give it with --standard")
+    jobs = _standard_set(size)
     if not standard:
         if formation_text is None or target is None:
             raise InvalidInputError("give FORMATION and --target T, or --standard")
@@ -147,13 +154,13 @@ def _build_one(formation: Any, target: int, p_four: float, root: Path, force: bo
 
 
 @app.command(name="standard", short_help="The tables of the standard set and what they take.")
-def standard_set() -> None:
+def standard_set(size: SizeOption = None) -> None:
     """The formations and targets 'build --standard' builds, each one's states, disk and time, and the total."""
-    from plyground.g2048.tablebase import STANDARD_TABLES, Formation, estimate_formation
+    from plyground.g2048.tablebase import Formation, estimate_formation
 
     total_states = total_bytes = 0
     total_seconds = 0.0
-    for text, target in STANDARD_TABLES:
+    for text, target in _standard_set(size):
         estimate = estimate_formation(Formation.parse(text), target)
         total_states += estimate.states
         total_bytes += estimate.table_bytes
@@ -162,6 +169,25 @@ def standard_set() -> None:
                    f"{estimate.memory_bytes / 1e9:>6.1f} GB of memory")  # fmt: skip
     typer.echo(f"{'in all':<29} {total_states:>16,} states {total_bytes / 1e6:>10,.1f} MB, about "
                f"{total_seconds / 60:,.0f} min on one core")  # fmt: skip
+
+
+def _standard_set(size: str | None) -> list[tuple[str, int]]:
+    """The standard set of boards of ``size`` (RxC; None: 4x4).
+
+    Raises:
+        InvalidInputError: a size that is not RxC, or one with no standard set.
+    """
+    from plyground.apps.cli.g2048_solver import parse_size
+    from plyground.g2048.tablebase import STANDARD_SETS
+
+    if size is None:
+        return list(STANDARD_SETS["4x4"])
+    rows, cols = parse_size(size)
+    if f"{rows}x{cols}" not in STANDARD_SETS:
+        raise InvalidInputError(
+            f"no standard set of {rows}x{cols} boards; there are sets of {', '.join(STANDARD_SETS)}"
+        )
+    return list(STANDARD_SETS[f"{rows}x{cols}"])
 
 
 def _build(formation: Any, target: int, p_four: float, states: int, folder: Path, workers: int, backend: Any) -> float:

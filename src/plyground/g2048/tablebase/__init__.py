@@ -12,6 +12,7 @@ from plyground.g2048.tablebase.formation import Formation
 from plyground.g2048.tablebase.leaves import DEFAULT_WEIGHT, TableLeaves
 from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
 from plyground.g2048.tablebase.store import (
+    STANDARD_SETS,
     STANDARD_TABLES,
     build_tablebase,
     default_directory,
@@ -25,6 +26,7 @@ from plyground.g2048.tablebase.store import (
 __all__ = [
     "DEFAULT_WEIGHT",
     "MAX_STATES",
+    "STANDARD_SETS",
     "STANDARD_TABLES",
     "VALUE_ERROR",
     "Advice",

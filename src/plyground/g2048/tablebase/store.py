@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from plyground.core.run_many import Backend
 
 __all__ = [
+    "STANDARD_SETS",
     "STANDARD_TABLES",
     "TABLE_FORMAT",
     "build_tablebase",
@@ -45,13 +46,27 @@ __all__ = [
 TABLE_FORMAT = FileFormat("plyground.g2048.tablebase", 2, "a 2048 endgame table", "tablebase")
 """The description of a table's folder (``tablebase.json``). Version 1 held float64 values and every board."""
 _ARRAYS = {"values": np.uint16, "best": np.int8}
-STANDARD_TABLES: tuple[tuple[str, int], ...] = (
-    *(("xxxx/xxxx/...T/....", 1 << e) for e in range(6, 11)),
-    *(("xxxx/xxxT/..../....", 1 << e) for e in range(6, 11)),
-)
-"""The standard set (``tablebase build --standard``): the goal beside the end of a chain of big tiles along the
-two top rows (8 free cells) and along the top row and a half (9 free cells), for targets 64 to 1024. Sized for a
-machine of 24 GB and 2 cores: 1.7 G states, 5.2 GB of disk, at most 13 GB of memory, well under an hour."""
+_TARGETS = tuple(1 << e for e in range(6, 11))  # 64 to 1024
+STANDARD_SETS: dict[str, tuple[tuple[str, int], ...]] = {
+    "4x4": tuple((text, target) for text in ("xxxx/xxxx/...T/....", "xxxx/xxxT/..../....") for target in _TARGETS),
+    "4x3": tuple((text, target) for text in ("xxx/xxx/..T/...", "xxx/xxT/.../...") for target in _TARGETS),
+    "3x4": tuple((text, target) for text in ("xxxx/...T/....", "xxxx/xxxT/....") for target in _TARGETS),
+    "3x3": tuple((text, target) for text in ("xxx/..T/...", "xxx/xxT/...") for target in _TARGETS),
+}
+"""The standard sets (``tablebase build --standard [--size RxC]``), by board size: on each, the goal beside the end
+of a chain of big tiles along the top rows, for targets 64 to 1024, two formations a size.
+
+* 4x4: two top rows frozen (8 free cells), and the top row and three cells of the next (9 free cells): 1.7 G
+  states, 5.2 GB of disk, at most 13 GB of memory, well under an hour on a machine of 2 cores and 24 GB.
+* 4x3 (four rows of three): two top rows (6 free), the top row and two cells of the next (7 free): 19.9 M states,
+  60 MB of disk, seconds.
+* 3x4 (three rows of four): the top row (8 free), the top row and three cells of the next (4 free): 167 M states,
+  0.5 GB of disk, a minute or two.
+* 3x3: the top row (6 free), the top row and two cells of the next (4 free): 2.0 M states, 6 MB.
+
+The sets other than 4x4's are sized, not measured in play."""
+STANDARD_TABLES: tuple[tuple[str, int], ...] = STANDARD_SETS["4x4"]
+"""The standard set of 4x4 boards (:data:`STANDARD_SETS`), the default of ``tablebase build --standard``."""
 _CHUNK = 1 << 24
 """States written or checked at a time: memory stays bounded whatever the table's size."""
 
