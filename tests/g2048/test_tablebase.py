@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -56,6 +58,35 @@ def test_the_goal_must_be_a_free_cell_of_the_board() -> None:
         Formation.parse(3)  # type: ignore[arg-type]
 
 
+def test_caps_are_hexadecimal_digits_on_free_cells() -> None:
+    capped = Formation.parse("xxxx/xx.T/7788/6677")
+    assert capped.to_text() == "xxxx/xx.T/7788/6677" and capped.region_size == 10
+    assert dict(capped.caps) == {(2, 0): 7, (2, 1): 7, (2, 2): 8, (2, 3): 8, (3, 0): 6, (3, 1): 6, (3, 2): 7, (3, 3): 7}
+    assert capped.radix(9) == (9, 9, 8, 8, 9, 9, 7, 7, 8, 8) and capped.radix(7) == (7, 7, 7, 7, 7, 7, 7, 7, 7, 7)
+    assert Formation.parse("xx/ET").to_text() == "xx/eT"  # upper case reads too
+    mirrored = {image.to_text() for image in capped.images()}
+    assert "xxxx/T.xx/8877/7766" in mirrored and len(mirrored) == 8
+    assert solve_formation(Formation.parse("xx/3T"), 16).states == 4 * 4  # 3: tiles to 8, as the target's levels
+    assert solve_formation(Formation.parse("xx/2T"), 16).states == 3 * 4
+
+
+@pytest.mark.parametrize(
+    ("formation", "says"),
+    [
+        (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((1, 1), 3),)), "a cap must be on a free cell"),
+        (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((0, 0), 3),)), "a cap must be on a free cell"),
+        (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((1, 0), 1),)), "a cap is a tile's exponent from 2"),
+        (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((1, 0), 3), ((1, 0), 4))), "a cell has one cap at most"),
+        (lambda: Formation.parse("xx/1T"), "'1' is not a cell"),
+        (lambda: Formation.parse("xx/fT"), "'f' is not a cell"),
+    ],
+)
+def test_a_bad_cap_is_refused_in_one_line(formation: Any, says: str) -> None:
+    with pytest.raises(InvalidInputError, match=says) as info:
+        formation()
+    assert "\n" not in str(info.value)
+
+
 def test_the_images_of_a_formation() -> None:
     corner = Formation.parse("xxxx/xxxx/..../...T")
     texts = {image.to_text() for image in corner.images()}
@@ -74,13 +105,16 @@ def _bits_grid(formation: Formation, bits: int) -> naive.Grid:
 
 
 @st.composite
-def formations(draw: st.DrawFn, max_free: int = 6) -> Formation:
-    """A formation of 2x2 to 4x4 cells with 1 to ``max_free`` free cells (never the whole board)."""
+def formations(draw: st.DrawFn, max_free: int = 6, caps: bool = False) -> Formation:
+    """A formation of 2x2 to 4x4 cells with 1 to ``max_free`` free cells (never the whole board); with ``caps``,
+    some free cells other than the goal capped at 4, 8 or 16."""
     rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
     board = [(r, c) for r in range(rows) for c in range(cols)]
     free = draw(st.lists(st.sampled_from(board), min_size=1, max_size=min(max_free, rows * cols - 1), unique=True))
     goal = draw(st.sampled_from(free))
-    return Formation(rows, cols, tuple(cell for cell in board if cell not in free), goal)
+    capped = draw(st.lists(st.sampled_from(free), unique=True)) if caps else []
+    cap_of = {cell: draw(st.integers(2, 4)) for cell in capped if cell != goal}
+    return Formation(rows, cols, tuple(cell for cell in board if cell not in free), goal, tuple(cap_of.items()))
 
 
 @pytest.mark.kernel
@@ -101,29 +135,32 @@ def test_moves_keep_the_frozen_cells_as_the_naive_game_does(formation: Formation
 
 
 @pytest.mark.kernel
-@given(st.integers(1, 6), st.integers(2, 6), st.data())
+@given(st.lists(st.integers(2, 6), min_size=1, max_size=6), st.data())
 @settings(max_examples=60, deadline=None)
-def test_indices_order_boards_by_tile_sum(cells: int, levels: int, data: st.DataObject) -> None:
-    """Every board of the region at its index (the exponents as digits, cell 0 the lowest), the indices by tile
-    sum and increasing within one, as a plain sort gives them."""
-    if levels**cells > 20_000:
-        cells = 3
+def test_indices_order_boards_by_tile_sum(radix: list[int], data: st.DataObject) -> None:
+    """Every board of the region at its index (the exponents as digits of the cells' radices, cell 0 the lowest),
+    the indices by tile sum and increasing within one, as a plain sort gives them."""
+    while math.prod(radix) > 20_000:
+        radix = radix[:-1]
+    cells = len(radix)
     shifts = np.array(sorted(data.draw(st.lists(st.integers(0, 15), min_size=cells, max_size=cells, unique=True))),
                       dtype=np.int64) * 4  # fmt: skip
-    states = levels**cells
-    digits = [[(index // levels**i) % levels for i in range(cells)] for index in range(states)]
+    states = math.prod(radix)
+    digits = [list(reversed(ds)) for ds in itertools.product(*(range(r) for r in reversed(radix)))]
+    assert [sum(d * math.prod(radix[:i]) for i, d in enumerate(ds)) for ds in digits] == list(range(states))
     sums = [sum(1 << e for e in ds if e) for ds in digits]
-    counts = np.zeros((cells << (levels - 2)) + 1, dtype=np.int64)
-    assert TK._sum_order(cells, levels, counts, np.empty(0, dtype=np.uint32), counts) == states
+    array = np.array(radix, dtype=np.int64)
+    counts = np.zeros(sum(1 << (r - 2) for r in radix) + 1, dtype=np.int64)
+    assert TK._sum_order(array, counts, np.empty(0, dtype=np.uint32), counts) == states
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
     order = np.empty(states, dtype=np.uint32)
-    TK._sum_order(cells, levels, starts, order, counts)
+    TK._sum_order(array, starts, order, counts)
     assert order.tolist() == sorted(range(states), key=lambda index: (sums[index], index))
     assert all(counts[s // 2] == sums.count(s) for s in set(sums))
     for index in data.draw(st.lists(st.integers(0, states - 1), max_size=30)):
         board = sum(e << int(shift) for e, shift in zip(digits[index], shifts, strict=True))
-        assert int(TK._board_of(index, shifts, levels)) == board
-        assert TK._index(np.uint64(board), shifts, levels) == index
+        assert int(TK._board_of(index, shifts, array)) == board
+        assert TK._index(np.uint64(board), shifts, array) == index
 
 
 # -- values -----------------------------------------------------------------------
@@ -138,10 +175,11 @@ def _board(formation: Formation, tiles: dict[tuple[int, int], int], big: int) ->
 
 def _compare(table: Tablebase, tiles: dict[tuple[int, int], int]) -> None:
     formation, target, p_four = table.formation, table.target, table.p_four
-    grid = naive.grid_of(formation.to_text(), tiles)
+    text = formation.to_text()
+    grid, caps = naive.grid_of(text, tiles), naive.caps_of(text)
     board = _board(formation, tiles, 2 * target)
-    assert table.value(board) == pytest.approx(naive.value(grid, formation.goal, target, p_four), abs=1e-12)
-    mine, theirs = table.move_values(board), naive.move_values(grid, formation.goal, target, p_four)
+    assert table.value(board) == pytest.approx(naive.value(grid, formation.goal, target, p_four, caps), abs=1e-12)
+    mine, theirs = table.move_values(board), naive.move_values(grid, formation.goal, target, p_four, caps)
     assert mine.keys() == theirs.keys()
     assert all(mine[move] == pytest.approx(theirs[move], abs=1e-12) for move in mine)
 
@@ -162,6 +200,23 @@ def test_values_equal_a_plain_expectimax_to_the_end(target: int, p_four: float, 
         states = data.draw(st.lists(st.sampled_from(states), min_size=60, max_size=60))
     for tiles in states:
         _compare(table, dict(zip(formation.region, tiles, strict=True)))
+
+
+@pytest.mark.kernel
+@given(st.sampled_from([16, 32, 64]), st.sampled_from([0.0, 0.1, 1.0]), st.data())
+@settings(max_examples=25, deadline=None)
+def test_capped_values_equal_a_plain_expectimax_to_the_end(target: int, p_four: float, data: st.DataObject) -> None:
+    """Random formations with caps: the table holds each cell's tiles up to its cap, and a tile above a cap (from a
+    move, a spawn, or on the board asked about) counts as a failure, as the plain expectimax counts it."""
+    formation = data.draw(formations(max_free=5, caps=True))
+    radix = formation.radix(target.bit_length() - 1)
+    table = solve_formation(formation, target, p_four=p_four)
+    assert table.states == math.prod(radix) and all(2 <= r <= target.bit_length() - 1 for r in radix)
+    levels = [0] + [1 << e for e in range(1, target.bit_length() - 1)]
+    cells = formation.region
+    for _ in range(40):
+        tiles = data.draw(st.lists(st.sampled_from(levels), min_size=len(cells), max_size=len(cells)))
+        _compare(table, dict(zip(cells, tiles, strict=True)))
 
 
 def test_a_corner_formation_against_the_plain_expectimax() -> None:

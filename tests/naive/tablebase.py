@@ -4,8 +4,10 @@ A grid is a ``list[list[int]]`` of tile values (0 empty). Frozen cells hold a di
 (``Frozen(i)``), which never merges and whose place is checked after every move: a move is
 allowed when no frozen cell moved and the grid changed. A state's value is the probability of the
 target tile on the goal cell under optimal play (1 when it is there; 0 when a tile of the target or
-more is elsewhere, or no move is allowed), each spawn a 2 or 4 (``p_four``) on an empty free
-cell, the cells alike. Memoised on the grid; nothing shared with the kernels.
+more is elsewhere, a tile above its cell's cap stands anywhere, or no move is allowed), each spawn
+a 2 or 4 (``p_four``) on an empty free cell, the cells alike. ``caps`` holds ``((row, col), tile)``
+pairs: the largest tile each capped cell may hold. Memoised on the grid; nothing shared with the
+kernels.
 """
 
 from __future__ import annotations
@@ -74,41 +76,46 @@ def allowed(before: Grid, after: Grid) -> bool:
     return True
 
 
-def value(grid: Grid, goal: tuple[int, int], target: int, p_four: float) -> float:
+Caps = tuple[tuple[tuple[int, int], int], ...]
+
+
+def value(grid: Grid, goal: tuple[int, int], target: int, p_four: float, caps: Caps = ()) -> float:
     """The exact value of ``grid`` (the player to move)."""
-    return _value(grid, goal, target, p_four)
+    return _value(grid, goal, target, p_four, caps)
 
 
 @functools.cache
-def _value(grid: Grid, goal: tuple[int, int], target: int, p_four: float) -> float:
-    ended = _ended(grid, goal, target)
+def _value(grid: Grid, goal: tuple[int, int], target: int, p_four: float, caps: Caps) -> float:
+    ended = _ended(grid, goal, target, caps)
     if ended is not None:
         return ended
-    values = move_values(grid, goal, target, p_four)
+    values = move_values(grid, goal, target, p_four, caps)
     return max(values.values()) if values else 0.0
 
 
-def _ended(grid: Grid, goal: tuple[int, int], target: int) -> float | None:
+def _ended(grid: Grid, goal: tuple[int, int], target: int, caps: Caps) -> float | None:
     if grid[goal[0]][goal[1]] == target:
         return 1.0
     if any(isinstance(cell, int) and cell >= target for row in grid for cell in row):
         return 0.0
+    if any(isinstance(grid[r][c], int) and grid[r][c] > tile for (r, c), tile in caps):
+        return 0.0
     return None
 
 
-def move_values(grid: Grid, goal: tuple[int, int], target: int, p_four: float) -> dict[str, float]:
+def move_values(grid: Grid, goal: tuple[int, int], target: int, p_four: float, caps: Caps = ()) -> dict[str, float]:
     """Each allowed move's value: the mean over its spawns of the grids they make."""
     out = {}
     for direction in DIRECTIONS:
         after = move(grid, direction)
         if allowed(grid, after):
-            out[direction] = after_value(after, goal, target, p_four)
+            out[direction] = after_value(after, goal, target, p_four, caps)
     return out
 
 
-def after_value(after: Grid, goal: tuple[int, int], target: int, p_four: float) -> float:
+def after_value(after: Grid, goal: tuple[int, int], target: int, p_four: float, caps: Caps = ()) -> float:
     """The value of a grid after a move, before its spawn."""
-    ended = _ended(after, goal, target)
+    ended = _ended(after, goal, target, caps)
     if ended is not None:
         return ended
     empty = [(r, c) for r, row in enumerate(after) for c, cell in enumerate(row) if cell == 0]
@@ -119,12 +126,19 @@ def after_value(after: Grid, goal: tuple[int, int], target: int, p_four: float) 
                 continue
             cells = [list(row) for row in after]
             cells[r][c] = tile
-            total += p * _value(tuple(tuple(row) for row in cells), goal, target, p_four)
+            total += p * _value(tuple(tuple(row) for row in cells), goal, target, p_four, caps)
     return total / len(empty)
 
 
+def caps_of(text: str) -> Caps:
+    """The caps of a formation's text: a hexadecimal digit d on a free cell holds tiles up to ``2 ** d``."""
+    return tuple(((r, c), 1 << int(char, 16)) for r, line in enumerate(text.split("/"))
+                 for c, char in enumerate(line) if char not in "x.T")  # fmt: skip
+
+
 def grid_of(text: str, tiles: dict[tuple[int, int], int]) -> Grid:
-    """The grid of a formation's text (``x`` frozen, ``.`` and ``T`` free) with ``tiles`` on its free cells."""
+    """The grid of a formation's text (``x`` frozen, ``.``, a cap's digit and ``T`` free) with ``tiles`` on its
+    free cells."""
     rows = text.split("/")
     frozen = 0
     grid = []

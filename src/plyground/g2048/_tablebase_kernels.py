@@ -7,12 +7,15 @@ two frozen tiles are taken as different), and a move is *allowed* only when it l
 cell where it was (no frozen tile slides) and changes the board.
 
 A table holds every board of the region (cells at bits ``shifts``) whose tiles are below the
-target, the tile of exponent ``levels``: ``levels ** len(shifts)`` of them, the board whose cell i
-holds the exponent e_i at the *index* sum(e_i * levels ** i) (:func:`_index`, :func:`_board_of`).
-A state's value is the probability of the target on the goal cell (bit ``goal``) under optimal
-play: 1 when it stands there; 0 when a tile of the target or more stands elsewhere in the
-region, or no move is allowed; else the best allowed move's expected value over the spawns (a 2
-or, with ``p_four``, a 4 on an empty cell of the region, each cell alike). Every move keeps the
+target, the tile of exponent ``levels``, and below each cell's cap: cell i holds an exponent
+e_i below ``radix[i]`` (``levels``, or one more than the cell's cap), so the table holds the
+product of ``radix`` boards, the board of exponents e_i at the *index* sum(e_i * R_i), R_i the
+product of the radices before i (:func:`_index`, :func:`_board_of`). A state's value is the
+probability of the target on the goal cell (bit ``goal``) under optimal play: 1 when it stands
+there; 0 when a tile of the target or more stands elsewhere in the region, a tile above its
+cell's cap stands anywhere, or no move is allowed; else the best allowed move's expected value
+over the spawns (a 2 or, with ``p_four``, a 4 on an empty cell of the region, each cell alike).
+A cap is 4 or more (a spawned tile always fits) and the goal cell has none. Every move keeps the
 region's tile sum and every spawn adds 2 or 4, so states are solved by sum, from the largest down
 (the age layers of :mod:`plyground.g2048.solver`): :func:`_sum_order` sorts the indices by sum.
 
@@ -87,35 +90,38 @@ def _formation_move(b, d, rows, cols, frozen):
     return out
 
 
-@kernel("i8(u8, i8[::1], i8)", inline=True)
-def _index(b, shifts, levels):
-    """The index of the board ``b`` (its region's tiles all below the target) in a table."""
+@kernel("i8(u8, i8[::1], i8[::1])", inline=True)
+def _index(b, shifts, radix):
+    """The index of the board ``b`` (its region's tiles all below the target and its cells' caps) in a table."""
     index = 0
     for i in range(shifts.shape[0] - 1, -1, -1):
-        index = index * levels + np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
+        index = index * radix[i] + np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
     return index
 
 
-@kernel("u8(i8, i8[::1], i8)", inline=True)
-def _board_of(index, shifts, levels):
+@kernel("u8(i8, i8[::1], i8[::1])", inline=True)
+def _board_of(index, shifts, radix):
     """The board at ``index`` of a table (its frozen cells empty)."""
     b = np.uint64(0)
     for i in range(shifts.shape[0]):
-        b |= np.uint64(index % levels) << np.uint64(shifts[i])
-        index //= levels
+        b |= np.uint64(index % radix[i]) << np.uint64(shifts[i])
+        index //= radix[i]
     return b
 
 
-@kernel("i8(i8, i8, i8[::1], u4[::1], i8[::1])")
-def _sum_order(cells, levels, starts, out, counts):
-    """The indices of a table of ``cells`` cells, by tile sum: with an empty ``out``, only counts them
+@kernel("i8(i8[::1], i8[::1], u4[::1], i8[::1])")
+def _sum_order(radix, starts, out, counts):
+    """The indices of a table of cells of radices ``radix``, by tile sum: with an empty ``out``, only counts them
     (``counts[s // 2]``: the boards of sum ``s``); else writes those of sum ``s`` into ``out`` from
     ``starts[s // 2]`` on, in increasing order. Returns the number of indices."""
+    cells = radix.shape[0]
     digits = np.zeros(cells, dtype=np.int64)
     filling = out.shape[0] > 0
     at = starts.copy()
     half = 0  # the tile sum of the digits, halved
-    total = levels**cells
+    total = 1
+    for i in range(cells):
+        total *= radix[i]
     for index in range(total):
         if filling:
             out[at[half]] = np.uint32(index)
@@ -123,8 +129,8 @@ def _sum_order(cells, levels, starts, out, counts):
         else:
             counts[half] += 1
         i = 0  # the next index: digit 0 the fastest
-        while i < cells and digits[i] == levels - 1:
-            half -= 1 << (levels - 2)
+        while i < cells and digits[i] == radix[i] - 1:
+            half -= 1 << (radix[i] - 2)
             digits[i] = 0
             i += 1
         if i < cells:
@@ -136,29 +142,30 @@ def _sum_order(cells, levels, starts, out, counts):
 _BUILT = -1
 """:func:`_region_index` of a board with the target on the goal cell (its value is 1)."""
 _LOST = -2
-""":func:`_region_index` of a board with a tile of the target or more elsewhere in the region (its value is 0)."""
+""":func:`_region_index` of a board with a tile of the target or more elsewhere in the region, or a tile above its
+cell's cap (its value is 0)."""
 
 
-@kernel("i8(u8, i8[::1], i8, i8)", inline=True)
-def _region_index(b, shifts, levels, goal):
+@kernel("i8(u8, i8[::1], i8[::1], i8, i8)", inline=True)
+def _region_index(b, shifts, radix, levels, goal):
     """The index of the region board ``b`` in a table, or :data:`_BUILT` / :data:`_LOST` for a board outside it."""
     if np.int64((b >> np.uint64(goal)) & _NIBBLE) == levels:
         return _BUILT
     index = 0
     for i in range(shifts.shape[0] - 1, -1, -1):
         v = np.int64((b >> np.uint64(shifts[i])) & _NIBBLE)
-        if v >= levels:
+        if v >= radix[i]:  # the target or more (radix[i] <= levels), or above the cell's cap
             return _LOST
-        index = index * levels + v
+        index = index * radix[i] + v
     return index
 
 
-@kernel([f"f8(u8, i8[::1], i8, i8, f8, {values}, f8)" for values in _VALUES], inline=True)
-def _after_value(after, shifts, levels, goal, p_four, values, scale):
+@kernel([f"f8(u8, i8[::1], i8[::1], i8, i8, f8, {values}, f8)" for values in _VALUES], inline=True)
+def _after_value(after, shifts, radix, levels, goal, p_four, values, scale):
     """The value of the board ``after`` a move, before its spawn: 1 with the target on the goal, 0 with a
-    tile of the target or more elsewhere in the region, else the mean over the spawns of the values
-    of the boards they make (``values[i] * scale``: the value of the board at index i)."""
-    index = _region_index(after, shifts, levels, goal)
+    tile of the target or more elsewhere in the region or one above its cell's cap, else the mean over the
+    spawns of the values of the boards they make (``values[i] * scale``: the value of the board at index i)."""
+    index = _region_index(after, shifts, radix, levels, goal)
     if index < 0:
         return 1.0 if index == _BUILT else 0.0
     total = 0.0
@@ -170,33 +177,34 @@ def _after_value(after, shifts, levels, goal, p_four, values, scale):
             if p_four < 1.0:
                 total += (1.0 - p_four) * (values[index + power] * scale)
             if p_four > 0.0:
-                if levels > 2:
+                if levels > 2:  # then every radix is 3 or more (a cap is 4 or more)
                     total += p_four * (values[index + 2 * power] * scale)
                 elif shifts[i] == goal:  # a spawned 4 is the target: a success on the goal, else a failure
                     total += p_four
-        power *= levels
+        power *= radix[i]
     return total / empty if empty else 0.0
 
 
-@kernel([f"f8(u8, i8[::1], i8, i8, {values}, f8)" for values in _VALUES], inline=True)
-def _state_value(b, shifts, levels, goal, values, scale):
+@kernel([f"f8(u8, i8[::1], i8[::1], i8, i8, {values}, f8)" for values in _VALUES], inline=True)
+def _state_value(b, shifts, radix, levels, goal, values, scale):
     """The value of the region board ``b`` (frozen cells empty): 1 with the target on the goal, 0 with a tile
-    of the target or more elsewhere, else its value in the table."""
-    index = _region_index(b, shifts, levels, goal)
+    of the target or more elsewhere or one above its cell's cap, else its value in the table."""
+    index = _region_index(b, shifts, radix, levels, goal)
     if index < 0:
         return 1.0 if index == _BUILT else 0.0
     return values[index] * scale
 
 
-@kernel([f"void(u8[::1], i8[::1], i8, i8, {values}, f8, f8[::1])" for values in _VALUES])
-def _state_values(boards, shifts, levels, goal, values, scale, out):
+@kernel([f"void(u8[::1], i8[::1], i8[::1], i8, i8, {values}, f8, f8[::1])" for values in _VALUES])
+def _state_values(boards, shifts, radix, levels, goal, values, scale, out):
     """:func:`_state_value` of each region board of ``boards`` into ``out``."""
     for i in range(boards.shape[0]):
-        out[i] = _state_value(boards[i], shifts, levels, goal, values, scale)
+        out[i] = _state_value(boards[i], shifts, radix, levels, goal, values, scale)
 
 
-@kernel([f"f8(u8, i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[::1])" for values in _VALUES], inline=True)
-def _move_values(b, shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out):
+@kernel([f"f8(u8, i8[::1], i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[::1])" for values in _VALUES],
+        inline=True)  # fmt: skip
+def _move_values(b, shifts, radix, levels, rows, cols, frozen, goal, p_four, values, scale, out):
     """Each move's value from the board ``b`` (frozen cells empty, region tiles below the target) into
     ``out`` (-1: not allowed); returns the board's value (0 when no move is allowed)."""
     best = 0.0
@@ -205,33 +213,33 @@ def _move_values(b, shifts, levels, rows, cols, frozen, goal, p_four, values, sc
         if after == b:
             out[d] = -1.0
             continue
-        out[d] = _after_value(after, shifts, levels, goal, p_four, values, scale)
+        out[d] = _after_value(after, shifts, radix, levels, goal, p_four, values, scale)
         best = max(best, out[d])
     return best
 
 
-@kernel([f"void(u8[::1], i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[:, ::1])" for values in _VALUES])
-def _boards_move_values(boards, shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out):
+@kernel([f"void(u8[::1], i8[::1], i8[::1], i8, i8, i8, u8, i8, f8, {values}, f8, f8[:, ::1])" for values in _VALUES])
+def _boards_move_values(boards, shifts, radix, levels, rows, cols, frozen, goal, p_four, values, scale, out):
     """:func:`_move_values` of each region board of ``boards`` into the row of ``out`` of the same index."""
     for i in range(boards.shape[0]):
-        _move_values(boards[i], shifts, levels, rows, cols, frozen, goal, p_four, values, scale, out[i])
+        _move_values(boards[i], shifts, radix, levels, rows, cols, frozen, goal, p_four, values, scale, out[i])
 
 
-@kernel("i8(u4[::1], i8[::1], i8, i8, i8, u8, i8, f8, f8[::1], i1[::1])")
-def _layer_values(order, shifts, levels, rows, cols, frozen, goal, p_four, values, best):
+@kernel("i8(u4[::1], i8[::1], i8[::1], i8, i8, i8, u8, i8, f8, f8[::1], i1[::1])")
+def _layer_values(order, shifts, radix, levels, rows, cols, frozen, goal, p_four, values, best):
     """The value of each board of a layer (the indices ``order``) into ``values`` and its first best allowed
     move (up, right, down, left order; -1: none) into ``best``, from the values of the layers two and
     four above. Returns the boards solved."""
     for j in range(order.shape[0]):
         index = np.int64(order[j])
-        b = _board_of(index, shifts, levels)
+        b = _board_of(index, shifts, radix)
         value = 0.0
         move = -1
         for d in range(4):
             after = _formation_move(b, d, rows, cols, frozen)
             if after == b:
                 continue
-            v = _after_value(after, shifts, levels, goal, p_four, values, 1.0)
+            v = _after_value(after, shifts, radix, levels, goal, p_four, values, 1.0)
             if move < 0 or v > value:
                 value = v
                 move = d

@@ -6,12 +6,13 @@ probability, by one endgame table, of building its target on its goal cell from 
 table and how it lies on the board are chosen once a search, at its root (see
 :mod:`plyground.g2048.tablebase.leaves`), and handed over in the data tuple::
 
-    (base, values, shifts, settings, bits, numbers)
+    (base, values, shifts, radix, settings, bits, numbers)
 
 * ``base`` - the evaluator's own data tuple;
 * ``values`` - the table's values (uint16, times ``numbers[SCALE]``), by index;
 * ``shifts`` - the bits of the region's cells *on the searched board*, in the table's order
   (the formation's image under the symmetry it fits by), so a board is read as it lies;
+* ``radix`` - each region cell's tile values (the table's :meth:`~plyground.g2048.tablebase.Formation.radix`);
 * ``settings`` - int64 ``[on, levels, goal, slot, gap]``: 0 in ``on`` leaves the evaluator's value
   alone (no table fits the root); ``levels`` the target's exponent, ``goal`` the goal cell's
   bit, ``slot`` where in the scratch ``ints`` the afterstates are kept (after the evaluator's);
@@ -50,12 +51,12 @@ WEIGHT, P_FOUR, SCALE, BIG = 0, 1, 2, 3
 _NIBBLE = np.uint64(0xF)
 
 
-@kernel("f8(u8, u2[::1], i8[::1], i8[::1], u8[::1], f8[::1])", inline=True)
-def _probability(after, values, shifts, settings, bits, numbers):
+@kernel("f8(u8, u2[::1], i8[::1], i8[::1], i8[::1], u8[::1], f8[::1])", inline=True)
+def _probability(after, values, shifts, radix, settings, bits, numbers):
     """The table's probability of building its target from the afterstate ``after`` (see the module)."""
     levels = settings[LEVELS]
     if after & bits[MASK] == bits[TILES]:
-        return _after_value(after, shifts, levels, settings[GOAL], numbers[P_FOUR], values, numbers[SCALE])
+        return _after_value(after, shifts, radix, levels, settings[GOAL], numbers[P_FOUR], values, numbers[SCALE])
     big = 0.0
     for k in range(16):
         e = np.int64((after >> np.uint64(4 * k)) & _NIBBLE)
@@ -82,7 +83,7 @@ _BASE_VALUE: Any = None
 def _start(after, rows, cols, data, ints, floats, i):
     """Start the evaluator's value of ``after`` (halved above the gap) in slot ``i``; keep ``after`` for
     :func:`_value`."""
-    settings = data[3]
+    settings = data[4]
     if settings[ON]:
         ints[settings[SLOT] + i] = np.int64(after)
         if settings[GAP] >= 0:
@@ -93,17 +94,25 @@ def _start(after, rows, cols, data, ints, floats, i):
 def _value(data, ints, floats, i):
     """The evaluator's value plus ``weight`` times the table's probability (the value alone when ``on`` is 0)."""
     value = _BASE_VALUE(data[0], ints, floats, i)
-    settings = data[3]
+    settings = data[4]
     if settings[ON]:
         after = np.uint64(ints[settings[SLOT] + i])
-        value += data[5][WEIGHT] * _probability(after, data[1], data[2], settings, data[4], data[5])
+        value += data[6][WEIGHT] * _probability(after, data[1], data[2], data[3], settings, data[5], data[6])
     return value
 
 
 def data_type(base: Any) -> Any:
     """The numba type of the data tuple of :func:`table_leaf` over an evaluator's data of type ``base``."""
     return types.Tuple(
-        (base, types.uint16[::1], types.int64[::1], types.int64[::1], types.uint64[::1], types.float64[::1])
+        (
+            base,
+            types.uint16[::1],
+            types.int64[::1],
+            types.int64[::1],
+            types.int64[::1],
+            types.uint64[::1],
+            types.float64[::1],
+        )
     )
 
 

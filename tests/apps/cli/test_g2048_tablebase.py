@@ -53,6 +53,18 @@ def test_a_build_prints_its_estimate_first(tmp_path: Path, capsys: pytest.Captur
     assert " s on 2 shards a layer on a local Dask cluster of 2 workers, " in " ".join(out.split())
 
 
+def test_a_capped_formation_builds_and_says_its_caps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "2048", "tablebase", "build", "x./2T", "--target", "16", "--dir",
+                               str(tmp_path))  # fmt: skip
+    assert status == 0 and "x./2T for 16 (p_four 0.1): 48 states:" in err  # the capped cell holds 0, 2 or 4
+    status, out, _ = run_cli(capsys, "2048", "tablebase", "info", "x.-2T_T16_p0.1", "--dir", str(tmp_path))
+    assert status == 0 and "3 free cells, 1 cell with a cap, goal at row 2, column 2" in " ".join(out.split())
+    _, out, _ = run_cli(capsys, "2048", "tablebase", "query", "32 8/4 8", "--dir", str(tmp_path), "--json")
+    assert json.loads(out)["formation"] == "x./2T" and json.loads(out)["moves"]["down"] == 1.0  # 8 + 8 on the goal
+    _, out, _ = run_cli(capsys, "2048", "tablebase", "query", "32 4/8 0", "--dir", str(tmp_path), "--json")
+    assert json.loads(out)["value"] == 0.0  # an 8 above its cell's cap of 4
+
+
 def test_query_gives_each_moves_odds(tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from plyground.g2048 import Board
     from plyground.g2048.tablebase import load_tablebase

@@ -54,7 +54,11 @@ _KERNELS = (
 def build(
     formation_text: Annotated[
         str | None,
-        typer.Argument(metavar="[FORMATION]", help='Rows of x (frozen), . (free), T (goal): "xxxx/xxxx/...T/....".'),
+        typer.Argument(
+            metavar="[FORMATION]",
+            help="Rows of x (frozen), . (free), T (goal), 2 to e (a free cell capped at that exponent's tile): "
+            '"xxxx/xxxx/...T/....", "xxxx/xx.T/7788/6677".',
+        ),
     ] = None,
     target: Annotated[
         int | None, typer.Option("--target", metavar="T", help="The tile to build on the goal cell.")
@@ -302,7 +306,8 @@ def info(
     formation = table.formation
     size = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
     typer.echo(f"folder:    {folder}")
-    typer.echo(f"formation: {formation.to_text()} ({formation.region_size} free cells, goal at row "
+    capped = f", {counted(len(formation.caps), 'cell')} with a cap" if formation.caps else ""
+    typer.echo(f"formation: {formation.to_text()} ({formation.region_size} free cells{capped}, goal at row "
                f"{formation.goal[0] + 1}, column {formation.goal[1] + 1})")  # fmt: skip
     typer.echo(f"target:    {table.target}   p_four: {table.p_four:g}")
     typer.echo(f"states:    {table.states:,}, {size / 1e6:,.1f} MB (values within {VALUE_ERROR:.1e} of exact)")

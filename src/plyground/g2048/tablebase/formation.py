@@ -9,6 +9,16 @@ a free one and ``T`` the goal, rows separated by ``/``:
 >>> formation.region_size, formation.goal, formation.to_text()
 (8, (3, 3), 'xxxx/xxxx/..../...T')
 
+A free cell may also carry a *cap*: written as a hexadecimal digit from 2 to e, the exponent of the
+largest tile it may hold (``7``: 128). A table solved with caps counts a tile above a cell's cap a
+failure, as a tile of the target elsewhere than on the goal: its values are the probabilities of play
+that keeps every cell under its cap, and it holds the product of each cell's tile values, far fewer
+states than the same region uncapped:
+
+>>> capped = Formation.parse("xxxx/xx.T/7788/6677")
+>>> capped.region_size, capped.radix(9)  # for 512: the cells' radices, 8 to 9 levels instead of 9 each
+(10, (9, 9, 8, 8, 9, 9, 7, 7, 8, 8))
+
 The formation's images under the board's symmetries (:meth:`Formation.images`) are the same
 formation seen from another side: a table solved for one serves them all.
 """
@@ -22,7 +32,9 @@ from plyground.errors import InvalidInputError
 __all__ = ["FREE", "FROZEN", "GOAL", "Formation", "image_cell", "image_direction"]
 
 FROZEN, FREE, GOAL = "x", ".", "T"
-"""The characters of a formation's text."""
+"""The characters of a formation's text (and a cap's hexadecimal digit, 2 to e, on a free cell)."""
+_CAPS = "23456789abcde"
+"""The digits of a cap: the exponent of the largest tile the cell may hold, 2 (a 4) to 14 (16384)."""
 
 
 @dataclass(frozen=True)
@@ -33,18 +45,22 @@ class Formation:
         rows, cols: the board's size (2 to 4 each).
         frozen: the frozen cells, as ``(row, col)`` pairs in row order.
         goal: the goal cell, in the region.
+        caps: the free cells with a cap, as ``((row, col), exponent)`` pairs in row order: the cell holds
+            tiles up to ``2 ** exponent`` (2 to 14); none on the goal cell.
 
     Build one with :meth:`parse`; the constructor checks what it is given the same way.
 
     Raises:
         InvalidInputError: a size out of range, a goal outside the board or frozen, cells outside
-            the board, or a region of no cell or of the whole board.
+            the board, or a region of no cell or of the whole board; a cap on the goal, a frozen cell or
+            outside the board, or of an exponent outside 2 to 14.
     """
 
     rows: int
     cols: int
     frozen: tuple[tuple[int, int], ...]
     goal: tuple[int, int]
+    caps: tuple[tuple[tuple[int, int], int], ...] = ()
 
     def __post_init__(self) -> None:
         for name, size in (("rows", self.rows), ("cols", self.cols)):
@@ -60,6 +76,15 @@ class Formation:
         if not cells:
             raise InvalidInputError("a formation needs frozen cells: a region of the whole board is a plain game")
         object.__setattr__(self, "frozen", tuple(sorted(cells)))
+        capped = dict(self.caps)
+        if len(capped) != len(self.caps):
+            raise InvalidInputError("a cell has one cap at most")
+        for cell, exponent in capped.items():
+            if not self._inside(cell) or cell in cells or cell == self.goal:
+                raise InvalidInputError(f"a cap must be on a free cell of the board other than the goal, got {cell}")
+            if isinstance(exponent, bool) or not isinstance(exponent, int) or not 2 <= exponent <= 14:
+                raise InvalidInputError(f"a cap is a tile's exponent from 2 (4) to 14 (16384), got {exponent!r}")
+        object.__setattr__(self, "caps", tuple(sorted(capped.items())))
 
     def _inside(self, cell: object) -> bool:
         return (
@@ -85,28 +110,36 @@ class Formation:
         shown = text.strip() or repr(text)
         if not all(lines) or len({len(line) for line in lines}) != 1:
             raise InvalidInputError(f"formation {shown}: rows of the same length are needed, like xxxx/xxxx/..../...T")
-        frozen, goals = [], []
+        frozen, goals, caps = [], [], []
         for r, line in enumerate(lines):
             for c, char in enumerate(line):
                 if char == FROZEN:
                     frozen.append((r, c))
                 elif char == GOAL:
                     goals.append((r, c))
+                elif char.lower() in _CAPS:
+                    caps.append(((r, c), _CAPS.index(char.lower()) + 2))
                 elif char != FREE:
                     raise InvalidInputError(
-                        f"formation {shown}: {char!r} is not a cell; use x (frozen), . (free) and T (the goal)"
+                        f"formation {shown}: {char!r} is not a cell; use x (frozen), . (free), T (the goal) and 2 "
+                        "to e (a free cell's cap)"
                     )
         if len(goals) != 1:
             raise InvalidInputError(f"formation {shown}: exactly one goal cell T is needed, found {len(goals)}")
-        return cls(len(lines), len(lines[0]), tuple(frozen), goals[0])
+        return cls(len(lines), len(lines[0]), tuple(frozen), goals[0], tuple(caps))
 
     def to_text(self) -> str:
         """The text :meth:`parse` reads back."""
-        frozen = set(self.frozen)
-        return "/".join(
-            "".join(GOAL if (r, c) == self.goal else FROZEN if (r, c) in frozen else FREE for c in range(self.cols))
-            for r in range(self.rows)
-        )
+        frozen, caps = set(self.frozen), dict(self.caps)
+
+        def char(cell: tuple[int, int]) -> str:
+            if cell == self.goal:
+                return GOAL
+            if cell in frozen:
+                return FROZEN
+            return _CAPS[caps[cell] - 2] if cell in caps else FREE
+
+        return "/".join("".join(char((r, c)) for c in range(self.cols)) for r in range(self.rows))
 
     def __str__(self) -> str:
         return self.to_text()
@@ -116,6 +149,12 @@ class Formation:
         """The free cells, the goal among them, in row order."""
         frozen = set(self.frozen)
         return tuple((r, c) for r in range(self.rows) for c in range(self.cols) if (r, c) not in frozen)
+
+    def radix(self, levels: int) -> tuple[int, ...]:
+        """The tile values each free cell (in :attr:`region`'s order) holds in a table for the target ``2 ** levels``,
+        the empty cell included: ``levels``, or one more than the cell's cap when that is fewer."""
+        caps = dict(self.caps)
+        return tuple(min(levels, caps[cell] + 1) if cell in caps else levels for cell in self.region)
 
     @property
     def region_size(self) -> int:
@@ -145,6 +184,7 @@ class Formation:
             cols,
             tuple(image_cell(cell, k, rows, cols) for cell in self.frozen),
             image_cell(self.goal, k, rows, cols),
+            tuple((image_cell(cell, k, rows, cols), exponent) for cell, exponent in self.caps),
         )
 
     def images(self) -> tuple[Formation, ...]:

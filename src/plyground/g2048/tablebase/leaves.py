@@ -39,7 +39,8 @@ DEFAULT_WEIGHT = 20_000.0
 """Points a leaf gains per unit of a table's probability, by default."""
 
 _OFF = (
-    np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int64), np.array([0, 0, 0, 0, -1], dtype=np.int64),
+    np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64),
+    np.array([0, 0, 0, 0, -1], dtype=np.int64),
     np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.float64),
 )  # fmt: skip
 """The table part of the data of a search that no table joins (``on`` 0)."""
@@ -106,7 +107,7 @@ class TableLeaves:
         big = float(sum(1 << ((board.bits >> s) & 0xF) for s in frozen))
         numbers = np.array([self.weight, table.p_four, 1.0 / QUANTUM, big], dtype=np.float64)
         region = np.array([shift(cell) for cell in formation.region], dtype=np.int64)
-        return self._stored(table), region, settings, bits, numbers
+        return self._stored(table), region, table.radix, settings, bits, numbers
 
     def _stored(self, table: Tablebase) -> npt.NDArray[np.uint16]:
         """``table``'s values as 16-bit integers times :data:`QUANTUM` (as on disk): a solve's are rounded, once."""

@@ -55,9 +55,11 @@ def solve_shard(job: ShardJob) -> int:
     best = np.lib.format.open_memmap(work / "best.npy", mode="r+")
     formation = Formation.parse(job.formation)
     shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
+    levels = job.target.bit_length() - 1
+    radix = np.array(formation.radix(levels), dtype=np.int64)
     TK._layer_values(
-        np.array(order[job.start : job.stop]), shifts, job.target.bit_length() - 1, formation.rows,
-        formation.cols, np.uint64(formation.frozen_mask), formation.goal_shift, job.p_four, values, best,
+        np.array(order[job.start : job.stop]), shifts, radix, levels, formation.rows, formation.cols,
+        np.uint64(formation.frozen_mask), formation.goal_shift, job.p_four, values, best,
     )  # fmt: skip
     del values, best  # unmapped: the pages written are in the page cache, where the other processes read them
     return job.stop - job.start

@@ -13,8 +13,9 @@ answers a board of a game: its value, each allowed move's, and the best move.
 0.0
 
 Every state of the region is a row of the table: (levels)^cells of them, where the levels are
-the exponents below the target and the empty cell, each at an index computed from its tiles (no
-board is stored). A solve holds each value as a float64 (exact but for rounding), in memory or,
+the exponents below the target and the empty cell (fewer in a cell with a cap: see
+:meth:`~plyground.g2048.tablebase.formation.Formation.radix`), each at an index computed from its
+tiles (no board is stored). A solve holds each value as a float64 (exact but for rounding), in memory or,
 given a ``work`` folder, in files there that a solve killed at any point resumes from. A table on
 disk holds each value as a 16-bit integer, the value times :data:`QUANTUM` rounded: within
 :data:`VALUE_ERROR` of the solve's; its best moves are the solve's.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import time
 from collections.abc import Callable
@@ -108,7 +110,7 @@ def estimate_formation(formation: Formation, target: int) -> TableEstimate:
     """
     if not isinstance(formation, Formation):
         raise InvalidInputError(f"expected a Formation, got {type(formation).__name__}")
-    states = _target_exponent(target) ** formation.region_size
+    states = math.prod(formation.radix(_target_exponent(target)))
     disk = states * (TABLE_BYTES + 9)
     memory = states * SOLVE_BYTES + 64 * 2**20
     return TableEstimate(states, memory, disk, states * TABLE_BYTES, states / STATES_PER_SECOND)
@@ -147,6 +149,7 @@ class Tablebase:
         self.scale = 1.0 if values.dtype == np.float64 else 1.0 / QUANTUM
         self.shifts = np.array([16 * r + 4 * c for r, c in formation.region], dtype=np.int64)
         self.levels = target.bit_length() - 1
+        self.radix = np.array(formation.radix(self.levels), dtype=np.int64)
 
     def __repr__(self) -> str:
         formation, states = self.formation.to_text(), self.states
@@ -191,7 +194,7 @@ class Tablebase:
             raise InvalidInputError(f"a state's index is from 0 to {self.states - 1:,}, got {index!r}")
         formation = self.formation
         frozen = sum(self.levels << (16 * r + 4 * c) for r, c in formation.frozen)
-        return Board(int(TK._board_of(int(index), self.shifts, self.levels)) | frozen, formation.rows, formation.cols)
+        return Board(int(TK._board_of(int(index), self.shifts, self.radix)) | frozen, formation.rows, formation.cols)
 
     def _keys(self, boards: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
         """The region boards of a batch of bitboards, after checking that every frozen cell holds the target or more."""
@@ -216,7 +219,9 @@ class Tablebase:
         """
         keys = self._keys(boards)
         out = np.empty(keys.shape[0], dtype=np.float64)
-        TK._state_values(keys, self.shifts, self.levels, self.formation.goal_shift, self.values, self.scale, out)
+        TK._state_values(
+            keys, self.shifts, self.radix, self.levels, self.formation.goal_shift, self.values, self.scale, out
+        )
         return out
 
     def move_values_of(self, boards: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
@@ -230,8 +235,8 @@ class Tablebase:
         formation = self.formation
         out = np.empty((keys.shape[0], 4), dtype=np.float64)
         TK._boards_move_values(
-            keys, self.shifts, self.levels, formation.rows, formation.cols, np.uint64(formation.frozen_mask),
-            formation.goal_shift, self.p_four, self.values, self.scale, out,
+            keys, self.shifts, self.radix, self.levels, formation.rows, formation.cols,
+            np.uint64(formation.frozen_mask), formation.goal_shift, self.p_four, self.values, self.scale, out,
         )  # fmt: skip
         return out
 
@@ -247,8 +252,8 @@ class Tablebase:
         key = self._key(board)
         formation, moves = self.formation, np.empty(4, dtype=np.float64)  # a call's own: threads share tables
         TK._move_values(
-            np.uint64(key), self.shifts, self.levels, formation.rows, formation.cols, np.uint64(formation.frozen_mask),
-            formation.goal_shift, self.p_four, self.values, self.scale, moves,
+            np.uint64(key), self.shifts, self.radix, self.levels, formation.rows, formation.cols,
+            np.uint64(formation.frozen_mask), formation.goal_shift, self.p_four, self.values, self.scale, moves,
         )  # fmt: skip
         return {direction: float(moves[d]) for d, direction in enumerate(DIRECTIONS) if moves[d] >= 0.0}
 
@@ -262,8 +267,8 @@ class Tablebase:
             InvalidBoardError: as :meth:`move_values`.
         """
         key = self._key(board)
-        return float(TK._state_value(np.uint64(key), self.shifts, self.levels, self.formation.goal_shift, self.values,
-                                     self.scale))  # fmt: skip
+        return float(TK._state_value(np.uint64(key), self.shifts, self.radix, self.levels, self.formation.goal_shift,
+                                     self.values, self.scale))  # fmt: skip
 
     def best_move(self, board: Board) -> str | None:
         """The first allowed move of the best value (in the order up, right, down, left); None when none is allowed.
@@ -275,8 +280,8 @@ class Tablebase:
             InvalidBoardError: as :meth:`move_values`.
         """
         key = self._key(board)
-        index = int(TK._region_index(np.uint64(key), self.shifts, self.levels, self.formation.goal_shift))
-        if index < 0:  # the target built, or a tile of it or more elsewhere: not a state of the table
+        index = int(TK._region_index(np.uint64(key), self.shifts, self.radix, self.levels, self.formation.goal_shift))
+        if index < 0:  # the target built, a tile of it or more elsewhere, or one above its cap: not a state
             return first_best(self.move_values(board))
         move = int(self.best[index])
         if not -1 <= move <= 3:
@@ -344,10 +349,10 @@ def solve_formation(
                 f"{formation.to_text()} with target {target} needs {states * SOLVE_BYTES / 1e6:,.0f} MB to solve in "
                 f"memory, {memory / 1e6:,.0f} MB are available: solve it into a work folder, or on a bigger machine"
             )
-    cells = formation.region_size
-    top = cells << (levels - 2)  # the largest tile sum, halved
+    radix = np.array(formation.radix(levels), dtype=np.int64)
+    top = int(sum(1 << (r - 2) for r in radix))  # the largest tile sum, halved
     counts = np.zeros(top + 1, dtype=np.int64)
-    TK._sum_order(cells, levels, counts, np.empty(0, dtype=np.uint32), counts)
+    TK._sum_order(radix, counts, np.empty(0, dtype=np.uint32), counts)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
     what = {"formation": formation.to_text(), "target": target, "p_four": p_four, "states": states}
     folder = None if work is None else Path(work)
@@ -362,7 +367,7 @@ def solve_formation(
         order = np.lib.format.open_memmap(folder / ORDER_FILE, mode="w+", dtype=np.uint32, shape=(states,))
     else:
         order = np.empty(states, dtype=np.uint32)
-    TK._sum_order(cells, levels, starts, order, counts)
+    TK._sum_order(radix, starts, order, counts)
     if isinstance(order, np.memmap):
         order.flush()
     table = Tablebase(formation, target, p_four, values, best)
@@ -372,7 +377,7 @@ def solve_formation(
 
     def solve_shard(bounds: tuple[int, int]) -> None:
         TK._layer_values(
-            order[bounds[0] : bounds[1]], table.shifts, levels, formation.rows, formation.cols, frozen,
+            order[bounds[0] : bounds[1]], table.shifts, radix, levels, formation.rows, formation.cols, frozen,
             formation.goal_shift, p_four, values, best,
         )  # fmt: skip
 

@@ -12,6 +12,7 @@ solves (:func:`table_name`).
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import zlib
@@ -171,7 +172,7 @@ def _description(path: Path) -> tuple[Formation, int, float, int, dict[str, int]
         quantum = int(data["quantum"])
     except (KeyError, TypeError, ValueError) as exc:  # ValueError: InvalidInputError too
         raise CorruptFileError(f"{description}: not an endgame table's description ({exc})") from None
-    if quantum != QUANTUM or states != (target.bit_length() - 1) ** formation.region_size:
+    if quantum != QUANTUM or states != math.prod(formation.radix(target.bit_length() - 1)):
         raise CorruptFileError(f"{description}: {states:,} states of quantum {quantum} do not make a table of "
                                f"{formation.to_text()} for {target}")  # fmt: skip
     return formation, target, p_four, states, checksums
