@@ -90,8 +90,13 @@ def naive_value(grid: list[list[int]]) -> float:
 
 
 @functools.cache
-def table() -> Any:
-    return solve_formation(Formation.parse(FORMATION), TARGET)
+def table(formation: str = FORMATION, target: int = TARGET) -> Any:
+    return solve_formation(Formation.parse(formation), target)
+
+
+CAPPED = "xxx/x.T/2.."  # the bottom left cell holds tiles up to 4
+"""A capped formation, solved for 16 (frozen tiles of 16 or more: ``CAPPED_FROZEN``)."""
+CAPPED_FROZEN = (64, 32, 16, 128)
 
 
 def board_of(region: list[int], frozen: tuple[int, int, int, int] = (32, 16, 8, 64)) -> Board:
@@ -122,6 +127,23 @@ def test_a_search_weighing_a_table_equals_the_naive_search(
     for move, value in expected.items():  # table values are stored to within 7.6e-6
         assert decision.values[move] == pytest.approx(value, abs=weight * 1e-5 + 1e-9), move
     assert joined == (Advisor([table()]).advise(board) is not None)
+
+
+@pytest.mark.kernel
+@settings(max_examples=12, deadline=None)
+@given(region=st.lists(st.sampled_from([0, 0, 2, 4, 8]), min_size=5, max_size=5), depth=st.integers(1, 2))
+@example(region=[0, 8, 2, 0, 8], depth=2)  # a table joins
+def test_a_search_weighing_a_capped_table_equals_the_naive_search(region: list[int], depth: int) -> None:
+    board = board_of(region, frozen=CAPPED_FROZEN)
+    advisor = Advisor([table(CAPPED, 16)])
+    leaves = TableLeaves(advisor, 30.0)
+    with Expectimax(depth=depth, workers=1, cutoff=0.0, evaluator=ExponentSum(True), table_leaves=leaves) as ai:
+        decision = ai.choose(board)
+    weight = 30.0 if leaves.last is not None else 0.0
+    caps = (((2, 0), 4),)
+    expected = naive.root_values(board.to_rows(), depth, naive_value, weight, FROZEN, GOAL, 16, caps=caps)
+    assert decision.values == pytest.approx(expected, abs=1e-3)
+    assert (leaves.last is not None) == (advisor.advise(board) is not None)
 
 
 @pytest.mark.kernel

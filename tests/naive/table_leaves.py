@@ -21,14 +21,17 @@ Grid = list[list[int]]
 Cell = tuple[int, int]
 
 
-def probability(after: Grid, root: Grid, frozen: Sequence[Cell], goal: Cell, target: int, p_four: float) -> float:
-    """The table's probability of building ``target`` on ``goal`` from the afterstate ``after``."""
+def probability(
+    after: Grid, root: Grid, frozen: Sequence[Cell], goal: Cell, target: int, p_four: float, caps: naive_tb.Caps = ()
+) -> float:
+    """The table's probability of building ``target`` on ``goal`` from the afterstate ``after`` (``caps``: the
+    table's, as :mod:`tests.naive.tablebase` takes them)."""
     if all(after[r][c] == root[r][c] for r, c in frozen):
         marked = tuple(
             tuple(naive_tb.Frozen(frozen.index((r, c))) if (r, c) in frozen else tile for c, tile in enumerate(row))
             for r, row in enumerate(after)
         )
-        return naive_tb.after_value(marked, goal, target, p_four)
+        return naive_tb.after_value(marked, goal, target, p_four, caps)
     big = sum(tile for row in after for tile in row if tile >= target)
     return 1.0 if big >= sum(root[r][c] for r, c in frozen) + target else 0.0
 
@@ -51,11 +54,13 @@ def root_values(
     table_p_four: float = 0.1,
     p_four: float = 0.1,
     gap: int | None = None,
+    caps: naive_tb.Caps = (),
 ) -> dict[str, float]:
     """Each legal move's value, ``depth`` moves searched, the leaves worth ``value`` of the halved afterstate plus
     ``weight`` times the table's probability."""
 
     def leaf(after: Grid) -> float:
-        return value(halved(after, gap)) + weight * probability(after, grid, frozen, goal, target, table_p_four)
+        chance = probability(after, grid, frozen, goal, target, table_p_four, caps)
+        return value(halved(after, gap)) + weight * chance
 
     return {d: move_value(grid, d, depth, leaf, p_four) for d in g2048.legal_moves(grid)}

@@ -12,7 +12,8 @@ table and how it lies on the board are chosen once a search, at its root (see
 * ``values`` - the table's values (uint16, times ``numbers[SCALE]``), by index;
 * ``shifts`` - the bits of the region's cells *on the searched board*, in the table's order
   (the formation's image under the symmetry it fits by), so a board is read as it lies;
-* ``radix`` - each region cell's tile values (the table's :meth:`~plyground.g2048.tablebase.Formation.radix`);
+* ``radix`` - how many tile values each region cell holds, in the same order (the formation's
+  :meth:`~plyground.g2048.tablebase.Formation.radix`: fewer in a cell with a cap);
 * ``settings`` - int64 ``[on, levels, goal, slot, gap]``: 0 in ``on`` leaves the evaluator's value
   alone (no table fits the root); ``levels`` the target's exponent, ``goal`` the goal cell's
   bit, ``slot`` where in the scratch ``ints`` the afterstates are kept (after the evaluator's);
@@ -25,9 +26,10 @@ table and how it lies on the board are chosen once a search, at its root (see
 
 The probability of an afterstate (:func:`_probability`): while the frozen cells hold the root's
 tiles, the table's value of it (1 with the target on the goal, 0 with a tile of the target or
-more elsewhere in the region, else the mean over the region's spawns); once they do not, 1 when
-the tiles of the target or more add up to ``big`` plus the target (the target was built, and
-merged down the chain), else 0 (a frozen tile slid: the table counts that a failure).
+more elsewhere in the region or one above its cell's cap, else the mean over the region's
+spawns); once they do not, 1 when the tiles of the target or more add up to ``big`` plus the
+target (the target was built, and merged down the chain), else 0 (a frozen tile slid: the table
+counts that a failure).
 
 Kernels do no validation. The slow twin is ``tests/naive/table_leaves.py``.
 """
