@@ -289,6 +289,22 @@ def _check_conversion(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert again.returncode == 0 and "6 games in" in said and "0 to play" in said, again.stderr
 
 
+def _coverage_files(folder: Path) -> list[str]:
+    """Write :data:`POSITIONS` into ``folder``; the arguments that count two formations on 20 moves of each."""
+    lines = [{"seed": seed, "move": 50, "score": 500, "board": board} for seed, board in enumerate(POSITIONS, 1)]
+    (folder / "positions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return ["--positions", str(folder / "positions.jsonl"), "--max-moves", "20", "--time-ms", "1", "--workers", "1",
+            "--formations", "xxx./..T./..../....:8", "xxxx/xxxx/...T/....:64"]  # fmt: skip
+
+
+def _check_coverage(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["positions"], line["max_moves"], line["moves"]) == (2, 20, 40)
+    fits = line["formations"]["xxx./..T./..../....:8"]  # the second position's first board: 64 32 8 on top
+    assert 1 <= fits["moves"] <= 40 and fits["games"] >= 1 and fits["share"] == fits["moves"] / 40
+    assert line["formations"]["xxxx/xxxx/...T/....:64"] == {"games": 0, "moves": 0, "share": 0.0}
+    assert "moves it fits" in stdout
+
+
 def _check_tablebase(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (line["formation"], line["target"], line["states"]) == ("xx/.T", 16, 16)
     assert line["disk_bytes"] > 16 * 17 and line["build_seconds"] > 0 and line["lookups"] == 50
@@ -531,6 +547,7 @@ SCRIPTS = [
            lambda d, f: [str(d.network_4x4), "--baseline", str(d.network_4x4), "--games", "3"], _check_versus),
     Script("endgame_positions.py", "endgame_positions", lambda d, f: _positions_args(f), _check_positions),
     Script("conversion.py", "conversion", lambda d, f: _conversion_files(f), _check_conversion),
+    Script("table_coverage.py", "table_coverage", lambda d, f: _coverage_files(f), _check_coverage),
     Script("tablebase.py", "tablebase",
            lambda d, f: ["--formation", "xx/.T", "--target", "16", "--lookups", "50", "--workers", "2"],
            _check_tablebase),

@@ -7,7 +7,7 @@ target tile and a spawn rule (:func:`solve_formation`, a :class:`Tablebase`);
 asks them about the boards of a game; :mod:`~plyground.g2048.tablebase.leaves` weighs them at a search's leaves.
 """
 
-from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer, chain_tile
+from plyground.g2048.tablebase.advice import Advice, Advisor, Answer, answer, chain_tile, formation_fits
 from plyground.g2048.tablebase.formation import Formation
 from plyground.g2048.tablebase.leaves import DEFAULT_WEIGHT, TableLeaves
 from plyground.g2048.tablebase.solve import MAX_STATES, VALUE_ERROR, Tablebase, estimate_formation, solve_formation
@@ -40,6 +40,7 @@ __all__ = [
     "chain_tile",
     "default_directory",
     "estimate_formation",
+    "formation_fits",
     "load_tablebase",
     "save_tablebase",
     "solve_formation",

@@ -25,10 +25,10 @@ from typing import cast
 
 from plyground.errors import InvalidInputError
 from plyground.g2048.board import DIRECTIONS, Board, Direction
-from plyground.g2048.tablebase.formation import image_cell, image_direction
+from plyground.g2048.tablebase.formation import Formation, image_cell, image_direction
 from plyground.g2048.tablebase.solve import Tablebase
 
-__all__ = ["Advice", "Advisor", "Answer", "answer", "chain_tile", "fitting_symmetries", "seen_as"]
+__all__ = ["Advice", "Advisor", "Answer", "answer", "chain_tile", "fitting_symmetries", "formation_fits", "seen_as"]
 
 _NAMES: list[str] = list(DIRECTIONS)
 
@@ -163,7 +163,7 @@ class Advisor:
                 continue  # a frozen cell holds a tile below the target
             goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
             chain = chain_tile(table, board, k)  # the target itself: no frozen neighbour of the goal holds it
-            if board[goal] >= table.target or chain == table.target or _frozen_pair(table, board, k):
+            if board[goal] >= table.target or chain == table.target or _frozen_pair(formation, board, k):
                 continue  # built already, off the chain, or big tiles that can merge: the table knows none
             found = answer(table, board, k)
             if found is not None and found.best is not None and found.moves[found.best] > 0.0:
@@ -178,10 +178,36 @@ def _frozen_cells(table: Tablebase, k: int) -> int:
     return sum(1 << (4 * r + c) for r, c in cells)
 
 
-def _frozen_pair(table: Tablebase, board: Board, k: int) -> bool:
+def formation_fits(formation: Formation, target: int, board: Board) -> int | None:
+    """The first symmetry of the board under which ``formation`` for ``target`` fits ``board`` as :class:`Advisor`
+    asks a table to, no table needed: every frozen cell holds ``target`` or more, no two neighbouring ones hold equal
+    tiles, the goal cell continues the chain (:func:`chain_tile`) and does not hold the target yet, and every free
+    cell holds a tile below the target and within its cap. None when it fits under no symmetry (or ``board`` is of
+    another size); how often a formation would speak, before building its table.
+
+    >>> formation_fits(Formation.parse("xx/.T"), 8, Board.parse("16 8/2 0"))
+    0
+    """
+    if not isinstance(board, Board) or board.shape != (formation.rows, formation.cols):
+        return None
+    rows, cols, caps = formation.rows, formation.cols, dict(formation.caps)
+    for k in range(formation.symmetries):
+        if any(board[image_cell(cell, k, rows, cols)] < target for cell in formation.frozen):
+            continue
+        if board[image_cell(formation.goal, k, rows, cols)] >= target or _frozen_pair(formation, board, k):
+            continue
+        if _chain(formation, target, board, k) == target:
+            continue
+        if all(
+            board[image_cell(cell, k, rows, cols)] < min(target, 2 << caps.get(cell, 15)) for cell in formation.region
+        ):
+            return k
+    return None
+
+
+def _frozen_pair(formation: Formation, board: Board, k: int) -> bool:
     """Whether two neighbouring frozen cells (under the symmetry ``k``) hold equal tiles: a move of the game merges
     them, a table's move never does."""
-    formation = table.formation
     cells = {image_cell(cell, k, formation.rows, formation.cols) for cell in formation.frozen}
     return any(board[r, c] == board[r + dr, c + dc] for r, c in cells for dr, dc in ((0, 1), (1, 0))
                if (r + dr, c + dc) in cells)  # fmt: skip
@@ -199,10 +225,14 @@ def chain_tile(table: Tablebase, board: Board, k: int) -> int:
     >>> chain_tile(table, Board.parse("8 4/0 0"), 0), chain_tile(table, Board.parse("16 4/0 0"), 0)
     (16, 8)
     """
-    formation = table.formation
+    return _chain(table.formation, table.target, board, k)
+
+
+def _chain(formation: Formation, target: int, board: Board, k: int) -> int:
+    """:func:`chain_tile` of ``formation`` for ``target``."""
     rows, cols = formation.rows, formation.cols
     frozen = {image_cell(cell, k, rows, cols) for cell in formation.frozen}
-    cell, tile, passed = image_cell(formation.goal, k, rows, cols), table.target, set()
+    cell, tile, passed = image_cell(formation.goal, k, rows, cols), target, set()
     while True:
         r, c = cell
         step = next(
