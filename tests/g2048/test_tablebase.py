@@ -290,3 +290,24 @@ def test_the_chain_tile_follows_doubling_frozen_neighbours_from_the_goal() -> No
     turned = Board.from_rows([list(column) for column in zip(*snake.to_rows(), strict=True)])  # transposed
     (k,) = [k for k in fitting_symmetries(table, turned) if k != 0 and chain_tile(table, turned, k) > 4]
     assert chain_tile(table, turned, k) == 1024
+
+
+def test_a_formation_fits_as_the_advisor_asks_a_table() -> None:
+    from plyground.g2048.tablebase import Advisor, formation_fits
+
+    formation = Formation.parse("xxx/x.T/2..")  # the bottom left cell holds tiles up to 4
+    assert formation_fits(formation, 16, Board.parse("64 32 16/128 0 8/4 2 0")) == 0
+    assert formation_fits(formation, 16, Board.parse("64 32 16/128 0 8/8 2 0")) is None  # an 8 above its cap
+    assert formation_fits(formation, 16, Board.parse("64 32 32/128 0 8/4 2 0")) is None  # 16 not beside the goal
+    assert formation_fits(formation, 16, Board.parse("64 16 16/128 0 8/4 2 0")) is None  # two frozen 16s merge
+    assert formation_fits(formation, 16, Board.parse("64 32 16/128 0 16/4 2 0")) is None  # built already
+    assert formation_fits(formation, 16, Board.parse("16 32 64/8 0 128/0 2 4")) == 1  # mirrored
+    assert formation_fits(formation, 16, Board.parse("64 32 16 8/128 0 8 0/4 2 0 0/0 0 0 0")) is None  # 4x4
+    table = solve_formation(formation, 16)
+    advisor = Advisor([table])
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        tiles = rng.choice([0, 2, 4, 8], size=5)
+        board = Board.from_rows([[64, 32, 16], [128, int(tiles[0]), int(tiles[1])], [int(t) for t in tiles[2:]]])
+        if advisor.advise(board) is not None:  # a table speaks only where its formation fits
+            assert formation_fits(formation, 16, board) == 0

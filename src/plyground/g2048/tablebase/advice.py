@@ -124,9 +124,10 @@ class Advisor:
     def __init__(self, tables: Sequence[Tablebase], folder: Path | None = None) -> None:
         self.tables = sorted(tables, key=lambda table: (-table.target, table.formation.to_text()))
         self.folder = folder
-        self._images = [(table, k, _frozen_cells(table, k)) for table in self.tables
+        self._images = [(table, k, _frozen_cells(table, k), _caps(table, k)) for table in self.tables
                         for k in range(table.formation.symmetries)]  # fmt: skip
-        """Each table under each symmetry, with its frozen cells (bit 4r + c): what :meth:`advise` tries, in order."""
+        """Each table under each symmetry, with its frozen cells (bit 4r + c) and its caps (a cell's bits and the
+        largest exponent it may hold): what :meth:`advise` tries, in order."""
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str] | None = None, *, p_four: float | None = None) -> Advisor:
@@ -150,17 +151,20 @@ class Advisor:
 
     def advise(self, board: Board) -> Advice | None:
         """The move of the first table (largest target first) that fits ``board`` with its goal cell continuing
-        the chain, not yet holding the target, and a move that can still succeed; None when no table does."""
+        the chain, not yet holding the target, every free cell within its cap, and a move that can still succeed;
+        None when no table does."""
         if not isinstance(board, Board):
             return None
         exponents = [(board.bits >> (4 * k)) & 0xF for k in range(16)]
         big: dict[int, int] = {}  # by exponent: the cells (bit 4r + c) that hold that tile or more
-        for table, k, cells in self._images:
+        for table, k, cells, caps in self._images:
             levels, formation = table.levels, table.formation
             if levels not in big:
                 big[levels] = sum(1 << i for i, e in enumerate(exponents) if e >= levels)
             if (formation.rows, formation.cols) != board.shape or cells & ~big[levels]:
                 continue  # a frozen cell holds a tile below the target
+            if any((board.bits >> shift) & 0xF > cap for shift, cap in caps):
+                continue  # a tile above its cell's cap: not a board of the table
             goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
             chain = chain_tile(table, board, k)  # the target itself: no frozen neighbour of the goal holds it
             if board[goal] >= table.target or chain == table.target or _frozen_pair(formation, board, k):
@@ -169,6 +173,13 @@ class Advisor:
             if found is not None and found.best is not None and found.moves[found.best] > 0.0:
                 return Advice(cast(Direction, found.best), found.moves[found.best], table, found, chain)
         return None
+
+
+def _caps(table: Tablebase, k: int) -> tuple[tuple[int, int], ...]:
+    """``table``'s caps under the symmetry ``k``: each capped cell's bits on a board and its cap's exponent."""
+    formation = table.formation
+    cells = ((image_cell(cell, k, formation.rows, formation.cols), cap) for cell, cap in formation.caps)
+    return tuple((16 * r + 4 * c, cap) for (r, c), cap in cells)
 
 
 def _frozen_cells(table: Tablebase, k: int) -> int:
