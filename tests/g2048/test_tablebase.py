@@ -78,6 +78,7 @@ def test_caps_are_hexadecimal_digits_on_free_cells() -> None:
         (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((1, 0), 1),)), "a cap is a tile's exponent from 2"),
         (lambda: Formation(2, 2, ((0, 0),), (1, 1), (((1, 0), 3), ((1, 0), 4))), "a cell has one cap at most"),
         (lambda: Formation.parse("xx/1T"), "'1' is not a cell"),
+        (lambda: Formation(2, 2, ((0, 0),), (1, 1), (3,)), "caps are \\(\\(row, col\\), exponent\\) pairs"),
         (lambda: Formation.parse("xx/fT"), "'f' is not a cell"),
     ],
 )

@@ -76,7 +76,10 @@ class Formation:
         if not cells:
             raise InvalidInputError("a formation needs frozen cells: a region of the whole board is a plain game")
         object.__setattr__(self, "frozen", tuple(sorted(cells)))
-        capped = dict(self.caps)
+        try:
+            capped = dict(self.caps)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"caps are ((row, col), exponent) pairs, got {self.caps!r}") from None
         if len(capped) != len(self.caps):
             raise InvalidInputError("a cell has one cap at most")
         for cell, exponent in capped.items():
