@@ -220,6 +220,12 @@ def test_a_bad_weight_is_one_clear_error(weight: Any) -> None:
         TableLeaves(Advisor([table()]), weight)
 
 
+def test_a_weight_without_leaves_is_refused() -> None:
+    search = Expectimax(depth=1, workers=1, evaluator=ExponentSum(False))
+    with pytest.raises(InvalidInputError, match="a weight is for table_use='leaves', not 'guard'"):
+        SearchAgent(search, Advisor([table()]), table_use="guard", weight=5.0)
+
+
 def test_table_leaves_must_be_table_leaves() -> None:
     with pytest.raises(InvalidInputError, match="table_leaves must be a TableLeaves, got Advisor"):
         Expectimax(depth=1, table_leaves=Advisor([table()]))  # type: ignore[arg-type]

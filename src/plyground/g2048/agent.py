@@ -71,6 +71,8 @@ class SearchAgent(Agent[State]):
         for name, value in (("margin", margin), ("confidence", confidence)):
             if not 0.0 <= value < 1.0:  # NaN fails too
                 raise InvalidInputError(f"the {name} is a probability from 0 to below 1, got {value!r}")
+        if weight is not None and table_use != "leaves":
+            raise InvalidInputError(f"a weight is for table_use='leaves', not {table_use!r}")
         if table_use == "leaves" and tablebases is not None:
             from plyground.g2048.tablebase.leaves import DEFAULT_WEIGHT, TableLeaves
 
