@@ -26,6 +26,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from conversion import DEFAULT_POSITIONS, read_positions, spawn_seed
 from plyground.core.match import play_game
 from plyground.core.measurements import add_record_options, print_json
 from plyground.core.run_many import run_many
@@ -37,7 +38,6 @@ from plyground.g2048.registry import default_evaluator, load_evaluator
 from plyground.g2048.state import State, draw_spawn
 from plyground.g2048.tablebase import STANDARD_TABLES, Formation, formation_fits
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parent / "data" / "endgame_16384.jsonl"
 EVALUATOR = default_evaluator(4, 4)
 DEFAULT_FORMATIONS = (
     *(f"{text}:{target}" for text, target in STANDARD_TABLES),
@@ -70,30 +70,6 @@ def parse_formation(text: str) -> tuple[Formation, int]:
     return Formation.parse(shape), int(target)
 
 
-def read_positions(path: Path) -> list[Job]:
-    """The positions of ``path`` as jobs without a time or formations yet.
-
-    Raises:
-        PlygroundError: a missing file or a line that is not a position, in one line.
-    """
-    if not path.is_file():
-        raise PlygroundError(f"no positions file {path}: make one with benchmarks/endgame_positions.py")
-    jobs = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            entry = json.loads(line)
-            jobs.append(Job(int(entry["seed"]), int(entry["score"]), str(entry["board"]), 0.0, ()))
-        except (ValueError, KeyError, TypeError):
-            raise PlygroundError(f"{path}, line {number}: not a saved position") from None
-    return jobs
-
-
-def spawn_seed(position: int) -> int:
-    """The spawns of the game from the position saved from game ``position``: those of ``conversion.py``'s first
-    seed, so that the search plays the same games as its ``search`` arm there."""
-    return 1_000_003 * position + 1
-
-
 def count(job: Job) -> dict[str, Any]:
     """Play ``job``'s game on to 32768 or its end; on how many of its boards each formation fits."""
     formations = [parse_formation(text) for text in job.formations]
@@ -106,7 +82,7 @@ def count(job: Job) -> dict[str, Any]:
         return agent.choose(now), 0.0
 
     with Expectimax(time_ms=job.time_ms, workers=1, evaluator=load_evaluator(EVALUATOR, reuse=True)) as search:
-        record = play_game(state, [SearchAgent(search)], seed=spawn_seed(job.seed), ask=ask, chance=draw_spawn,
+        record = play_game(state, [SearchAgent(search)], seed=spawn_seed(job.seed, 1), ask=ask, chance=draw_spawn,
                            max_moves=job.max_moves, until=lambda now: now.board.max_tile() >= 32768)  # fmt: skip
     return {"moves": len(record.seconds), "fits": fits, "made": state.board.max_tile() >= 32768}
 
@@ -124,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for text in args.formations:
             parse_formation(text)
-        positions = read_positions(args.positions)[: args.limit]
+        positions = read_positions(args.positions)[: args.limit]  # as conversion.py reads them
         jobs = [Job(p.seed, p.score, p.board, args.time_ms, tuple(args.formations), args.max_moves) for p in positions]
         if not jobs:
             raise PlygroundError(f"no position in {args.positions}")
