@@ -347,7 +347,21 @@ def against_macroxue(results: Results) -> Row:
 
 
 def whole_games_against_macroxue(results: Results) -> Row:
-    return _macroxue_row(results.latest("conversion", _whole_games), "new games (whole games), one core each")
+    """The whole-game run of the most games (the latest of those): a short run at another depth does not replace it."""
+    most = max(
+        (line.results["positions"] for line in results.lines("conversion") if _quietly(_whole_games, line)),
+        default=None,
+    )
+    line = results.latest("conversion", lambda r: _whole_games(r) and r["positions"] == most)
+    return _macroxue_row(line, "new games (whole games), one core each")
+
+
+def _quietly(where: Callable[[dict[str, Any]], bool], line: Line) -> bool:
+    """``where`` of a line's results, False where it lacks what ``where`` reads."""
+    try:
+        return where(line.results)
+    except (KeyError, TypeError, IndexError):
+        return False
 
 
 def _macroxue_row(line: Line, where: str) -> Row:
