@@ -40,8 +40,8 @@ class _OutOfTime(Expectimax):
         self.cut, self.keep, self.shift = cut, keep, shift
         self.orders: list[list[int]] = []
 
-    def jobs_search(self, board: Board, evaluator: Evaluator) -> Any:
-        search = super().jobs_search(board, evaluator)
+    def jobs_search(self, board: Board, evaluator: Evaluator, planned: Any = None) -> Any:
+        search = super().jobs_search(board, evaluator, planned)
 
         def cut_short(moves: Any, depth: int, tts: Any, counters: Any, stop: Any, values: Any, claim: Any) -> None:
             search(moves, depth, tts, counters, stop, values, claim)
