@@ -124,10 +124,9 @@ class Advisor:
     def __init__(self, tables: Sequence[Tablebase], folder: Path | None = None) -> None:
         self.tables = sorted(tables, key=lambda table: (-table.target, table.formation.to_text()))
         self.folder = folder
-        self._images = [(table, k, _frozen_cells(table, k), _caps(table, k)) for table in self.tables
+        self._images = [(table, k, _frozen_cells(table, k)) for table in self.tables
                         for k in range(table.formation.symmetries)]  # fmt: skip
-        """Each table under each symmetry, with its frozen cells (bit 4r + c) and its caps (a cell's bits and the
-        largest exponent it may hold): what :meth:`advise` tries, in order."""
+        """Each table under each symmetry, with its frozen cells (bit 4r + c): what :meth:`advise` tries, in order."""
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str] | None = None, *, p_four: float | None = None) -> Advisor:
@@ -157,29 +156,19 @@ class Advisor:
             return None
         exponents = [(board.bits >> (4 * k)) & 0xF for k in range(16)]
         big: dict[int, int] = {}  # by exponent: the cells (bit 4r + c) that hold that tile or more
-        for table, k, cells, caps in self._images:
+        for table, k, cells in self._images:
             levels, formation = table.levels, table.formation
             if levels not in big:
                 big[levels] = sum(1 << i for i, e in enumerate(exponents) if e >= levels)
             if (formation.rows, formation.cols) != board.shape or cells & ~big[levels]:
                 continue  # a frozen cell holds a tile below the target
-            if any((board.bits >> shift) & 0xF > cap for shift, cap in caps):
-                continue  # a tile above its cell's cap: not a board of the table
-            goal = image_cell(table.formation.goal, k, table.formation.rows, table.formation.cols)
-            chain = chain_tile(table, board, k)  # the target itself: no frozen neighbour of the goal holds it
-            if board[goal] >= table.target or chain == table.target or _frozen_pair(formation, board, k):
-                continue  # built already, off the chain, or big tiles that can merge: the table knows none
+            chain = _fitting_chain(formation, table.target, board, k)
+            if chain is None:
+                continue
             found = answer(table, board, k)
             if found is not None and found.best is not None and found.moves[found.best] > 0.0:
                 return Advice(cast(Direction, found.best), found.moves[found.best], table, found, chain)
         return None
-
-
-def _caps(table: Tablebase, k: int) -> tuple[tuple[int, int], ...]:
-    """``table``'s caps under the symmetry ``k``: each capped cell's bits on a board and its cap's exponent."""
-    formation = table.formation
-    cells = ((image_cell(cell, k, formation.rows, formation.cols), cap) for cell, cap in formation.caps)
-    return tuple((16 * r + 4 * c, cap) for (r, c), cap in cells)
 
 
 def _frozen_cells(table: Tablebase, k: int) -> int:
@@ -201,19 +190,29 @@ def formation_fits(formation: Formation, target: int, board: Board) -> int | Non
     """
     if not isinstance(board, Board) or board.shape != (formation.rows, formation.cols):
         return None
-    rows, cols, caps = formation.rows, formation.cols, dict(formation.caps)
+    rows, cols = formation.rows, formation.cols
     for k in range(formation.symmetries):
         if any(board[image_cell(cell, k, rows, cols)] < target for cell in formation.frozen):
             continue
-        if board[image_cell(formation.goal, k, rows, cols)] >= target or _frozen_pair(formation, board, k):
-            continue
-        if _chain(formation, target, board, k) == target:
-            continue
-        if all(
-            board[image_cell(cell, k, rows, cols)] < min(target, 2 << caps.get(cell, 15)) for cell in formation.region
-        ):
+        if any(board[image_cell(cell, k, rows, cols)] >= target for cell in formation.region):
+            continue  # a tile of the target off the goal: not counted (an advisor lets the moves' values decide)
+        if _fitting_chain(formation, target, board, k) is not None:
             return k
     return None
+
+
+def _fitting_chain(formation: Formation, target: int, board: Board, k: int) -> int | None:
+    """The tile the target makes down the chain (:func:`chain_tile`) where ``formation`` for ``target``, its
+    frozen cells holding the target or more under the symmetry ``k``, fits ``board`` as the advisor asks: no two
+    neighbouring frozen tiles equal, the goal continuing the chain and not holding the target yet, every free cell
+    within its cap. None where it does not."""
+    rows, cols, caps = formation.rows, formation.cols, dict(formation.caps)
+    if board[image_cell(formation.goal, k, rows, cols)] >= target or _frozen_pair(formation, board, k):
+        return None  # built already, or big tiles that can merge: the table knows neither
+    if any(board[image_cell(cell, k, rows, cols)] > 1 << cap for cell, cap in caps.items()):
+        return None  # a tile above its cell's cap: not a board of the table
+    chain = _chain(formation, target, board, k)
+    return None if chain == target else chain  # the target itself: no frozen neighbour of the goal holds it
 
 
 def _frozen_pair(formation: Formation, board: Board, k: int) -> bool:
