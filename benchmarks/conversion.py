@@ -2,10 +2,11 @@
 
 Reads the positions ``endgame_positions.py`` writes (``--positions``, default
 ``benchmarks/data/endgame_16384.jsonl``), or with ``--from-start N`` takes the start boards of N new
-games (seeds 1 to N, two tiles spawned as a game spawns them: whole games), and plays each on to the end
-of the game, or to its first
+games (seeds 1 to N, two tiles spawned as a game spawns them: whole games; ``--size RxC`` for another
+board than 4x4), and plays each on to the end of the game, or to its first
 ``--stop-at`` tile (default ``--tile``, 32768; 0: to the end), in every arm of ``--arms``, at
-``--time-ms`` a move with the network shipped with plyground. The arms are paired: they play the
+``--time-ms`` a move with the applications' evaluator of the board: the network shipped with plyground
+on 4x4, the heuristic on the others. The arms are paired: they play the
 same positions with the same spawn seeds (``--seed``, and with ``--seeds N`` also ``--seed + 1``
 ... for N games a position and arm), so that they differ only in how they choose their moves. A
 game's spawns come from :func:`spawn_seed` of the position's and the seed: positions saved the
@@ -46,7 +47,8 @@ each arm against the first, pair by pair: the positions where one made the tile 
 interval. Ends with one JSON line.
 
     python benchmarks/conversion.py --tablebases DIR [--arms search tables] [--time-ms 2] [--seeds 1]
-        [--limit N] [--log conversion_games.jsonl] [--max-moves N] [--macroxue DEST/2048]
+        [--limit N | --from-start N [--size RxC]] [--log conversion_games.jsonl] [--max-moves N]
+        [--macroxue DEST/2048]
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ from plyground.g2048.state import State, draw_spawn
 from plyground.g2048.tablebase import Advisor, table_name
 
 DEFAULT_POSITIONS = Path(__file__).resolve().parent / "data" / "endgame_16384.jsonl"
-EVALUATOR = default_evaluator(4, 4)
+SIZES = ("4x4", "4x3", "3x4", "3x3")
+"""The board sizes of ``--size`` (whole games): those of the standard sets of tables."""
 
 
 def _search_only(search: Expectimax, tables: Advisor | None) -> SearchAgent:
@@ -203,7 +206,8 @@ def play(job: Job) -> dict[str, Any]:
 
     stop_at = job.stop_at
     until = None if stop_at is None else (lambda now: now.board.max_tile() >= stop_at)
-    evaluator = load_evaluator(EVALUATOR, reuse=True)
+    board = state.board
+    evaluator = load_evaluator(default_evaluator(board.rows, board.cols), reuse=True)
     began = time.perf_counter()
     with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search, contextlib.ExitStack() as stack:
         agent: Agent[State]
@@ -247,9 +251,10 @@ def read_positions(path: Path) -> list[Position]:
     return positions
 
 
-def start_positions(games: int) -> list[Position]:
-    """The start boards of ``games`` new games, seeds 1 to ``games``: two tiles spawned as a game spawns them."""
-    return [Position(seed, 0, 0, Game(4, 4, seed=seed).board.to_text()) for seed in range(1, games + 1)]
+def start_positions(games: int, rows: int = 4, cols: int = 4) -> list[Position]:
+    """The start boards of ``games`` new games of ``rows`` by ``cols``, seeds 1 to ``games``: two tiles spawned as
+    a game spawns them."""
+    return [Position(seed, 0, 0, Game(rows, cols, seed=seed).board.to_text()) for seed in range(1, games + 1)]
 
 
 def game_key(arm: str, position: Position) -> str:
@@ -321,6 +326,7 @@ def main() -> None:
     parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="from endgame_positions.py")
     parser.add_argument("--from-start", type=int, metavar="N",
                         help="instead, whole games: the start boards of N new games (seeds 1 to N)")  # fmt: skip
+    parser.add_argument("--size", default="4x4", choices=SIZES, help="with --from-start: the board (RxC)")
     parser.add_argument("--limit", type=int, help="only the first N positions of the file")
     parser.add_argument(
         "--arms",
@@ -344,6 +350,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.from_start is not None and args.from_start < 1:
         parser.error("--from-start is a number of games from 1")
+    if args.size != "4x4" and args.from_start is None:
+        parser.error("--size is for whole games: give --from-start N")
+    rows, cols = (int(n) for n in args.size.split("x"))
     stop_at = args.tile if args.stop_at is None else args.stop_at or None
     if stop_at is not None and stop_at < args.tile:
         parser.error(f"--stop-at {stop_at} ends the games before they can make --tile {args.tile}")
@@ -359,7 +368,10 @@ def main() -> None:
             advisor = Advisor.load(args.tablebases, p_four=DEFAULT_P_FOUR)
         except PlygroundError as error:
             raise SystemExit(f"error: {error}") from None
-        tables = [table_name(table.formation, table.target, table.p_four) for table in advisor.tables]
+        tables = [table_name(table.formation, table.target, table.p_four) for table in advisor.tables
+                  if (table.formation.rows, table.formation.cols) == (rows, cols)]  # fmt: skip
+        if not tables:
+            parser.error(f"no {args.size} tables in {args.tablebases}")
         folder = str(args.tablebases.resolve())
 
     program = None
@@ -370,13 +382,17 @@ def main() -> None:
             parser.error(f"no macroxue/2048-ai program at {args.macroxue} (benchmarks/opponents/build_macroxue.sh)")
         program = str(args.macroxue.resolve())
 
-    positions = (read_positions(args.positions) if args.from_start is None else start_positions(args.from_start))[
-        : args.limit
-    ]
+    if args.size != "4x4" and any(arm.macroxue for arm in arms):
+        parser.error("macroxue/2048-ai plays 4x4 boards only")
+    positions = (
+        read_positions(args.positions) if args.from_start is None else start_positions(args.from_start, rows, cols)
+    )[: args.limit]
     seeds = range(args.seed, args.seed + args.seeds)
-    settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves, "evaluator": EVALUATOR,
-                "spawns": "by position",
+    settings = {"time_ms": args.time_ms, "stop_at": stop_at, "max_moves": args.max_moves,
+                "evaluator": default_evaluator(rows, cols), "spawns": "by position",
                 "tables": tables}  # fmt: skip
+    if args.size != "4x4":  # the 4x4 logs and lines of before say nothing of the size
+        settings["size"] = args.size
     try:
         done = read_settings_log(args.log, settings, "game")
     except PlygroundError as error:

@@ -921,3 +921,32 @@ def test_conversion_from_the_start_plays_whole_games(tmp_path: Path) -> None:
     assert all(len(board.empty_cells()) == 14 for board in starts) and starts[0] != starts[1]  # two tiles, two seeds
     refused = run_script("conversion.py", ["--from-start", "0"], tmp_path)
     assert refused.returncode == 2 and "--from-start is a number of games from 1" in refused.stderr
+
+
+def test_conversion_plays_whole_games_of_another_size_with_its_tables(tmp_path: Path) -> None:
+    from plyground.g2048.game import Game
+    from plyground.g2048.tablebase import Formation, save_tablebase, solve_formation, table_name
+
+    formation = Formation.parse("xxx/..T/...")
+    save_tablebase(solve_formation(formation, 8), tmp_path / "tables" / table_name(formation, 8, 0.1))
+    _small_table(tmp_path)  # a 4x4 table beside it, which 3x3 games leave out
+    args = ["--from-start", "3", "--size", "3x3", "--arms", "search", "tables", "--tablebases",
+            str(tmp_path / "tables"), "--tile", "64", "--stop-at", "0", "--time-ms", "1", "--workers", "1",
+            "--log", str(tmp_path / "games.jsonl")]  # fmt: skip
+    line = json_line(run_script("conversion.py", args, tmp_path), "conversion", tmp_path)
+    assert (line["size"], line["evaluator"], line["tables"]) == ("3x3", "heuristic", ["xxx-..T-..._T8_p0.1"])
+    logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    starts = [Board.parse(game["board"]) for game in logged]
+    assert len(logged) == 6 and all(board.shape == (3, 3) and len(board.empty_cells()) == 7 for board in starts)
+    assert all(Board.parse(game["board"]) == Game(3, 3, seed=game["position"]).board for game in logged)
+    assert sum(game["table_moves"] for game in logged if game["arm"] == "tables") > 0  # whole games build an 8
+    assert all(game["table_moves"] == 0 for game in logged if game["arm"] == "search")
+    for args_, said in (
+        (["--size", "3x3"], "--size is for whole games: give --from-start N"),
+        (["--from-start", "2", "--size", "4x3", "--tablebases", str(tmp_path / "tables")], "no 4x3 tables in"),
+        (["--from-start", "2", "--size", "3x3", "--arms", "macroxue-3", "--macroxue", sys.executable],
+         "macroxue/2048-ai plays 4x4 boards only"),
+        (["--from-start", "2", "--size", "5x5"], "invalid choice"),
+    ):  # fmt: skip
+        refused = run_script("conversion.py", args_, tmp_path)
+        assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), refused.stderr
