@@ -28,6 +28,10 @@ not many.
              a table joined
     leaves-1  the same at 1 point: the tables' probabilities change next to nothing, what the way costs
              does (the tables asked at each move, the game's board searched where a table fits)
+    bank     expectimax with ``time_bank``: the time a move leaves (its next depth would not finish) goes to the
+             next moves, so that ``--time-ms`` is the mean
+    shaped-1, shaped-2  expectimax whose mean time a move goes more to crowded boards: a board of e empty cells
+             gets --time-ms times (1 + e) ** -1 (or -2) over the moving average of that weight in the game
     macroxue-D  macroxue/2048-ai (its own search and tables) at depth D, 3 to 6: ``--macroxue DEST/2048``,
              built by ``benchmarks/opponents/build_macroxue.sh``; asked move by move over a local socket
              (:mod:`plyground.arena.macroxue`), a server started for each game (its cache empty at the
@@ -107,6 +111,37 @@ def _agent(
     return agent
 
 
+class _ShapedTime(SearchAgent):
+    """The search with its mean budget spent where the board is crowded: a move on a board of ``e`` empty cells
+    gets ``time_ms * w(e) / mean(w)``, ``w(e) = (1 + e) ** -power``, the mean a moving average over the game's
+    moves so far (its first move's weight to begin with)."""
+
+    def __init__(self, search: Expectimax, power: float) -> None:
+        super().__init__(search)
+        assert search.time_ms is not None  # the arms search by time
+        self.budget_ms, self.power = search.time_ms, power
+        self.mean_weight: float | None = None
+
+    def choose(self, state: State) -> int:
+        weight = (1.0 + len(state.board.empty_cells())) ** -self.power
+        mean = weight if self.mean_weight is None else 0.99 * self.mean_weight + 0.01 * weight
+        self.mean_weight = mean
+        self.search.time_ms = self.budget_ms * weight / mean
+        return super().choose(state)
+
+
+def _banked(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+    search.time_bank = True
+    return SearchAgent(search)
+
+
+def _shaped(power: float) -> Callable[[Expectimax, Advisor | None], SearchAgent]:
+    def agent(search: Expectimax, tables: Advisor | None) -> SearchAgent:
+        return _ShapedTime(search, power)
+
+    return agent
+
+
 @dataclass(frozen=True)
 class Arm:
     """A way of playing on from a position.
@@ -147,6 +182,10 @@ ARMS = {
         *(Arm(f"leaves-{weight // 1000}k" if weight >= 1000 else f"leaves-{weight}",
               f"expectimax weighing the tables at its leaves, {weight:,} points a unit of probability",
               _agent("leaves", weight=weight), tables=True) for weight in (1, 5_000, 20_000, 80_000)),
+        Arm("bank", "expectimax with time_bank: what a move leaves of its time goes to the next moves", _banked,
+            tables=False),
+        *(Arm(f"shaped-{power:g}", f"expectimax, its mean time a move shared out as (1 + empty cells) ** -{power:g}",
+              _shaped(power), tables=False) for power in (1.0, 2.0)),
         *(Arm(f"macroxue-{depth}", f"macroxue/2048-ai at depth {depth}", _search_only, tables=False, macroxue=depth)
           for depth in range(3, 7)),
     )

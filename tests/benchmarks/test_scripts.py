@@ -923,6 +923,30 @@ def test_conversion_from_the_start_plays_whole_games(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "--from-start is a number of games from 1" in refused.stderr
 
 
+def test_conversion_arms_that_share_out_the_time_play_their_games(tmp_path: Path) -> None:
+    from plyground.g2048.expectimax import Expectimax
+    from plyground.g2048.state import State
+
+    conversion = load_script("conversion.py")
+    search = Expectimax(time_ms=2.0, workers=1)
+    agent = conversion.ARMS["shaped-2"].agent(search, None)
+    crowded = State.from_board(Board.parse("2 4 8 16/32 64 128 256/2 4 8 16/32 64 0 0"))
+    sparse = State.from_board(Board.parse("2 0 0 0/0 0 0 0/0 0 0 2/0 0 0 0"))
+    agent.choose(sparse)
+    assert search.time_ms == 2.0  # the first move is the mean so far
+    agent.choose(crowded)  # 2 empty cells against 14: weight 1/9 against 1/225, the mean moved 1% of the way
+    assert search.time_ms == pytest.approx(2.0 * (1 / 9) / (0.99 / 225 + 0.01 / 9))
+    banked = Expectimax(time_ms=2.0, workers=1)
+    conversion.ARMS["bank"].agent(banked, None)
+    assert banked.time_bank
+    args = ["--from-start", "2", "--arms", "search", "bank", "shaped-1", "shaped-2", "--max-moves", "10",
+            "--time-ms", "1", "--workers", "1", "--log", str(tmp_path / "games.jsonl")]  # fmt: skip
+    line = json_line(run_script("conversion.py", args, tmp_path), "conversion", tmp_path)
+    assert set(line["arms"]) == {"search", "bank", "shaped-1", "shaped-2"}
+    for row in line["arms"].values():
+        assert row["games"] == 2 and row["mean_moves"] == 10 and row["ms_per_move"] > 0
+
+
 def test_conversion_plays_whole_games_of_another_size_with_its_tables(tmp_path: Path) -> None:
     from plyground.g2048.game import Game
     from plyground.g2048.tablebase import Formation, save_tablebase, solve_formation, table_name
