@@ -65,7 +65,8 @@ of a chain of big tiles along the top rows, for targets 64 to 1024, two formatio
   0.5 GB of disk, a minute or two.
 * 3x3: the top row (6 free), the top row and two cells of the next (4 free): 2.0 M states, 6 MB.
 
-The sets other than 4x4's are sized, not measured in play."""
+In whole games (``benchmarks/conversion.py --size RxC``) the sets other than 4x4's gained nothing, and playing the
+4x3 tables' moves lost games."""
 STANDARD_TABLES: tuple[tuple[str, int], ...] = STANDARD_SETS["4x4"]
 """The standard set of 4x4 boards (:data:`STANDARD_SETS`), the default of ``tablebase build --standard``."""
 _CHUNK = 1 << 24
