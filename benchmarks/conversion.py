@@ -28,6 +28,7 @@ not many.
              a table joined
     leaves-1  the same at 1 point: the tables' probabilities change next to nothing, what the way costs
              does (the tables asked at each move, the game's board searched where a table fits)
+    heuristic  expectimax with the heuristic (its default weights) where the others use the network
     bank     expectimax with ``time_bank``: the time a move leaves (its next depth would not finish) goes to the
              next moves, so that ``--time-ms`` is the mean
     shaped-1, shaped-2  expectimax whose mean time a move goes more to crowded boards: a board of e empty cells
@@ -154,6 +155,7 @@ class Arm:
             :class:`~plyground.g2048.agent.SearchAgent`), which counts the move as the tables'.
         tables: whether it needs ``--tablebases``.
         macroxue: the depth at which macroxue/2048-ai plays it (``--macroxue``), instead of ``agent``.
+        evaluator: the evaluator its search uses, by name (None: the applications' evaluator of the board).
     """
 
     name: str
@@ -161,6 +163,7 @@ class Arm:
     agent: Callable[[Expectimax, Advisor | None], SearchAgent]
     tables: bool
     macroxue: int | None = None
+    evaluator: str | None = None
 
 
 ARMS = {
@@ -182,6 +185,8 @@ ARMS = {
         *(Arm(f"leaves-{weight // 1000}k" if weight >= 1000 else f"leaves-{weight}",
               f"expectimax weighing the tables at its leaves, {weight:,} points a unit of probability",
               _agent("leaves", weight=weight), tables=True) for weight in (1, 5_000, 20_000, 80_000)),
+        Arm("heuristic", "expectimax with the heuristic instead of the board's evaluator", _search_only,
+            tables=False, evaluator="heuristic"),
         Arm("bank", "expectimax with time_bank: what a move leaves of its time goes to the next moves", _banked,
             tables=False),
         *(Arm(f"shaped-{power:g}", f"expectimax, its mean time a move shared out as (1 + empty cells) ** -{power:g}",
@@ -246,7 +251,7 @@ def play(job: Job) -> dict[str, Any]:
     stop_at = job.stop_at
     until = None if stop_at is None else (lambda now: now.board.max_tile() >= stop_at)
     board = state.board
-    evaluator = load_evaluator(default_evaluator(board.rows, board.cols), reuse=True)
+    evaluator = load_evaluator(arm.evaluator or default_evaluator(board.rows, board.cols), reuse=True)
     began = time.perf_counter()
     with Expectimax(time_ms=job.time_ms, workers=1, evaluator=evaluator) as search, contextlib.ExitStack() as stack:
         agent: Agent[State]

@@ -923,7 +923,7 @@ def test_conversion_from_the_start_plays_whole_games(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "--from-start is a number of games from 1" in refused.stderr
 
 
-def test_conversion_arms_that_share_out_the_time_play_their_games(tmp_path: Path) -> None:
+def test_conversion_arms_of_another_search_play_their_games(tmp_path: Path) -> None:
     from plyground.g2048.expectimax import Expectimax
     from plyground.g2048.state import State
 
@@ -939,10 +939,11 @@ def test_conversion_arms_that_share_out_the_time_play_their_games(tmp_path: Path
     banked = Expectimax(time_ms=2.0, workers=1)
     conversion.ARMS["bank"].agent(banked, None)
     assert banked.time_bank
-    args = ["--from-start", "2", "--arms", "search", "bank", "shaped-1", "shaped-2", "--max-moves", "10",
+    assert conversion.ARMS["heuristic"].evaluator == "heuristic" and conversion.ARMS["search"].evaluator is None
+    args = ["--from-start", "2", "--arms", "search", "heuristic", "bank", "shaped-1", "shaped-2", "--max-moves", "10",
             "--time-ms", "1", "--workers", "1", "--log", str(tmp_path / "games.jsonl")]  # fmt: skip
     line = json_line(run_script("conversion.py", args, tmp_path), "conversion", tmp_path)
-    assert set(line["arms"]) == {"search", "bank", "shaped-1", "shaped-2"}
+    assert set(line["arms"]) == {"search", "heuristic", "bank", "shaped-1", "shaped-2"}
     for row in line["arms"].values():
         assert row["games"] == 2 and row["mean_moves"] == 10 and row["ms_per_move"] > 0
 
