@@ -270,6 +270,7 @@ def play(job: Job) -> dict[str, Any]:
         "table_moves": table_moves,
         "seconds": round(time.perf_counter() - began, 1),
         "move_seconds": round(move_seconds, 3),
+        "evaluator": evaluator.name,
     }
 
 

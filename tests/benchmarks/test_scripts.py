@@ -939,13 +939,15 @@ def test_conversion_arms_of_another_search_play_their_games(tmp_path: Path) -> N
     banked = Expectimax(time_ms=2.0, workers=1)
     conversion.ARMS["bank"].agent(banked, None)
     assert banked.time_bank
-    assert conversion.ARMS["heuristic"].evaluator == "heuristic" and conversion.ARMS["search"].evaluator is None
     args = ["--from-start", "2", "--arms", "search", "heuristic", "bank", "shaped-1", "shaped-2", "--max-moves", "10",
             "--time-ms", "1", "--workers", "1", "--log", str(tmp_path / "games.jsonl")]  # fmt: skip
     line = json_line(run_script("conversion.py", args, tmp_path), "conversion", tmp_path)
     assert set(line["arms"]) == {"search", "heuristic", "bank", "shaped-1", "shaped-2"}
     for row in line["arms"].values():
         assert row["games"] == 2 and row["mean_moves"] == 10 and row["ms_per_move"] > 0
+    logged = [json.loads(text) for text in (tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    valued_by = {game["arm"]: game["evaluator"] for game in logged}
+    assert valued_by["heuristic"] == "heuristic" and valued_by["search"] != "heuristic"  # the network
 
 
 def test_conversion_plays_whole_games_of_another_size_with_its_tables(tmp_path: Path) -> None:
