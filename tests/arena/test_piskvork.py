@@ -144,6 +144,16 @@ def test_bytes_that_are_not_utf8_and_a_byte_10_in_a_message_are_neither_moves_no
                                                           (3, 8), (4, 0)]  # fmt: skip
 
 
+def test_a_turn_waits_until_the_brain_that_just_answered_listens_again() -> None:
+    """A brain deaf for a while after each answer (as Rapfi) misses a TURN sent at once, not one sent after it."""
+    game = play_game(fake("busy:30:0"), fake("row:8"), [], settings(), names=("A", "B"))
+    assert (game.winner, game.reason) == ("black", "A (black) made five")
+    unsettled = settings(settle_ms=0, time_ms=200, grace_ms=200)
+    game = play_game(fake("busy:1000:0"), fake("row:8"), [], unsettled, names=("A", "B"))
+    assert (game.winner, game.reason) == ("white", "A (black) lost: no answer in 200 + 200 ms")
+    assert len(game.moves) == 2
+
+
 def test_a_brain_that_exits_instead_of_moving_loses() -> None:
     game = play_game(fake("row:0"), fake("quit"), [], settings(), names=("A", "B"))
     assert (game.winner, game.reason) == ("black", "B (white) lost: crashed (exit status 0)")
@@ -156,6 +166,8 @@ def test_a_brain_that_exits_before_start_stops_the_match() -> None:
 
 
 def test_a_bad_opening_or_setting_is_an_input_error() -> None:
+    with pytest.raises(InvalidInputError, match="settle_ms must be at least 0, got -1"):
+        settings(settle_ms=-1)
     with pytest.raises(InvalidInputError, match="opening stone 9,0 is off the 9x9 board"):
         play_game(fake("row:0"), fake("row:8"), [(9, 0)], settings())
     with pytest.raises(InvalidInputError, match="unknown Gomocup rule 2"):

@@ -11,7 +11,9 @@ MODE says how it answers a move (it answers START with OK, and reads BOARD, TURN
 * ``crash`` - says ``boom`` on stderr and exits with status 3;
 * ``quit`` - exits quietly (status 0) instead of moving;
 * ``refuse`` - answers START with ERROR;
-* ``ev:V:Y`` - as ``row:Y``, after ``MESSAGE depth 3 ev V nodes 9`` (a value as PentaZen reports it).
+* ``ev:V:Y`` - as ``row:Y``, after ``MESSAGE depth 3 ev V nodes 9`` (a value as PentaZen reports it);
+* ``busy:MS:Y`` - as ``row:Y``, but still "thinking" for MS milliseconds after each answer: a command
+  read then is dropped, as Rapfi drops a ``TURN`` written right after its answer.
 
 A START begins a new, empty board.
 
@@ -66,6 +68,12 @@ def move() -> None:
         x = next(x for x in range(size) if (x, y) not in taken)
     taken.append((x, y))
     say(f"{x},{y}")
+    global busy_until
+    if mode.startswith("busy:"):
+        busy_until = time.monotonic() + int(mode.split(":")[1]) / 1000
+
+
+busy_until = 0.0
 
 
 board: list[str] | None = None
@@ -74,7 +82,7 @@ for line in sys.stdin:
         log.write(line.strip() + "\n")
         log.flush()
     words = line.strip().split()
-    if not words:
+    if not words or (time.monotonic() < busy_until and words[0].upper() != "END"):
         continue
     command = words[0].upper()
     if board is not None:

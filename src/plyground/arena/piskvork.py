@@ -14,7 +14,9 @@ Each brain is started for its game and told, as Piskvork tells it
     TURN x,y                        -> x,y   every later move: the opponent's last, then its own
     END                             when the game is over (a brain still running 3 s later is killed)
 
-Coordinates are x,y = column,row from 0. ``MESSAGE``, ``DEBUG`` and ``SUGGEST`` lines and empty
+A brain is sent nothing for ``Settings.settle_ms`` (50) after its answer: some count themselves
+thinking for a moment after writing their move and drop a command that comes then. Coordinates are
+x,y = column,row from 0. ``MESSAGE``, ``DEBUG`` and ``SUGGEST`` lines and empty
 lines are skipped. A brain *forfeits* the game (it loses, whatever the board says) when it answers
 anything but a well-formed ``x,y`` line (``ERROR ...``, garbage), a cell off the board, taken or
 forbidden (renju), when it has not answered ``timeout_turn + grace`` ms after the command was
@@ -65,6 +67,10 @@ class Settings:
         match_ms: the match clock of each brain for one game (0: none).
         max_moves: moves after the opening at which the game is drawn (0: until the board is full).
         start_ms: how long a brain may take to start and answer ``START`` (a first run may compile).
+        settle_ms: a brain is sent nothing for this long after its answer. Some brains (Rapfi among
+            them) count themselves thinking for a moment after writing their move, and drop a
+            command that comes then: a ``TURN`` right after the answer would be lost, and the brain
+            would forfeit for not answering it.
     """
 
     size: int = 15
@@ -75,12 +81,15 @@ class Settings:
     match_ms: int = 0
     max_moves: int = 0
     start_ms: int = 120_000
+    settle_ms: int = 50
 
     def __post_init__(self) -> None:
         if self.rule not in RULE_NAMES:
             raise InvalidInputError(f"unknown Gomocup rule {self.rule}; the rules are 0, 1 and 4")
         if not 5 <= self.size <= 20:
             raise InvalidInputError(f"a gomoku board is 5x5 to 20x20, got {self.size}")
+        if self.settle_ms < 0:
+            raise InvalidInputError(f"settle_ms must be at least 0, got {self.settle_ms}")
 
     def ms(self, side: int) -> int:
         """The milliseconds per move of black (``side`` 0) or white (1)."""
@@ -223,6 +232,7 @@ def _ask(state: State, brain: BrainProcess, side: int, settings: Settings, lines
 def _play(state: State, game: Game, brains: list[BrainProcess], settings: Settings) -> None:
     informed = [False, False]
     clock = [float(settings.match_ms)] * 2
+    answered = [float("-inf")] * 2  # when each brain's last answer was read
     played = 0
     while True:
         if state.result is not None:
@@ -245,8 +255,10 @@ def _play(state: State, game: Game, brains: list[BrainProcess], settings: Settin
         else:
             lines += ["BEGIN"] if not state.history else _board_lines(state, state.to_move)
             informed[side] = True
+        time.sleep(max(0.0, answered[side] + settings.settle_ms / 1000 - time.perf_counter()))
         try:
             move, ms = _ask(state, brain, side, settings, lines)
+            answered[side] = time.perf_counter()
             if settings.match_ms:
                 clock[side] -= ms
                 if clock[side] < 0:
