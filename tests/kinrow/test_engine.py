@@ -98,6 +98,37 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
 
 
 @pytest.mark.kernel
+@given(positions(max_stones=24).filter(lambda state: state.k == 5))
+@settings(max_examples=60, deadline=None)
+def test_the_symmetric_evaluation_is_the_negation_of_itself_for_the_other_player(state: State) -> None:
+    """Whoever is to move, one player's value is the other's negated: it does not swing from ply to ply
+    (gomoku, where there is a fit; the hand-made worth elsewhere is not symmetric)."""
+    evaluation = evaluation_for(state.k, state.rule, "symmetric")
+    board = PatternBoard(state, evaluation.weights)
+    params = search_arrays(board).params.copy()
+    params[E.TEMPO_X], params[E.TEMPO_O], params[E.HOT_BONUS] = evaluation.tempo_x, evaluation.tempo_o, evaluation.hot
+    x_value, o_value = E._evaluate(board.arrays(), params, 1), E._evaluate(board.arrays(), params, 2)
+    assert x_value == -o_value
+
+
+def test_the_fitted_evaluation_swings_with_the_side_to_move_and_the_symmetric_one_does_not() -> None:
+    """X's open three: worth much more to X with X to move (it makes an open four) than with O to move."""
+    state = gomoku(["", "", "", "", "", "", "...XXX", "", "....O", ".....O", "O"])
+    values = {}
+    for kind in ("fitted", "symmetric"):
+        evaluation = evaluation_for(5, state.rule, kind)
+        board = PatternBoard(state, evaluation.weights)
+        params = search_arrays(board).params.copy()
+        params[E.TEMPO_X], params[E.TEMPO_O], params[E.HOT_BONUS] = (
+            evaluation.tempo_x, evaluation.tempo_o, evaluation.hot,
+        )  # fmt: skip
+        values[kind] = (int(E._evaluate(board.arrays(), params, 1)), int(E._evaluate(board.arrays(), params, 2)))
+    x_fitted, o_fitted = values["fitted"]
+    assert x_fitted + o_fitted > 1000  # a logit or more: the side to move counts twice
+    assert values["symmetric"][0] == -values["symmetric"][1] > 0
+
+
+@pytest.mark.kernel
 @given(positions(), st.data())
 @settings(max_examples=60, deadline=None)
 def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) -> None:
@@ -414,3 +445,33 @@ def test_the_selectivity_can_be_turned_off_everywhere() -> None:
     args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "engine", "--o", "random", "--games", "1", "--quiet"]
     result = CliRunner().invoke(app, [*args, "--no-selective", "--time-ms", "20", "--seed", "1"])
     assert result.exit_code == 0, result.output
+
+
+def test_the_root_vct_steps_can_be_turned_off() -> None:
+    """X wins by a VCT (h9 first, see above): found at the root, or left to the search when the steps are off."""
+    from plyground.kinrow.players import make_player
+
+    rows = ["..........O", ".........O", "........O", "........XX", "........XX", "..........O"]
+    state = gomoku(["", "", "", "", "", *rows])
+    engine = Engine(depth=2)
+    engine.choose(state)
+    assert engine.last is not None and engine.last.kind == "vct"
+    engine = Engine(depth=2, settings=EngineSettings(root_vct=False))
+    engine.choose(state)
+    assert engine.last is not None and engine.last.kind == "search"
+    assert make_player("engine", root_vct=False).settings.root_vct is False  # type: ignore[attr-defined]
+    assert make_player("engine").settings.root_vct is True  # type: ignore[attr-defined]
+    with pytest.raises(InvalidInputError, match="root_vct must be true or false, got 0"):
+        Engine(depth=1, settings=EngineSettings(root_vct=0))  # type: ignore[arg-type]
+
+
+def test_the_symmetric_evaluation_and_no_root_vct_play_from_the_command_line() -> None:
+    from typer.testing import CliRunner
+
+    from plyground.apps.cli.main import app
+
+    args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "engine", "--o", "random", "--games", "1", "--quiet"]
+    options = ["--evaluation", "symmetric", "--no-root-vct", "--time-ms", "20", "--seed", "1", "--json"]
+    result = CliRunner().invoke(app, [*args, *options])
+    assert result.exit_code == 0, result.output
+    assert '"x_wins": 1' in result.output.replace(" ", "").replace('":', '": ')

@@ -88,6 +88,25 @@ def test_gomoku_uses_the_fit_and_other_games_the_hand_made_worth() -> None:
         assert np.array_equal(evaluation.weights[2:4], worth) and np.array_equal(evaluation.weights[4:], -worth)
 
 
+@given(st.tuples(*[st.integers(0, P.NPAT - 1)] * 4))
+@settings(max_examples=200, deadline=None)
+def test_the_symmetric_rows_are_the_fit_averaged_over_the_two_sides_to_move(codes: tuple[int, int, int, int]) -> None:
+    index = ((codes[0] * P.NPAT + codes[1]) * P.NPAT + codes[2]) * P.NPAT + codes[3]
+    features = cell_features(codes)
+    own = sum(f * ((m - w) // 2) for f, m, w in zip(features, FITTED.mover, FITTED.waiter, strict=True))
+    evaluation = evaluation_for(5, Rule.FREESTYLE, "symmetric")
+    assert evaluation.weights[2:, index].tolist() == [own, own, -own, -own]
+    assert np.array_equal(evaluation.weights[:2], combination_values(Rule.FREESTYLE))  # the move order is unchanged
+
+
+def test_the_symmetric_evaluation_is_the_fit_where_there_is_one_and_the_hand_made_worth_elsewhere() -> None:
+    evaluation = evaluation_for(5, Rule.STANDARD, "symmetric")
+    assert evaluation.fitted and evaluation.hot == 0
+    assert evaluation.tempo_x == (FITTED.tempo_x - FITTED.tempo_o) // 2 == -evaluation.tempo_o
+    for k, rule in ((4, Rule.FREESTYLE), (5, Rule.RENJU)):
+        assert np.array_equal(evaluation_for(k, rule, "symmetric").weights, evaluation_for(k, rule, "hand").weights)
+
+
 def test_the_tables_are_read_only() -> None:
     with pytest.raises(ValueError, match="read-only"):
         evaluation_for(5, Rule.FREESTYLE).weights[2, 0] = 1
@@ -113,7 +132,8 @@ def test_the_hand_made_evaluation_can_be_chosen_everywhere() -> None:
     from plyground.kinrow.players import make_player
 
     assert not evaluation_for(5, Rule.FREESTYLE, "hand").fitted
-    with pytest.raises(InvalidInputError, match="unknown evaluation 'best'; the evaluations are fitted, hand"):
+    known = "fitted, symmetric, hand"
+    with pytest.raises(InvalidInputError, match=f"unknown evaluation 'best'; the evaluations are {known}"):
         evaluation_for(5, Rule.FREESTYLE, "best")
     with pytest.raises(InvalidInputError, match="unknown evaluation"):
         Engine(depth=1, settings=EngineSettings(evaluation="best"))

@@ -109,8 +109,11 @@ class EngineSettings:
             are kept when no move is shown to stop it). Our fours are checked first, then the
             cells of the opponent's threat line, then their neighbours. When the search finds
             that every kept move loses, it searches every move again.
-        evaluation: ``fitted`` (gomoku's evaluation fitted to games, the hand-made one elsewhere)
-            or ``hand`` (see :mod:`plyground.kinrow.evaluation`).
+        evaluation: ``fitted`` (gomoku's evaluation fitted to games, the hand-made one elsewhere),
+            ``symmetric`` (the same fit averaged over the two sides to move) or ``hand`` (see
+            :mod:`plyground.kinrow.evaluation`).
+        root_vct: steps 3b and 4 at the root: our VCT, and the moves kept against the
+            opponent's (off: the search alone judges threes; the VCFs of steps 2 and 3 stay).
         prune: move-count pruning: past the root's children, only the first few moves at each
             depth are searched (see :mod:`plyground.kinrow._engine_kernels`).
         futility: futility pruning and razoring near the leaves, with the evaluation's margin.
@@ -134,6 +137,7 @@ class EngineSettings:
     futility: bool = True
     reduction: str = "log"
     distance: bool = True
+    root_vct: bool = True
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,7 @@ class Engine(Player):
             raise InvalidInputError(
                 f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"
             )
-        for flag in ("prune", "futility", "distance"):
+        for flag in ("prune", "futility", "distance", "root_vct"):
             if not isinstance(getattr(settings, flag), bool):
                 raise InvalidInputError(f"{flag} must be true or false, got {getattr(settings, flag)!r}")
         if settings.evaluation not in EVALUATIONS:
@@ -439,7 +443,7 @@ class Engine(Player):
         # 3. the opponent's VCF: set aside the moves that leave it one
         ban = root.vcf_ban(me, you, settings.vcf_depth) if defend else np.zeros(state.n * state.n, dtype=np.uint8)
         # 3b. our VCT, within a share of the time (a win comes before any defence)
-        if attack and not stop[0]:
+        if attack and settings.root_vct and not stop[0]:
             share = settings.vct_share
             budget = 200_000 if deadline is None else int(max(1_000, 2_000_000 * share * (deadline - start)))
             pv = root.vct(me, settings.vct_depth, budget)
@@ -447,7 +451,7 @@ class Engine(Player):
                 return finish(pv[0], "vct", WIN_VALUE - 2 * len(pv), 0, pv)
         # 4. the opponent's VCT: keep the moves that stop it, if any does
         defending = False
-        if settings.defence_nodes > 0 and not ban.any() and defend and not stop[0]:
+        if settings.root_vct and settings.defence_nodes > 0 and not ban.any() and defend and not stop[0]:
             give_up = None if deadline is None else start + settings.defence_share * (deadline - start)
             keep = root.vct_defence(
                 me, you, settings.vct_depth, settings.defence_nodes,

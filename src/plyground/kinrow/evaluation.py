@@ -16,6 +16,14 @@ self-play games of a strong engine, in thousandths of a logit. They are read fro
 data file ``plyground/kinrow/data/fitted_evaluation.json`` (:data:`FITTED_FILE`), which the
 recipe ``recipes/gomoku_evaluation.py fit`` writes. Other lines and renju keep the hand-made worth
 (:func:`plyground.kinrow.patterns.combination_value`) on both sides.
+
+The ``symmetric`` evaluation is the fitted one averaged over the two sides to move: the position
+as seen one ply and the next. A cell's features are worth ``(mover - waiter) / 2`` to its owner,
+whoever is to move, the tempo term is the difference of the two colours' tempos, halved, and there
+is no bonus for the double threat of the player to move: the value for one player is exactly the
+negation of the value for the other, so that it does not swing from ply to ply as the side to move
+changes (the fitted weights swing by about 2.7 logits). Who makes a threat first is left to the
+search's threat plies and VCF at the leaves.
 """
 
 from __future__ import annotations
@@ -219,8 +227,9 @@ class EvaluationTables:
     margin: int
 
 
-EVALUATIONS = ("fitted", "hand")
-"""The engine's evaluations: ``fitted`` (the fit where there is one, else the hand-made worth) and ``hand``."""
+EVALUATIONS = ("fitted", "symmetric", "hand")
+"""The engine's evaluations: ``fitted`` (the fit where there is one, else the hand-made worth), ``symmetric``
+(the fit averaged over the two sides to move, where there is a fit) and ``hand``."""
 
 
 @functools.cache
@@ -228,7 +237,8 @@ def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> EvaluationTables
     """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process).
 
     ``kind`` ``fitted`` uses :data:`FITTED` for gomoku (k = 5, not renju) and the hand-made
-    worth elsewhere; ``hand`` the hand-made worth everywhere.
+    worth elsewhere; ``symmetric`` the same fit averaged over the two sides to move (see the
+    module), the hand-made worth elsewhere; ``hand`` the hand-made worth everywhere.
     """
     if kind not in EVALUATIONS:
         raise InvalidInputError(f"unknown evaluation {kind!r}; the evaluations are {', '.join(EVALUATIONS)}")
@@ -236,8 +246,15 @@ def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> EvaluationTables
     worth = combination_values(rule)
     weights = np.zeros((6, P.NPAT**4), dtype=np.int64)
     weights[:2] = worth
-    fitted = kind == "fitted" and k == 5 and rule is not Rule.RENJU
-    if fitted:
+    fitted = kind in ("fitted", "symmetric") and k == 5 and rule is not Rule.RENJU
+    if fitted and kind == "symmetric":
+        table = feature_table()
+        own = table @ ((np.array(FITTED.mover, dtype=np.int64) - np.array(FITTED.waiter, dtype=np.int64)) // 2)
+        weights[2], weights[3], weights[4], weights[5] = own, own, -own, -own
+        tempo_x = (FITTED.tempo_x - FITTED.tempo_o) // 2
+        tempo_o, hot = -tempo_x, 0
+        margin = FITTED_MARGIN
+    elif fitted:
         table = feature_table()
         mover = table @ np.array(FITTED.mover, dtype=np.int64)
         waiter = table @ np.array(FITTED.waiter, dtype=np.int64)

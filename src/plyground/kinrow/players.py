@@ -116,6 +116,7 @@ def make_player(
     patterns: bool | None = None,
     evaluation: str | None = None,
     selective: bool = True,
+    root_vct: bool = True,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -125,10 +126,11 @@ def make_player(
     ``time_ms`` is the searching players' budget per move in milliseconds (the engine thinks
     :data:`ENGINE_TIME_MS` without one);
     ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
-    :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted`` or ``hand``,
-    see :class:`~plyground.kinrow.engine.EngineSettings`) and ``selective`` whether its search prunes
-    and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`); the other players move at once, but a
-    bad budget is refused for every kind.
+    :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted``, ``symmetric`` or
+    ``hand``, see :class:`~plyground.kinrow.engine.EngineSettings`), ``selective`` whether its search
+    prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`) and ``root_vct`` whether it
+    looks for VCTs at the root (:attr:`~plyground.kinrow.engine.EngineSettings.root_vct`); the other
+    players move at once, but a bad budget is refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
@@ -138,7 +140,9 @@ def make_player(
     if kind == "engine":
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
-        settings = EngineSettings() if evaluation is None else EngineSettings(evaluation=evaluation)
+        settings = EngineSettings(root_vct=root_vct)
+        if evaluation is not None:
+            settings = dataclasses.replace(settings, evaluation=evaluation)
         if not selective:
             settings = dataclasses.replace(settings, **PLAIN)
         return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms, settings=settings)

@@ -60,6 +60,7 @@ class EvaluationKind(StrEnum):
     """The engine's evaluations (see ``plyground.kinrow.evaluation``)."""
 
     fitted = "fitted"
+    symmetric = "symmetric"
     hand = "hand"
 
 
@@ -113,7 +114,8 @@ EvaluationOption = Annotated[
     EvaluationKind,
     typer.Option(
         "--evaluation",
-        help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one) or hand-made.",
+        help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one), the same fit "
+        "averaged over the two sides to move (symmetric), or hand-made.",
     ),
 ]
 SelectiveOption = Annotated[
@@ -121,6 +123,13 @@ SelectiveOption = Annotated[
     typer.Option(
         "--selective/--no-selective",
         help="The engine prunes and reduces its search (off: the plainer search it had before).",
+    ),
+]
+RootVctOption = Annotated[
+    bool,
+    typer.Option(
+        "--root-vct/--no-root-vct",
+        help="The engine looks for its own VCT at the root and keeps only the moves that stop the opponent's.",
     ),
 ]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
@@ -159,6 +168,7 @@ def _factory(
     patterns: bool | None,
     evaluation: EvaluationKind = EvaluationKind.fitted,
     selective: bool = True,
+    root_vct: bool = True,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -173,6 +183,7 @@ def _factory(
             patterns=patterns,
             evaluation=evaluation.value,
             selective=selective,
+            root_vct=root_vct,
             seed=seed,
         )
 
@@ -203,6 +214,7 @@ def play(
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
+    root_vct: RootVctOption = True,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -224,6 +236,7 @@ def play(
         patterns=patterns,
         evaluation=evaluation,
         selective=selective,
+        root_vct=root_vct,
     )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
@@ -327,6 +340,7 @@ def selfplay(
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
+    root_vct: RootVctOption = True,
     rule: RuleOption = "freestyle",
     save: Annotated[
         Path | None,
@@ -371,6 +385,7 @@ def selfplay(
             patterns=patterns,
             evaluation=evaluation,
             selective=selective,
+            root_vct=root_vct,
         )
         for kind in (x, o)
     )
@@ -441,6 +456,7 @@ def pbrain(
     patterns: PatternsOption = None,
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
+    root_vct: RootVctOption = True,
     seed: GamesSeedOption = None,
     warm_up: Annotated[
         bool,
@@ -484,6 +500,7 @@ def pbrain(
         patterns=patterns,
         evaluation=evaluation,
         selective=selective,
+        root_vct=root_vct,
     )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
