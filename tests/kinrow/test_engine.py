@@ -31,16 +31,19 @@ def search_arrays(
     threat_plies: int = 2,
     selective: tuple[int, int, int, int] = (0, 0, 0, 0),
     path: tuple[int, ...] = (),
+    answers: bool = False,
 ) -> E.SearchArrays:
     """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default).
 
-    ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one).
+    ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one);
+    ``answers``: the exact answers to threats as the moves where there is one.
     """
     size = board.n * board.n
     evaluation = evaluation_for(board.k, board.rule)
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     reduce, prune, margin, distance = selective
-    params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance, leaf_width]
+    params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance, leaf_width,
+              int(answers)]  # fmt: skip
     assert len(params) == E.PARAMS
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
@@ -51,7 +54,7 @@ def search_arrays(
         np.zeros(size, dtype=np.uint8), np.zeros(1, dtype=np.uint8), np.zeros(4, dtype=np.int64),
         np.array(params, dtype=np.int64),
         np.zeros(1 << 12, dtype=TABLE_DTYPE),
-        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), recent,
+        np.zeros(E.MAX_PLY + 64, dtype=np.int32), np.zeros(2, dtype=np.int64), recent, np.zeros(size, dtype=np.int32),
     )  # fmt: skip
 
 
@@ -95,6 +98,12 @@ def test_moves_and_evaluation_match_the_naive_twin(state: State) -> None:
     assert (count < 0) == forced
     assert sorted(arrays.moves[1, : abs(count)].tolist()) == expected
     assert E._evaluate(board.arrays(), arrays.params, player) == position.evaluate(player)
+    arrays = search_arrays(board, answers=True)
+    count = int(E._generate(board.arrays(), arrays, player, 1))
+    expected, forced = position.moves(player, answers=True)
+    assert (count < 0) == forced
+    assert sorted(arrays.moves[1, : abs(count)].tolist()) == expected
+    assert board.cells.tolist() == state.cells.tolist()
 
 
 @pytest.mark.kernel
@@ -146,14 +155,15 @@ def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) ->
         assert got == {cell: position.order_score(player, cell, path, 1) for cell in expected}
 
 
-@given(positions(max_stones=18), st.integers(1, 2))
+@given(positions(max_stones=18), st.integers(1, 2), st.booleans())
 @settings(max_examples=25, deadline=None)
-def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int) -> None:
-    """With every move searched, no reduction and table values reused at their own depth only."""
+def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int, answers: bool) -> None:
+    """With every move searched, no reduction and table values reused at their own depth only (and the exact
+    answers to threats as the moves, or not)."""
     board = engine_board(state)
-    arrays = search_arrays(board)
+    arrays = search_arrays(board, answers=answers)
     value = E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
-    assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2)
+    assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2, answers=answers)
     assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
 
 
@@ -161,13 +171,13 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 
 
 @pytest.mark.parametrize(
-    ("selective", "leaf"),
-    [((E.ONE_PLY, 0, 0, 0), (0, 0)), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0)),
-     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3))],
-    ids=["plain", "selective", "selective, quick leaf VCF"],
+    ("selective", "leaf", "answers"),
+    [((E.ONE_PLY, 0, 0, 0), (0, 0), False), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), False),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), False), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), True)],
+    ids=["plain", "selective", "selective, quick leaf VCF", "selective, quick leaf VCF, exact answers"],
 )  # fmt: skip
 def test_the_search_finds_every_labelled_win_in_time(
-    selective: tuple[int, int, int, int], leaf: tuple[int, int]
+    selective: tuple[int, int, int, int], leaf: tuple[int, int], answers: bool
 ) -> None:
     """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
     rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
@@ -179,8 +189,9 @@ def test_the_search_finds_every_labelled_win_in_time(
         board = engine_board(state)
         for depth in range(1, 2 * row["depth"]):
             arrays = search_arrays(
-                board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1]
-            )
+                board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1],
+                answers=answers,
+            )  # fmt: skip
             if E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
                 break
         else:
@@ -461,17 +472,28 @@ def test_the_root_vct_steps_can_be_turned_off() -> None:
     assert engine.last is not None and engine.last.kind == "search"
     assert make_player("engine", root_vct=False).settings.root_vct is False  # type: ignore[attr-defined]
     assert make_player("engine").settings.root_vct is True  # type: ignore[attr-defined]
+    assert make_player("engine", answers=True).settings.answers is True  # type: ignore[attr-defined]
     with pytest.raises(InvalidInputError, match="root_vct must be true or false, got 0"):
         Engine(depth=1, settings=EngineSettings(root_vct=0))  # type: ignore[arg-type]
 
 
-def test_the_symmetric_evaluation_and_no_root_vct_play_from_the_command_line() -> None:
+def test_the_symmetric_evaluation_no_root_vct_and_exact_answers_play_from_the_command_line() -> None:
     from typer.testing import CliRunner
 
     from plyground.apps.cli.main import app
 
     args = ["kinrow", "selfplay", "--n", "9", "--k", "5", "--x", "engine", "--o", "random", "--games", "1", "--quiet"]
-    options = ["--evaluation", "symmetric", "--no-root-vct", "--time-ms", "20", "--seed", "1", "--json"]
+    options = [
+        "--evaluation",
+        "symmetric",
+        "--no-root-vct",
+        "--exact-answers",
+        "--time-ms",
+        "20",
+        "--seed",
+        "1",
+        "--json",
+    ]
     result = CliRunner().invoke(app, [*args, *options])
     assert result.exit_code == 0, result.output
     assert '"x_wins": 1' in result.output.replace(" ", "").replace('":', '": ')

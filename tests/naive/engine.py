@@ -10,7 +10,11 @@ must return when those are turned off (``width`` holding every move, ``reduce`` 
 
 from __future__ import annotations
 
+from tests.naive import defences
 from tests.naive.patterns import B4, DIRECTIONS, F4, F5, line_code, line_of
+
+OPEN_FOUR = defences.NAMES.index("OPEN_FOUR")
+FOUR_THREE = defences.NAMES.index("FOUR_THREE")
 
 WIN = 100_000_000
 TEMPO = 30
@@ -73,13 +77,24 @@ class Position:
         bonus = self.hot if hot[player - 1] and not (self.has(you, B4) or self.has(you, F4)) else 0
         return totals[1 + player] + totals[3 + you] + self.tempo[player - 1] + bonus
 
-    def moves(self, player: int) -> tuple[list[int], bool]:
-        """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five."""
+    def moves(self, player: int, answers: bool = False) -> tuple[list[int], bool]:
+        """The moves of ``player`` (as a set: in cell order) and whether they are forced blocks of a five.
+
+        ``answers``: when the opponent has a cell of class ``FOUR_THREE`` or more, the exact answers
+        to its threat (at ``OPEN_FOUR`` if it has such a cell), if there are any.
+        """
         you = 3 - player
         empty = [cell for cell in range(self.n * self.n) if self.cells[cell] == 0]
         blocks = [cell for cell in empty if F5 in self.codes(you, cell)]
         if blocks:
             return blocks, True
+        if answers:
+            level = max(defences.classes(self.cells, self.n, self.k, self.exact[you - 1], you).values(), default=0)
+            level = OPEN_FOUR if level >= OPEN_FOUR else FOUR_THREE if level >= FOUR_THREE else 0
+            if level:
+                found = defences.answers(self.cells, self.n, self.k, self.exact[you - 1], player, level)
+                if found:
+                    return sorted(found), False
         defend = self.has(you, F4)
         out = []
         for cell in empty:
@@ -116,7 +131,7 @@ def distance_discount(n: int, path: tuple[int, ...], ply: int, cell: int, score:
     return score // 4 if all(far(move) for move in recent) else score // 2
 
 
-def minimax(position: Position, player: int, depth: int, ply: int, threat_plies: int) -> int:
+def minimax(position: Position, player: int, depth: int, ply: int, threat_plies: int, answers: bool = False) -> int:
     """The value of the position for ``player`` (to move), as the kernel's search defines it."""
     you = 3 - player
     if position.has(player, F5):
@@ -126,7 +141,7 @@ def minimax(position: Position, player: int, depth: int, ply: int, threat_plies:
         return WIN - ply - 3
     if depth <= 0 and not forced and (not position.has(you, F4) or depth <= -threat_plies):
         return position.evaluate(player)
-    moves, forced = position.moves(player)
+    moves, forced = position.moves(player, answers)
     if forced and len(moves) >= 2:
         return -(WIN - ply - 2)
     if not moves:
@@ -134,7 +149,7 @@ def minimax(position: Position, player: int, depth: int, ply: int, threat_plies:
     best = -(WIN + 1)
     for cell in moves:
         position.cells[cell] = player
-        value = -minimax(position, you, depth if forced else depth - 1, ply + 1, threat_plies)
+        value = -minimax(position, you, depth if forced else depth - 1, ply + 1, threat_plies, answers)
         position.cells[cell] = 0
         best = max(best, value)
     return best

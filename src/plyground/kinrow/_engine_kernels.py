@@ -51,7 +51,7 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
 ``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
-tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width]``
+tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width, answers]``
 (``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic; ``prune`` 1: move-count
 pruning; ``futility margin`` 0: no futility pruning or razoring; ``distance`` 1: the distance
 discount of the order; ``leaf VCF width`` 0: the full VCF at depth 0, else the quick one
@@ -59,8 +59,16 @@ with this many fours a node; ``same depth`` 1: table values are reused only at
 the depth they were searched to, so that the search equals a plain minimax over the same
 moves when ``width`` holds them all; ``renju`` 1: X's forbidden points are not moves, see
 :func:`_allowed`; ``n`` the board side), the threat solver's arrays
-(:mod:`plyground.kinrow._threat_kernels`), and ``path`` int32 ``[PATH + MAX_PLY]``: the last
-:data:`PATH` moves of the game (-1 where there are fewer), then the move of each ply.
+(:mod:`plyground.kinrow._threat_kernels`), ``path`` int32 ``[PATH + MAX_PLY]``: the last
+:data:`PATH` moves of the game (-1 where there are fewer), then the move of each ply, and
+``scratch`` int32 ``[n*n]`` (the threatening cells while the answers are listed).
+
+**Exact answers** (``answers`` 1, not under renju): when the opponent has a cell of class
+``FOUR_THREE`` or more (:mod:`plyground.kinrow.cell_classes`; only looked for when it has an
+``F4`` code or a hot cell), the moves are the exact answers to that threat
+(:func:`~plyground.kinrow._defence_kernels._defences`: the cells after which it has none left,
+at ``OPEN_FOUR`` if it has such a cell, else at ``FOUR_THREE``, then the player's fours), not
+the cells that touch the threat; when none is left to play, the moves are as without.
 
 **At depth 0**, before the evaluation: when the player to move has a four to play, the
 VCF solver looks for a win by fours (to ``leaf VCF depth`` moves; by default the quick,
@@ -81,10 +89,12 @@ import numpy as np
 from numba import types
 
 from plyground._jit import kernel
+from plyground.kinrow._defence_kernels import _defences
 from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
 from plyground.kinrow._renju_kernels import _forbidden
 from plyground.kinrow._table_kernels import EXACT, LOWER, TABLE, UPPER, _bound, _find, _store, _value
 from plyground.kinrow._threat_kernels import _vcf
+from plyground.kinrow.cell_classes import CLASS_TABLE, CellClass
 
 WIN = 100_000_000
 MAX_PLY = 128
@@ -92,8 +102,8 @@ WON = WIN - MAX_PLY
 INFINITY = WIN + 1
 NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
 WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
-PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH = range(11, 15)
-PARAMS = 15
+PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH, ANSWERS = range(11, 16)
+PARAMS = 16
 NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
 """The late-move reductions (``params[REDUCE]``)."""
 QUIET = 1_000
@@ -118,6 +128,8 @@ FAR = 3
 """Distance ordering: a move farther than this (in rows or columns) from a recent move is far from it."""
 PATH = 4
 """The path array holds the last :data:`PATH` moves of the game, then the move of each ply."""
+OPEN_FOUR_CLASS = int(CellClass.OPEN_FOUR)
+FOUR_THREE_CLASS = int(CellClass.FOUR_THREE)
 
 
 class SearchArrays(NamedTuple):
@@ -137,13 +149,14 @@ class SearchArrays(NamedTuple):
     line: Any
     vstats: Any
     path: Any
+    scratch: Any
 
 
 SEARCH = types.NamedTuple(
     (
         TABLE, types.int32[:, ::1], types.int32[::1], types.int32[:, ::1], types.int32[:, ::1], types.uint8[::1],
         types.uint8[::1], types.int64[::1], types.int64[::1], TABLE, types.int32[::1], types.int64[::1],
-        types.int32[::1],
+        types.int32[::1], types.int32[::1],
     ),
     SearchArrays,
 )  # fmt: skip
@@ -220,6 +233,35 @@ def _recent(path, n, ply, back):
     return last // n, last % n
 
 
+@kernel(types.int64(BOARD, types.int64), inline=True)
+def _threat_level(board, side):
+    """The class the player ``side`` (0 or 1) threatens at: ``OPEN_FOUR``, ``FOUR_THREE`` or 0 (neither)."""
+    cells, pat = board.cells, board.pat
+    level = 0
+    for cell in range(cells.shape[0]):
+        if cells[cell] == 0:
+            found = CLASS_TABLE[_combination(pat, side, cell)]
+            if found >= OPEN_FOUR_CLASS:
+                return OPEN_FOUR_CLASS
+            if found >= FOUR_THREE_CLASS:
+                level = FOUR_THREE_CLASS
+    return level
+
+
+@kernel(types.int64(BOARD, types.int64[::1], types.int64, types.int64, types.int64, *([types.int64] * 8)), inline=True)
+def _order_score(board, params, me, cell, n, r1, c1, r2, c2, r3, c3, r4, c4):
+    """What a move on ``cell`` makes for player ``me`` (0 or 1) and takes from the other, less when far from the last
+    moves (``r1, c1`` to ``r4, c4``: their rows and columns)."""
+    weights, pat = board.weights, board.pat
+    attack = weights[me, _combination(pat, me, cell)]
+    defence = weights[1 - me, _combination(pat, 1 - me, cell)]
+    score = min(attack * 5 + defence * 4, 100_000_000)
+    if params[DISTANCE] != 0:
+        r = cell // n
+        score = _distance_discount(r, cell - r * n, r1, c1, r2, c2, r3, c3, r4, c4, score)
+    return score
+
+
 @kernel(types.int64(BOARD, SEARCH, types.int64, types.int64), refcount=False)
 def _generate(board, search, player, ply):
     """Write the moves of ``player`` at ``ply`` with their order scores into ``moves[ply]``/``scores[ply]``.
@@ -227,7 +269,7 @@ def _generate(board, search, player, ply):
     Returns how many, or minus that number when the moves are forced blocks of a five (a block
     that the player may not play counts as ``n*n`` blocks: a lost position either way).
     """
-    cells, pat, near, cnt, weights = board.cells, board.pat, board.near, board.cnt, board.weights
+    cells, pat, near, cnt = board.cells, board.pat, board.near, board.cnt
     moves, scores, ban, params, path = search.moves, search.scores, search.ban, search.params, search.path
     me = player - 1
     you = 2 - player
@@ -247,13 +289,26 @@ def _generate(board, search, player, ply):
                         count += size  # a block that may not be played: as if there were two to make
                     break
         return -count
-    defend = cnt[you, F4] > 0
-    check = player == 1 and params[RENJU] != 0  # tested once: a check in the loop slows the loop down
     n = params[BOARD_N]
     r1, c1 = _recent(path, n, ply, 1)
     r2, c2 = _recent(path, n, ply, 2)
     r3, c3 = _recent(path, n, ply, 3)
     r4, c4 = _recent(path, n, ply, 4)
+    if params[ANSWERS] != 0 and params[RENJU] == 0 and (cnt[you, F4] > 0 or cnt[you, HOT] > 0):
+        level = _threat_level(board, you)
+        if level > 0:
+            found = _defences(board, CLASS_TABLE, player, level, n, search.scratch, moves[ply])
+            for i in range(found):
+                cell = moves[ply, i]
+                if ply == 0 and ban[cell] != 0:
+                    continue
+                moves[ply, count] = cell
+                scores[ply, count] = np.int32(_order_score(board, params, me, cell, n, r1, c1, r2, c2, r3, c3, r4, c4))
+                count += 1
+            if count > 0:
+                return count
+    defend = cnt[you, F4] > 0
+    check = player == 1 and params[RENJU] != 0  # tested once: a check in the loop slows the loop down
     for cell in range(size):
         if cells[cell] != 0:
             continue
@@ -272,14 +327,8 @@ def _generate(board, search, player, ply):
                 continue
         if check and not _allowed(pat, cells, params, player, cell):
             continue
-        attack = weights[me, _combination(pat, me, cell)]
-        defence = weights[you, _combination(pat, you, cell)]
-        score = min(attack * 5 + defence * 4, 100_000_000)
-        if params[DISTANCE] != 0:
-            r = cell // n
-            score = _distance_discount(r, cell - r * n, r1, c1, r2, c2, r3, c3, r4, c4, score)
         moves[ply, count] = cell
-        scores[ply, count] = np.int32(score)
+        scores[ply, count] = np.int32(_order_score(board, params, me, cell, n, r1, c1, r2, c2, r3, c3, r4, c4))
         count += 1
     if count == 0:  # no stone near any empty cell (an empty board): every empty cell, the centre first
         for cell in range(size):
@@ -347,7 +396,7 @@ def _reduced(params, next_depth, i, principal, quiet, forced):
 def _negamax(board, search, player, depth, ply, alpha, beta):
     """The negamax value of the position for ``player`` (to move), ``depth`` plies deep (threats extend it)."""
     cells, pat, cnt, hsh = board.cells, board.pat, board.cnt, board.hsh
-    tt, killers, history, moves, scores, _, stop, stats, params, ft, line, vstats, path = search
+    tt, killers, history, moves, scores, _, stop, stats, params, ft, line, vstats, path, _ = search
     stats[NODES] += 1
     if ply > stats[SELDEPTH]:
         stats[SELDEPTH] = ply

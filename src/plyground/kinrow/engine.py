@@ -114,6 +114,10 @@ class EngineSettings:
             :mod:`plyground.kinrow.evaluation`).
         root_vct: steps 3b and 4 at the root: our VCT, and the moves kept against the
             opponent's (off: the search alone judges threes; the VCFs of steps 2 and 3 stay).
+        answers: when the opponent threatens a four-three or an open four, the search's moves are
+            the exact answers to the threat and the player's fours (see
+            :mod:`plyground.kinrow.defences`), not every cell that touches an open three (not
+            under renju).
         prune: move-count pruning: past the root's children, only the first few moves at each
             depth are searched (see :mod:`plyground.kinrow._engine_kernels`).
         futility: futility pruning and razoring near the leaves, with the evaluation's margin.
@@ -138,6 +142,7 @@ class EngineSettings:
     reduction: str = "log"
     distance: bool = True
     root_vct: bool = True
+    answers: bool = False
 
 
 @dataclass(frozen=True)
@@ -240,7 +245,7 @@ class Engine(Player):
             raise InvalidInputError(
                 f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"
             )
-        for flag in ("prune", "futility", "distance", "root_vct"):
+        for flag in ("prune", "futility", "distance", "root_vct", "answers"):
             if not isinstance(getattr(settings, flag), bool):
                 raise InvalidInputError(f"{flag} must be true or false, got {getattr(settings, flag)!r}")
         if settings.evaluation not in EVALUATIONS:
@@ -482,7 +487,7 @@ class Engine(Player):
             (E.RENJU, int(renju)), (E.BOARD_N, n), (E.TEMPO_X, evaluation.tempo_x),
             (E.TEMPO_O, evaluation.tempo_o), (E.HOT_BONUS, evaluation.hot), (E.PRUNE, int(settings.prune)),
             (E.FUTILITY, evaluation.margin if settings.futility else 0), (E.DISTANCE, int(settings.distance)),
-            (E.LEAF_WIDTH, settings.leaf_width),
+            (E.LEAF_WIDTH, settings.leaf_width), (E.ANSWERS, int(settings.answers and not renju)),
         ):  # fmt: skip
             params[index] = value
         return params
@@ -515,8 +520,9 @@ class Engine(Player):
         params = self._params(state.n, evaluation, board.rule is Rule.RENJU)
         vstats = np.zeros(2, dtype=np.int64)
         never = np.zeros(1, dtype=np.uint8)
+        scratch = np.zeros(size, dtype=np.int32)
         arrays = E.SearchArrays(tt, killers, history, moves, scores, ban, never, stats, params, root.table, root.line,
-                                vstats, path)  # fmt: skip
+                                vstats, path, scratch)  # fmt: skip
         best, value, finished = -1, 0, 0
         max_depth = min(self._depth or MAX_DEPTH, int(np.count_nonzero(board.cells == 0)))
         depth = 0

@@ -117,6 +117,7 @@ def make_player(
     evaluation: str | None = None,
     selective: bool = True,
     root_vct: bool = True,
+    answers: bool = False,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -128,9 +129,10 @@ def make_player(
     ``depth`` is the alpha-beta player's, ``symmetry`` and ``patterns`` MCTS's (see
     :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted``, ``symmetric`` or
     ``hand``, see :class:`~plyground.kinrow.engine.EngineSettings`), ``selective`` whether its search
-    prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`) and ``root_vct`` whether it
-    looks for VCTs at the root (:attr:`~plyground.kinrow.engine.EngineSettings.root_vct`); the other
-    players move at once, but a bad budget is refused for every kind.
+    prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`), ``root_vct`` whether it
+    looks for VCTs at the root and ``answers`` whether it answers threats by their exact answers
+    (:class:`~plyground.kinrow.engine.EngineSettings`); the other players move at once, but a bad
+    budget is refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
@@ -140,7 +142,7 @@ def make_player(
     if kind == "engine":
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
-        settings = EngineSettings(root_vct=root_vct)
+        settings = EngineSettings(root_vct=root_vct, answers=answers)
         if evaluation is not None:
             settings = dataclasses.replace(settings, evaluation=evaluation)
         if not selective:

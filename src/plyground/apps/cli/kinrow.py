@@ -132,6 +132,13 @@ RootVctOption = Annotated[
         help="The engine looks for its own VCT at the root and keeps only the moves that stop the opponent's.",
     ),
 ]
+AnswersOption = Annotated[
+    bool,
+    typer.Option(
+        "--exact-answers/--no-exact-answers",
+        help="The engine answers a four-three or open-four threat by its exact answers and its own fours only.",
+    ),
+]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 
 
@@ -169,6 +176,7 @@ def _factory(
     evaluation: EvaluationKind = EvaluationKind.fitted,
     selective: bool = True,
     root_vct: bool = True,
+    answers: bool = False,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -184,6 +192,7 @@ def _factory(
             evaluation=evaluation.value,
             selective=selective,
             root_vct=root_vct,
+            answers=answers,
             seed=seed,
         )
 
@@ -215,6 +224,7 @@ def play(
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
+    exact_answers: AnswersOption = False,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -237,6 +247,7 @@ def play(
         evaluation=evaluation,
         selective=selective,
         root_vct=root_vct,
+        answers=exact_answers,
     )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
@@ -341,6 +352,7 @@ def selfplay(
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
+    exact_answers: AnswersOption = False,
     rule: RuleOption = "freestyle",
     save: Annotated[
         Path | None,
@@ -386,6 +398,7 @@ def selfplay(
             evaluation=evaluation,
             selective=selective,
             root_vct=root_vct,
+            answers=exact_answers,
         )
         for kind in (x, o)
     )
@@ -457,6 +470,7 @@ def pbrain(
     evaluation: EvaluationOption = EvaluationKind.fitted,
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
+    exact_answers: AnswersOption = False,
     seed: GamesSeedOption = None,
     warm_up: Annotated[
         bool,
@@ -501,6 +515,7 @@ def pbrain(
         evaluation=evaluation,
         selective=selective,
         root_vct=root_vct,
+        answers=exact_answers,
     )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
