@@ -31,6 +31,11 @@ def command(mode: str, log: Path | None = None) -> list[str]:
         ("MESSAGE dep 9-21 ev +v13 nd 2k", WIN - 13),
         ("MESSAGE dep 9-21 ev -v8 nd 2k", 8 - WIN),
         ("MESSAGE PentaZen 0.4.17 by Sun Yuliang", None),
+        ("MESSAGE Speed 520K | Depth 18-38 | Eval -134 | Node 504K | Time 970ms", -134),  # Rapfi's lines
+        ("MESSAGE Depth 12-25 | Eval +M13 | Time 220ms | H8 I9 J10", WIN - 13),
+        ("MESSAGE Speed 1.2M | Depth 9-20 | Eval -M8 | Node 2M | Time 1s", 8 - WIN),
+        ("MESSAGE Bestline G8 G10 H10 I7", None),
+        ("MESSAGE Evaluator set to classical.", None),
         ("MESSAGE thinking", None),
     ],
 )

@@ -4,12 +4,16 @@
 sends ``START``, the time per move, free-style rules and the position as ``BOARD`` (the player
 to move is the brain), then reads ``MESSAGE`` lines for the value it reports until its move.
 The values are the player to move's, read by :func:`parse_value`: PentaZen's ``ev`` (``+vN``: a
-win in N plies, ``-vN``: a loss) and plyground's brain's ``score``, on one scale where
-:data:`WIN` less the plies is a forced win. Verdicts may be kept in a cache file, one JSON line
+win in N plies, ``-vN``: a loss), Rapfi's ``Eval`` (``+MN``, ``-MN``) and plyground's brain's
+``score``, on one scale where :data:`WIN` less the plies is a forced win. A brain is sent its next
+position no sooner than :data:`SETTLE_S` after its answer (some, Rapfi among them, drop a command
+that comes while they still count themselves thinking). Verdicts may be kept in a cache file, one JSON line
 each, so that a stopped run asks nothing twice.
 
 >>> parse_value("MESSAGE depth 12 ev +v7 nodes 45k"), parse_value("MESSAGE depth 9 ev -35"), parse_value("MESSAGE hi")
 (9993, -35, None)
+>>> parse_value("MESSAGE Speed 520K | Depth 18-38 | Eval -134 | Node 504K | Time 970ms")
+-134
 """
 
 from __future__ import annotations
@@ -32,13 +36,18 @@ WIN = 10_000
 """A value of ``WIN - p`` is a forced win in ``p`` plies for the player to move (its negation a loss)."""
 GRACE_S = 30.0
 """How long past its time per move an oracle may take before it is given up, by default."""
+SETTLE_S = 0.05
+"""How long after its answer a brain is sent nothing (as :attr:`plyground.arena.Settings.settle_ms`)."""
 
 
 def parse_value(line: str) -> int | None:
-    """The value in a brain's ``MESSAGE`` line (PentaZen's ``ev``, plyground's ``score``), or None if it gives none."""
-    if match := re.search(r"\bev ([+-]v)?(-?\d+)", line):
+    """The value in a brain's ``MESSAGE`` line (PentaZen's ``ev``, Rapfi's ``Eval``, plyground's ``score``), or None
+    if it gives none."""
+    if match := re.search(r"\b(?:ev|Eval) ([+-][vM])?(-?\d+)", line):
         sign, number = match.group(1), int(match.group(2))
-        return WIN - number if sign == "+v" else -WIN + number if sign == "-v" else number
+        if sign is None:
+            return number
+        return WIN - number if sign[0] == "+" else -WIN + number
     if match := re.search(r"\bscore (-?\d+)", line):
         from plyground.kinrow.engine import WIN_VALUE  # plyground's brain: a win in p plies is WIN_VALUE - p
 
@@ -93,6 +102,7 @@ class Oracle:
         self.cache_path = None if cache is None else Path(cache)
         self.verdicts = self._read_cache()
         self.brain = BrainProcess(command)
+        self._answered = float("-inf")
 
     def _read_cache(self) -> dict[str, Verdict]:
         found: dict[str, Verdict] = {}
@@ -123,6 +133,7 @@ class Oracle:
             row, col = divmod(move, self.size)
             lines.append(f"{col},{row},{1 if i % 2 == len(moves) % 2 else 2}")
         lines.append("DONE")
+        time.sleep(max(0.0, self._answered + SETTLE_S - time.monotonic()))
         self.brain.drain()
         if not self.brain.send(*lines):
             raise BrainError(f"the oracle stopped: {self.brain.exited()}")
@@ -139,6 +150,7 @@ class Oracle:
             value = value if said is None else said
             if re.fullmatch(r"\d+,\d+", line):
                 x, y = map(int, line.split(","))
+                self._answered = time.monotonic()
                 break
         verdict = Verdict(value, y * self.size + x)
         self.verdicts[key] = verdict
