@@ -397,6 +397,28 @@ def _check_wins(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert all(row["solved"] == 2 and row["mean_s"] >= 0 for row in line["rows"]), line["rows"]
 
 
+def judged_positions(folder: Path) -> list[str]:
+    """``gomoku_positions.py run``'s arguments: two balanced positions (an opening of three stones, and
+    the same a row down) and the win of :data:`WIN_MOVES`, the engine judging at 100 ms."""
+    opening = [112, 113, 127]
+    rows = [{"moves": moves, "value": 0, "move": moves[-1] + 1} for moves in (opening, [m + 15 for m in opening])]
+    (folder / "balanced.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (folder / "wins.jsonl").write_text(json.dumps({"moves": WIN_MOVES, "plies": 5, "move": 111}) + "\n")
+    return ["run", "plyground:engine", "plyground:engine --exact-answers", "--time-ms", "30", "--judge-ms", "100",
+            "--wins-ms", "300", "--positions", str(folder / "balanced.jsonl"), "--wins", str(folder / "wins.jsonl"),
+            "--cache", str(folder / "verdicts.jsonl")]  # fmt: skip
+
+
+def _check_judged(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["command"], line["judge"], line["judge_ms"]) == ("run", "plyground:engine", 100)
+    [row] = line["rows"]
+    assert row["player"] == "plyground:engine --exact-answers" and row["positions"] == 2 and row["wins"] == 1
+    assert 0 <= row["losing"] <= 2 and 0 <= row["same_as_judge"] <= 2
+    assert row["wins_found"] == 1  # the open three to an open four: found in 300 ms
+    assert "lose by force" in stdout and "1 of 1 at 300 ms" in " ".join(stdout.split())
+    assert (folder / "verdicts.jsonl").read_text(encoding="utf-8").count("\n") == 2  # one a position after a move
+
+
 def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["positions"] == 2 and [row["player"] for row in line["rows"]] == [
         "oracle plyground:engine", "engine, fitted", "engine, hand",
@@ -578,6 +600,7 @@ SCRIPTS = [
            lambda d, f: ["plyground:engine", "--out", str(f / "openings.txt"), "--count", "2", "--candidates", "6",
                          "--judge-ms", "100", "--within", "5000"],
            _check_openings),
+    Script("gomoku_positions.py", "gomoku_positions", lambda d, f: judged_positions(f), _check_judged),
     Script("gomoku.py", "gomoku",
            lambda d, f: ["plyground:random", "plyground:first_legal", "--games", "2", "--size", "9", "--time-ms",
                          "200", "--games-out", str(f / "games.txt")],
@@ -977,3 +1000,20 @@ def test_conversion_plays_whole_games_of_another_size_with_its_tables(tmp_path: 
     ):  # fmt: skip
         refused = run_script("conversion.py", args_, tmp_path)
         assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), refused.stderr
+
+
+def test_the_judged_positions_are_made_along_the_judges_play_and_the_wins_after_losing_moves(tmp_path: Path) -> None:
+    (tmp_path / "openings.txt").write_text("7,7 8,8 7,8  # a three-stone opening\n")
+    args = ["make", "plyground:engine", "--player", "plyground:first_legal", "--openings", "openings.txt",
+            "--plies", "2", "--judge-ms", "100", "--time-ms", "30", "--out-dir", str(tmp_path)]  # fmt: skip
+    line = json_line(run_script("gomoku_positions.py", args, tmp_path), "gomoku_positions", tmp_path)
+    assert (line["command"], line["openings"], line["plies"]) == ("make", 1, 2)
+    balanced = [json.loads(text) for text in (tmp_path / "gomoku_positions.jsonl").read_text().splitlines()]
+    wins = [json.loads(text) for text in (tmp_path / "gomoku_wins.jsonl").read_text().splitlines()]
+    assert len(balanced) == line["positions"] >= 1 and len(wins) == line["wins"] <= len(balanced)
+    opening = [7 * 15 + 7, 8 * 15 + 8, 8 * 15 + 7]
+    assert [row["moves"] for row in balanced][:1] == [opening]  # then the judge's own move, if still balanced
+    assert all(row["moves"][:3] == opening and row["move"] not in row["moves"] for row in balanced)
+    assert all(row["plies"] > 0 and len(row["moves"]) >= 4 for row in wins)
+    bad = run_script("gomoku_positions.py", ["run", "plyground:engine", "plyground:random", "--wins-ms", "0"], tmp_path)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: --wins-ms must be from 1 to 600,000, got 0"
