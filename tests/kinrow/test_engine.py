@@ -32,18 +32,20 @@ def search_arrays(
     selective: tuple[int, int, int, int] = (0, 0, 0, 0),
     path: tuple[int, ...] = (),
     answers: bool = False,
+    quiescence: int = 0,
 ) -> E.SearchArrays:
     """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default).
 
     ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one);
-    ``answers``: the exact answers to threats as the moves where there is one.
+    ``answers``: the exact answers to threats as the moves where there is one; ``quiescence``: the
+    plies of the threat quiescence at the leaves (0: none).
     """
     size = board.n * board.n
     evaluation = evaluation_for(board.k, board.rule)
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     reduce, prune, margin, distance = selective
     params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance, leaf_width,
-              int(answers)]  # fmt: skip
+              int(answers), quiescence]  # fmt: skip
     assert len(params) == E.PARAMS
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
@@ -167,17 +169,31 @@ def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, dep
     assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
 
 
+@given(positions(max_stones=18), st.integers(0, 2), st.integers(1, 6))
+@settings(max_examples=40, deadline=None)
+def test_the_search_with_its_threat_quiescence_equals_a_plain_minimax(state: State, depth: int, plies: int) -> None:
+    """The quiescence at the leaves (fours, the exact answers to an open three, standing pat) against its twin."""
+    board = engine_board(state)
+    arrays = search_arrays(board, quiescence=plies)
+    value = E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
+    assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2, quiescence=plies)
+    assert board.cells.tolist() == state.cells.tolist()
+
+
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 
 
 @pytest.mark.parametrize(
-    ("selective", "leaf", "answers"),
-    [((E.ONE_PLY, 0, 0, 0), (0, 0), False), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), False),
-     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), False), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), True)],
-    ids=["plain", "selective", "selective, quick leaf VCF", "selective, quick leaf VCF, exact answers"],
+    ("selective", "leaf", "answers", "quiescence"),
+    [((E.ONE_PLY, 0, 0, 0), (0, 0), False, 0), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), False, 0),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), False, 0),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), True, 0),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), True, 12)],
+    ids=["plain", "selective", "selective, quick leaf VCF", "selective, quick leaf VCF, exact answers",
+         "selective, exact answers, threat quiescence"],
 )  # fmt: skip
 def test_the_search_finds_every_labelled_win_in_time(
-    selective: tuple[int, int, int, int], leaf: tuple[int, int], answers: bool
+    selective: tuple[int, int, int, int], leaf: tuple[int, int], answers: bool, quiescence: int
 ) -> None:
     """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
     rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
@@ -190,7 +206,7 @@ def test_the_search_finds_every_labelled_win_in_time(
         for depth in range(1, 2 * row["depth"]):
             arrays = search_arrays(
                 board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1],
-                answers=answers,
+                answers=answers, quiescence=quiescence,
             )  # fmt: skip
             if E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
                 break
@@ -473,11 +489,14 @@ def test_the_root_vct_steps_can_be_turned_off() -> None:
     assert make_player("engine", root_vct=False).settings.root_vct is False  # type: ignore[attr-defined]
     assert make_player("engine").settings.root_vct is True  # type: ignore[attr-defined]
     assert make_player("engine", answers=True).settings.answers is True  # type: ignore[attr-defined]
+    assert make_player("engine", quiescence=6).settings.quiescence == 6  # type: ignore[attr-defined]
+    with pytest.raises(InvalidInputError, match="quiescence must be an integer from 0 to 40, got 41"):
+        Engine(depth=1, settings=EngineSettings(quiescence=41))
     with pytest.raises(InvalidInputError, match="root_vct must be true or false, got 0"):
         Engine(depth=1, settings=EngineSettings(root_vct=0))  # type: ignore[arg-type]
 
 
-def test_the_symmetric_evaluation_no_root_vct_and_exact_answers_play_from_the_command_line() -> None:
+def test_the_symmetric_evaluation_no_root_vct_exact_answers_and_quiescence_play_from_the_command_line() -> None:
     from typer.testing import CliRunner
 
     from plyground.apps.cli.main import app

@@ -131,7 +131,40 @@ def distance_discount(n: int, path: tuple[int, ...], ply: int, cell: int, score:
     return score // 4 if all(far(move) for move in recent) else score // 2
 
 
-def minimax(position: Position, player: int, depth: int, ply: int, threat_plies: int, answers: bool = False) -> int:
+def quiesce(position: Position, player: int, qply: int, ply: int, plies: int) -> int:
+    """The threat quiescence's value (``_leaf_kernels._quiesce``): a plain minimax over the threats, no pruning."""
+    you = 3 - player
+    empty = [cell for cell in range(position.n * position.n) if position.cells[cell] == 0]
+    if position.has(player, F5):
+        return WIN - ply - 1
+    blocks = [cell for cell in empty if F5 in position.codes(you, cell)]
+    if len(blocks) >= 2:
+        return -(WIN - ply - 2)
+
+    def after(cell: int) -> int:
+        position.cells[cell] = player
+        value = -quiesce(position, you, qply + 1, ply + 1, plies)
+        position.cells[cell] = 0
+        return value
+
+    if blocks:
+        return after(blocks[0])
+    if position.has(player, F4):
+        return WIN - ply - 3
+    static = position.evaluate(player)
+    if qply >= plies:
+        return static
+    exact = position.exact[you - 1]
+    if max(defences.classes(position.cells, position.n, position.k, exact, you).values(), default=0) >= OPEN_FOUR:
+        answers = defences.answers(position.cells, position.n, position.k, exact, player, OPEN_FOUR)
+        return max((after(cell) for cell in answers), default=-(WIN - ply - 4))
+    fours = [cell for cell in empty if B4 in position.codes(player, cell)]
+    return max([static, *(after(cell) for cell in fours)])
+
+
+def minimax(
+    position: Position, player: int, depth: int, ply: int, threat_plies: int, answers: bool = False, quiescence: int = 0
+) -> int:
     """The value of the position for ``player`` (to move), as the kernel's search defines it."""
     you = 3 - player
     if position.has(player, F5):
@@ -139,6 +172,8 @@ def minimax(position: Position, player: int, depth: int, ply: int, threat_plies:
     forced = position.has(you, F5)
     if not forced and position.has(player, F4):
         return WIN - ply - 3
+    if depth <= 0 and quiescence:
+        return quiesce(position, player, 0, ply, quiescence)
     if depth <= 0 and not forced and (not position.has(you, F4) or depth <= -threat_plies):
         return position.evaluate(player)
     moves, forced = position.moves(player, answers)
@@ -149,7 +184,7 @@ def minimax(position: Position, player: int, depth: int, ply: int, threat_plies:
     best = -(WIN + 1)
     for cell in moves:
         position.cells[cell] = player
-        value = -minimax(position, you, depth if forced else depth - 1, ply + 1, threat_plies, answers)
+        value = -minimax(position, you, depth if forced else depth - 1, ply + 1, threat_plies, answers, quiescence)
         position.cells[cell] = 0
         best = max(best, value)
     return best

@@ -37,6 +37,9 @@ table first, then the two killer moves of the ply, then by score plus history.
   is worth its static value, and below :data:`RAZOR_DEPTH` one that far under alpha is
   worth its leaf search.
 
+The values, the indices of ``stats`` and ``params``, the arrays of a search, the evaluation and the
+threat quiescence are :mod:`plyground.kinrow._leaf_kernels`'s (imported here by their names).
+
 **Evaluation** at depth 0 (:func:`_evaluate`): the sums the pattern board keeps of the
 player's cells and the opponent's (``tot``; see :mod:`plyground.kinrow.evaluation`), the tempo
 of the colour to move, and a bonus when the player can make a double threat that no four
@@ -51,7 +54,8 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 (root moves not to search), ``stop`` uint8 ``[flag]`` (set by another thread: the search
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
 ``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
-tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width, answers]``
+tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width, answers,
+quiescence]``
 (``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic; ``prune`` 1: move-count
 pruning; ``futility margin`` 0: no futility pruning or razoring; ``distance`` 1: the distance
 discount of the order; ``leaf VCF width`` 0: the full VCF at depth 0, else the quick one
@@ -75,7 +79,8 @@ VCF solver looks for a win by fours (to ``leaf VCF depth`` moves; by default the
 incomplete one, :func:`~plyground.kinrow._threat_kernels._vcf` with a width, as many moves as the
 path has plies, ``leaf VCF width`` fours at a node, each next to the one before); when the opponent
 threatens an open four, the search goes on through the defences, up to ``threat plies``
-plies past depth 0.
+plies past depth 0. With ``quiescence`` above 0 (not under renju), depth 0 is instead the threat
+quiescence of :func:`~plyground.kinrow._leaf_kernels._quiesce`, up to that many plies.
 
 Kernels do no validation; :mod:`plyground.kinrow.engine` does. The naive twin of the
 search (``tests/naive/engine.py``) is a plain minimax over the same move lists.
@@ -83,27 +88,46 @@ search (``tests/naive/engine.py``) is a plain minimax over the same move lists.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 import numpy as np
 from numba import types
 
 from plyground._jit import kernel
 from plyground.kinrow._defence_kernels import _defences
-from plyground.kinrow._pattern_kernels import B4, BOARD, F3, F4, F5, HOT, OL, _combination, _place, _remove
-from plyground.kinrow._renju_kernels import _forbidden
+from plyground.kinrow._leaf_kernels import ANSWERS as ANSWERS
+from plyground.kinrow._leaf_kernels import BEST as BEST
+from plyground.kinrow._leaf_kernels import BOARD_N as BOARD_N
+from plyground.kinrow._leaf_kernels import DISTANCE as DISTANCE
+from plyground.kinrow._leaf_kernels import FUTILITY as FUTILITY
+from plyground.kinrow._leaf_kernels import GENERATION as GENERATION
+from plyground.kinrow._leaf_kernels import HOT_BONUS as HOT_BONUS
+from plyground.kinrow._leaf_kernels import INFINITY as INFINITY
+from plyground.kinrow._leaf_kernels import LEAF_VCF as LEAF_VCF
+from plyground.kinrow._leaf_kernels import LEAF_WIDTH as LEAF_WIDTH
+from plyground.kinrow._leaf_kernels import MAX_PLY as MAX_PLY
+from plyground.kinrow._leaf_kernels import NODES as NODES
+from plyground.kinrow._leaf_kernels import PARAMS as PARAMS
+from plyground.kinrow._leaf_kernels import PATH as PATH
+from plyground.kinrow._leaf_kernels import PRUNE as PRUNE
+from plyground.kinrow._leaf_kernels import QUIESCENCE as QUIESCENCE
+from plyground.kinrow._leaf_kernels import REDUCE as REDUCE
+from plyground.kinrow._leaf_kernels import RENJU as RENJU
+from plyground.kinrow._leaf_kernels import SAME_DEPTH as SAME_DEPTH
+from plyground.kinrow._leaf_kernels import SEARCH as SEARCH
+from plyground.kinrow._leaf_kernels import SELDEPTH as SELDEPTH
+from plyground.kinrow._leaf_kernels import TEMPO_O as TEMPO_O
+from plyground.kinrow._leaf_kernels import TEMPO_X as TEMPO_X
+from plyground.kinrow._leaf_kernels import THREAT_PLIES as THREAT_PLIES
+from plyground.kinrow._leaf_kernels import TT_HITS as TT_HITS
+from plyground.kinrow._leaf_kernels import WIDTH as WIDTH
+from plyground.kinrow._leaf_kernels import WIN as WIN
+from plyground.kinrow._leaf_kernels import WON as WON
+from plyground.kinrow._leaf_kernels import SearchArrays as SearchArrays
+from plyground.kinrow._leaf_kernels import _allowed, _evaluate, _quiesce, _threat_level
+from plyground.kinrow._pattern_kernels import B4, BOARD, F4, F5, HOT, _combination, _place, _remove
 from plyground.kinrow._table_kernels import EXACT, LOWER, TABLE, UPPER, _bound, _find, _store, _value
 from plyground.kinrow._threat_kernels import _vcf
-from plyground.kinrow.cell_classes import CLASS_TABLE, CellClass
+from plyground.kinrow.cell_classes import CLASS_TABLE
 
-WIN = 100_000_000
-MAX_PLY = 128
-WON = WIN - MAX_PLY
-INFINITY = WIN + 1
-NODES, TT_HITS, BEST, SELDEPTH = 0, 1, 2, 3
-WIDTH, GENERATION, LEAF_VCF, THREAT_PLIES, REDUCE, SAME_DEPTH, RENJU, BOARD_N, TEMPO_X, TEMPO_O, HOT_BONUS = range(11)
-PRUNE, FUTILITY, DISTANCE, LEAF_WIDTH, ANSWERS = range(11, 16)
-PARAMS = 16
 NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
 """The late-move reductions (``params[REDUCE]``)."""
 QUIET = 1_000
@@ -126,84 +150,6 @@ LOGS = np.log(np.arange(1, 1025, dtype=np.float64))
 """``LOGS[i] = ln(i + 1)``."""
 FAR = 3
 """Distance ordering: a move farther than this (in rows or columns) from a recent move is far from it."""
-PATH = 4
-"""The path array holds the last :data:`PATH` moves of the game, then the move of each ply."""
-OPEN_FOUR_CLASS = int(CellClass.OPEN_FOUR)
-FOUR_THREE_CLASS = int(CellClass.FOUR_THREE)
-
-
-class SearchArrays(NamedTuple):
-    """The arrays of a search (see the module), one argument of the search kernels; ``ft``, ``line`` and
-    ``vstats`` are the threat solver's table, line and statistics."""
-
-    tt: Any
-    killers: Any
-    history: Any
-    moves: Any
-    scores: Any
-    ban: Any
-    stop: Any
-    stats: Any
-    params: Any
-    ft: Any
-    line: Any
-    vstats: Any
-    path: Any
-    scratch: Any
-
-
-SEARCH = types.NamedTuple(
-    (
-        TABLE, types.int32[:, ::1], types.int32[::1], types.int32[:, ::1], types.int32[:, ::1], types.uint8[::1],
-        types.uint8[::1], types.int64[::1], types.int64[::1], TABLE, types.int32[::1], types.int64[::1],
-        types.int32[::1], types.int32[::1],
-    ),
-    SearchArrays,
-)  # fmt: skip
-"""The numba type of :class:`SearchArrays`."""
-
-
-@kernel(types.boolean(types.uint8[:, ::1], types.int8[::1], types.int64[::1], types.int64, types.int64), inline=True)
-def _allowed(pat, cells, params, player, cell):
-    """Whether ``player`` may play the empty ``cell``: always, but for X's forbidden points under renju.
-
-    Only cells whose codes could make one (an overline, an open four or two lines of three or
-    more) are checked in full.
-    """
-    if player != 1 or params[RENJU] == 0:
-        return True
-    strong = 0
-    suspect = False
-    for d in range(4):
-        code = pat[0, cell * 4 + d]
-        if code == F5:
-            return True
-        if code == OL or code == F4:
-            suspect = True
-        if code == F3 or code == B4 or code == F4:
-            strong += 1
-    if not suspect and strong < 2:
-        return True
-    return _forbidden(cells, params[BOARD_N], cell) == 0
-
-
-@kernel(types.int64(BOARD, types.int64[::1], types.int64), inline=True)
-def _evaluate(board, params, player):
-    """The static value of the position for ``player`` (to move).
-
-    The player's cells as the mover's (``tot[2 + me]``) plus the opponent's as the waiter's
-    (``tot[4 + you]``; the six rows of weights of :mod:`plyground.kinrow.evaluation`), the
-    tempo of the colour to move, and ``params[HOT_BONUS]`` when the player can make a double
-    threat and the opponent has no four to play first.
-    """
-    cnt, tot = board.cnt, board.tot
-    me = player - 1
-    you = 2 - player
-    value = tot[2 + me] + tot[4 + you]
-    value += params[TEMPO_X] if player == 1 else params[TEMPO_O]
-    if cnt[me, HOT] > 0 and cnt[you, B4] == 0 and cnt[you, F4] == 0:
-        value += params[HOT_BONUS]
-    return value
 
 
 @kernel(types.int64(*([types.int64] * 11)), inline=True)
@@ -231,21 +177,6 @@ def _recent(path, n, ply, back):
     if last < 0:
         return -1000, -1000
     return last // n, last % n
-
-
-@kernel(types.int64(BOARD, types.int64), inline=True)
-def _threat_level(board, side):
-    """The class the player ``side`` (0 or 1) threatens at: ``OPEN_FOUR``, ``FOUR_THREE`` or 0 (neither)."""
-    cells, pat = board.cells, board.pat
-    level = 0
-    for cell in range(cells.shape[0]):
-        if cells[cell] == 0:
-            found = CLASS_TABLE[_combination(pat, side, cell)]
-            if found >= OPEN_FOUR_CLASS:
-                return OPEN_FOUR_CLASS
-            if found >= FOUR_THREE_CLASS:
-                level = FOUR_THREE_CLASS
-    return level
 
 
 @kernel(types.int64(BOARD, types.int64[::1], types.int64, types.int64, types.int64, *([types.int64] * 8)), inline=True)
@@ -419,6 +350,8 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
                         return WIN - ply - 3
     if ply >= MAX_PLY - 4:
         return _evaluate(board, params, player)
+    if depth <= 0 and params[QUIESCENCE] > 0:
+        return _quiesce(board, search, player, 0, ply, alpha, beta)
     key = hsh[0]
     slot = _find(tt, key)
     hash_move = -1

@@ -72,6 +72,8 @@ LEAF_VCF_DEPTH = 15
 """Attacker moves of the VCF tried at the search's leaves (at most: no more than the leaf's ply + 1)."""
 MAX_VCF_DEPTH = 40
 """The most attacker moves a VCF at the leaves may take."""
+MAX_QUIESCENCE = 40
+"""The most plies of the threat quiescence at the leaves."""
 LEAF_VCF_WIDTH = 3
 """Fours tried at each node of the quick VCF at the leaves, each on a line of the one before."""
 THREAT_PLIES = 4
@@ -118,6 +120,9 @@ class EngineSettings:
             the exact answers to the threat and the player's fours (see
             :mod:`plyground.kinrow.defences`), not every cell that touches an open three (not
             under renju).
+        quiescence: the search's leaves are a threat quiescence of up to this many plies (fours,
+            and the exact answers to an open three; see :mod:`plyground.kinrow._leaf_kernels`)
+            instead of the static value, the quick VCF and the threat plies; 0: none (not under renju).
         prune: move-count pruning: past the root's children, only the first few moves at each
             depth are searched (see :mod:`plyground.kinrow._engine_kernels`).
         futility: futility pruning and razoring near the leaves, with the evaluation's margin.
@@ -143,6 +148,7 @@ class EngineSettings:
     distance: bool = True
     root_vct: bool = True
     answers: bool = False
+    quiescence: int = 0
 
 
 @dataclass(frozen=True)
@@ -237,7 +243,7 @@ class Engine(Player):
             settings = dataclasses.replace(settings, width=width)
         if isinstance(settings.width, bool) or not isinstance(settings.width, int) or not 1 <= settings.width <= 400:
             raise InvalidInputError(f"width must be an integer from 1 to 400, got {settings.width!r}")
-        for name, top in (("leaf_vcf", MAX_VCF_DEPTH), ("leaf_width", T.QUICK_WIDTH)):
+        for name, top in (("leaf_vcf", MAX_VCF_DEPTH), ("leaf_width", T.QUICK_WIDTH), ("quiescence", MAX_QUIESCENCE)):
             value = getattr(settings, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
                 raise InvalidInputError(f"{name} must be an integer from 0 to {top}, got {value!r}")
@@ -488,6 +494,7 @@ class Engine(Player):
             (E.TEMPO_O, evaluation.tempo_o), (E.HOT_BONUS, evaluation.hot), (E.PRUNE, int(settings.prune)),
             (E.FUTILITY, evaluation.margin if settings.futility else 0), (E.DISTANCE, int(settings.distance)),
             (E.LEAF_WIDTH, settings.leaf_width), (E.ANSWERS, int(settings.answers and not renju)),
+            (E.QUIESCENCE, 0 if renju else settings.quiescence),
         ):  # fmt: skip
             params[index] = value
         return params

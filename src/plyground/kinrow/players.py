@@ -118,6 +118,7 @@ def make_player(
     selective: bool = True,
     root_vct: bool = True,
     answers: bool = False,
+    quiescence: int = 0,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -130,7 +131,8 @@ def make_player(
     :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted``, ``symmetric`` or
     ``hand``, see :class:`~plyground.kinrow.engine.EngineSettings`), ``selective`` whether its search
     prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`), ``root_vct`` whether it
-    looks for VCTs at the root and ``answers`` whether it answers threats by their exact answers
+    looks for VCTs at the root, ``answers`` whether it answers threats by their exact answers and
+    ``quiescence`` the plies of its threat quiescence at the leaves
     (:class:`~plyground.kinrow.engine.EngineSettings`); the other players move at once, but a bad
     budget is refused for every kind.
 
@@ -142,7 +144,7 @@ def make_player(
     if kind == "engine":
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
-        settings = EngineSettings(root_vct=root_vct, answers=answers)
+        settings = EngineSettings(root_vct=root_vct, answers=answers, quiescence=quiescence)
         if evaluation is not None:
             settings = dataclasses.replace(settings, evaluation=evaluation)
         if not selective:

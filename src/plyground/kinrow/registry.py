@@ -58,7 +58,7 @@ KINDS = {
         PlayerKind(
             "engine", "engine",
             ("_pattern_kernels.py", "_table_kernels.py", "_threat_kernels.py", "_defence_kernels.py",
-             "_engine_kernels.py"),
+             "_leaf_kernels.py", "_engine_kernels.py"),
             renju=True, patterns=True,
         ),
         PlayerKind("mcts", "MCTS", ("_pattern_kernels.py", "_mcts_kernels.py", "_mcts_pattern_kernels.py")),

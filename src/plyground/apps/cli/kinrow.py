@@ -139,6 +139,15 @@ AnswersOption = Annotated[
         help="The engine answers a four-three or open-four threat by its exact answers and its own fours only.",
     ),
 ]
+QuiescenceOption = Annotated[
+    int,
+    typer.Option(
+        "--quiescence",
+        min=0,
+        max=40,
+        help="Plies of the engine's threat quiescence at its leaves (fours, answers to open threes); 0: none.",
+    ),
+]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 
 
@@ -177,6 +186,7 @@ def _factory(
     selective: bool = True,
     root_vct: bool = True,
     answers: bool = False,
+    quiescence: int = 0,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -193,6 +203,7 @@ def _factory(
             selective=selective,
             root_vct=root_vct,
             answers=answers,
+            quiescence=quiescence,
             seed=seed,
         )
 
@@ -225,6 +236,7 @@ def play(
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
+    quiescence: QuiescenceOption = 0,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -248,6 +260,7 @@ def play(
         selective=selective,
         root_vct=root_vct,
         answers=exact_answers,
+        quiescence=quiescence,
     )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
@@ -353,6 +366,7 @@ def selfplay(
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
+    quiescence: QuiescenceOption = 0,
     rule: RuleOption = "freestyle",
     save: Annotated[
         Path | None,
@@ -399,6 +413,7 @@ def selfplay(
             selective=selective,
             root_vct=root_vct,
             answers=exact_answers,
+            quiescence=quiescence,
         )
         for kind in (x, o)
     )
@@ -471,6 +486,7 @@ def pbrain(
     selective: SelectiveOption = True,
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
+    quiescence: QuiescenceOption = 0,
     seed: GamesSeedOption = None,
     warm_up: Annotated[
         bool,
@@ -516,6 +532,7 @@ def pbrain(
         selective=selective,
         root_vct=root_vct,
         answers=exact_answers,
+        quiescence=quiescence,
     )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
