@@ -165,6 +165,21 @@ def test_a_brain_that_exits_before_start_stops_the_match() -> None:
         play_game(quitter, fake("row:0"), [], settings(), names=("A", "B"))
 
 
+def test_a_closed_brain_leaves_the_next_brains_output_whole() -> None:
+    """The reading thread alone closes a brain's output: a descriptor closed under it could be the next brain's
+    pipe by the time it reads, and it would take that brain's first byte (``OK`` arriving as ``K``)."""
+    from plyground.arena.brain import BrainProcess
+
+    answers = []
+    for _ in range(30):
+        brain = BrainProcess(fake("row:0"))
+        brain.send("START 9")
+        answers.append(brain.answer(30))
+        brain.close()
+        assert not brain._reader.is_alive() and brain._process.stdout is not None and brain._process.stdout.closed
+    assert answers == ["OK"] * 30
+
+
 def test_a_bad_opening_or_setting_is_an_input_error() -> None:
     with pytest.raises(InvalidInputError, match="settle_ms must be at least 0, got -1"):
         settings(settle_ms=-1)

@@ -26,6 +26,8 @@ __all__ = ["END_GRACE_S", "SKIPPED", "BrainProcess", "allow_starts", "decode", "
 
 END_GRACE_S = 3.0
 """How long a brain may take to exit after ``END`` before it is killed."""
+READER_GRACE_S = 5.0
+"""How long :meth:`BrainProcess.close` waits for the reading thread to see the end of the brain's output."""
 SKIPPED = ("MESSAGE", "DEBUG", "SUGGEST")
 """The first words of the lines a brain writes for people, never answers."""
 
@@ -96,23 +98,34 @@ class BrainProcess:
         stdout = self._process.stdout
         if stdout is None:  # pragma: no cover (stdout=PIPE)
             raise BrainError(f"cannot read {self.command[0]}")
-        threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(stdout,), daemon=True)
+        self._reader.start()
 
     def _read(self, stream: IO[bytes]) -> None:
+        """Read the brain's lines until the end of its output, then close the pipe.
+
+        The pipe is closed here, by the only thread that reads it, never by another: a descriptor
+        closed while this thread is about to read it could be the next brain's pipe by then, and
+        this thread would take that brain's first bytes (its ``OK`` would arrive as ``K``).
+        """
         crlf = False  # learnt from the brain's lines: then a bare LF inside a message is one of its bytes
         pending = b""
-        with contextlib.suppress(OSError, ValueError):
-            for raw in stream:
-                if not pending and raw.endswith(b"\r\n"):
-                    crlf = True
-                pending += raw
-                if crlf and raw.endswith(b"\n") and not raw.endswith(b"\r\n") and _is_message(pending):
-                    continue  # a byte 10 in a message: the line goes on
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                for raw in stream:
+                    if not pending and raw.endswith(b"\r\n"):
+                        crlf = True
+                    pending += raw
+                    if crlf and raw.endswith(b"\n") and not raw.endswith(b"\r\n") and _is_message(pending):
+                        continue  # a byte 10 in a message: the line goes on
+                    self._lines.put(decode(pending))
+                    pending = b""
+            if pending:
                 self._lines.put(decode(pending))
-                pending = b""
-        if pending:
-            self._lines.put(decode(pending))
-        self._lines.put(None)
+            self._lines.put(None)
+        finally:
+            with contextlib.suppress(OSError):
+                stream.close()
 
     def send(self, *lines: str) -> bool:
         """Write lines to the brain, each ended by CR LF; False if it has gone."""
@@ -186,10 +199,11 @@ class BrainProcess:
                 self._process.wait(timeout=END_GRACE_S)
             except subprocess.TimeoutExpired:
                 self.kill()
-        for stream in (self._process.stdin, self._process.stdout, self._stderr):
+        for stream in (self._process.stdin, self._stderr):
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+        self._reader.join(timeout=READER_GRACE_S)  # the reader closes the brain's output itself, at its end
         with _LIVE_LOCK:
             _LIVE.discard(self)
 

@@ -136,7 +136,7 @@ class _Lost(Exception):
 
 def _start(brain: BrainProcess, name: str, settings: Settings, side: int) -> None:
     if not brain.send(f"START {settings.size}"):
-        raise BrainError(f"{name} exited before START ({brain.exited()})")
+        raise BrainError(f"{name} exited before answering START {settings.size} ({brain.exited()})")
     try:
         line = brain.answer(settings.start_ms / 1000)
     except TimeoutError:
