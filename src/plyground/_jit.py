@@ -111,7 +111,7 @@ _CHECKED: set[str] = set()
 _STAMP = "kernels.sha256"
 
 
-_COMPILED_IN = ("core/splitmix.py", "g2048/_tables.py")
+_COMPILED_IN = ("core/splitmix.py", "g2048/_tables.py", "kinrow/cell_classes.py")
 """Modules that are not kernel files but whose constants kernels compile in: part of every folder's digest."""
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
