@@ -419,6 +419,45 @@ def _check_judged(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert (folder / "verdicts.jsonl").read_text(encoding="utf-8").count("\n") == 2  # one a position after a move
 
 
+TUNING = ["--iterations", "2", "--pairs", "1", "--depth", "1", "--workers", "1", "--seed", "3"]
+"""The smallest tuning run: two iterations of two games, each engine one ply deep."""
+
+
+def _check_tuning(line: dict[str, Any], stdout: str, folder: Path) -> None:
+    assert (line["command"], line["iterations_done"], line["depth"], line["start"]) == ("run", 2, 1, "shipped")
+    import dataclasses
+
+    from plyground.kinrow.evaluation import FITTED
+
+    assert len(line["weights"]["mover"]) == len(line["weights"]["waiter"]) == 17
+    assert (line["distance"] < 1) == (line["weights"] == json.loads(json.dumps(dataclasses.asdict(FITTED))))
+    state = json.loads((folder / "run" / "state.json").read_text(encoding="utf-8"))
+    assert state["iteration"] == 2 and state["n"] == 1  # the mean is over the second half: the last iteration
+    curve = (folder / "run" / "curve.csv").read_text(encoding="utf-8").splitlines()
+    assert curve[0] == "iteration,score,distance" and [row.split(",")[0] for row in curve[1:]] == ["1", "2"]
+
+
+def test_a_tuning_run_stopped_and_resumed_ends_with_the_weights_of_one_never_stopped(tmp_path: Path) -> None:
+    from plyground.kinrow.evaluation import read_feature_weights
+
+    whole = json_line(run_script("gomoku_tuning.py", ["run", "whole", *TUNING], tmp_path), "gomoku_tuning", tmp_path)
+    (tmp_path / "results" / "gomoku_tuning.jsonl").unlink()
+    sliced = run_script("gomoku_tuning.py", ["run", "sliced", *TUNING, "--for", "1"], tmp_path)
+    assert sliced.returncode == 0, sliced.stderr
+    assert json.loads(sliced.stdout.splitlines()[-1])["iterations_done"] == 1
+    (tmp_path / "results" / "gomoku_tuning.jsonl").unlink()
+    again = run_script("gomoku_tuning.py", ["run", "sliced", "--depth", "3"], tmp_path)  # its own settings hold
+    resumed = json_line(again, "gomoku_tuning", tmp_path)
+    assert resumed["weights"] == whole["weights"] and resumed["depth"] == 1
+    (tmp_path / "results" / "gomoku_tuning.jsonl").unlink()
+    written = run_script("gomoku_tuning.py", ["write", "sliced", "--write", "tuned.json"], tmp_path)
+    line = json_line(written, "gomoku_tuning", tmp_path)
+    weights = read_feature_weights(tmp_path / "tuned.json")
+    assert list(weights.mover) == line["weights"]["mover"] == whole["weights"]["mover"]
+    bad = run_script("gomoku_tuning.py", ["run", "other", "--a", "nan"], tmp_path)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: --a must be a finite number above 0, got nan"
+
+
 def _check_blunders(line: dict[str, Any], stdout: str, folder: Path) -> None:
     assert line["positions"] == 2 and [row["player"] for row in line["rows"]] == [
         "oracle plyground:engine", "engine, fitted", "engine, hand",
@@ -596,6 +635,7 @@ SCRIPTS = [
            _check_wins),
     Script("gomoku_evaluation.py", "gomoku_eval_fit",
            lambda d, f: ["fit", str(random_games(f)), "--write", str(f / "fitted.json")], _check_eval_fit),
+    Script("gomoku_tuning.py", "gomoku_tuning", lambda d, f: ["run", str(f / "run"), *TUNING], _check_tuning),
     Script("gomoku_openings.py", "gomoku_openings",
            lambda d, f: ["plyground:engine", "--out", str(f / "openings.txt"), "--count", "2", "--candidates", "6",
                          "--judge-ms", "100", "--within", "5000"],

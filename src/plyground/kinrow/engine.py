@@ -43,7 +43,7 @@ from plyground.kinrow import _threat_kernels as T
 from plyground.kinrow._table_kernels import TABLE_DTYPE
 from plyground.kinrow.board import State
 from plyground.kinrow.budget import check_time_ms
-from plyground.kinrow.evaluation import EVALUATIONS, EvaluationTables, evaluation_for
+from plyground.kinrow.evaluation import EVALUATIONS, EvaluationTables, FeatureWeights, evaluation_for
 from plyground.kinrow.patterns import MAX_K, Pattern, PatternBoard
 from plyground.kinrow.protocol import Player, SearchReport
 from plyground.kinrow.root import RootThreats
@@ -218,9 +218,13 @@ class Engine(Player):
         depth: the deepest search in plies (None: as deep as the time allows).
         memory: bytes the tables may use (default :data:`DEFAULT_MEMORY`).
         width: moves searched at each node below the root.
+        settings: how it searches (default :class:`EngineSettings`).
+        weights: the weights of its fitted (or symmetric) evaluation of gomoku, instead of the
+            shipped :data:`~plyground.kinrow.evaluation.FITTED` (tuning plays with others).
 
     Raises:
-        InvalidInputError: a parameter out of range, or neither a time nor a depth.
+        InvalidInputError: a parameter out of range, neither a time nor a depth, or weights of
+            other features.
     """
 
     name = "engine"
@@ -233,6 +237,7 @@ class Engine(Player):
         memory: int = DEFAULT_MEMORY,
         width: int | None = None,
         settings: EngineSettings | None = None,
+        weights: FeatureWeights | None = None,
     ) -> None:
         self._time_ms = check_time_ms(time_ms)
         self._depth = _check_depth(depth)
@@ -258,7 +263,10 @@ class Engine(Player):
             raise InvalidInputError(
                 f"unknown evaluation {settings.evaluation!r}; the evaluations are {', '.join(EVALUATIONS)}"
             )
+        if weights is not None:
+            evaluation_for(5, Rule.FREESTYLE, settings.evaluation, weights)  # weights of other features fail here
         self.settings = settings
+        self.weights = weights
         self.last: EngineInfo | None = None
         self._memory = DEFAULT_MEMORY
         self.set_memory(memory)
@@ -385,7 +393,7 @@ class Engine(Player):
         if forced is not None:
             self.last = EngineInfo(forced, "forced", 0, 0, 0, time.perf_counter() - start, (forced,))
             return forced
-        evaluation = evaluation_for(state.k, state.rule, self.settings.evaluation)
+        evaluation = evaluation_for(state.k, state.rule, self.settings.evaluation, self.weights)
         board = PatternBoard(state, evaluation.weights)
         me = state.to_move
         you = 3 - me

@@ -232,40 +232,46 @@ EVALUATIONS = ("fitted", "symmetric", "hand")
 (the fit averaged over the two sides to move, where there is a fit) and ``hand``."""
 
 
-@functools.cache
-def evaluation_for(k: int, rule: Rule, kind: str = "fitted") -> EvaluationTables:
-    """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process).
+@functools.lru_cache(maxsize=32)
+def evaluation_for(k: int, rule: Rule, kind: str = "fitted", weights: FeatureWeights | None = None) -> EvaluationTables:
+    """The evaluation of lines of ``k`` under ``rule`` (read-only tables, built once a process for the last 32 asked).
 
-    ``kind`` ``fitted`` uses :data:`FITTED` for gomoku (k = 5, not renju) and the hand-made
-    worth elsewhere; ``symmetric`` the same fit averaged over the two sides to move (see the
+    ``kind`` ``fitted`` uses :data:`FITTED` (or ``weights``) for gomoku (k = 5, not renju) and the
+    hand-made worth elsewhere; ``symmetric`` the same fit averaged over the two sides to move (see the
     module), the hand-made worth elsewhere; ``hand`` the hand-made worth everywhere.
+
+    Raises:
+        InvalidInputError: an unknown kind, or weights of other features.
     """
     if kind not in EVALUATIONS:
         raise InvalidInputError(f"unknown evaluation {kind!r}; the evaluations are {', '.join(EVALUATIONS)}")
+    fit = FITTED if weights is None else weights
+    if not isinstance(fit, FeatureWeights) or len(fit.mover) != len(FEATURES) or len(fit.waiter) != len(FEATURES):
+        raise InvalidInputError(f"weights must be FeatureWeights of the {len(FEATURES)} features")
     rule = Rule(rule)
     worth = combination_values(rule)
-    weights = np.zeros((6, P.NPAT**4), dtype=np.int64)
-    weights[:2] = worth
+    rows = np.zeros((6, P.NPAT**4), dtype=np.int64)
+    rows[:2] = worth
     fitted = kind in ("fitted", "symmetric") and k == 5 and rule is not Rule.RENJU
     if fitted and kind == "symmetric":
         table = feature_table()
-        own = table @ ((np.array(FITTED.mover, dtype=np.int64) - np.array(FITTED.waiter, dtype=np.int64)) // 2)
-        weights[2], weights[3], weights[4], weights[5] = own, own, -own, -own
-        tempo_x = (FITTED.tempo_x - FITTED.tempo_o) // 2
+        own = table @ ((np.array(fit.mover, dtype=np.int64) - np.array(fit.waiter, dtype=np.int64)) // 2)
+        rows[2], rows[3], rows[4], rows[5] = own, own, -own, -own
+        tempo_x = (fit.tempo_x - fit.tempo_o) // 2
         tempo_o, hot = -tempo_x, 0
         margin = FITTED_MARGIN
     elif fitted:
         table = feature_table()
-        mover = table @ np.array(FITTED.mover, dtype=np.int64)
-        waiter = table @ np.array(FITTED.waiter, dtype=np.int64)
-        weights[2], weights[3], weights[4], weights[5] = mover, mover, waiter, waiter
-        tempo_x, tempo_o, hot = FITTED.tempo_x, FITTED.tempo_o, FITTED.hot
+        mover = table @ np.array(fit.mover, dtype=np.int64)
+        waiter = table @ np.array(fit.waiter, dtype=np.int64)
+        rows[2], rows[3], rows[4], rows[5] = mover, mover, waiter, waiter
+        tempo_x, tempo_o, hot = fit.tempo_x, fit.tempo_o, fit.hot
         margin = FITTED_MARGIN
     else:
-        weights[2:4] = worth
-        weights[4:6] = -worth
+        rows[2:4] = worth
+        rows[4:6] = -worth
         tempo_x = tempo_o = HAND_TEMPO
         hot = HAND_HOT
         margin = HAND_MARGIN
-    weights.setflags(write=False)
-    return EvaluationTables(weights, tempo_x, tempo_o, hot, fitted, margin)
+    rows.setflags(write=False)
+    return EvaluationTables(rows, tempo_x, tempo_o, hot, fitted, margin)
