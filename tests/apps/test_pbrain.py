@@ -130,6 +130,7 @@ class Manager:
         *,
         kind: str | None = None,
         timer: pbrain_clock.Timer | None = None,
+        time_share: float = pbrain_clock.SAFETY_FRACTION,
     ) -> None:
         self.players: list[Player] = []
 
@@ -139,7 +140,7 @@ class Manager:
             return player
 
         self.out = io.StringIO()
-        self.brain = Brain(make, io.StringIO(), self.out, kind=kind, timer=timer or FakeTimer())
+        self.brain = Brain(make, io.StringIO(), self.out, kind=kind, timer=timer or FakeTimer(), time_share=time_share)
         self._read = 0
 
     def send(self, line: str, end: str = "\r\n") -> list[str]:
@@ -289,6 +290,34 @@ def test_info_timeout_turn_sets_the_time_budget_with_a_margin() -> None:
     assert player.time_ms == pytest.approx(10)
     assert manager.send("START 9") == ["OK"]  # a new player gets the budget too
     assert manager.players[-1].time_ms == pytest.approx(10)
+
+
+def test_a_brain_told_to_use_more_of_the_time_gives_its_player_more() -> None:
+    manager = Manager(Recorder, time_share=0.9)
+    assert manager.send("START 9") == ["OK"]
+    assert manager.send("INFO timeout_turn 1000") == []
+    assert manager.players[-1].time_ms == pytest.approx(850)  # 90%, less 50 ms for the answer
+    assert manager.send("INFO timeout_match 100000") == []
+    assert manager.send("INFO time_left 10000") == []
+    assert manager.players[-1].time_ms == pytest.approx(450)  # 90% of the time left over 20 moves
+
+
+def test_the_command_line_brain_shares_the_time_as_its_option_says() -> None:
+    from typer.testing import CliRunner
+
+    from plyground.apps.cli.main import app
+
+    args = ["kinrow", "pbrain", "--player", "random", "--time-share", "0.99"]
+    result = CliRunner().invoke(app, args, input="END\n")
+    assert result.exit_code == 2 and "--time-share': Input should be less than or equal to 0.95" in result.output
+    result = CliRunner().invoke(app, ["kinrow", "pbrain", "--player", "random", "--time-share", "0.9"], input="END\n")
+    assert result.exit_code == 0, result.output
+    import inspect
+
+    from plyground.apps.cli import kinrow as cli
+
+    default = inspect.signature(cli.pbrain).parameters["time_share"].default
+    assert default == pbrain_clock.SAFETY_FRACTION  # the option's default is the brain's
 
 
 def test_without_timeout_turn_the_player_keeps_its_own_budget() -> None:

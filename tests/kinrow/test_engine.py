@@ -492,6 +492,10 @@ def test_the_root_vct_steps_can_be_turned_off() -> None:
     assert make_player("engine", quiescence=6).settings.quiescence == 6  # type: ignore[attr-defined]
     with pytest.raises(InvalidInputError, match="quiescence must be an integer from 0 to 40, got 41"):
         Engine(depth=1, settings=EngineSettings(quiescence=41))
+    assert make_player("engine", next_depth_share=1.0).settings.next_depth_share == 1.0  # type: ignore[attr-defined]
+    for share in (0, 1.5, float("nan"), True):
+        with pytest.raises(InvalidInputError, match="next_depth_share must be a number above 0 and at most 1"):
+            Engine(depth=1, settings=EngineSettings(next_depth_share=share))
     with pytest.raises(InvalidInputError, match="root_vct must be true or false, got 0"):
         Engine(depth=1, settings=EngineSettings(root_vct=0))  # type: ignore[arg-type]
 

@@ -54,6 +54,7 @@ from typing import TextIO
 from plyground import __version__
 from plyground.apps.pbrain_clock import (
     ANSWER_MARGIN_MS,
+    SAFETY_FRACTION,
     STOP_MARGIN_MS,
     Clock,
     Search,
@@ -111,6 +112,8 @@ class Brain:
     limit nears; ``INFO max_memory`` reaches a player's ``set_memory(bytes)``, where it
     has one. ``kind`` (of :data:`~plyground.kinrow.limits.PLAYER_KINDS`): games and rules the
     player cannot play are refused up front. ``timer``: the clock of the time limits.
+    ``time_share``: the share of ``timeout_turn`` the player may use (see
+    :func:`~plyground.apps.pbrain_clock.budget_from_timeout`).
 
     >>> from plyground.kinrow.players import FirstLegalPlayer
     >>> answers = io.StringIO()
@@ -129,6 +132,7 @@ class Brain:
         *,
         kind: str | None = None,
         timer: Timer | None = None,
+        time_share: float = SAFETY_FRACTION,
     ) -> None:
         self._make_player = make_player
         self._kinds = () if kind is None else (kind,)
@@ -141,7 +145,7 @@ class Brain:
         self._width = self._height = 0  # of the game's board: RECTSTART's rectangle, in the corner of a square
         self._outside: frozenset[int] = frozenset()  # the square's cells outside the rectangle: blocked
         self._board_lines: list[str] | None = None  # collecting the lines of BOARD
-        self._clock = Clock()
+        self._clock = Clock(share=time_share)
         self._max_memory: int | None = None  # INFO max_memory, in bytes (0: no limit)
         self._search: Search | None = None  # the last search, which may still run if its player was overruled
         self._received = self._timer.now()  # when the line being handled was read: its move's clock starts there
@@ -561,10 +565,13 @@ class Brain:
         return "the board is full"
 
 
-def main(make_player: Callable[[], Player] | None = None, *, kind: str | None = None) -> int:
+def main(
+    make_player: Callable[[], Player] | None = None, *, kind: str | None = None, time_share: float = SAFETY_FRACTION
+) -> int:
     """Run a brain on stdin and stdout (players of :data:`DEFAULT_KIND` by default); return the exit status.
 
-    ``kind``: the kind of the players made (see :class:`Brain`). The interpreter's last
+    ``kind``: the kind of the players made, ``time_share`` the share of the time they may use (see
+    :class:`Brain`). The interpreter's last
     garbage collection, which made ``END`` to exit take seconds on a loaded machine, is skipped.
     """
     if make_player is None:
@@ -583,7 +590,7 @@ def main(make_player: Callable[[], Player] | None = None, *, kind: str | None = 
     atexit.unregister(gc.freeze)  # once, however many brains run: before the interpreter's last collection,
     atexit.register(gc.freeze)  # which then has nothing to look at
     try:
-        Brain(make_player, stdin, stdout, kind=kind).run()
+        Brain(make_player, stdin, stdout, kind=kind, time_share=time_share).run()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the manager has gone

@@ -40,7 +40,9 @@ __all__ = [
 ]
 
 SAFETY_FRACTION = 0.8
-"""The part of the manager's time per move that the player's search may use..."""
+"""The part of the manager's time per move that the player's search may use (by default: ``--time-share``)..."""
+MAX_SHARE = 0.95
+"""The largest share a brain may be told to use: the rest is for the pipe and the stop."""
 SAFETY_MS = 50.0
 """...less this, for the answer to reach the manager."""
 MIN_MS = 10.0
@@ -53,12 +55,12 @@ ANSWER_MARGIN_MS = 30.0
 """A player that has not answered this long before the limit is overruled: the brain answers a move of its own."""
 
 
-def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -> float:
+def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None, share: float = SAFETY_FRACTION) -> float:
     """The milliseconds a search may take when the manager allows ``timeout_turn_ms`` per move.
 
-    Keeps a safety margin (80% of the time, less 50 ms); ``0`` (play fast) gives 10 ms. With a
-    match clock (``time_left_ms``), a move also gets at most 1/20 of the time left. At most an
-    hour (:data:`~plyground.kinrow.budget.MAX_TIME_MS`).
+    Keeps a safety margin (``share``, 80% of the time by default, less 50 ms); ``0`` (play fast)
+    gives 10 ms. With a match clock (``time_left_ms``), a move also gets at most 1/20 of the time
+    left. At most an hour (:data:`~plyground.kinrow.budget.MAX_TIME_MS`).
 
     >>> budget_from_timeout(5000)
     3950.0
@@ -66,10 +68,12 @@ def budget_from_timeout(timeout_turn_ms: int, time_left_ms: int | None = None) -
     800.0
     >>> budget_from_timeout(0)
     10.0
+    >>> budget_from_timeout(1000, share=0.9)
+    850.0
     """
-    budget = timeout_turn_ms * SAFETY_FRACTION - SAFETY_MS if timeout_turn_ms > 0 else 0.0
+    budget = timeout_turn_ms * share - SAFETY_MS if timeout_turn_ms > 0 else 0.0
     if time_left_ms is not None:
-        budget = min(budget, time_left_ms * SAFETY_FRACTION / MOVES_LEFT_GUESS)
+        budget = min(budget, time_left_ms * share / MOVES_LEFT_GUESS)
     return round(min(max(MIN_MS, budget), MAX_TIME_MS), 3)
 
 
@@ -87,6 +91,8 @@ class Clock:
     timeout_turn: int | None = None
     timeout_match: int | None = None
     time_left: int | None = None
+    share: float = SAFETY_FRACTION
+    """The share of the time the player may use (see :func:`budget_from_timeout`)."""
 
     def _match_left(self) -> int | None:
         return max(0, self.time_left) if self.timeout_match and self.time_left is not None else None
@@ -105,9 +111,9 @@ class Clock:
         if self.timeout_turn is None:
             if left is None:
                 return own_ms
-            budget = budget_from_timeout(int(MAX_TIME_MS), left)
+            budget = budget_from_timeout(int(MAX_TIME_MS), left, self.share)
             return budget if own_ms is None else min(own_ms, budget)
-        return budget_from_timeout(self.timeout_turn, left)
+        return budget_from_timeout(self.timeout_turn, left, self.share)
 
 
 def fallback_move(state: State) -> int:

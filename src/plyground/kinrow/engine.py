@@ -104,7 +104,8 @@ class EngineSettings:
             with ``width``): the ``leaf_width`` most promising fours at each node, each on a line
             of the one before and making a three or another four; 0: the full VCF (every four).
         threat_plies: how far past its depth the search follows the defences against an open three.
-        next_depth_share: no deeper iteration starts once this share of the time is spent (an
+        next_depth_share: no deeper iteration starts once this share of the time is spent (1: one
+            starts whenever time is left, and the clock cuts it; an
             iteration cut by the clock still gives its best root move searched in full).
         defence_share: the share of the time after which no more moves are checked against
             the opponent's VCT (the unchecked ones are kept; those whose check ran out of nodes
@@ -252,6 +253,9 @@ class Engine(Player):
             value = getattr(settings, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
                 raise InvalidInputError(f"{name} must be an integer from 0 to {top}, got {value!r}")
+        share = settings.next_depth_share
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+            raise InvalidInputError(f"next_depth_share must be a number above 0 and at most 1, got {share!r}")
         if settings.reduction not in REDUCTIONS:
             raise InvalidInputError(
                 f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"

@@ -119,6 +119,7 @@ def make_player(
     root_vct: bool = True,
     answers: bool = False,
     quiescence: int = 0,
+    next_depth_share: float | None = None,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -131,10 +132,10 @@ def make_player(
     :class:`~plyground.kinrow.mcts.MCTS`), ``evaluation`` the engine's (``fitted``, ``symmetric`` or
     ``hand``, see :class:`~plyground.kinrow.engine.EngineSettings`), ``selective`` whether its search
     prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`), ``root_vct`` whether it
-    looks for VCTs at the root, ``answers`` whether it answers threats by their exact answers and
-    ``quiescence`` the plies of its threat quiescence at the leaves
-    (:class:`~plyground.kinrow.engine.EngineSettings`); the other players move at once, but a bad
-    budget is refused for every kind.
+    looks for VCTs at the root, ``answers`` whether it answers threats by their exact answers,
+    ``quiescence`` the plies of its threat quiescence at the leaves and ``next_depth_share`` the share
+    of its time after which it starts no deeper iteration (:class:`~plyground.kinrow.engine.EngineSettings`);
+    the other players move at once, but a bad budget is refused for every kind.
 
     Raises:
         InvalidInputError: an unknown kind (the message lists the known ones), or bad options.
@@ -145,6 +146,8 @@ def make_player(
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
         settings = EngineSettings(root_vct=root_vct, answers=answers, quiescence=quiescence)
+        if next_depth_share is not None:
+            settings = dataclasses.replace(settings, next_depth_share=next_depth_share)
         if evaluation is not None:
             settings = dataclasses.replace(settings, evaluation=evaluation)
         if not selective:

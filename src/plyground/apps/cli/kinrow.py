@@ -139,6 +139,17 @@ AnswersOption = Annotated[
         help="The engine answers a four-three or open-four threat by its exact answers and its own fours only.",
     ),
 ]
+NextDepthOption = Annotated[
+    float | None,
+    typer.Option(
+        "--next-depth-share",
+        min=0.05,
+        max=1.0,
+        help="The share of its time after which the engine starts no deeper iteration (default 0.7; 1: always, "
+        "the clock cuts it).",
+        show_default=False,
+    ),
+]
 QuiescenceOption = Annotated[
     int,
     typer.Option(
@@ -187,6 +198,7 @@ def _factory(
     root_vct: bool = True,
     answers: bool = False,
     quiescence: int = 0,
+    next_depth_share: float | None = None,
 ) -> Callable[[int | None], Player]:
     """Makes a player of ``kind`` with these options from a seed."""
     from plyground.kinrow.players import make_player
@@ -204,6 +216,7 @@ def _factory(
             root_vct=root_vct,
             answers=answers,
             quiescence=quiescence,
+            next_depth_share=next_depth_share,
             seed=seed,
         )
 
@@ -237,6 +250,7 @@ def play(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    next_depth_share: NextDepthOption = None,
     rule: RuleOption = "freestyle",
 ) -> None:
     """Play k-in-a-row against the AI in the terminal; the board is printed after each move.
@@ -261,6 +275,7 @@ def play(
         root_vct=root_vct,
         answers=exact_answers,
         quiescence=quiescence,
+        next_depth_share=next_depth_share,
     )(seed)
     try:
         _play(State(n, k, rule=chosen), ai, human=X if first is First.human else O)
@@ -367,6 +382,7 @@ def selfplay(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    next_depth_share: NextDepthOption = None,
     rule: RuleOption = "freestyle",
     save: Annotated[
         Path | None,
@@ -414,6 +430,7 @@ def selfplay(
             root_vct=root_vct,
             answers=exact_answers,
             quiescence=quiescence,
+            next_depth_share=next_depth_share,
         )
         for kind in (x, o)
     )
@@ -487,7 +504,17 @@ def pbrain(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    next_depth_share: NextDepthOption = None,
     seed: GamesSeedOption = None,
+    time_share: Annotated[
+        float,
+        typer.Option(
+            "--time-share",
+            min=0.1,
+            max=0.95,
+            help="The share of INFO timeout_turn the player may use, less 50 ms for the answer to reach the manager.",
+        ),
+    ] = 0.8,
     warm_up: Annotated[
         bool,
         typer.Option(
@@ -533,6 +560,7 @@ def pbrain(
         root_vct=root_vct,
         answers=exact_answers,
         quiescence=quiescence,
+        next_depth_share=next_depth_share,
     )
     make(seed)  # bad options fail here, before the manager talks
     seeds = itertools.count(seed) if seed is not None else None
@@ -545,6 +573,6 @@ def pbrain(
         named_rules = rules[0] if len(rules) == 1 else f"{', '.join(rules[:-1])} and {rules[-1]}"
         typer.echo(f"the {kind} brain is ready for {named_rules} ({time.perf_counter() - started:.1f} s)")
         return
-    status = run_brain(new_player, kind=kind)
+    status = run_brain(new_player, kind=kind, time_share=time_share)
     if status:
         raise typer.Exit(status)
