@@ -309,7 +309,7 @@ def test_the_command_line_brain_shares_the_time_as_its_option_says() -> None:
 
     args = ["kinrow", "pbrain", "--player", "random", "--time-share", "0.99"]
     result = CliRunner().invoke(app, args, input="END\n")
-    assert result.exit_code == 2 and "--time-share': Input should be less than or equal to 0.95" in result.output
+    assert result.exit_code == 2 and "must be a number from 0.1 to 0.95, got 0.99" in " ".join(result.output.split())
     result = CliRunner().invoke(app, ["kinrow", "pbrain", "--player", "random", "--time-share", "0.9"], input="END\n")
     assert result.exit_code == 0, result.output
     import inspect

@@ -112,8 +112,7 @@ class Brain:
     limit nears; ``INFO max_memory`` reaches a player's ``set_memory(bytes)``, where it
     has one. ``kind`` (of :data:`~plyground.kinrow.limits.PLAYER_KINDS`): games and rules the
     player cannot play are refused up front. ``timer``: the clock of the time limits.
-    ``time_share``: the share of ``timeout_turn`` the player may use (see
-    :func:`~plyground.apps.pbrain_clock.budget_from_timeout`).
+    ``time_share``: the share of ``timeout_turn`` the player may use (``budget_from_timeout``).
 
     >>> from plyground.kinrow.players import FirstLegalPlayer
     >>> answers = io.StringIO()
@@ -570,9 +569,8 @@ def main(
 ) -> int:
     """Run a brain on stdin and stdout (players of :data:`DEFAULT_KIND` by default); return the exit status.
 
-    ``kind``: the kind of the players made, ``time_share`` the share of the time they may use (see
-    :class:`Brain`). The interpreter's last
-    garbage collection, which made ``END`` to exit take seconds on a loaded machine, is skipped.
+    ``kind``, ``time_share``: as :class:`Brain`'s. The interpreter's last garbage collection, which made
+    ``END`` to exit take seconds on a loaded machine, is skipped.
     """
     if make_player is None:
         from plyground.kinrow.players import make_player as make

@@ -200,7 +200,7 @@ def _warm_up() -> None:
     for rule in Rule:
         PatternBoard(State(15, 5, rule=rule))
         for kind in EVALUATIONS:
-            evaluation_for(5, rule, kind)  # as the search asks for it (a cache keyed by the arguments given)
+            evaluation_for(5, rule, kind, None)  # as the search asks for it (a cache keyed by the arguments given)
 
 
 def _check_depth(depth: object) -> int | None:

@@ -141,22 +141,25 @@ AnswersOption = Annotated[
 ]
 NextDepthOption = Annotated[
     float | None,
-    typer.Option(
+    number_option(
         "--next-depth-share",
-        min=0.05,
-        max=1.0,
-        help="The share of its time after which the engine starts no deeper iteration (default 0.7; 1: always, "
-        "the clock cuts it).",
-        show_default=False,
+        help="The share of its time after which the engine starts no deeper iteration, {range} (default 0.7; 1: "
+        "always, the clock cuts it).",
+        low=0.0,
+        high=1.0,
+        above=True,
+        metavar="SHARE",
     ),
 ]
 QuiescenceOption = Annotated[
     int,
-    typer.Option(
+    number_option(
         "--quiescence",
-        min=0,
-        max=40,
-        help="Plies of the engine's threat quiescence at its leaves (fours, answers to open threes); 0: none.",
+        help="Plies of the engine's threat quiescence at its leaves (fours, answers to open threes), {range}; 0: none.",
+        low=0,
+        high=40,
+        integer=True,
+        metavar="PLIES",
     ),
 ]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
@@ -508,11 +511,12 @@ def pbrain(
     seed: GamesSeedOption = None,
     time_share: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--time-share",
-            min=0.1,
-            max=0.95,
-            help="The share of INFO timeout_turn the player may use, less 50 ms for the answer to reach the manager.",
+            help="The share of INFO timeout_turn the player may use, less 50 ms for the answer, {range}.",
+            low=0.1,
+            high=0.95,
+            metavar="SHARE",
         ),
     ] = 0.8,
     warm_up: Annotated[
