@@ -55,8 +55,8 @@ FOUR_THREE_CLASS = int(CellClass.FOUR_THREE)
 
 
 class SearchArrays(NamedTuple):
-    """The arrays of a search (see the module), one argument of the search kernels; ``ft``, ``line`` and
-    ``vstats`` are the threat solver's table, line and statistics."""
+    """The arrays of a search (see :mod:`plyground.kinrow._engine_kernels`), one argument of the search kernels;
+    ``ft``, ``line`` and ``vstats`` are the threat solver's table, line and statistics."""
 
     tt: Any
     killers: Any
