@@ -63,7 +63,9 @@ def boards(draw: st.DrawFn) -> State:
 def test_threats_and_answers_equal_a_rescan_after_every_move(state: State, player: int, level: CellClass) -> None:
     cells, n, exact = state.cells.tolist(), state.n, state.rule is Rule.STANDARD
     board = PatternBoard(state)
-    assert threats(board, player, level) == naive.threats(cells, n, 5, exact, player, level)
+    classes = naive.classes(cells, n, 5, exact, player)  # every cell's class, by a rescan
+    for each in list(CellClass)[1:]:
+        assert threats(board, player, each) == [cell for cell, value in classes.items() if value >= each]
     assert answers(board, player, level) == naive.answers(cells, n, 5, exact, player, level)
     assert board.cells.tolist() == cells  # every move was taken back
 
