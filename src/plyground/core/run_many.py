@@ -47,6 +47,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _CONNECT_TIMEOUT = "10s"
+MANAGER_JOIN_S = 10.0
+"""How long an interrupted pool's managing thread may take to end (see :func:`_end_workers`)."""
 
 
 @dataclass(frozen=True)
@@ -295,13 +297,21 @@ def _logger_level(name: str, level: int) -> Iterator[None]:
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """Cancel the jobs not started and end the pool's workers now: they ignore Ctrl-C, and would finish their jobs."""
+    """Cancel the jobs not started and end the pool's workers now: they ignore Ctrl-C, and would finish their jobs.
+
+    Then wait for the pool's managing thread to end: it closes the pipe that wakes it, and the
+    interpreter's exit writes to that pipe without a lock (Python 3.11 to 3.13); a process that exits
+    while the thread is closing it prints ``OSError: [Errno 9] Bad file descriptor`` as it ends.
+    """
     workers = list((pool._processes or {}).values())  # no public way before Python 3.14's terminate_workers()
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     pool.shutdown(wait=False, cancel_futures=True)  # first: the pool then sees ended workers as shut down
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join()
+    if manager is not None:
+        manager.join(timeout=MANAGER_JOIN_S)
 
 
 def _dask() -> Any:
