@@ -33,19 +33,21 @@ def search_arrays(
     path: tuple[int, ...] = (),
     answers: bool = False,
     quiescence: int = 0,
+    verify: bool = False,
 ) -> E.SearchArrays:
     """The search's arrays; ``selective``: reduce, prune, futility margin, distance (all off by default).
 
     ``leaf_vcf``, ``leaf_width``: the VCF at the leaves (none by default; width 0: the full one);
     ``answers``: the exact answers to threats as the moves where there is one; ``quiescence``: the
-    plies of the threat quiescence at the leaves (0: none).
+    plies of the threat quiescence at the leaves (0: none); ``verify``: wins and losses the table
+    claims are searched again on the principal variation.
     """
     size = board.n * board.n
     evaluation = evaluation_for(board.k, board.rule)
     constants = (evaluation.tempo_x, evaluation.tempo_o, evaluation.hot)
     reduce, prune, margin, distance = selective
     params = [width, 1, leaf_vcf, threat_plies, reduce, 1, 0, board.n, *constants, prune, margin, distance, leaf_width,
-              int(answers), quiescence]  # fmt: skip
+              int(answers), quiescence, int(verify)]  # fmt: skip
     assert len(params) == E.PARAMS
     recent = np.full(E.PATH + E.MAX_PLY, -1, dtype=np.int32)
     recent[: len(path)] = path
@@ -157,13 +159,15 @@ def test_order_scores_match_the_naive_twin(state: State, data: st.DataObject) ->
         assert got == {cell: position.order_score(player, cell, path, 1) for cell in expected}
 
 
-@given(positions(max_stones=18), st.integers(1, 2), st.booleans())
+@given(positions(max_stones=18), st.integers(1, 2), st.booleans(), st.booleans())
 @settings(max_examples=25, deadline=None)
-def test_the_search_equals_a_plain_minimax_over_the_same_moves(state: State, depth: int, answers: bool) -> None:
+def test_the_search_equals_a_plain_minimax_over_the_same_moves(
+    state: State, depth: int, answers: bool, verify: bool
+) -> None:
     """With every move searched, no reduction and table values reused at their own depth only (and the exact
-    answers to threats as the moves, or not)."""
+    answers to threats as the moves, or not; the table's wins searched again on the principal variation, or not)."""
     board = engine_board(state)
-    arrays = search_arrays(board, answers=answers)
+    arrays = search_arrays(board, answers=answers, verify=verify)
     value = E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY)
     assert value == naive.minimax(twin(state), state.to_move, depth, 0, threat_plies=2, answers=answers)
     assert board.cells.tolist() == state.cells.tolist()  # every move was taken back
@@ -184,16 +188,18 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data" / "gomoku_threats.jsonl"
 
 
 @pytest.mark.parametrize(
-    ("selective", "leaf", "answers", "quiescence"),
-    [((E.ONE_PLY, 0, 0, 0), (0, 0), False, 0), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), False, 0),
-     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), False, 0),
-     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), True, 0),
-     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), True, 12)],
+    ("selective", "leaf", "answers", "quiescence", "verify"),
+    [((E.ONE_PLY, 0, 0, 0), (0, 0), False, 0, False), ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), False, 0, False),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), False, 0, False),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (15, 3), True, 0, False),
+     ((E.LOGARITHMIC, 1, FITTED_MARGIN, 1), (0, 0), True, 12, False),
+     ((E.ADJUSTED, 1, FITTED_MARGIN, 1), (0, 0), True, 12, True)],
     ids=["plain", "selective", "selective, quick leaf VCF", "selective, quick leaf VCF, exact answers",
-         "selective, exact answers, threat quiescence"],
+         "selective, exact answers, threat quiescence",
+         "adjusted reductions, exact answers, threat quiescence, verified wins"],
 )  # fmt: skip
 def test_the_search_finds_every_labelled_win_in_time(
-    selective: tuple[int, int, int, int], leaf: tuple[int, int], answers: bool, quiescence: int
+    selective: tuple[int, int, int, int], leaf: tuple[int, int], answers: bool, quiescence: int, verify: bool
 ) -> None:
     """Each VCF and VCT of the fixture (d attacker moves) is a win within 2d - 1 plies, pruning or not."""
     rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
@@ -206,13 +212,45 @@ def test_the_search_finds_every_labelled_win_in_time(
         for depth in range(1, 2 * row["depth"]):
             arrays = search_arrays(
                 board, width=20, threat_plies=4, selective=selective, leaf_vcf=leaf[0], leaf_width=leaf[1],
-                answers=answers, quiescence=quiescence,
+                answers=answers, quiescence=quiescence, verify=verify,
             )  # fmt: skip
             if E._negamax(board.arrays(), arrays, state.to_move, depth, 0, -E.INFINITY, E.INFINITY) >= E.WON:
                 break
         else:
             missed.append(row["board"])
     assert missed == []
+
+
+REDUCTIONS = {E.NO_REDUCTION: "none", E.ONE_PLY: "one", E.LOGARITHMIC: "log", E.ADJUSTED: "adjusted"}
+
+
+@given(
+    st.sampled_from(sorted(REDUCTIONS)), st.integers(0, 60), st.integers(1, 400), st.booleans(), st.booleans(),
+    st.booleans(), st.booleans(), st.one_of(st.just(0), st.integers(0, 5_000)),
+)  # fmt: skip
+@settings(max_examples=400, deadline=None)
+def test_the_reductions_match_the_naive_twin(
+    mode: int, next_depth: int, i: int, principal: bool, quiet: bool, forced: bool, threatened: bool, history: int
+) -> None:
+    params = np.zeros(E.PARAMS, dtype=np.int64)
+    params[E.REDUCE] = mode
+    got = E._reduced(params, next_depth, i, principal, quiet, forced, threatened, history)
+    assert got == naive.reduced(REDUCTIONS[mode], next_depth, i, principal, quiet, forced, threatened, history)
+    if next_depth >= 1:
+        assert 1 <= got <= next_depth
+
+
+def test_the_adjusted_reduction_reduces_threats_and_proven_moves_less_and_quiet_new_moves_more() -> None:
+    params = np.zeros(E.PARAMS, dtype=np.int64)
+    params[E.REDUCE] = E.LOGARITHMIC
+    log = E._reduced(params, 12, 20, False, True, False, False, 5)
+    assert log == 12 - 5  # ln 13 * ln 21 / 1.7 = 4.59 plies (the node is 13 deep)
+    params[E.REDUCE] = E.ADJUSTED
+    assert E._reduced(params, 12, 20, False, True, False, False, 5) == log  # a quiet move that cut off, shallower
+    assert E._reduced(params, 12, 20, False, True, False, False, 0) == log - 1  # one that never did
+    assert E._reduced(params, 12, 20, False, False, False, False, 5) == log + 1  # a move that makes a three
+    assert E._reduced(params, 12, 20, False, False, False, True, 5) == log + 2  # ... while the opponent threatens
+    assert E._reduced(params, 12, 20, False, False, False, True, 144) == log + 3  # ... and cut off at this depth
 
 
 def gomoku(rows: list[str]) -> State:
@@ -465,7 +503,8 @@ def test_the_selectivity_can_be_turned_off_everywhere() -> None:
     assert (on.prune, on.futility, on.reduction, on.distance) == (True, True, "log", True)
     off = make_player("engine", selective=False, evaluation="hand").settings  # type: ignore[attr-defined]
     assert {name: getattr(off, name) for name in PLAIN} == PLAIN and off.evaluation == "hand"
-    with pytest.raises(InvalidInputError, match="unknown reduction 'half'; the reductions are none, one, log"):
+    known = "none, one, log, adjusted"
+    with pytest.raises(InvalidInputError, match=f"unknown reduction 'half'; the reductions are {known}"):
         Engine(depth=1, settings=EngineSettings(reduction="half"))
     with pytest.raises(InvalidInputError, match="prune must be true or false, got 1"):
         Engine(depth=1, settings=EngineSettings(prune=1))  # type: ignore[arg-type]
@@ -490,6 +529,12 @@ def test_the_root_vct_steps_can_be_turned_off() -> None:
     assert make_player("engine").settings.root_vct is True  # type: ignore[attr-defined]
     assert make_player("engine", answers=True).settings.answers is True  # type: ignore[attr-defined]
     assert make_player("engine", quiescence=6).settings.quiescence == 6  # type: ignore[attr-defined]
+    adjusted = make_player("engine", reduction="adjusted", verify_wins=True).settings  # type: ignore[attr-defined]
+    assert (adjusted.reduction, adjusted.verify_wins) == ("adjusted", True)
+    plain = make_player("engine", selective=False, reduction="log").settings  # type: ignore[attr-defined]
+    assert (plain.reduction, plain.prune) == ("log", False)  # the reduction asked for wins over the plain one
+    with pytest.raises(InvalidInputError, match="verify_wins must be true or false, got 1"):
+        Engine(depth=1, settings=EngineSettings(verify_wins=1))  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="quiescence must be an integer from 0 to 40, got 41"):
         Engine(depth=1, settings=EngineSettings(quiescence=41))
     assert make_player("engine", next_depth_share=1.0).settings.next_depth_share == 1.0  # type: ignore[attr-defined]
@@ -500,7 +545,7 @@ def test_the_root_vct_steps_can_be_turned_off() -> None:
         Engine(depth=1, settings=EngineSettings(root_vct=0))  # type: ignore[arg-type]
 
 
-def test_the_symmetric_evaluation_no_root_vct_exact_answers_and_quiescence_play_from_the_command_line() -> None:
+def test_the_symmetric_evaluation_no_root_vct_exact_answers_and_the_search_options_play_from_the_command_line() -> None:
     from typer.testing import CliRunner
 
     from plyground.apps.cli.main import app
@@ -511,6 +556,9 @@ def test_the_symmetric_evaluation_no_root_vct_exact_answers_and_quiescence_play_
         "symmetric",
         "--no-root-vct",
         "--exact-answers",
+        "--reduction",
+        "adjusted",
+        "--verify-wins",
         "--time-ms",
         "20",
         "--seed",

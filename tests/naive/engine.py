@@ -10,6 +10,8 @@ must return when those are turned off (``width`` holding every move, ``reduce`` 
 
 from __future__ import annotations
 
+import math
+
 from tests.naive import defences
 from tests.naive.patterns import B4, DIRECTIONS, F4, F5, line_code, line_of
 
@@ -188,3 +190,23 @@ def minimax(
         position.cells[cell] = 0
         best = max(best, value)
     return best
+
+
+def reduced(
+    mode: str, next_depth: int, i: int, principal: bool, quiet: bool, forced: bool, threatened: bool, history: int
+) -> int:
+    """The depth the ``i``-th move (from 1) is first searched to under the late-move reduction ``mode``
+    (``none``, ``one``, ``log`` or ``adjusted``), as ``_reduced`` defines it."""
+    if mode in ("log", "adjusted") and next_depth >= 2 and not forced:
+        plies = math.floor(math.log(next_depth + 1) * math.log(i + 1) / 1.7 + 0.5)  # ln(depth): the node's
+        if principal:
+            plies = max(plies - 1, 0)
+        if mode == "adjusted":
+            plies -= (not quiet) + threatened + (history >= next_depth**2)
+            if history == 0 and quiet and not principal:
+                plies += 1
+            plies = min(max(plies, 0), next_depth - 1)
+        return max(1, next_depth - plies)
+    if mode == "one" and i >= 3 and next_depth >= 2 and quiet and not forced:
+        return next_depth - 1
+    return next_depth

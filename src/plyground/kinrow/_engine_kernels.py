@@ -31,7 +31,8 @@ table first, then the two killer moves of the ply, then by score plus history.
   returns are as sound as without the pruning;
 * *late-move reductions* - later moves are searched shallower, ``ln(depth) * ln(i + 1) / 1.7``
   plies for the i-th, rounded (one less on the principal variation), or one ply after the third
-  quiet move, and again at full depth if they beat alpha;
+  quiet move, and again at full depth if they beat alpha; the *adjusted* one is the logarithmic
+  one moved by the move's history and the threats (:func:`_reduced`);
 * *futility pruning and razoring* - below :data:`FUTILITY_DEPTH`, when no player threatens
   an open four or a five, a position whose static value is ``margin * depth`` above beta
   is worth its static value, and below :data:`RAZOR_DEPTH` one that far under alpha is
@@ -47,7 +48,9 @@ of the opponent comes before.
 
 **Transposition table**: ``tt``, a table of :mod:`plyground.kinrow._table_kernels` (the threat
 solver's is ``ft``); an entry is replaced when the new one is of another position, as deep, or
-the old one is from an earlier search (its age: ``params[GENERATION]``).
+the old one is from an earlier search (its age: ``params[GENERATION]``). With ``verify`` 1, a win
+or a loss the table claims is not taken at a node searched with a full window (the principal
+variation): the node is searched again.
 
 Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n]``,
 ``moves``/``scores`` int32 ``[MAX_PLY, n*n]`` (each ply's list), ``ban`` uint8 ``[n*n]``
@@ -55,8 +58,8 @@ Arrays of a search: ``killers`` int32 ``[MAX_PLY, 2]``, ``history`` int32 ``[n*n
 unwinds at once and its result is not used), ``stats`` int64 (see the indices below),
 ``params`` int64 ``[width, generation, leaf VCF depth, threat plies, reduce, same depth, renju, n,
 tempo of X, tempo of O, hot bonus, prune, futility margin, distance, leaf VCF width, answers,
-quiescence]``
-(``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic; ``prune`` 1: move-count
+quiescence, verify]``
+(``reduce`` 0: no late-move reduction, 1: one ply, 2: logarithmic, 3: adjusted; ``prune`` 1: move-count
 pruning; ``futility margin`` 0: no futility pruning or razoring; ``distance`` 1: the distance
 discount of the order; ``leaf VCF width`` 0: the full VCF at depth 0, else the quick one
 with this many fours a node; ``same depth`` 1: table values are reused only at
@@ -118,6 +121,7 @@ from plyground.kinrow._leaf_kernels import TEMPO_O as TEMPO_O
 from plyground.kinrow._leaf_kernels import TEMPO_X as TEMPO_X
 from plyground.kinrow._leaf_kernels import THREAT_PLIES as THREAT_PLIES
 from plyground.kinrow._leaf_kernels import TT_HITS as TT_HITS
+from plyground.kinrow._leaf_kernels import VERIFY as VERIFY
 from plyground.kinrow._leaf_kernels import WIDTH as WIDTH
 from plyground.kinrow._leaf_kernels import WIN as WIN
 from plyground.kinrow._leaf_kernels import WON as WON
@@ -128,8 +132,9 @@ from plyground.kinrow._table_kernels import EXACT, LOWER, TABLE, UPPER, _bound, 
 from plyground.kinrow._threat_kernels import _vcf
 from plyground.kinrow.cell_classes import CLASS_TABLE
 
-NO_REDUCTION, ONE_PLY, LOGARITHMIC = 0, 1, 2
-"""The late-move reductions (``params[REDUCE]``)."""
+NO_REDUCTION, ONE_PLY, LOGARITHMIC, ADJUSTED = 0, 1, 2, 3
+"""The late-move reductions (``params[REDUCE]``): ``ADJUSTED`` is the logarithmic one adjusted by the
+move's history and the threats (see :func:`_reduced`)."""
 QUIET = 1_000
 """Moves with a smaller order score may be searched a ply shallower (the one-ply late-move reduction)."""
 MOVE_LIMITS = np.array(
@@ -308,17 +313,39 @@ def _bring_best(search, ply, i, count):
 
 
 @kernel(
-    types.int64(types.int64[::1], types.int64, types.int64, types.boolean, types.boolean, types.boolean), inline=True
-)
-def _reduced(params, next_depth, i, principal, quiet, forced):
+    types.int64(
+        types.int64[::1], types.int64, types.int64, types.boolean, types.boolean, types.boolean, types.boolean,
+        types.int64,
+    ),
+    inline=True,
+)  # fmt: skip
+def _reduced(params, next_depth, i, principal, quiet, forced, threatened, history):
     """The depth the ``i``-th move (from 1) is first searched to: ``next_depth`` less its late-move reduction (one
-    less on a ``principal`` node, a full window)."""
-    if params[REDUCE] == LOGARITHMIC and next_depth >= 2 and not forced:
+    less on a ``principal`` node, a full window).
+
+    The ``ADJUSTED`` reduction starts from the logarithmic one and reduces a ply less for a move that
+    is not ``quiet`` (it makes or stops a three or a four), a ply less on a node where the opponent
+    can make an open four (``threatened``), a ply less for a move whose ``history`` (its cut-offs, each
+    ``depth**2``) reaches ``next_depth**2``, and a ply more for a quiet move off the principal
+    variation that never cut off.
+    """
+    mode = params[REDUCE]
+    if (mode == LOGARITHMIC or mode == ADJUSTED) and next_depth >= 2 and not forced:
         r = int(LOGS[next_depth] * LOGS[i] / REDUCTION_DIVISOR + 0.5)
         if principal and r > 0:
             r -= 1
+        if mode == ADJUSTED:
+            if not quiet:
+                r -= 1
+            if threatened:
+                r -= 1
+            if history >= next_depth * next_depth:
+                r -= 1
+            elif history == 0 and quiet and not principal:
+                r += 1
+            r = min(max(r, 0), next_depth - 1)
         return max(1, next_depth - r)
-    if params[REDUCE] == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
+    if mode == ONE_PLY and i >= 3 and next_depth >= 2 and quiet and not forced:
         return next_depth - 1
     return next_depth
 
@@ -361,7 +388,9 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
         if ply > 0 and (entry_depth == depth or (entry_depth > depth and params[SAME_DEPTH] == 0)):
             value = _value(tt, slot, ply, WON)
             bound = _bound(tt, slot)
-            if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
+            if params[VERIFY] != 0 and beta - alpha > 1 and (value >= WON or value <= -WON):
+                pass  # a win or loss claimed on the principal variation is searched again, not taken on trust
+            elif bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
                 stats[TT_HITS] += 1
                 return value
     threatened = cnt[you, F4] > 0  # the opponent threatens an open four
@@ -424,7 +453,7 @@ def _negamax(board, search, player, depth, ply, alpha, beta):
         if i == 0:
             value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)
         else:
-            reduced = _reduced(params, next_depth, i, beta - alpha > 1, quiet, forced)
+            reduced = _reduced(params, next_depth, i, beta - alpha > 1, quiet, forced, threatened, history[cell])
             value = -_negamax(board, search, 3 - player, reduced, ply + 1, -a - 1, -a)
             if value > a and (reduced < next_depth or value < beta):
                 value = -_negamax(board, search, 3 - player, next_depth, ply + 1, -beta, -a)

@@ -78,7 +78,7 @@ LEAF_VCF_WIDTH = 3
 """Fours tried at each node of the quick VCF at the leaves, each on a line of the one before."""
 THREAT_PLIES = 4
 """How far past its depth the search follows the defences against an open three."""
-REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC}
+REDUCTIONS = {"none": E.NO_REDUCTION, "one": E.ONE_PLY, "log": E.LOGARITHMIC, "adjusted": E.ADJUSTED}
 """The late-move reductions of :attr:`EngineSettings.reduction`."""
 PLAIN: Mapping[str, Any] = MappingProxyType({"prune": False, "futility": False, "reduction": "one", "distance": False})
 """The settings of a search without its selectivity, as it was before it had any (``--no-selective``)."""
@@ -127,8 +127,13 @@ class EngineSettings:
         prune: move-count pruning: past the root's children, only the first few moves at each
             depth are searched (see :mod:`plyground.kinrow._engine_kernels`).
         futility: futility pruning and razoring near the leaves, with the evaluation's margin.
-        reduction: the late-move reduction, ``log`` (``ln(depth) * ln(i) / 2.2`` plies for the
-            i-th move), ``one`` (a ply after the third quiet move) or ``none``.
+        reduction: the late-move reduction, ``log`` (``ln(depth) * ln(i + 1) / 1.7`` plies for the
+            i-th move), ``adjusted`` (the same, a ply less for a move that makes or stops a three or
+            a four, on a node where the opponent can make an open four, or for a move that cut off
+            as deep before; a ply more for a quiet move that never cut off), ``one`` (a ply after
+            the third quiet move) or ``none``.
+        verify_wins: a win or loss the transposition table claims is searched again on the
+            principal variation instead of being taken on trust.
         distance: order the moves away from the last four moves later.
     """
 
@@ -150,6 +155,7 @@ class EngineSettings:
     root_vct: bool = True
     answers: bool = False
     quiescence: int = 0
+    verify_wins: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,7 +266,7 @@ class Engine(Player):
             raise InvalidInputError(
                 f"unknown reduction {settings.reduction!r}; the reductions are {', '.join(REDUCTIONS)}"
             )
-        for flag in ("prune", "futility", "distance", "root_vct", "answers"):
+        for flag in ("prune", "futility", "distance", "root_vct", "answers", "verify_wins"):
             if not isinstance(getattr(settings, flag), bool):
                 raise InvalidInputError(f"{flag} must be true or false, got {getattr(settings, flag)!r}")
         if settings.evaluation not in EVALUATIONS:
@@ -506,7 +512,7 @@ class Engine(Player):
             (E.TEMPO_O, evaluation.tempo_o), (E.HOT_BONUS, evaluation.hot), (E.PRUNE, int(settings.prune)),
             (E.FUTILITY, evaluation.margin if settings.futility else 0), (E.DISTANCE, int(settings.distance)),
             (E.LEAF_WIDTH, settings.leaf_width), (E.ANSWERS, int(settings.answers and not renju)),
-            (E.QUIESCENCE, 0 if renju else settings.quiescence),
+            (E.QUIESCENCE, 0 if renju else settings.quiescence), (E.VERIFY, int(settings.verify_wins)),
         ):  # fmt: skip
             params[index] = value
         return params

@@ -120,6 +120,8 @@ def make_player(
     answers: bool = False,
     quiescence: int = 0,
     next_depth_share: float | None = None,
+    reduction: str | None = None,
+    verify_wins: bool = False,
     c: float = math.sqrt(2),
     seed: int | None = None,
     ask: Callable[[State], str] | None = None,
@@ -133,8 +135,11 @@ def make_player(
     ``hand``, see :class:`~plyground.kinrow.engine.EngineSettings`), ``selective`` whether its search
     prunes and reduces (False: :data:`~plyground.kinrow.engine.PLAIN`), ``root_vct`` whether it
     looks for VCTs at the root, ``answers`` whether it answers threats by their exact answers,
-    ``quiescence`` the plies of its threat quiescence at the leaves and ``next_depth_share`` the share
-    of its time after which it starts no deeper iteration (:class:`~plyground.kinrow.engine.EngineSettings`);
+    ``quiescence`` the plies of its threat quiescence at the leaves, ``next_depth_share`` the share
+    of its time after which it starts no deeper iteration, ``reduction`` its late-move reduction (by
+    default the settings' own, ``one`` when not ``selective``) and ``verify_wins`` whether it searches
+    again the wins its table claims on the principal variation
+    (:class:`~plyground.kinrow.engine.EngineSettings`);
     the other players move at once, but a bad budget is refused for every kind.
 
     Raises:
@@ -145,13 +150,15 @@ def make_player(
     if kind == "engine":
         from plyground.kinrow.engine import PLAIN, Engine, EngineSettings
 
-        settings = EngineSettings(root_vct=root_vct, answers=answers, quiescence=quiescence)
+        settings = EngineSettings(root_vct=root_vct, answers=answers, quiescence=quiescence, verify_wins=verify_wins)
         if next_depth_share is not None:
             settings = dataclasses.replace(settings, next_depth_share=next_depth_share)
         if evaluation is not None:
             settings = dataclasses.replace(settings, evaluation=evaluation)
         if not selective:
             settings = dataclasses.replace(settings, **PLAIN)
+        if reduction is not None:
+            settings = dataclasses.replace(settings, reduction=reduction)
         return Engine(time_ms=ENGINE_TIME_MS if time_ms is None else time_ms, settings=settings)
     if kind == "mcts":
         from plyground.kinrow.mcts import MCTS

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import sys
 import time
-from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,6 +15,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from plyground.apps.cli import compile_kernels
+from plyground.apps.cli.kinrow_engine import (
+    AnswersOption,
+    EvaluationKind,
+    EvaluationOption,
+    NextDepthOption,
+    QuiescenceOption,
+    ReductionOption,
+    RootVctOption,
+    SelectiveOption,
+    VerifyWinsOption,
+    player_factory,
+)
 from plyground.apps.cli.options import (
     CsvOption,
     JsonOption,
@@ -54,14 +65,6 @@ else:
     AI = StrEnum("AI", {name: name for name in AI_KINDS})
 """The players a command can make: the registry's ``AI_KINDS``, as choices of an option."""
 _ENGINE, _ALPHABETA = AI("engine"), AI("alphabeta")
-
-
-class EvaluationKind(StrEnum):
-    """The engine's evaluations (see ``plyground.kinrow.evaluation``)."""
-
-    fitted = "fitted"
-    symmetric = "symmetric"
-    hand = "hand"
 
 
 class First(StrEnum):
@@ -110,58 +113,6 @@ PatternsOption = Annotated[
         show_default=False,
     ),
 ]
-EvaluationOption = Annotated[
-    EvaluationKind,
-    typer.Option(
-        "--evaluation",
-        help="The engine's evaluation: fitted to games (gomoku; elsewhere the hand-made one), the same fit "
-        "averaged over the two sides to move (symmetric), or hand-made.",
-    ),
-]
-SelectiveOption = Annotated[
-    bool,
-    typer.Option(
-        "--selective/--no-selective",
-        help="The engine prunes and reduces its search (off: the plainer search it had before).",
-    ),
-]
-RootVctOption = Annotated[
-    bool,
-    typer.Option(
-        "--root-vct/--no-root-vct",
-        help="The engine looks for its own VCT at the root and keeps only the moves that stop the opponent's.",
-    ),
-]
-AnswersOption = Annotated[
-    bool,
-    typer.Option(
-        "--exact-answers/--no-exact-answers",
-        help="The engine answers a four-three or open-four threat by its exact answers and its own fours only.",
-    ),
-]
-NextDepthOption = Annotated[
-    float | None,
-    number_option(
-        "--next-depth-share",
-        help="The share of its time after which the engine starts no deeper iteration, {range} (default 0.7; 1: "
-        "always, the clock cuts it).",
-        low=0.0,
-        high=1.0,
-        above=True,
-        metavar="SHARE",
-    ),
-]
-QuiescenceOption = Annotated[
-    int,
-    number_option(
-        "--quiescence",
-        help="Plies of the engine's threat quiescence at its leaves (fours, answers to open threes), {range}; 0: none.",
-        low=0,
-        high=40,
-        integer=True,
-        metavar="PLIES",
-    ),
-]
 SeedOption = Annotated[int | None, seed_option("Seed of the AI, {range} (default: random).")]
 
 
@@ -186,44 +137,6 @@ def _announce(*kinds: str) -> None:
     from plyground.kinrow.registry import kernel_groups  # loads no kernel
 
     compile_kernels(*kernel_groups(kinds))
-
-
-def _factory(
-    kind: str,
-    *,
-    depth: int,
-    iterations: int | None,
-    time_ms: float | None,
-    symmetry: bool,
-    patterns: bool | None,
-    evaluation: EvaluationKind = EvaluationKind.fitted,
-    selective: bool = True,
-    root_vct: bool = True,
-    answers: bool = False,
-    quiescence: int = 0,
-    next_depth_share: float | None = None,
-) -> Callable[[int | None], Player]:
-    """Makes a player of ``kind`` with these options from a seed."""
-    from plyground.kinrow.players import make_player
-
-    def make(seed: int | None) -> Player:
-        return make_player(
-            str(kind),
-            depth=depth,
-            iterations=iterations,
-            time_ms=time_ms,
-            symmetry=symmetry,
-            patterns=patterns,
-            evaluation=evaluation.value,
-            selective=selective,
-            root_vct=root_vct,
-            answers=answers,
-            quiescence=quiescence,
-            next_depth_share=next_depth_share,
-            seed=seed,
-        )
-
-    return make
 
 
 # -- play -------------------------------------------------------------------
@@ -253,6 +166,8 @@ def play(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    reduction: ReductionOption = None,
+    verify_wins: VerifyWinsOption = False,
     next_depth_share: NextDepthOption = None,
     rule: RuleOption = "freestyle",
 ) -> None:
@@ -266,7 +181,7 @@ def play(
     _announce(str(opponent))
     from plyground.kinrow.board import O, State, X
 
-    ai = _factory(
+    ai = player_factory(
         opponent,
         depth=depth,
         iterations=n_iterations,
@@ -278,6 +193,8 @@ def play(
         root_vct=root_vct,
         answers=exact_answers,
         quiescence=quiescence,
+        reduction=reduction,
+        verify_wins=verify_wins,
         next_depth_share=next_depth_share,
     )(seed)
     try:
@@ -385,6 +302,8 @@ def selfplay(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    reduction: ReductionOption = None,
+    verify_wins: VerifyWinsOption = False,
     next_depth_share: NextDepthOption = None,
     rule: RuleOption = "freestyle",
     save: Annotated[
@@ -421,7 +340,7 @@ def selfplay(
     from plyground.kinrow.selfplay import play_match, summarize
 
     x_factory, o_factory = (
-        _factory(
+        player_factory(
             kind,
             depth=depth,
             iterations=n_iterations,
@@ -433,6 +352,8 @@ def selfplay(
             root_vct=root_vct,
             answers=exact_answers,
             quiescence=quiescence,
+            reduction=reduction,
+            verify_wins=verify_wins,
             next_depth_share=next_depth_share,
         )
         for kind in (x, o)
@@ -507,6 +428,8 @@ def pbrain(
     root_vct: RootVctOption = True,
     exact_answers: AnswersOption = False,
     quiescence: QuiescenceOption = 0,
+    reduction: ReductionOption = None,
+    verify_wins: VerifyWinsOption = False,
     next_depth_share: NextDepthOption = None,
     seed: GamesSeedOption = None,
     time_share: Annotated[
@@ -552,7 +475,7 @@ def pbrain(
     kind = DEFAULT_KIND if named is None else named
     _announce(kind)  # the default player's kernels (the others are loaded already)
 
-    make = _factory(
+    make = player_factory(
         kind,
         depth=depth,
         iterations=n_iterations,
@@ -564,6 +487,8 @@ def pbrain(
         root_vct=root_vct,
         answers=exact_answers,
         quiescence=quiescence,
+        reduction=reduction,
+        verify_wins=verify_wins,
         next_depth_share=next_depth_share,
     )
     make(seed)  # bad options fail here, before the manager talks
