@@ -513,6 +513,16 @@ def test_the_selectivity_can_be_turned_off_everywhere() -> None:
     assert result.exit_code == 0, result.output
 
 
+def test_the_command_lines_choices_are_the_engines() -> None:
+    """The CLI lists the evaluations and reductions without importing the engine (no numba at ``--help``): the
+    same names."""
+    from plyground.apps.cli.kinrow_engine import EvaluationKind, Reduction
+    from plyground.kinrow.engine import EVALUATIONS, REDUCTIONS
+
+    assert sorted(kind.value for kind in Reduction) == sorted(REDUCTIONS)
+    assert sorted(kind.value for kind in EvaluationKind) == sorted(EVALUATIONS)
+
+
 def test_the_root_vct_steps_can_be_turned_off() -> None:
     """X wins by a VCT (h9 first, see above): found at the root, or left to the search when the steps are off."""
     from plyground.kinrow.players import make_player
